@@ -1,0 +1,290 @@
+"""One Config model. Precedence: explicit arguments > DEEPRESEARCH_* environment >
+config file (deepresearch.toml or [tool.deepresearch] in pyproject.toml) > defaults.
+
+Every field changes behaviour; docs/configuration.md lists each with its default.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from deepresearch.errors import ConfigError
+
+ENV_PREFIX = "DEEPRESEARCH_"
+
+
+def default_home() -> Path:
+    env = os.environ.get("DEEPRESEARCH_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".deepresearch"
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+    # -- providers -------------------------------------------------------------------
+    llm: str = Field(
+        "auto",
+        description="Default model spec: 'auto' (a vendor whose key is set, else offline), "
+        "'offline', 'openai:MODEL', 'anthropic:MODEL'.",
+    )
+    search: list[str] = Field(
+        default_factory=lambda: ["auto"],
+        description="Ordered search providers with fallback: 'auto', 'tavily', 'corpus', 'demo'.",
+    )
+    role_models: dict[str, str] = Field(
+        default_factory=dict,
+        description="Model spec per role (research, summarization, compression, reflection, "
+        "supervision, brief, clarification, report, planner, analyzer, refiner).",
+    )
+    role_fallbacks: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Extra model specs tried in order when a role's model is unavailable.",
+    )
+    role_temperature: dict[str, float] = Field(default_factory=dict)
+    role_max_tokens: dict[str, int] = Field(default_factory=dict)
+    openai_base_url: str | None = None
+    anthropic_base_url: str | None = None
+    tavily_base_url: str | None = None
+    tavily_search_depth: str = "basic"
+    tavily_topic: str = "general"
+    tavily_include_raw_content: bool = False
+    tavily_include_domains: list[str] = Field(default_factory=list)
+    tavily_exclude_domains: list[str] = Field(default_factory=list)
+    structured_output: str = Field(
+        "auto", description="'auto' (native where supported), 'native', or 'prompt' (parse text)."
+    )
+    max_repair_attempts: int = Field(3, ge=0, le=10)
+    provider_max_concurrency: int = Field(4, ge=1)
+    provider_requests_per_minute: float | None = Field(None, gt=0)
+    max_retries: int = Field(3, ge=0, le=10)
+    retry_base_delay_s: float = Field(1.0, ge=0)
+    retry_max_delay_s: float = Field(30.0, ge=0)
+    token_limit_max_retries: int = Field(3, ge=0, le=10)
+    token_limit_cut_fraction: float = Field(0.10, gt=0, lt=1)
+    price_overrides: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="USD per million (input, output) tokens by model."
+    )
+
+    # -- local corpus ----------------------------------------------------------------
+    corpus: Path | None = Field(None, description="Folder of your documents to search offline.")
+    corpus_index: Path | None = Field(
+        None, description="Where the corpus index lives; default beside the store."
+    )
+
+    # -- the loop (defaults from the seeds) ------------------------------------------
+    max_iterations: int = Field(3, ge=1, le=20)
+    max_sub_queries: int = Field(5, ge=2, le=20, description="Planner's sub-query limit.")
+    max_total_sub_queries: int = Field(
+        20, ge=2, description="Cap on sub-queries across planning, supervision and refinement."
+    )
+    max_sources_per_query: int = Field(5, ge=1, le=50)
+    plan_scout_results: int = Field(
+        8, ge=0, description="A scout search before planning shows the planner what exists."
+    )
+    enable_clarification: bool = True
+    enable_brief: bool = True
+    max_question_chars: int = Field(4000, ge=10)
+
+    # -- topic researchers -----------------------------------------------------------
+    max_concurrent_research_units: int = Field(5, ge=1)
+    topic_max_tool_calls: int = Field(10, ge=1)
+    enable_extract: bool = True
+    extract_max_per_iteration: int = Field(2, ge=0, le=10)
+    fetch_time_summarization: bool = True
+    summarization_min_chars: int = Field(300, ge=0)
+    summarization_timeout_s: float = Field(60.0, gt=0)
+    novelty_related_threshold: float = Field(0.3, ge=0, le=1)
+    novelty_duplicate_threshold: float = Field(0.7, ge=0, le=1)
+    inline_compression: bool = True
+    enable_compression: bool = True
+    compression_timeout_s: float = Field(120.0, gt=0)
+
+    # -- supervision -----------------------------------------------------------------
+    enable_supervision: bool = True
+    delegation_model: bool = True
+    max_supervision_rounds: int = Field(6, ge=0)
+    supervision_min_sources_per_query: int = Field(2, ge=1)
+    coverage_confidence_threshold: float = Field(0.75, ge=0, le=1)
+    coverage_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "source_adequacy": 0.4,
+            "domain_diversity": 0.2,
+            "completion_rate": 0.4,
+        }
+    )
+    supervision_message_budget_tokens: int = Field(6000, ge=200)
+    supervision_reasoning_share: float = Field(0.6, gt=0, lt=1)
+    preserve_last_n_thinks: int = Field(2, ge=0)
+
+    # -- timeouts (seconds) ----------------------------------------------------------
+    task_timeout_s: float | None = Field(3600.0, gt=0)
+    operation_timeout_s: float = Field(120.0, gt=0)
+    phase_timeouts_s: dict[str, float] = Field(
+        default_factory=lambda: {
+            "clarification": 120.0,
+            "brief": 120.0,
+            "planning": 300.0,
+            "gathering": 900.0,
+            "supervision": 300.0,
+            "analysis": 600.0,
+            "synthesis": 600.0,
+            "refinement": 300.0,
+        }
+    )
+
+    # -- token management (seeds: Token Management) ----------------------------------
+    token_management_enabled: bool = True
+    token_safety_margin: float = Field(0.15, ge=0, lt=1)
+    runtime_overhead: int = Field(
+        10000, ge=0, description="Tokens reserved outside research content (Direct API: 10000)."
+    )
+    model_context_overrides: dict[str, int] = Field(default_factory=dict)
+    summarization_cache_enabled: bool = True
+    allow_content_dropping: bool = False
+    content_archive_enabled: bool = False
+    content_archive_ttl_hours: float = Field(168.0, gt=0)
+    research_archive_dir: Path | None = None
+
+    # -- persistence -----------------------------------------------------------------
+    store_path: Path | None = Field(
+        None, description="SQLite file for sessions; default ~/.deepresearch/sessions.db."
+    )
+    persist: bool = Field(True, description="Save sessions, checkpoints and events to the store.")
+
+    @model_validator(mode="after")
+    def _check(self) -> Config:
+        if self.novelty_related_threshold > self.novelty_duplicate_threshold:
+            raise ValueError("novelty_related_threshold must not exceed novelty_duplicate_threshold")
+        if self.structured_output not in {"auto", "native", "prompt"}:
+            raise ValueError("structured_output must be 'auto', 'native' or 'prompt'")
+        unknown = set(self.phase_timeouts_s) - set(_PHASES)
+        if unknown:
+            raise ValueError(f"phase_timeouts_s has unknown phases: {sorted(unknown)}")
+        unknown_w = set(self.coverage_weights) - {
+            "source_adequacy",
+            "domain_diversity",
+            "completion_rate",
+        }
+        if unknown_w:
+            raise ValueError(f"coverage_weights has unknown factors: {sorted(unknown_w)}")
+        return self
+
+    # -- derived ---------------------------------------------------------------------
+    def phase_timeout(self, phase: str) -> float:
+        return self.phase_timeouts_s.get(phase, self.operation_timeout_s)
+
+    def resolved_store_path(self) -> Path:
+        return self.store_path or default_home() / "sessions.db"
+
+    def resolved_archive_dir(self) -> Path:
+        return self.research_archive_dir or default_home() / "archive"
+
+    # -- loading ---------------------------------------------------------------------
+    @classmethod
+    def load(
+        cls,
+        *,
+        file: str | Path | None = None,
+        env: dict[str, str] | None = None,
+        **overrides: Any,
+    ) -> Config:
+        """Build a Config from file, environment and explicit overrides (highest wins)."""
+        data: dict[str, Any] = {}
+        data.update(_read_file(Path(file) if file else _find_config_file()))
+        data.update(_read_env(os.environ if env is None else env))
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.build(data)
+
+    @classmethod
+    def build(cls, data: dict[str, Any]) -> Config:
+        unknown = set(data) - set(cls.model_fields)
+        if unknown:
+            raise ConfigError(
+                f"Unknown config keys: {sorted(unknown)}. "
+                "See docs/configuration.md for every knob."
+            )
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+            )
+            raise ConfigError(f"Invalid config: {problems}") from None
+
+    def merged(self, **overrides: Any) -> Config:
+        data = self.model_dump(exclude_unset=True)
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        return Config.build(data)
+
+
+_PHASES = (
+    "clarification",
+    "brief",
+    "planning",
+    "gathering",
+    "supervision",
+    "analysis",
+    "synthesis",
+    "refinement",
+)
+# Environment names that are not config knobs but share the prefix.
+_ENV_NOT_KNOBS = {"HOME"}
+
+
+def _find_config_file() -> Path | None:
+    here = Path.cwd()
+    for name in ("deepresearch.toml", "pyproject.toml"):
+        p = here / name
+        if p.is_file():
+            return p
+    return None
+
+
+def _read_file(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"Config file {path} does not exist.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"Cannot read config file {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"Config file {path} is not valid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        table = raw.get("tool", {}).get("deepresearch", {})
+    else:
+        table = raw.get("deepresearch", raw)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: the deepresearch table must be a TOML table.")
+    return dict(table)
+
+
+def _read_env(environ: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in environ.items():
+        if not key.startswith(ENV_PREFIX):
+            continue
+        name = key[len(ENV_PREFIX) :].lower()
+        if name.upper() in _ENV_NOT_KNOBS:
+            continue
+        out[name] = _parse_env_value(key, value)
+    return out
+
+
+def _parse_env_value(key: str, value: str) -> Any:
+    text = value.strip()
+    if text[:1] in "[{":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{key} looks like JSON but does not parse: {exc}") from None
+    if key.endswith("_SEARCH") or key == ENV_PREFIX + "SEARCH":
+        return [p.strip() for p in text.split(",") if p.strip()]
+    return text

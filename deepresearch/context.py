@@ -1,0 +1,77 @@
+"""What a phase needs besides the state: config, models, search, events, cancellation."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any, Protocol
+
+from deepresearch.config import Config
+from deepresearch.errors import ResearchCancelled
+from deepresearch.providers.base import SearchProvider
+from deepresearch.state import ResearchState
+
+if TYPE_CHECKING:
+    from deepresearch.budget.allocator import TokenBudget
+    from deepresearch.llm import ModelRouter
+
+
+class EventSink(Protocol):
+    """Receives the audit trail: phase starts and ends, every call, decisions, errors."""
+
+    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None: ...
+
+
+class NullEvents:
+    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        return None
+
+
+class CancelToken:
+    """Thread-safe: cancel() may be called from any thread or task."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = "cancelled"
+
+    def cancel(self, reason: str = "cancelled") -> None:
+        self.reason = reason
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise ResearchCancelled(f"Research was {self.reason}.")
+
+    def reset(self) -> None:
+        self._event.clear()
+
+
+Checkpoint = Callable[[ResearchState], Awaitable[None]]
+Progress = Callable[[str], None]
+
+
+async def _no_checkpoint(state: ResearchState) -> None:
+    return None
+
+
+@dataclass
+class RunContext:
+    config: Config
+    models: ModelRouter
+    search: SearchProvider
+    events: EventSink = field(default_factory=NullEvents)
+    checkpoint: Checkpoint = _no_checkpoint
+    cancel: CancelToken = field(default_factory=CancelToken)
+    progress: Progress | None = None
+    today: str = field(default_factory=lambda: date.today().isoformat())
+    budget: TokenBudget | None = None
+
+    def say(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)

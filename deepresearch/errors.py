@@ -1,0 +1,77 @@
+"""Typed errors. Each message says what went wrong and what to do about it."""
+
+from __future__ import annotations
+
+
+class DeepResearchError(Exception):
+    """Base class for every error this package raises on purpose."""
+
+
+class ConfigError(DeepResearchError, ValueError):
+    """A bad configuration value, unknown key, or unreadable config file."""
+
+
+class InputError(DeepResearchError, ValueError):
+    """A bad argument from the caller: empty or oversized question, bad sub-query edit..."""
+
+
+class CorpusError(DeepResearchError):
+    """A local corpus folder or index cannot be used."""
+
+
+class MissingExtraError(DeepResearchError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+class ProviderError(DeepResearchError):
+    """A provider failed in a way retries did not fix."""
+
+    def __init__(self, message: str, *, provider: str = "", retryable: bool = False) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.retryable = retryable
+
+
+class ProviderUnavailableError(ProviderError):
+    """A provider cannot be used at all (no key, not installed, unreachable)."""
+
+
+class RateLimitError(ProviderError):
+    def __init__(self, message: str, *, provider: str = "", retry_after: float | None = None):
+        super().__init__(message, provider=provider, retryable=True)
+        self.retry_after = retry_after
+
+
+class ContextWindowError(ProviderError):
+    """The prompt did not fit the model's context window."""
+
+
+class StructuredOutputError(ProviderError):
+    """The model's answer could not be parsed into the requested schema, even after repair."""
+
+    def __init__(self, message: str, *, provider: str = "", raw_text: str = "") -> None:
+        super().__init__(message, provider=provider)
+        self.raw_text = raw_text
+
+
+class SearchError(ProviderError):
+    """Every configured search provider failed or none is available."""
+
+
+class StateVersionError(DeepResearchError):
+    """A saved state is corrupted or from a newer, unknown schema version."""
+
+
+class SessionNotFoundError(DeepResearchError, KeyError):
+    """No session with that id in the store."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "session not found"
+
+
+class ResearchCancelled(DeepResearchError):
+    """Raised inside the loop at a safe point once cancel() was requested."""
+
+
+class PhaseTimeoutError(DeepResearchError, TimeoutError):
+    """A phase, operation or the whole run exceeded its time limit."""

@@ -1,0 +1,111 @@
+"""The two provider protocols and the values that cross them.
+
+Every phase builds an :class:`LLMRequest` the same way whatever the provider: it names
+the role, carries the chat messages, the pydantic output type and the phase's inputs as
+structured data. Remote providers send the messages; the offline engine computes the
+same output type from ``inputs``. So every phase has one code path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel
+
+from deepresearch.state.models import AgentRole
+
+OutputT = TypeVar("OutputT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+@dataclass
+class LLMRequest:
+    role: AgentRole
+    phase: str
+    messages: list[Message]
+    output_type: type[BaseModel]
+    inputs: BaseModel  # the phase's structured inputs (see deepresearch.roles)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    timeout_s: float | None = None
+
+    @property
+    def system(self) -> str:
+        return "\n\n".join(m.content for m in self.messages if m.role == "system")
+
+    @property
+    def user(self) -> str:
+        return "\n\n".join(m.content for m in self.messages if m.role != "system")
+
+    def with_user(self, text: str) -> LLMRequest:
+        """A copy whose user message is replaced (used by token-limit recovery)."""
+        msgs = [m for m in self.messages if m.role == "system"] + [Message("user", text)]
+        return LLMRequest(
+            role=self.role,
+            phase=self.phase,
+            messages=msgs,
+            output_type=self.output_type,
+            inputs=self.inputs,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            timeout_s=self.timeout_s,
+        )
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass
+class LLMResponse:
+    output: BaseModel
+    model: str
+    usage: Usage = field(default_factory=Usage)
+    raw_text: str = ""
+    repair_attempts: int = 0
+
+
+@runtime_checkable
+class LLMProvider(Protocol):
+    """Anything that answers an LLMRequest with an instance of its output_type."""
+
+    @property
+    def name(self) -> str:
+        """A model spec such as ``openai:gpt-4.1-mini`` or ``offline``."""
+        ...
+
+    async def complete(self, request: LLMRequest) -> LLMResponse: ...
+
+
+class SearchHit(BaseModel):
+    """One search or extract result, before it becomes a Source."""
+
+    url: str
+    title: str = ""
+    snippet: str = ""
+    content: str = ""
+    raw_content: str | None = None
+    score: float | None = None
+    domain: str = ""
+    published: str | None = None
+    metadata: dict[str, Any] = {}
+
+
+@runtime_checkable
+class SearchProvider(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]: ...
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """Full content for URLs (or local paths) found earlier; missing ones are left out."""
+        ...

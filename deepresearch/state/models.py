@@ -1,0 +1,330 @@
+"""The records a research session is made of: pydantic models and enums, no I/O."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Record(BaseModel):
+    """Base for every stored record: ignores unknown keys so newer states load in older code."""
+
+    model_config = ConfigDict(extra="ignore", validate_assignment=False)
+
+
+class Phase(StrEnum):
+    """Workflow phases, in the order the workflow advances through them."""
+
+    CLARIFICATION = "clarification"
+    BRIEF = "brief"
+    PLANNING = "planning"
+    GATHERING = "gathering"
+    SUPERVISION = "supervision"
+    ANALYSIS = "analysis"
+    SYNTHESIS = "synthesis"
+    REFINEMENT = "refinement"
+    DONE = "done"
+
+
+class RunStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    AWAITING_INPUT = "awaiting_input"
+    COMPLETED = "completed"
+    STOPPED = "stopped"  # a think-pause hook said stop
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed_out"
+    FAILED = "failed"
+
+
+TERMINAL_STATUSES = frozenset(
+    {RunStatus.COMPLETED, RunStatus.STOPPED, RunStatus.FAILED}
+)
+
+
+class AgentRole(StrEnum):
+    """Who makes an LLM call. Each role routes to its own model spec (see Config.role_models)."""
+
+    CLARIFIER = "clarification"
+    BRIEFER = "brief"
+    PLANNER = "planner"
+    RESEARCHER = "research"  # topic researcher's forced reflection
+    SUMMARIZER = "summarization"
+    COMPRESSOR = "compression"
+    SUPERVISOR = "supervision"
+    ANALYZER = "analyzer"
+    SYNTHESIZER = "report"
+    REFINER = "refiner"
+    REFLECTION = "reflection"  # think pauses without a human
+
+
+class SubQueryStatus(StrEnum):
+    PENDING = "pending"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class SourceQuality(StrEnum):
+    UNKNOWN = "unknown"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Confidence(StrEnum):
+    SPECULATION = "speculation"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CONFIRMED = "confirmed"
+
+
+class Novelty(StrEnum):
+    NEW = "new"
+    RELATED = "related"
+    DUPLICATE = "duplicate"
+
+
+SubQueryOrigin = Literal["plan", "supervision", "refinement", "user", "guidance"]
+
+
+class SubQuery(Record):
+    id: str
+    query: str
+    rationale: str = ""
+    priority: int = 1
+    status: SubQueryStatus = SubQueryStatus.PENDING
+    origin: SubQueryOrigin = "plan"
+    iteration: int = 1
+    directive_id: str | None = None
+    error: str | None = None
+
+
+class Source(Record):
+    id: str
+    citation: int  # stable number used as [n] in prompts and reports
+    url: str  # a URL, or a local file's path
+    title: str = ""
+    snippet: str = ""
+    content: str = ""  # the text later phases read (a summary when summarised)
+    raw_content: str | None = None  # the original text, kept when content is a summary
+    quality: SourceQuality = SourceQuality.UNKNOWN
+    sub_query_id: str | None = None
+    provider: str = ""
+    domain: str = ""
+    summarized: bool = False
+    excerpts: list[str] = Field(default_factory=list)
+    novelty: Novelty | None = None
+    novelty_score: float | None = None
+    related_to: str | None = None  # title of the closest earlier source of the same sub-query
+    published: str | None = None
+    iteration: int = 1
+
+
+class Finding(Record):
+    id: str
+    content: str
+    confidence: Confidence = Confidence.MEDIUM
+    source_ids: list[str] = Field(default_factory=list)
+    category: str | None = None
+    iteration: int = 1
+
+
+class Gap(Record):
+    id: str
+    description: str
+    suggested_queries: list[str] = Field(default_factory=list)
+    priority: int = 1
+    addressed: bool = False
+    severity: Literal["critical", "moderate", "minor"] | None = None
+    iteration: int = 1
+
+
+class Directive(Record):
+    """A supervisor's paragraph-length research assignment for one topic researcher."""
+
+    id: str
+    research_topic: str
+    perspective: str = ""
+    evidence_needed: str = ""
+    priority: int = 2
+    round: int = 0
+    sub_query_id: str | None = None
+
+
+class ReflectionDecision(Record):
+    """A topic researcher's forced reflection after each search."""
+
+    continue_searching: bool = False
+    refined_query: str | None = None
+    research_complete: bool = False
+    urls_to_extract: list[str] = Field(default_factory=list)
+    rationale: str = ""
+
+
+class TopicResult(Record):
+    sub_query_id: str
+    source_ids: list[str] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list)  # every search query this researcher ran
+    searches: int = 0
+    extracts: int = 0
+    reflections: list[ReflectionDecision] = Field(default_factory=list)
+    novelty_counts: dict[str, int] = Field(default_factory=dict)
+    compressed_findings: str | None = None
+    compression_error: str | None = None
+    stop_reason: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def tool_calls(self) -> int:
+        return self.searches + self.extracts
+
+
+class AgentDecision(Record):
+    agent: str
+    action: str
+    rationale: str = ""
+    phase: Phase | None = None
+    iteration: int = 1
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    outputs: dict[str, Any] = Field(default_factory=dict)
+    timestamp: datetime = Field(default_factory=utcnow)
+
+
+class UsageRecord(Record):
+    """One LLM call: who made it, with which model, what it cost."""
+
+    role: str
+    phase: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+    token_limit_retries: int = 0
+    repair_attempts: int = 0
+    timestamp: datetime = Field(default_factory=utcnow)
+
+
+class PhaseMetrics(Record):
+    phase: Phase
+    iteration: int
+    started_at: datetime = Field(default_factory=utcnow)
+    duration_s: float = 0.0
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    search_calls: int = 0
+    token_limit_retries: int = 0
+    error: str | None = None
+
+
+class QueryCoverage(Record):
+    sub_query_id: str
+    query: str
+    status: SubQueryStatus
+    source_count: int = 0
+    quality: dict[str, int] = Field(default_factory=dict)
+    domains: int = 0
+    sufficient: bool = False
+
+
+class SupervisionRound(Record):
+    iteration: int
+    round: int
+    coverage: list[QueryCoverage] = Field(default_factory=list)
+    confidence: float = 0.0
+    scores: dict[str, float] = Field(default_factory=dict)
+    dominant_factors: list[str] = Field(default_factory=list)
+    weak_factors: list[str] = Field(default_factory=list)
+    delta: list[str] = Field(default_factory=list)
+    think: str = ""
+    directive_ids: list[str] = Field(default_factory=list)
+    new_sub_query_ids: list[str] = Field(default_factory=list)
+    research_complete: bool = False
+    should_continue: bool = False
+    stop_reason: str = ""
+
+
+class SupervisionMessage(Record):
+    kind: Literal["think", "delegation", "tool_result"]
+    round: int
+    content: str
+
+
+class Clarification(Record):
+    need_clarification: bool = False
+    question: str = ""
+    verification: str = ""
+    answer: str | None = None  # the person's answer, when a hook gave one
+
+
+class GuidanceNote(Record):
+    """Guidance a think pause gave for the next phase; consumed when that phase runs."""
+
+    phase: Phase
+    text: str
+    consumed: bool = False
+
+
+class ContentFidelity(Record):
+    item_id: str
+    item_type: Literal["source", "finding", "topic"] = "source"
+    original_tokens: int
+    current_tokens: int
+    level: str
+    phase: str = ""
+    archived_hash: str | None = None
+
+    @property
+    def compression_ratio(self) -> float:
+        return self.current_tokens / self.original_tokens if self.original_tokens else 1.0
+
+
+class AllocationSummary(Record):
+    phase: str
+    fidelity: float
+    tokens_used: int
+    tokens_available: int
+    items_dropped: int = 0
+    items_summarized: int = 0
+
+    @property
+    def utilization(self) -> float:
+        return self.tokens_used / self.tokens_available if self.tokens_available else 0.0
+
+
+class Report(Record):
+    markdown: str
+    sections: list[str] = Field(default_factory=list)
+    cited_source_ids: list[str] = Field(default_factory=list)
+    word_count: int = 0
+    confidence_summary: dict[str, int] = Field(default_factory=dict)
+    fidelity: float | None = None
+    fidelity_level: str | None = None
+    iteration: int = 1
+
+    @property
+    def citations_count(self) -> int:
+        return len(self.cited_source_ids)
+
+    def __repr__(self) -> str:
+        return (
+            f"Report({self.word_count} words, {self.citations_count} sources, "
+            f"sections={len(self.sections)})"
+        )
+
+    def __str__(self) -> str:
+        return self.markdown
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown

@@ -1,0 +1,256 @@
+"""ResearchState: everything a session knows, JSON round-trippable and versioned."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from deepresearch.errors import StateVersionError
+from deepresearch.state.models import (
+    AgentDecision,
+    AllocationSummary,
+    Clarification,
+    Confidence,
+    ContentFidelity,
+    Directive,
+    Finding,
+    Gap,
+    GuidanceNote,
+    Phase,
+    PhaseMetrics,
+    Record,
+    Report,
+    RunStatus,
+    Source,
+    SourceQuality,
+    SubQuery,
+    SubQueryOrigin,
+    SubQueryStatus,
+    SupervisionMessage,
+    SupervisionRound,
+    TopicResult,
+    UsageRecord,
+    utcnow,
+)
+
+SCHEMA_VERSION = 2
+
+
+class ResearchState(Record):
+    schema_version: int = SCHEMA_VERSION
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])
+    question: str
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    phase: Phase = Phase.CLARIFICATION
+    status: RunStatus = RunStatus.PENDING
+    iteration: int = 1
+    max_iterations: int = 3
+    llm: str = ""  # what the run used, for the record; never a key
+    search: str = ""
+
+    clarification: Clarification | None = None
+    research_brief: str | None = None
+    sub_queries: list[SubQuery] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    gaps: list[Gap] = Field(default_factory=list)
+    directives: list[Directive] = Field(default_factory=list)
+    topic_results: list[TopicResult] = Field(default_factory=list)
+    decisions: list[AgentDecision] = Field(default_factory=list)
+    metrics: list[PhaseMetrics] = Field(default_factory=list)
+    usage: list[UsageRecord] = Field(default_factory=list)
+    guidance: list[GuidanceNote] = Field(default_factory=list)
+
+    supervision_round: int = 0
+    supervision_history: list[SupervisionRound] = Field(default_factory=list)
+    supervision_messages: list[SupervisionMessage] = Field(default_factory=list)
+
+    report: Report | None = None
+    content_fidelity: dict[str, ContentFidelity] = Field(default_factory=dict)
+    allocations: list[AllocationSummary] = Field(default_factory=list)
+
+    error: str | None = None
+    abort_phase: Phase | None = None
+    abort_iteration: int | None = None
+    counters: dict[str, int] = Field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (
+            f"ResearchState(id={self.id!r}, phase={self.phase.value}, status={self.status.value}, "
+            f"iteration={self.iteration}/{self.max_iterations}, sub_queries={len(self.sub_queries)}, "
+            f"sources={len(self.sources)}, findings={len(self.findings)}, gaps={len(self.gaps)})"
+        )
+
+    __str__ = __repr__
+
+    # -- ids -------------------------------------------------------------
+    def next_id(self, prefix: str) -> str:
+        n = self.counters.get(prefix, 0) + 1
+        self.counters[prefix] = n
+        return f"{prefix}-{n}"
+
+    # -- sub-queries -----------------------------------------------------
+    def add_sub_query(
+        self,
+        query: str,
+        *,
+        rationale: str = "",
+        priority: int = 1,
+        origin: SubQueryOrigin = "plan",
+        directive_id: str | None = None,
+    ) -> SubQuery:
+        sq = SubQuery(
+            id=self.next_id("sq"),
+            query=query.strip(),
+            rationale=rationale,
+            priority=priority,
+            origin=origin,
+            iteration=self.iteration,
+            directive_id=directive_id,
+        )
+        self.sub_queries.append(sq)
+        return sq
+
+    def has_sub_query(self, query: str) -> bool:
+        key = " ".join(query.lower().split())
+        return any(" ".join(sq.query.lower().split()) == key for sq in self.sub_queries)
+
+    def sub_query(self, sub_query_id: str) -> SubQuery | None:
+        return next((sq for sq in self.sub_queries if sq.id == sub_query_id), None)
+
+    def pending_sub_queries(self) -> list[SubQuery]:
+        pending = [sq for sq in self.sub_queries if sq.status == SubQueryStatus.PENDING]
+        return sorted(pending, key=lambda sq: sq.priority)
+
+    def completed_sub_queries(self) -> list[SubQuery]:
+        return [sq for sq in self.sub_queries if sq.status == SubQueryStatus.COMPLETED]
+
+    # -- sources ---------------------------------------------------------
+    def source(self, source_id: str) -> Source | None:
+        return next((s for s in self.sources if s.id == source_id), None)
+
+    def source_by_citation(self, number: int) -> Source | None:
+        return next((s for s in self.sources if s.citation == number), None)
+
+    def seen_urls(self) -> set[str]:
+        return {s.url for s in self.sources}
+
+    def new_source(self, **fields: Any) -> Source:
+        """Create and append a source with the next id and citation number."""
+        n = self.counters.get("src", 0) + 1
+        self.counters["src"] = n
+        src = Source(id=f"src-{n}", citation=n, iteration=self.iteration, **fields)
+        self.sources.append(src)
+        return src
+
+    def sources_for(self, sub_query_id: str) -> list[Source]:
+        return [s for s in self.sources if s.sub_query_id == sub_query_id]
+
+    def high_quality_sources(self) -> list[Source]:
+        return [s for s in self.sources if s.quality == SourceQuality.HIGH]
+
+    # -- topics ----------------------------------------------------------
+    def topic_result(self, sub_query_id: str) -> TopicResult | None:
+        return next((t for t in self.topic_results if t.sub_query_id == sub_query_id), None)
+
+    # -- findings and gaps -----------------------------------------------
+    def high_confidence_findings(self) -> list[Finding]:
+        strong = {Confidence.HIGH, Confidence.CONFIRMED}
+        return [f for f in self.findings if f.confidence in strong]
+
+    def unresolved_gaps(self) -> list[Gap]:
+        return [g for g in self.gaps if not g.addressed]
+
+    def has_unresolved_gaps(self) -> bool:
+        return bool(self.unresolved_gaps())
+
+    # -- guidance --------------------------------------------------------
+    def add_guidance(self, phase: Phase, text: str) -> None:
+        if text.strip():
+            self.guidance.append(GuidanceNote(phase=phase, text=text.strip()))
+
+    def guidance_for(self, phase: Phase) -> list[str]:
+        return [g.text for g in self.guidance if g.phase == phase and not g.consumed]
+
+    def consume_guidance(self, phase: Phase) -> list[str]:
+        texts = []
+        for note in self.guidance:
+            if note.phase == phase and not note.consumed:
+                note.consumed = True
+                texts.append(note.text)
+        return texts
+
+    # -- loop ------------------------------------------------------------
+    def start_new_iteration(self) -> None:
+        self.iteration += 1
+        self.supervision_round = 0
+
+    def should_continue_supervision(self, max_rounds: int) -> bool:
+        if self.supervision_round >= max_rounds:
+            return False
+        return bool(self.pending_sub_queries())
+
+    def record(self, decision: AgentDecision) -> AgentDecision:
+        self.decisions.append(decision)
+        return decision
+
+    def touch(self) -> None:
+        self.updated_at = utcnow()
+
+    # -- serialisation ---------------------------------------------------
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ResearchState:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise StateVersionError(
+                f"Saved state is not valid JSON ({exc}). The store entry is corrupted; "
+                "export what you can with `deepresearch export` or delete the session."
+            ) from exc
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ResearchState:
+        if not isinstance(data, dict):
+            raise StateVersionError("Saved state must be a JSON object.")
+        version = data.get("schema_version", 1)
+        if not isinstance(version, int) or version > SCHEMA_VERSION:
+            raise StateVersionError(
+                f"State schema version {version!r} is newer than this deepresearch supports "
+                f"({SCHEMA_VERSION}). Upgrade deepresearch to load it."
+            )
+        data = migrate(dict(data), version)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise StateVersionError(
+                f"Saved state does not match the schema: {exc.error_count()} problems, first: "
+                f"{exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}."
+            ) from exc
+
+
+def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """Bring an older saved state up to SCHEMA_VERSION, one step at a time."""
+    if version < 2:
+        # v1 kept the seeds' metadata dict; lift what it held into fields.
+        meta = data.pop("metadata", None) or {}
+        if "agent_decisions" in meta and "decisions" not in data:
+            data["decisions"] = meta["agent_decisions"]
+        if meta.get("cancelled"):
+            data.setdefault("status", "cancelled")
+        if meta.get("timeout"):
+            data.setdefault("status", "timed_out")
+        if "abort_phase" in meta:
+            data.setdefault("abort_phase", meta["abort_phase"])
+        for src in data.get("sources", []):
+            src.setdefault("citation", int(str(src.get("id", "src-0")).rsplit("-", 1)[-1] or 0))
+    data["schema_version"] = SCHEMA_VERSION
+    return data
