@@ -120,6 +120,8 @@ async def call_llm(
     user: str,
     inputs: BaseModel,
     output_type: type[OutT],
+    scope: str | None = None,
+    timeout_s: float | None = None,
 ) -> OutT:
     """Make one role's call through its model chain; raise the last error if all fail."""
     ctx.cancel.check()
@@ -131,7 +133,7 @@ async def call_llm(
         inputs=inputs,
         temperature=ctx.models.temperature(role),
         max_tokens=ctx.models.max_tokens(role),
-        timeout_s=ctx.config.operation_timeout_s,
+        timeout_s=timeout_s or ctx.config.operation_timeout_s,
     )
     last_error: ProviderError | None = None
     for spec in ctx.models.specs(role):
@@ -140,8 +142,11 @@ async def call_llm(
         except ProviderUnavailableError as exc:
             last_error = exc
             continue
+        fitted = request
+        if ctx.budget is not None and ctx.config.token_management_enabled:
+            fitted = ctx.budget.guard(request, spec)
         try:
-            response, retries, seconds = await _with_token_recovery(ctx, provider, request)
+            response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
         except ContextWindowError as exc:
             last_error = exc
             _record_error(ctx, state, role, phase, spec, exc)
@@ -150,7 +155,7 @@ async def call_llm(
             last_error = exc
             _record_error(ctx, state, role, phase, spec, exc)
             continue
-        _account(ctx, state, role, phase, response, retries, seconds)
+        _account(ctx, state, role, phase, response, retries, seconds, scope)
         output = response.output
         if not isinstance(output, output_type):
             output = output_type.model_validate(output.model_dump())
@@ -188,6 +193,7 @@ def _account(
     response: LLMResponse,
     retries: int,
     seconds: float,
+    scope: str | None,
 ) -> None:
     usage = response.usage
     cost = estimate_cost(
@@ -203,6 +209,7 @@ def _account(
         duration_s=round(seconds, 4),
         token_limit_retries=retries,
         repair_attempts=response.repair_attempts,
+        scope=scope,
     )
     state.usage.append(record)
     metrics = phase_metrics(state, phase)

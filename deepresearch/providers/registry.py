@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 
 from deepresearch.config import Config
-from deepresearch.errors import ConfigError, ProviderUnavailableError
+from deepresearch.errors import ConfigError, MissingExtraError, ProviderUnavailableError
 from deepresearch.providers.base import LLMProvider, SearchProvider
 
 OFFLINE = "offline"
@@ -41,7 +41,10 @@ def resolve_llm_spec(config: Config, environ: Mapping[str, str] | None = None) -
     return OFFLINE
 
 
-def build_llm(spec: str, config: Config) -> LLMProvider:
+def build_llm(
+    spec: str, config: Config, *, environ: Mapping[str, str] | None = None
+) -> LLMProvider:
+    """The provider for a spec; keys come from ``environ`` (default: os.environ)."""
     vendor, model = parse_spec(spec)
     if vendor == OFFLINE:
         from deepresearch.offline import OfflineEngine
@@ -50,22 +53,43 @@ def build_llm(spec: str, config: Config) -> LLMProvider:
     if vendor == "openai":
         from deepresearch.providers.openai_chat import OpenAIChat
 
-        return OpenAIChat.from_config(model, config)
+        return OpenAIChat.from_config(model, config, environ=environ)
     if vendor == "anthropic":
         from deepresearch.providers.anthropic_messages import AnthropicMessages
 
-        return AnthropicMessages.from_config(model, config)
+        return AnthropicMessages.from_config(model, config, environ=environ)
     raise ProviderUnavailableError(f"No provider for spec {spec!r}.", provider=spec)
 
 
+# Main model family -> the small model cheap roles (summarization, compression, reflection,
+# supervision) use unless Config.role_models names one. Longest prefix wins.
+CHEAP_MODELS: dict[str, dict[str, str]] = {
+    "openai": {
+        "gpt-4.1": "gpt-4.1-mini",
+        "gpt-4.1-nano": "gpt-4.1-nano",
+        "gpt-4o": "gpt-4o-mini",
+        "gpt-5": "gpt-5-mini",
+        "gpt-5-nano": "gpt-5-nano",
+        "o1": "o4-mini",
+        "o3": "o4-mini",
+    },
+    "anthropic": {"claude-": "claude-haiku-4-5", "claude-3": "claude-3-5-haiku-latest"},
+}
+
+
 def cheap_spec_for(spec: str) -> str | None:
-    """The small model cheap roles use by default when the main model is a vendor's."""
+    """The small model cheap roles use by default when the main model is a vendor's.
+
+    None for the offline engine, unknown families and small models themselves (so a local
+    server's model, e.g. ``openai:llama3.1``, is never swapped for one it does not serve).
+    """
     vendor, model = parse_spec(spec)
-    if vendor == "openai" and model.startswith("gpt-4.1") and model != "gpt-4.1-nano":
-        return "openai:gpt-4.1-mini"
-    if vendor == "anthropic" and "haiku" not in model:
-        return "anthropic:claude-haiku-4-5"
-    return None
+    table = CHEAP_MODELS.get(vendor, {})
+    prefixes = [p for p in table if model.startswith(p)]
+    if not prefixes or "haiku" in model or model.endswith(("-mini", "-nano")):
+        return None
+    cheap = table[max(prefixes, key=len)]
+    return None if cheap == model else f"{vendor}:{cheap}"
 
 
 def build_search(config: Config, environ: Mapping[str, str] | None = None) -> SearchProvider:
@@ -78,8 +102,8 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
     for name in config.search:
         for candidate in _expand_auto(name, config, env):
             try:
-                providers.append(_build_one_search(candidate, config))
-            except ProviderUnavailableError as exc:
+                providers.append(_build_one_search(candidate, config, env))
+            except (ProviderUnavailableError, MissingExtraError) as exc:
                 problems.append(f"{candidate}: {exc}")
     if not providers:
         from deepresearch.errors import CorpusError
@@ -95,16 +119,16 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
 
 
 def _expand_auto(name: str, config: Config, env: Mapping[str, str]) -> list[str]:
+    """'auto': Tavily when a key (or a local Tavily URL) is set, then your corpus, else demo."""
     if name != "auto":
         return [name]
-    if env.get("TAVILY_API_KEY"):
-        return ["tavily"]
+    names = ["tavily"] if env.get("TAVILY_API_KEY") or config.tavily_base_url else []
     if config.corpus is not None:
-        return ["corpus"]
-    return ["demo"]
+        names.append("corpus")
+    return names or ["demo"]
 
 
-def _build_one_search(name: str, config: Config) -> SearchProvider:
+def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> SearchProvider:
     if name == "corpus":
         if config.corpus is None:
             raise ProviderUnavailableError("no corpus folder configured", provider=name)
@@ -118,5 +142,7 @@ def _build_one_search(name: str, config: Config) -> SearchProvider:
     if name == "tavily":
         from deepresearch.providers.tavily_search import TavilySearch
 
-        return TavilySearch.from_config(config)
-    raise ConfigError(f"Unknown search provider {name!r}. Use 'tavily', 'corpus', 'demo' or 'auto'.")
+        return TavilySearch.from_config(config, environ=env)
+    raise ConfigError(
+        f"Unknown search provider {name!r}. Use 'tavily', 'corpus', 'demo' or 'auto'."
+    )

@@ -143,6 +143,8 @@ class Gap(Record):
     suggested_queries: list[str] = Field(default_factory=list)
     priority: int = 1
     addressed: bool = False
+    resolution: str | None = None  # why a gap is closed without being covered
+    follow_up_ids: list[str] = Field(default_factory=list)
     severity: Literal["critical", "moderate", "minor"] | None = None
     iteration: int = 1
 
@@ -211,6 +213,7 @@ class UsageRecord(Record):
     duration_s: float = 0.0
     token_limit_retries: int = 0
     repair_attempts: int = 0
+    scope: str | None = None  # the sub-query a topic researcher made the call for
     timestamp: datetime = Field(default_factory=utcnow)
 
 
@@ -300,7 +303,9 @@ class AllocationSummary(Record):
 
     @property
     def utilization(self) -> float:
-        return self.tokens_used / self.tokens_available if self.tokens_available else 0.0
+        if not self.tokens_available:  # nothing was available: any use is an overflow
+            return float("inf") if self.tokens_used else 0.0
+        return self.tokens_used / self.tokens_available
 
 
 class Report(Record):

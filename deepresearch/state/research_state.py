@@ -164,7 +164,7 @@ class ResearchState(Record):
         return [f for f in self.findings if f.confidence in strong]
 
     def unresolved_gaps(self) -> list[Gap]:
-        return [g for g in self.gaps if not g.addressed]
+        return [g for g in self.gaps if not g.addressed and g.resolution is None]
 
     def has_unresolved_gaps(self) -> bool:
         return bool(self.unresolved_gaps())

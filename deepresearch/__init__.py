@@ -1,0 +1,86 @@
+"""deepresearch: notebook-first deep research — offline by default.
+
+>>> import deepresearch as dr
+>>> report = await dr.research("How did the printing press change Europe?")
+"""
+
+from deepresearch import phases
+from deepresearch.config import Config
+from deepresearch.errors import (
+    ConfigError,
+    ContextWindowError,
+    CorpusError,
+    DeepResearchError,
+    InputError,
+    MissingExtraError,
+    PhaseTimeoutError,
+    ProviderError,
+    ProviderUnavailableError,
+    RateLimitError,
+    ResearchCancelled,
+    SearchError,
+    SessionNotFoundError,
+    StateVersionError,
+    StructuredOutputError,
+)
+from deepresearch.offline import OfflineEngine
+from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit, SearchProvider
+from deepresearch.session import RunResult, Session, research, run_sync
+from deepresearch.state import (
+    Confidence,
+    Finding,
+    Gap,
+    Phase,
+    Report,
+    ResearchState,
+    RunStatus,
+    Source,
+    SubQuery,
+)
+from deepresearch.store import SessionStore
+from deepresearch.workflow.hooks import Hook, Steer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Confidence",
+    "Config",
+    "ConfigError",
+    "ContextWindowError",
+    "CorpusError",
+    "DeepResearchError",
+    "Finding",
+    "Gap",
+    "Hook",
+    "InputError",
+    "LLMProvider",
+    "LLMRequest",
+    "LLMResponse",
+    "MissingExtraError",
+    "OfflineEngine",
+    "Phase",
+    "PhaseTimeoutError",
+    "ProviderError",
+    "ProviderUnavailableError",
+    "RateLimitError",
+    "Report",
+    "ResearchCancelled",
+    "ResearchState",
+    "RunResult",
+    "RunStatus",
+    "SearchError",
+    "SearchHit",
+    "SearchProvider",
+    "Session",
+    "SessionNotFoundError",
+    "SessionStore",
+    "Source",
+    "StateVersionError",
+    "Steer",
+    "StructuredOutputError",
+    "SubQuery",
+    "__version__",
+    "phases",
+    "research",
+    "run_sync",
+]

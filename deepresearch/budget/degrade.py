@@ -1,0 +1,181 @@
+"""Degradation levels and the condenser that produces them.
+
+The summarization role writes each degraded text (through the one LLM call path, so
+usage is accounted and the role's model routing applies). Results are cached by
+(SHA-256 of the text, level). When the call fails or exceeds
+``summarization_timeout_s`` the condenser falls back to deterministic truncation at
+sentence boundaries and says so. A degraded text never exceeds its target.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from deepresearch.context import RunContext
+from deepresearch.errors import PhaseTimeoutError, ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.roles import CondenseInputs, CondenseOutput
+from deepresearch.state import AgentRole, ResearchState
+
+from .tokens import count_tokens, split_sentences, split_to_chunks, truncate_to_tokens
+
+
+class DegradationLevel(StrEnum):
+    FULL = "full"
+    CONDENSED = "condensed"
+    COMPRESSED = "compressed"
+    KEY_POINTS = "key_points"
+    HEADLINE = "headline"
+    DROPPED = "dropped"
+
+
+# Best to worst; the seeds' nominal fidelity of each level.
+LEVELS: tuple[DegradationLevel, ...] = tuple(DegradationLevel)
+LEVEL_FIDELITY: dict[str, float] = {
+    DegradationLevel.FULL: 1.0,
+    DegradationLevel.CONDENSED: 0.7,
+    DegradationLevel.COMPRESSED: 0.4,
+    DegradationLevel.KEY_POINTS: 0.2,
+    DegradationLevel.HEADLINE: 0.1,
+    DegradationLevel.DROPPED: 0.0,
+}
+# A summary shorter than this cannot hold one sentence; small items keep that much.
+MIN_SUMMARY_TOKENS = 16
+# Prompt framing around a chunk sent to the summarizer (instructions, question, labels).
+_PROMPT_SLACK_TOKENS = 64
+
+_INSTRUCTIONS: dict[str, str] = {
+    DegradationLevel.CONDENSED: "Condense the text lightly: keep every key detail, number, "
+    "name and date; remove repetition and filler.",
+    DegradationLevel.COMPRESSED: "Compress the text heavily: keep only its main points and the "
+    "facts that support them.",
+    DegradationLevel.KEY_POINTS: "Reduce the text to a few bullet points of its most critical "
+    "information.",
+    DegradationLevel.HEADLINE: "Summarise the text in a single sentence.",
+}
+
+
+def step_down(level: DegradationLevel) -> DegradationLevel:
+    return LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
+
+
+def step_up(level: DegradationLevel) -> DegradationLevel:
+    return LEVELS[max(LEVELS.index(level) - 1, 0)]
+
+
+def target_tokens(original_tokens: int, level: DegradationLevel) -> int:
+    """The most tokens an item may use at a level."""
+    if level is DegradationLevel.FULL:
+        return original_tokens
+    if level is DegradationLevel.DROPPED:
+        return 0
+    share = math.ceil(original_tokens * LEVEL_FIDELITY[level])
+    return min(original_tokens, max(MIN_SUMMARY_TOKENS, share))
+
+
+@dataclass
+class Condensed:
+    text: str
+    fallback: str | None = None  # why truncation replaced the summarizer, if it did
+
+
+class Condenser:
+    """Brings a text down to a level via the summarization role, with cache and fallback."""
+
+    def __init__(
+        self, *, cache_enabled: bool, timeout_s: float, call_budget: Callable[[str], int]
+    ) -> None:
+        self._cache: dict[tuple[str, str], str] | None = {} if cache_enabled else None
+        self._timeout_s = timeout_s
+        self._call_budget = call_budget  # model spec -> tokens one prompt may use
+        self.calls = 0  # summarization calls made (cache hits excluded)
+
+    async def condense(
+        self,
+        ctx: RunContext,
+        state: ResearchState,
+        *,
+        phase: str,
+        text: str,
+        level: DegradationLevel,
+        target: int,
+        count_spec: str,
+    ) -> Condensed:
+        """Text at a level within target tokens, counted for count_spec (the model whose
+        prompt the result joins)."""
+        key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), level.value)
+        if self._cache is not None and key in self._cache:
+            cached = self._cache[key]
+            if count_tokens(cached, count_spec) <= target:
+                return Condensed(cached)
+        try:
+            summary = await asyncio.wait_for(
+                self._summarize(ctx, state, phase, text, level, target), self._timeout_s
+            )
+        except PhaseTimeoutError:
+            raise
+        except TimeoutError:
+            return Condensed(_truncate(text, level, target, count_spec), "timeout")
+        except ProviderError as exc:
+            return Condensed(_truncate(text, level, target, count_spec), type(exc).__name__)
+        if not summary.strip():
+            return Condensed(_truncate(text, level, target, count_spec), "empty summary")
+        summary = truncate_to_tokens(summary, target, count_spec)
+        if self._cache is not None:
+            self._cache[key] = summary
+        return Condensed(summary)
+
+    async def _summarize(
+        self,
+        ctx: RunContext,
+        state: ResearchState,
+        phase: str,
+        text: str,
+        level: DegradationLevel,
+        target: int,
+    ) -> str:
+        """One call when the text fits the summarizer's prompt; otherwise condense
+        sentence-aligned chunks, each to its share of the target, and join them."""
+        summarizer_spec = ctx.models.specs(AgentRole.SUMMARIZER)[0]
+        system = (
+            f"You condense research material. {_INSTRUCTIONS[level]} Write at most "
+            f"{target} tokens. Use only facts from the text."
+        )
+        framing = count_tokens(system + state.question, summarizer_spec) + _PROMPT_SLACK_TOKENS
+        room = max(MIN_SUMMARY_TOKENS, self._call_budget(summarizer_spec) - framing)
+        total = max(1, count_tokens(text, summarizer_spec))
+        chunks = [text] if total <= room else split_to_chunks(text, room, summarizer_spec)
+        parts: list[str] = []
+        for chunk in chunks:
+            chunk_target = max(1, target * count_tokens(chunk, summarizer_spec) // total)
+            user = f"Research question: {state.question}\n\nText:\n{chunk}"
+            self.calls += 1
+            out = await call_llm(
+                ctx,
+                state,
+                role=AgentRole.SUMMARIZER,
+                phase=phase,
+                system=system,
+                user=user,
+                inputs=CondenseInputs(
+                    text=chunk, level=level.value, target_tokens=chunk_target, query=state.question
+                ),
+                output_type=CondenseOutput,
+            )
+            parts.append(out.text.strip())
+        return "\n".join(p for p in parts if p)
+
+
+def _truncate(text: str, level: DegradationLevel, target: int, count_spec: str) -> str:
+    """Deterministic fallback: leading sentences (as bullets for key points)."""
+    cut = truncate_to_tokens(text, target, count_spec)
+    if level is DegradationLevel.KEY_POINTS:
+        bullets = "\n".join(f"- {s}" for s in split_sentences(cut))
+        if count_tokens(bullets, count_spec) <= target:
+            return bullets
+    return cut

@@ -1,0 +1,180 @@
+"""Token counting per model family, and cutting text to a token count.
+
+Exact counts come from ``tiktoken`` for OpenAI models, but only when its BPE file is
+already in tiktoken's local cache: loading it otherwise downloads it, and a research
+run must not reach the network just to count. Everything else uses a documented
+estimate — characters per token by family, plus extra weight for non-ASCII text
+(which tokenizers split more finely). The estimate errs high so budgets stay safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+# Model family -> (characters per token for English prose, exact tiktoken encoding or None).
+FAMILIES: dict[str, tuple[float, str | None]] = {
+    "openai": (4.0, "o200k_base"),  # gpt-4o, gpt-4.1, gpt-5, o1/o3/o4
+    "openai-legacy": (4.0, "cl100k_base"),  # gpt-4, gpt-3.5
+    "anthropic": (3.5, None),  # Claude's tokenizer yields ~10-15% more tokens than o200k
+    "offline": (4.0, None),  # the offline engine's own convention
+    "generic": (3.5, None),  # local models behind OpenAI-compatible servers, unknown ones
+}
+_TIKTOKEN_URL = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+_OPENAI_PREFIXES = ("gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3", "o4", "chatgpt")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
+ELLIPSIS = "…"
+
+
+def model_family(model_spec: str) -> str:
+    """'openai:gpt-4.1-mini' -> 'openai'; 'anthropic:claude-…' -> 'anthropic'; etc."""
+    vendor, _, model = model_spec.strip().lower().partition(":")
+    name = model or vendor
+    if vendor == "offline":
+        return "offline"
+    if name.startswith("claude") or vendor == "anthropic":
+        return "anthropic"
+    if name.startswith(_OPENAI_PREFIXES):
+        return "openai"
+    if name.startswith(("gpt-4", "gpt-3.5")):
+        return "openai-legacy"
+    return "generic"
+
+
+def estimate_tokens(text: str, chars_per_token: float = 4.0) -> int:
+    """Characters / chars_per_token, plus half a token per extra UTF-8 byte (non-ASCII)."""
+    if not text:
+        return 0
+    estimate = len(text) / chars_per_token
+    if not text.isascii():
+        estimate += (len(text.encode("utf-8")) - len(text)) / 2
+    return math.ceil(estimate)
+
+
+@cache
+def _cached_encoding(name: str) -> Any:
+    """The tiktoken encoding if its file is cached locally; None otherwise (never download)."""
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get(
+        "DATA_GYM_CACHE_DIR", os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    )
+    url = _TIKTOKEN_URL.format(name=name)
+    if not os.path.exists(os.path.join(cache_dir, hashlib.sha1(url.encode()).hexdigest())):
+        return None
+    try:
+        import tiktoken
+
+        return tiktoken.get_encoding(name)
+    except Exception:  # any failure (missing package, corrupt file) means: estimate instead
+        return None
+
+
+@cache
+def counter_for(model_spec: str) -> Callable[[str], int]:
+    """A fast text -> token count function for a model spec (cached per spec)."""
+    chars_per_token, encoding_name = FAMILIES[model_family(model_spec)]
+    encoding = _cached_encoding(encoding_name) if encoding_name else None
+    if encoding is not None:
+        encode = encoding.encode
+
+        def exact(text: str) -> int:
+            return len(encode(text, disallowed_special=())) if text else 0
+
+        return exact
+
+    def estimated(text: str) -> int:
+        return estimate_tokens(text, chars_per_token)
+
+    return estimated
+
+
+def is_exact(model_spec: str) -> bool:
+    """Whether counts for this model come from its real tokenizer."""
+    _, encoding_name = FAMILIES[model_family(model_spec)]
+    return encoding_name is not None and _cached_encoding(encoding_name) is not None
+
+
+def count_tokens(text: str, model_spec: str = "offline") -> int:
+    return counter_for(model_spec)(text)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and lines, whitespace-normalised; empty pieces dropped."""
+    return [" ".join(p.split()) for p in _SENTENCE_END.split(text) if p.strip()]
+
+
+def truncate_to_tokens(text: str, max_tokens: int, model_spec: str = "offline") -> str:
+    """Keep whole leading sentences within max_tokens; cut at a word only if the first
+    sentence alone is too long. The result never counts more than max_tokens."""
+    count = counter_for(model_spec)
+    if count(text) <= max_tokens:
+        return text
+    if max_tokens <= 0:
+        return ""
+    kept: list[str] = []
+    used = 0
+    for sentence in split_sentences(text):
+        cost = count(sentence) + 1  # +1 covers the joining space
+        if used + cost > max_tokens:
+            break
+        kept.append(sentence)
+        used += cost
+    while kept and count(" ".join(kept)) > max_tokens:  # exact tokenizers are not additive
+        kept.pop()
+    if kept:
+        return " ".join(kept)
+    return _cut_words(text, max_tokens, count)
+
+
+def _cut_words(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
+    """The longest word prefix (plus an ellipsis) within max_tokens, by binary search."""
+    words = text.split()
+    low, high = 0, len(words)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count(" ".join(words[:mid]) + ELLIPSIS) <= max_tokens:
+            low = mid
+        else:
+            high = mid - 1
+    if low:
+        return " ".join(words[:low]) + ELLIPSIS
+    # A single word longer than the budget: cut characters.
+    chars = max(0, int(max_tokens * 2))
+    while chars and count(text[:chars]) > max_tokens:
+        chars //= 2
+    return text[:chars]
+
+
+def split_to_chunks(text: str, max_tokens: int, model_spec: str = "offline") -> list[str]:
+    """Sentence-aligned chunks of at most max_tokens each (long sentences are cut)."""
+    count = counter_for(model_spec)
+    chunks: list[str] = []
+    current: list[str] = []
+    used = 0
+    for sentence in split_sentences(text):
+        cost = count(sentence) + 1
+        if cost > max_tokens:
+            if current:
+                chunks.append(" ".join(current))
+                current, used = [], 0
+            rest = sentence
+            while rest:
+                piece = _cut_words(rest, max_tokens, count).removesuffix(ELLIPSIS)
+                if not piece:  # cannot make progress: give up on the remainder
+                    break
+                chunks.append(piece)
+                rest = rest[len(piece) :].strip()
+            continue
+        if used + cost > max_tokens and current:
+            chunks.append(" ".join(current))
+            current, used = [], 0
+        current.append(sentence)
+        used += cost
+    if current:
+        chunks.append(" ".join(current))
+    return chunks

@@ -1,0 +1,184 @@
+"""Offline analysis: extract findings as ranked sentences with their real source ids,
+rate confidence by agreement between sources, and find gaps from uncovered aspects."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from deepresearch.offline.planning import main_topic
+from deepresearch.offline.text import (
+    containment,
+    jaccard,
+    keywords,
+    sentences,
+    stem,
+    term_set,
+)
+from deepresearch.roles import (
+    AnalysisOutput,
+    AnalyzeInputs,
+    FindingDraft,
+    GapDraft,
+    QualityUpdate,
+    SourceText,
+)
+
+MAX_FINDINGS = 30
+PER_SOURCE = {"core": 6, "related": 2}
+AGREEMENT = 0.6  # share of a sentence's terms another source must contain to support it
+_CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
+
+
+@dataclass
+class Candidate:
+    text: str
+    source_id: str
+    position: int
+    score: float
+    terms: set[str] = field(default_factory=set)
+    supporters: set[str] = field(default_factory=set)
+
+
+def _candidates_from_topics(inputs: AnalyzeInputs) -> dict[str, list[str]]:
+    """Compressed topics list each sentence as '- text [n]'; map them back to source ids."""
+    by_citation = {s.citation: s.id for s in inputs.sources}
+    out: dict[str, list[str]] = {}
+    for topic in inputs.topics:
+        for line in topic.compressed.splitlines():
+            m = _CITED_LINE.match(line.strip())
+            if m and int(m["n"]) in by_citation:
+                out.setdefault(by_citation[int(m["n"])], []).append(m["text"])
+    return out
+
+
+def _source_relevance(src: SourceText, q_terms: set[str], topic_terms: set[str]) -> float:
+    title = term_set(src.title)
+    if title and title <= q_terms:
+        return 1.0  # the question names this entry
+    title_hit = len(title & q_terms) / (len(title) or 1)
+    body_hit = containment(q_terms, term_set(src.text))
+    return 0.6 * title_hit + 0.4 * body_hit + (0.2 if title & topic_terms else 0.0)
+
+
+def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
+    question_terms = term_set(inputs.question)
+    focus_terms = question_terms | term_set(" ".join(inputs.sub_queries))
+    guidance_terms = term_set(" ".join(inputs.guidance))
+    topic_terms = term_set(main_topic(inputs.question))
+    texts = _candidates_from_topics(inputs) if inputs.topics else {}
+    # A source digested into a compressed topic arrives without text; its sentences are there.
+    inputs = inputs.model_copy(
+        update={
+            "sources": [
+                s if s.text else s.model_copy(update={"text": " ".join(texts.get(s.id, []))})
+                for s in inputs.sources
+            ]
+        }
+    )
+    source_terms = {s.id: term_set(s.title + " " + s.text) for s in inputs.sources}
+    relevance = {s.id: _source_relevance(s, question_terms, topic_terms) for s in inputs.sources}
+
+    candidates: list[Candidate] = []
+    for src in sorted(inputs.sources, key=lambda s: (-relevance[s.id], s.citation)):
+        rel = relevance[src.id]
+        if rel < 0.25:
+            continue
+        limit = PER_SOURCE["core"] if rel >= 0.75 else PER_SOURCE["related"]
+        sents = texts.get(src.id) or sentences(src.text)
+        scored = []
+        for pos, sent in enumerate(sents):
+            terms = term_set(sent)
+            score = rel + len(terms & focus_terms) / (len(focus_terms) or 1)
+            score += 0.5 * len(terms & guidance_terms) / (len(guidance_terms) or 1)
+            score += 0.3 if pos == 0 else 0.0
+            scored.append(Candidate(sent, src.id, pos, score, terms))
+        scored.sort(key=lambda c: -c.score)
+        candidates.extend(scored[:limit])
+
+    known = [term_set(k) for k in inputs.known_findings]
+    chosen: list[Candidate] = []
+    for cand in sorted(candidates, key=lambda c: -c.score):
+        if any(jaccard(cand.terms, k) >= 0.6 for k in known):
+            continue
+        twin = next((c for c in chosen if jaccard(c.terms, cand.terms) >= 0.5), None)
+        if twin is not None:
+            twin.supporters.add(cand.source_id)
+            continue
+        cand.supporters = {cand.source_id} | {
+            sid
+            for sid, terms in source_terms.items()
+            if sid != cand.source_id
+            and len(cand.terms) >= 4
+            and containment(cand.terms, terms) >= AGREEMENT
+        }
+        chosen.append(cand)
+        if len(chosen) >= MAX_FINDINGS:
+            break
+
+    quality = {s.id: _quality(s, relevance[s.id]) for s in inputs.sources}
+    titles = {s.id: s.title for s in inputs.sources}
+    findings = [
+        FindingDraft(
+            content=c.text,
+            confidence=_confidence(c, quality),
+            source_ids=sorted(c.supporters, key=lambda sid: (sid != c.source_id, sid)),
+            category=titles.get(c.source_id) or None,
+        )
+        for c in sorted(chosen, key=lambda c: (-relevance[c.source_id], c.source_id, c.position))
+    ]
+    gaps = _gaps(inputs, findings)
+    updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
+    return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _quality(src: SourceText, relevance: float) -> str:
+    """A proxy without knowing the publisher: substantial, on-topic text rates higher."""
+    length = len(src.text)
+    if relevance >= 0.75 and length >= 200:
+        return "high"
+    if relevance >= 0.4 or length >= 400:
+        return "medium"
+    return "low"
+
+
+def _confidence(cand: Candidate, quality: dict[str, str]) -> str:
+    strong = sum(1 for sid in cand.supporters if quality.get(sid) == "high")
+    n = len(cand.supporters)
+    if n >= 3 and strong >= 2:
+        return "confirmed"
+    if n >= 2 and strong >= 1:
+        return "high"
+    if n >= 2 or quality.get(cand.source_id) == "high":
+        return "medium"
+    return "low"
+
+
+def _gaps(inputs: AnalyzeInputs, findings: list[FindingDraft]) -> list[GapDraft]:
+    covered: set[str] = set()
+    for f in findings:
+        covered |= term_set(f.content)
+    for k in inputs.known_findings:
+        covered |= term_set(k)
+    topic = main_topic(inputs.question)
+    gaps: list[GapDraft] = []
+    for term in keywords(inputs.question):
+        if stem(term) not in covered:
+            gaps.append(
+                GapDraft(
+                    description=f"No finding covers '{term}' in relation to {topic}.",
+                    suggested_queries=[f"{term} {topic}"],
+                    priority=1,
+                )
+            )
+    for note in inputs.guidance:
+        terms = [w for w in keywords(note) if stem(w) not in covered]
+        if terms:
+            gaps.append(
+                GapDraft(
+                    description=f"Reviewer guidance not yet answered: {note}",
+                    suggested_queries=[" ".join([*terms[:5], topic])],
+                    priority=1,
+                )
+            )
+    return gaps[:3]

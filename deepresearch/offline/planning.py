@@ -1,0 +1,182 @@
+"""Offline clarification, brief, planning and refinement: rules over the question's words
+and what a scout search found in the corpus."""
+
+from __future__ import annotations
+
+from deepresearch.offline.text import (
+    clauses,
+    keywords,
+    term_set,
+    title_phrases,
+    truncate_words,
+    unique,
+)
+from deepresearch.roles import (
+    BriefInputs,
+    BriefOutput,
+    ClarifyInputs,
+    ClarifyOutput,
+    FollowUp,
+    GapAssessment,
+    IterationRecommendation,
+    PlanInputs,
+    PlannedQuery,
+    PlanOutput,
+    RefineInputs,
+    RefinementOutput,
+    ScoutHit,
+)
+
+MIN_QUERY_CHARS = 10
+
+
+def main_topic(question: str, scout: list[ScoutHit] | None = None) -> str:
+    """The thing the question is about: a corpus title it names, a capitalised phrase,
+    or its first meaningful words."""
+    q_terms = term_set(question)
+    for hit in scout or []:
+        t_terms = term_set(hit.title)
+        if t_terms and t_terms <= q_terms:
+            return hit.title
+    phrases = title_phrases(question)
+    if phrases:
+        return max(phrases, key=len)
+    terms = keywords(question)
+    return " ".join(terms[:3]) if terms else question.strip()
+
+
+def clarify(inputs: ClarifyInputs) -> ClarifyOutput:
+    terms = keywords(inputs.question)
+    if len(terms) <= 1 and len(inputs.question) < 30:
+        subject = terms[0] if terms else inputs.question.strip()
+        return ClarifyOutput(
+            need_clarification=True,
+            question=(
+                f"'{inputs.question.strip()}' is broad. Which aspect of {subject} should the "
+                "research focus on — for example its history, how it works, its effects, or "
+                "its current state?"
+            ),
+            verification="",
+        )
+    return ClarifyOutput(
+        need_clarification=False,
+        verification=(
+            f"I understand the question as: {inputs.question.strip()} "
+            f"I will research {', '.join(terms[:6])}."
+        ),
+    )
+
+
+def brief(inputs: BriefInputs) -> BriefOutput:
+    parts = [f"Research question: {inputs.question.strip()}"]
+    if inputs.clarification_answer:
+        parts.append(f"The person asking specified: {inputs.clarification_answer.strip()}")
+    dimensions = clauses(inputs.question) or [inputs.question]
+    if len(dimensions) > 1:
+        parts.append("Dimensions to cover: " + "; ".join(dimensions) + ".")
+    for note in inputs.guidance:
+        parts.append(f"Reviewer guidance: {note}")
+    parts.append(
+        "Prefer primary and authoritative sources, note where sources disagree, and leave "
+        "dimensions the question does not state open rather than assumed."
+    )
+    return BriefOutput(research_brief=" ".join(parts))
+
+
+def plan(inputs: PlanInputs) -> PlanOutput:
+    question = inputs.question
+    topic = main_topic(question, inputs.scout)
+    candidates: list[PlannedQuery] = []
+    for note in inputs.guidance:
+        focus = " ".join(keywords(note)[:8])
+        if focus:
+            candidates.append(
+                PlannedQuery(
+                    query=f"{topic} {focus}" if topic.lower() not in focus else focus,
+                    rationale=f"Reviewer guidance: {truncate_words(note, 120)}",
+                    priority=1,
+                )
+            )
+    for part in clauses(question):
+        candidates.append(
+            PlannedQuery(query=part, rationale="A part of the question as asked.", priority=1)
+        )
+    q_terms = term_set(question + " " + (inputs.research_brief or ""))
+    for hit in inputs.scout:
+        t_terms = term_set(hit.title)
+        if t_terms and len(t_terms & q_terms) >= max(1, len(t_terms) // 2 + len(t_terms) % 2):
+            candidates.append(
+                PlannedQuery(
+                    query=f"{hit.title}: overview and key facts",
+                    rationale=f"The corpus has an entry on {hit.title}, which the question names.",
+                    priority=2,
+                )
+            )
+    candidates.append(
+        PlannedQuery(
+            query=f"{topic} history, significance and consequences",
+            rationale="Background and wider context.",
+            priority=3,
+        )
+    )
+    existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    chosen: list[PlannedQuery] = []
+    for cand in candidates:
+        key = " ".join(cand.query.lower().split())
+        if len(cand.query) < MIN_QUERY_CHARS:
+            cand = cand.model_copy(update={"query": f"{cand.query} {topic}".strip()})
+            key = " ".join(cand.query.lower().split())
+        if key in existing or any(_same(cand.query, c.query) for c in chosen):
+            continue
+        chosen.append(cand)
+        existing.add(key)
+        if len(chosen) >= inputs.max_sub_queries:
+            break
+    brief_text = inputs.research_brief or (
+        f"Investigate {topic}: " + "; ".join(q.query for q in chosen[:4]) + "."
+    )
+    return PlanOutput(research_brief=brief_text, sub_queries=chosen)
+
+
+def _same(a: str, b: str) -> bool:
+    ta, tb = term_set(a), term_set(b)
+    return bool(ta) and ta == tb
+
+
+def refine(inputs: RefineInputs) -> RefinementOutput:
+    asked = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    assessments: list[GapAssessment] = []
+    priority_gaps: list[str] = []
+    guidance_queries = [" ".join(keywords(g)[:8]) for g in inputs.guidance]
+    for gap in inputs.gaps:
+        queries = unique([*gap.suggested_queries, *[g for g in guidance_queries if g]])
+        fresh = [q for q in queries if " ".join(q.lower().split()) not in asked]
+        severity = "critical" if gap.priority <= 1 else "moderate" if gap.priority == 2 else "minor"
+        assessments.append(
+            GapAssessment(
+                gap_id=gap.id,
+                severity=severity,
+                addressable=bool(fresh),
+                follow_up_queries=[
+                    FollowUp(query=q, expected_contribution=f"Evidence on: {gap.description}")
+                    for q in fresh[:2]
+                ],
+            )
+        )
+        if fresh:
+            priority_gaps.append(gap.id)
+    remaining = inputs.max_iterations - inputs.iteration
+    should = bool(priority_gaps) and remaining > 0
+    rationale = (
+        f"{len(priority_gaps)} of {len(inputs.gaps)} gaps have follow-up queries not yet asked; "
+        f"{remaining} iteration(s) left."
+        if should
+        else "No addressable gaps remain or the iteration budget is spent."
+    )
+    return RefinementOutput(
+        gap_analysis=assessments,
+        iteration_recommendation=IterationRecommendation(
+            should_iterate=should, rationale=rationale, priority_gaps=priority_gaps
+        ),
+        report_improvements=[f"Cover: {g.description}" for g in inputs.gaps[:3]],
+    )

@@ -1,0 +1,234 @@
+"""Offline topic-research roles: summarization, forced reflection, compression,
+supervision (think, delegate, assess) and budget condensing. All extractive."""
+
+from __future__ import annotations
+
+from deepresearch.offline.text import (
+    containment,
+    estimate_tokens,
+    keywords,
+    sentences,
+    stem,
+    term_set,
+    truncate_words,
+)
+from deepresearch.roles import (
+    CompressInputs,
+    CompressOutput,
+    CondenseInputs,
+    CondenseOutput,
+    CoverageAssessment,
+    DelegationOutput,
+    DirectiveDraft,
+    PlannedQuery,
+    ReflectInputs,
+    SummarizeInputs,
+    SummaryOutput,
+    SupervisionInputs,
+    ThinkOutput,
+)
+from deepresearch.state.models import ReflectionDecision
+
+_GAP_FRAME = frozenset(
+    ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
+)
+RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
+
+
+def rank_sentences(text: str, query: str) -> list[tuple[int, str, float]]:
+    """(position, sentence, score): query-term coverage plus a bonus for leading sentences."""
+    q = term_set(query)
+    ranked = []
+    for i, sent in enumerate(sentences(text)):
+        s_terms = term_set(sent)
+        overlap = len(q & s_terms) / (len(q) or 1)
+        has_number = any(ch.isdigit() for ch in sent)
+        score = overlap + (0.3 if i == 0 else 0.0) + (0.1 if has_number else 0.0) - 0.02 * i
+        ranked.append((i, sent, score))
+    return ranked
+
+
+def summarize(inputs: SummarizeInputs) -> SummaryOutput:
+    ranked = rank_sentences(inputs.content, inputs.query + " " + inputs.title)
+    if not ranked:
+        return SummaryOutput(executive_summary=truncate_words(inputs.content, 300))
+    best = sorted(ranked, key=lambda r: -r[2])
+    lead = sorted(best[:2], key=lambda r: r[0])
+    excerpts = sorted(best[:5], key=lambda r: r[0])
+    return SummaryOutput(
+        executive_summary=" ".join(s for _, s, _ in lead),
+        key_excerpts=[s for _, s, _ in excerpts],
+    )
+
+
+def reflect(inputs: ReflectInputs) -> ReflectionDecision:
+    """Decide after each search: done, search again with a refined query, or extract."""
+    if inputs.tool_calls_used >= inputs.max_tool_calls:
+        return ReflectionDecision(research_complete=True, rationale="Tool-call budget spent.")
+    target = term_set(inputs.sub_query)
+    relevant = [
+        s for s in inputs.sources if containment(target, term_set(s.title + " " + s.text)) >= 0.5
+    ]
+    ran = {" ".join(q.lower().split()) for q in inputs.queries_run}
+    for note in inputs.guidance:
+        guided = " ".join(keywords(inputs.sub_query)[:3] + keywords(note)[:6])
+        if guided and guided.lower() not in ran:
+            return ReflectionDecision(
+                continue_searching=True,
+                refined_query=guided,
+                rationale=f"Following reviewer guidance: {truncate_words(note, 100)}",
+            )
+    new = inputs.last_novelty.get("new", 0)
+    if inputs.last_novelty and new == 0:
+        return ReflectionDecision(
+            research_complete=True,
+            rationale=f"The last search returned nothing new ({inputs.novelty_summary}).",
+        )
+    if len(relevant) >= RELEVANT_SOURCES_ENOUGH:
+        return ReflectionDecision(
+            research_complete=True,
+            rationale=f"{len(relevant)} relevant sources cover the sub-query.",
+        )
+    covered: set[str] = set()
+    for s in inputs.sources:
+        covered |= term_set(s.title + " " + s.text)
+    missing = [w for w in keywords(inputs.sub_query) if stem(w) not in covered]
+    extract = [
+        s.url
+        for s in relevant
+        if s.text.endswith("…") or (s.snippet and len(s.text) <= len(s.snippet))
+    ][: inputs.max_extract]
+    if missing:
+        refined = " ".join(dict.fromkeys(missing + keywords(inputs.question)[:3]))
+        if refined.lower() not in ran:
+            return ReflectionDecision(
+                continue_searching=True,
+                refined_query=refined,
+                urls_to_extract=extract,
+                rationale=f"Not yet covered: {', '.join(missing)}.",
+            )
+    if extract:
+        return ReflectionDecision(
+            continue_searching=False,
+            urls_to_extract=extract,
+            rationale="Snippets suggest more detail behind these URLs.",
+        )
+    return ReflectionDecision(
+        continue_searching=False,
+        rationale=f"{len(relevant)} relevant sources; no uncovered terms left to search for.",
+    )
+
+
+def compress(inputs: CompressInputs) -> CompressOutput:
+    """Reformat, not summarise: every sentence kept, each with its source's [n]."""
+    lines = [f"Queries made: {'; '.join(inputs.queries) or inputs.sub_query}", "", "Findings:"]
+    for src in inputs.sources:
+        for sent in sentences(src.text) or ([src.text] if src.text else []):
+            lines.append(f"- {sent} [{src.citation}]")
+    lines += ["", "Sources:"]
+    lines += [f"[{s.citation}] {s.title} — {s.url}" for s in inputs.sources]
+    return CompressOutput(compressed="\n".join(lines))
+
+
+def _uncovered(inputs: SupervisionInputs) -> list[str]:
+    covered: set[str] = set()
+    for topic in inputs.topics:
+        covered |= term_set(topic.compressed)
+    return [w for w in keywords(inputs.question) if stem(w) not in covered]
+
+
+def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
+    thin = [c for c in inputs.coverage if not c.sufficient]
+    missing = _uncovered(inputs)
+    gaps = [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
+    gaps += [f"nothing found yet about '{term}'" for term in missing]
+    gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
+    lines = [
+        f"Round {inputs.round}/{inputs.max_rounds}: "
+        f"{len(inputs.coverage) - len(thin)}/{len(inputs.coverage)} sub-queries sufficiently covered."
+    ]
+    lines += inputs.delta[:6]
+    lines.append("Gaps: " + ("; ".join(gaps) if gaps else "none."))
+    return ThinkOutput(gap_analysis="\n".join(lines), gaps=gaps)
+
+
+def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
+    subject = keywords(inputs.question)[:3]
+    terms = [w for w in keywords(gap) if w not in _GAP_FRAME]
+    return " ".join(dict.fromkeys(terms[:6] + subject))
+
+
+def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
+    existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    directives: list[DirectiveDraft] = []
+    for gap in inputs.gaps:
+        query = _gap_query(gap, inputs)
+        if not query or query.lower() in existing:
+            continue
+        existing.add(query.lower())
+        directives.append(
+            DirectiveDraft(
+                research_topic=(
+                    f"{query}. Research this as part of '{inputs.question.strip()}': "
+                    f"the supervisor found {gap}. Look for sources that state it directly "
+                    "rather than in passing."
+                ),
+                perspective="Fill a specific coverage gap left by earlier researchers.",
+                evidence_needed="Direct statements with dates, figures or named actors.",
+                priority=1 if "reviewer" in gap else 2,
+            )
+        )
+        if len(directives) >= inputs.max_directives:
+            break
+    if not directives:
+        return DelegationOutput(
+            research_complete=True,
+            rationale="Every gap is either covered or already has a researcher on it.",
+        )
+    return DelegationOutput(
+        directives=directives, rationale=f"{len(directives)} gap(s) to research."
+    )
+
+
+def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
+    think = supervise_think(inputs)
+    follow_ups = [
+        PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2)
+        for q in dict.fromkeys(_gap_query(g, inputs) for g in think.gaps)
+        if q and q.lower() not in {e.lower() for e in inputs.existing_queries}
+    ][: inputs.max_directives]
+    overall = "sufficient" if not think.gaps else "partial" if follow_ups else "insufficient"
+    return CoverageAssessment(
+        overall_coverage=overall,
+        follow_up_queries=follow_ups,
+        should_continue_gathering=bool(follow_ups),
+        rationale=think.gap_analysis,
+    )
+
+
+def condense(inputs: CondenseInputs) -> CondenseOutput:
+    """Bring a text down to a degradation level, keeping the most relevant sentences."""
+    ranked = rank_sentences(inputs.text, inputs.query)
+    if not ranked:
+        return CondenseOutput(text=_cut(inputs.text, inputs.target_tokens))
+    if inputs.level == "headline":
+        return CondenseOutput(text=_cut(ranked[0][1], inputs.target_tokens))
+    keep: list[tuple[int, str, float]] = []
+    used = 0
+    bullet = inputs.level == "key_points"
+    for item in sorted(ranked, key=lambda r: -r[2]):
+        cost = estimate_tokens(item[1]) + (1 if bullet else 0)
+        if used + cost > inputs.target_tokens:
+            continue
+        keep.append(item)
+        used += cost
+    if not keep:
+        return CondenseOutput(text=_cut(ranked[0][1], inputs.target_tokens))
+    keep.sort(key=lambda r: r[0])
+    if bullet:
+        return CondenseOutput(text="\n".join(f"- {s}" for _, s, _ in keep))
+    return CondenseOutput(text=" ".join(s for _, s, _ in keep))
+
+
+def _cut(text: str, tokens: int) -> str:
+    return truncate_words(text, max(8, tokens * 4 - 1))

@@ -1,0 +1,144 @@
+"""Analysis: extract findings with confidence and sources, find gaps, rate sources."""
+
+from __future__ import annotations
+
+from deepresearch.budget_hooks import fit_sources
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.offline.text import containment, term_set
+from deepresearch.phases import prompts
+from deepresearch.phases.common import PhaseReport, source_text
+from deepresearch.phases.gather import compress_pending_topics
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
+from deepresearch.state import (
+    AgentRole,
+    Confidence,
+    Finding,
+    Gap,
+    Phase,
+    ResearchState,
+    SourceQuality,
+    SubQueryStatus,
+)
+
+
+async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    cfg = ctx.config
+    if cfg.enable_compression:
+        await compress_pending_topics(state, ctx, Phase.ANALYSIS)  # the global fallback
+    fresh = [s for s in state.sources if s.iteration == state.iteration]
+    fresh_ids = {s.id for s in fresh}
+    topics = [
+        TopicDigest(
+            sub_query_id=t.sub_query_id,
+            query=sq.query,
+            compressed=t.compressed_findings,
+            source_ids=t.source_ids,
+        )
+        for t in state.topic_results
+        for sq in [state.sub_query(t.sub_query_id)]
+        if sq is not None and t.compressed_findings and set(t.source_ids) & fresh_ids
+    ]
+    digested = {sid for t in topics for sid in t.source_ids}
+    views = [source_text(s) for s in fresh]
+    for v in views:
+        if v.id in digested:
+            v.text = ""  # the compressed topic carries this source's content
+    views, topics = await fit_sources(ctx, state, Phase.ANALYSIS, views, topics)
+    inputs = AnalyzeInputs(
+        question=state.question,
+        research_brief=state.research_brief,
+        sub_queries=[sq.query for sq in state.sub_queries],
+        sources=views,
+        topics=topics,
+        known_findings=[f.content for f in state.findings],
+        guidance=state.consume_guidance(Phase.ANALYSIS),
+    )
+    notes: list[str] = []
+    try:
+        out = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.ANALYZER,
+            phase=Phase.ANALYSIS.value,
+            system=prompts.ANALYZE_SYSTEM,
+            user=prompts.analyze_user(inputs),
+            inputs=inputs,
+            output_type=AnalysisOutput,
+        )
+    except ProviderError as exc:
+        # Seeds' fallback: single findings extracted without the model, marked low confidence.
+        notes.append(f"analyzer failed ({exc}); each top source's snippet kept as a low-confidence finding")
+        out = AnalysisOutput(
+            findings=[
+                FindingDraft(content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id])
+                for s in fresh[:5]
+                if (s.snippet or s.content)
+            ]
+        )
+    valid = {s.id for s in state.sources}
+    added = 0
+    for draft in out.findings:
+        ids = [i for i in draft.source_ids if i in valid]
+        if not draft.content.strip() or not ids:
+            continue  # a finding must rest on a gathered source
+        state.findings.append(
+            Finding(
+                id=state.next_id("f"),
+                content=draft.content.strip(),
+                confidence=Confidence(draft.confidence),
+                source_ids=ids,
+                category=draft.category,
+                iteration=state.iteration,
+            )
+        )
+        added += 1
+    for upd in out.quality_updates:
+        src = state.source(upd.source_id)
+        if src is not None:
+            src.quality = SourceQuality(upd.quality)
+    closed = _close_gaps(state)
+    known = {g.description.lower() for g in state.gaps}
+    for g in out.gaps:
+        if g.description.strip() and g.description.lower() not in known:
+            state.gaps.append(
+                Gap(
+                    id=state.next_id("gap"),
+                    description=g.description.strip(),
+                    suggested_queries=g.suggested_queries,
+                    priority=g.priority,
+                    iteration=state.iteration,
+                )
+            )
+    return PhaseReport(
+        Phase.ANALYSIS,
+        {
+            "new_findings": added,
+            "finding_count": len(state.findings),
+            "high_confidence_count": len(state.high_confidence_findings()),
+            "gaps_closed": closed,
+            "gap_count": len(state.unresolved_gaps()),
+        },
+        notes,
+    )
+
+
+def _close_gaps(state: ResearchState) -> int:
+    """A gap is addressed when findings now cover it; closed when its follow-ups ran dry."""
+    covered: set[str] = set()
+    for f in state.findings:
+        covered |= term_set(f.content)
+    closed = 0
+    for gap in state.unresolved_gaps():
+        wanted = term_set(" ".join(gap.suggested_queries) or gap.description)
+        if wanted and containment(wanted, covered) >= 0.99:
+            gap.addressed = True
+            closed += 1
+        elif gap.follow_up_ids and all(
+            (sq := state.sub_query(i)) is None or sq.status != SubQueryStatus.PENDING
+            for i in gap.follow_up_ids
+        ):
+            gap.resolution = "follow-up research found no evidence for it"
+            closed += 1
+    return closed

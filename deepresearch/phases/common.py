@@ -1,0 +1,116 @@
+"""Pieces every phase shares: the phase report, source views for prompts, searching."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError, SearchError
+from deepresearch.llm import phase_metrics
+from deepresearch.providers.base import SearchHit
+from deepresearch.roles import SourceText
+from deepresearch.state import Phase, ResearchState, Source
+
+
+@dataclass
+class PhaseReport:
+    """What a phase changed, small enough to show in a think pause or a log line."""
+
+    phase: Phase
+    summary: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    skipped: bool = False
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{k}={v}" for k, v in self.summary.items())
+        return f"{self.phase.value}: {parts}" + (" (skipped)" if self.skipped else "")
+
+
+def source_text(src: Source, *, limit: int = 4000) -> SourceText:
+    """The view of a source prompts and the offline engine read."""
+    body = src.content
+    if src.summarized and src.excerpts:
+        body = src.content.split("\n\nKey excerpts:", 1)[0] + " " + " ".join(src.excerpts)
+    return SourceText(
+        id=src.id,
+        citation=src.citation,
+        title=src.title,
+        url=src.url,
+        snippet=src.snippet[:500],
+        text=body[:limit],
+        quality=src.quality.value,
+        sub_query_id=src.sub_query_id,
+    )
+
+
+def format_sources(sources: list[SourceText], *, with_text: bool = True) -> str:
+    blocks = []
+    for s in sources:
+        lines = [f"[{s.citation}] (ID: {s.id}) {s.title}", f"  URL: {s.url}"]
+        if s.snippet:
+            lines.append(f"  Snippet: {s.snippet}")
+        if with_text and s.text:
+            lines.append(f"  Content: {s.text}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def domain_of(hit: SearchHit) -> str:
+    if hit.domain:
+        return hit.domain
+    netloc = urlparse(hit.url).netloc
+    return netloc.lower().removeprefix("www.") or "local"
+
+
+async def run_search(
+    ctx: RunContext,
+    state: ResearchState,
+    query: str,
+    *,
+    phase: Phase,
+    scope: str | None = None,
+    extract: list[str] | None = None,
+) -> list[SearchHit]:
+    """One search (or extract) call with its audit event and metrics."""
+    ctx.cancel.check()
+    started = time.perf_counter()
+    kind = "extract" if extract is not None else "search"
+    error: str | None = None
+    hits: list[SearchHit] = []
+    try:
+        if extract is not None:
+            hits = await ctx.search.extract(extract)
+        else:
+            hits = await ctx.search.search(query, max_results=ctx.config.max_sources_per_query)
+    except ProviderError as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        raise SearchError(str(exc), provider=ctx.search.name) from exc
+    finally:
+        metrics = phase_metrics(state, phase.value)
+        if metrics is not None:
+            metrics.search_calls += 1
+        ctx.events.emit(
+            state,
+            "search_call",
+            {
+                "kind": kind,
+                "query": query if extract is None else ", ".join(extract),
+                "provider": ctx.search.name,
+                "results": len(hits),
+                "duration_s": round(time.perf_counter() - started, 4),
+                "scope": scope,
+                "error": error,
+            },
+        )
+    return hits
+
+
+def guidance_block(notes: list[str]) -> str:
+    if not notes:
+        return ""
+    return "\n\nGuidance from the person steering this research (follow it):\n" + "\n".join(
+        f"- {n}" for n in notes
+    )

@@ -1,0 +1,66 @@
+"""Gathering: run a topic researcher per pending sub-query, in parallel, checkpointing
+after each finished topic so a crash repeats no finished search."""
+
+from __future__ import annotations
+
+import asyncio
+
+from deepresearch.context import RunContext
+from deepresearch.errors import SearchError
+from deepresearch.phases.common import PhaseReport
+from deepresearch.phases.topic import compress_topic, research_topic
+from deepresearch.state import Phase, ResearchState, SubQuery, SubQueryStatus
+
+
+async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    cfg = ctx.config
+    pending = state.pending_sub_queries()
+    before = len(state.sources)
+    limit = asyncio.Semaphore(cfg.max_concurrent_research_units)
+    failures: list[str] = []
+
+    async def run_one(sq: SubQuery) -> None:
+        async with limit:
+            ctx.cancel.check()
+            ctx.say(f"researching {sq.id}: {sq.query}")
+            try:
+                await research_topic(ctx, state, sq, Phase.GATHERING)
+                sq.status = SubQueryStatus.COMPLETED
+            except SearchError as exc:
+                # One failed sub-query does not stop the others.
+                sq.status = SubQueryStatus.FAILED
+                sq.error = str(exc)
+                failures.append(f"{sq.id}: {exc}")
+            ctx.events.emit(
+                state,
+                "topic_completed",
+                {"sub_query": sq.id, "status": sq.status.value, "sources": len(state.sources_for(sq.id))},
+            )
+            await ctx.checkpoint(state)
+
+    await asyncio.gather(*(run_one(sq) for sq in pending))
+    if cfg.enable_compression and not cfg.inline_compression:
+        await compress_pending_topics(state, ctx, Phase.GATHERING)
+    return PhaseReport(
+        Phase.GATHERING,
+        {
+            "sub_queries_run": len(pending),
+            "new_sources": len(state.sources) - before,
+            "source_count": len(state.sources),
+            "failed": len(failures),
+        },
+        failures,
+    )
+
+
+async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: Phase) -> int:
+    """The global (batch) compression step: compress every topic not yet compressed."""
+    todo = [
+        (sq, t)
+        for t in state.topic_results
+        if t.compressed_findings is None and t.source_ids
+        for sq in [state.sub_query(t.sub_query_id)]
+        if sq is not None
+    ]
+    await asyncio.gather(*(compress_topic(ctx, state, sq, t, phase) for sq, t in todo))
+    return len(todo)

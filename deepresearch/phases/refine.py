@@ -1,0 +1,104 @@
+"""Refinement: judge the gaps, queue follow-up queries for the next iteration."""
+
+from __future__ import annotations
+
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.phases import prompts
+from deepresearch.phases.common import PhaseReport
+from deepresearch.roles import FollowUp, GapAssessment, GapBrief, RefineInputs, RefinementOutput
+from deepresearch.state import AgentDecision, AgentRole, Phase, ResearchState
+
+
+async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    gaps = state.unresolved_gaps()
+    inputs = RefineInputs(
+        question=state.question,
+        report_excerpt=(state.report.markdown[:2000] if state.report else ""),
+        gaps=[
+            GapBrief(
+                id=g.id,
+                description=g.description,
+                suggested_queries=g.suggested_queries,
+                priority=g.priority,
+            )
+            for g in gaps
+        ],
+        iteration=state.iteration,
+        max_iterations=state.max_iterations,
+        source_count=len(state.sources),
+        finding_count=len(state.findings),
+        high_confidence_count=len(state.high_confidence_findings()),
+        existing_queries=[sq.query for sq in state.sub_queries],
+        guidance=state.consume_guidance(Phase.REFINEMENT),
+    )
+    try:
+        out = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.REFINER,
+            phase=Phase.REFINEMENT.value,
+            system=prompts.REFINE_SYSTEM,
+            user=prompts.refine_user(inputs),
+            inputs=inputs,
+            output_type=RefinementOutput,
+        )
+    except ProviderError as exc:
+        # Without the refiner, the gaps' own suggested queries are the follow-ups.
+        out = RefinementOutput(
+            gap_analysis=[
+                GapAssessment(
+                    gap_id=g.id, follow_up_queries=[FollowUp(query=q) for q in g.suggested_queries]
+                )
+                for g in gaps
+            ]
+        )
+        state.record(
+            AgentDecision(agent="refiner", action="refine_failed", rationale=str(exc),
+                          phase=Phase.REFINEMENT, iteration=state.iteration)
+        )  # fmt: skip
+    by_id = {g.id: g for g in gaps}
+    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
+    added = 0
+    for assessment in out.gap_analysis:
+        gap = by_id.get(assessment.gap_id)
+        if gap is None:
+            continue
+        gap.severity = assessment.severity
+        if not assessment.addressable:
+            gap.resolution = "judged not addressable by further search"
+            continue
+        for fu in assessment.follow_up_queries:
+            if room <= 0 or not fu.query.strip() or state.has_sub_query(fu.query):
+                continue
+            sq = state.add_sub_query(
+                fu.query, rationale=fu.expected_contribution or gap.description,
+                priority=2, origin="refinement",
+            )  # fmt: skip
+            gap.follow_up_ids.append(sq.id)
+            room -= 1
+            added += 1
+        if not gap.follow_up_ids:
+            gap.resolution = "no new follow-up query could be formed"
+    rec = out.iteration_recommendation
+    state.record(
+        AgentDecision(
+            agent="refiner",
+            action="recommend_iteration",
+            rationale=rec.rationale,
+            phase=Phase.REFINEMENT,
+            iteration=state.iteration,
+            outputs={"should_iterate": rec.should_iterate, "priority_gaps": rec.priority_gaps},
+        )
+    )
+    return PhaseReport(
+        Phase.REFINEMENT,
+        {
+            "gaps_considered": len(gaps),
+            "follow_up_queries": added,
+            "unaddressed_gaps": len(state.unresolved_gaps()),
+            "should_iterate": rec.should_iterate and added > 0,
+        },
+        [rec.rationale],
+    )

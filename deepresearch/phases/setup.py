@@ -1,0 +1,147 @@
+"""Clarification, brief and planning: turn a question into sub-queries."""
+
+from __future__ import annotations
+
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.phases import prompts
+from deepresearch.phases.common import PhaseReport, run_search
+from deepresearch.roles import (
+    BriefInputs,
+    BriefOutput,
+    ClarifyInputs,
+    ClarifyOutput,
+    PlanInputs,
+    PlanOutput,
+    ScoutHit,
+)
+from deepresearch.state import AgentDecision, AgentRole, Clarification, Phase, ResearchState
+
+
+async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Decide whether the question needs clarifying; otherwise record the understanding."""
+    if not ctx.config.enable_clarification:
+        return PhaseReport(Phase.CLARIFICATION, skipped=True)
+    inputs = ClarifyInputs(question=state.question, today=ctx.today)
+    try:
+        out = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.CLARIFIER,
+            phase=Phase.CLARIFICATION.value,
+            system=prompts.CLARIFY_SYSTEM,
+            user=prompts.clarify_user(inputs),
+            inputs=inputs,
+            output_type=ClarifyOutput,
+        )
+    except ProviderError as exc:
+        # Seeds: after parse retries, fall through as "no clarification needed".
+        state.record(
+            AgentDecision(
+                agent="clarifier",
+                action="clarify_failed",
+                rationale=f"Proceeding without clarification: {exc}",
+                phase=Phase.CLARIFICATION,
+                iteration=state.iteration,
+            )
+        )
+        return PhaseReport(Phase.CLARIFICATION, {"need_clarification": False}, [str(exc)])
+    previous_answer = state.clarification.answer if state.clarification else None
+    state.clarification = Clarification(
+        need_clarification=out.need_clarification,
+        question=out.question,
+        verification=out.verification,
+        answer=previous_answer,
+    )
+    ctx.events.emit(state, "clarification", out.model_dump())
+    return PhaseReport(
+        Phase.CLARIFICATION,
+        {"need_clarification": out.need_clarification},
+        [out.question or out.verification],
+    )
+
+
+async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Enrich the question into a research brief. Non-fatal: planning falls back to the question."""
+    if not ctx.config.enable_brief:
+        return PhaseReport(Phase.BRIEF, skipped=True)
+    c = state.clarification
+    inputs = BriefInputs(
+        question=state.question,
+        clarification_answer=c.answer if c else None,
+        verification=c.verification if c else "",
+        guidance=state.consume_guidance(Phase.BRIEF),
+        today=ctx.today,
+    )
+    try:
+        out = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.BRIEFER,
+            phase=Phase.BRIEF.value,
+            system=prompts.BRIEF_SYSTEM,
+            user=prompts.brief_user(inputs),
+            inputs=inputs,
+            output_type=BriefOutput,
+        )
+    except ProviderError as exc:
+        return PhaseReport(Phase.BRIEF, {"has_brief": False}, [f"brief failed: {exc}"])
+    state.research_brief = out.research_brief.strip() or None
+    return PhaseReport(Phase.BRIEF, {"has_brief": state.research_brief is not None})
+
+
+async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Decompose the question (or brief) into focused sub-queries."""
+    cfg = ctx.config
+    scout: list[ScoutHit] = []
+    if cfg.plan_scout_results > 0:
+        try:
+            hits = await run_search(ctx, state, state.question, phase=Phase.PLANNING)
+            scout = [
+                ScoutHit(title=h.title, snippet=h.snippet[:200])
+                for h in hits[: cfg.plan_scout_results]
+            ]
+        except ProviderError:
+            scout = []  # planning works from the question alone
+    inputs = PlanInputs(
+        question=state.question,
+        research_brief=state.research_brief,
+        max_sub_queries=cfg.max_sub_queries,
+        guidance=state.consume_guidance(Phase.PLANNING),
+        scout=scout,
+        existing_queries=[sq.query for sq in state.sub_queries],
+    )
+    notes: list[str] = []
+    try:
+        out = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.PLANNER,
+            phase=Phase.PLANNING.value,
+            system=prompts.PLAN_SYSTEM,
+            user=prompts.plan_user(inputs),
+            inputs=inputs,
+            output_type=PlanOutput,
+        )
+    except ProviderError as exc:
+        # Seeds' fallback table: a parse failure plans a single query, the question itself.
+        notes.append(f"planner failed ({exc}); researching the question as one sub-query")
+        out = PlanOutput(sub_queries=[])
+    planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.max_sub_queries]
+    if not planned and not state.has_sub_query(state.question):
+        state.add_sub_query(state.question, rationale="fallback: the question itself")
+    room = cfg.max_total_sub_queries - len(state.sub_queries)
+    for q in planned:
+        if room <= 0:
+            break
+        if q.query.strip() and not state.has_sub_query(q.query):
+            state.add_sub_query(q.query, rationale=q.rationale, priority=q.priority)
+            room -= 1
+    if not state.research_brief and out.research_brief.strip():
+        state.research_brief = out.research_brief.strip()
+    return PhaseReport(
+        Phase.PLANNING,
+        {"sub_queries": len(state.sub_queries), "has_research_brief": bool(state.research_brief)},
+        notes,
+    )

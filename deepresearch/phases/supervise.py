@@ -1,0 +1,318 @@
+"""Supervision: assess coverage after gathering and delegate follow-up research.
+
+One call is one round: coverage → confidence-scored heuristic → think → directives (or
+follow-up queries). New work is queued as pending sub-queries, which the workflow sends
+back through gathering (parallel researchers, inline compression) before the next round
+assesses again with a coverage delta."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from deepresearch.config import Config
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.offline.text import estimate_tokens, sentences
+from deepresearch.phases import prompts
+from deepresearch.phases.common import PhaseReport
+from deepresearch.roles import (
+    CoverageAssessment,
+    DelegationOutput,
+    SupervisionInputs,
+    ThinkOutput,
+    TopicDigest,
+)
+from deepresearch.state import (
+    AgentRole,
+    Directive,
+    Phase,
+    QueryCoverage,
+    ResearchState,
+    SubQueryStatus,
+    SupervisionMessage,
+    SupervisionRound,
+)
+
+
+def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCoverage]:
+    out = []
+    for sq in state.sub_queries:
+        if sq.status == SubQueryStatus.PENDING:
+            continue
+        srcs = state.sources_for(sq.id)
+        quality = Counter(s.quality.value for s in srcs)
+        domains = len({s.domain for s in srcs if s.domain})
+        out.append(
+            QueryCoverage(
+                sub_query_id=sq.id,
+                query=sq.query,
+                status=sq.status,
+                source_count=len(srcs),
+                quality=dict(quality),
+                domains=domains,
+                sufficient=len(srcs) >= min_sources,
+            )
+        )
+    return out
+
+
+def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[str, object]:
+    """Multi-dimensional confidence that coverage is enough (seeds 004, phase 6)."""
+    n = len(coverage) or 1
+    min_src = config.supervision_min_sources_per_query
+    adequacy = sum(min(1.0, c.source_count / min_src) for c in coverage) / n
+    diversity = min(1.0, sum(c.domains for c in coverage) / (n * 2))
+    completion = sum(1 for c in coverage if c.status == SubQueryStatus.COMPLETED) / n
+    scores = {
+        "source_adequacy": round(adequacy, 3),
+        "domain_diversity": round(diversity, 3),
+        "completion_rate": round(completion, 3),
+    }
+    weights = config.coverage_weights
+    total_w = sum(weights.values()) or 1.0
+    confidence = sum(scores[k] * w for k, w in weights.items()) / total_w
+    return {
+        "confidence": round(confidence, 3),
+        "scores": scores,
+        "dominant_factors": [k for k, v in scores.items() if v >= 0.75],
+        "weak_factors": [k for k, v in scores.items() if v < 0.5],
+        "sufficient": confidence >= config.coverage_confidence_threshold,
+    }
+
+
+def coverage_delta(previous: list[QueryCoverage], current: list[QueryCoverage]) -> list[str]:
+    before = {c.sub_query_id: c for c in previous}
+    lines = []
+    for c in current:
+        state = "SUFFICIENT" if c.sufficient else "STILL INSUFFICIENT"
+        old = before.get(c.sub_query_id)
+        if old is None:
+            lines.append(f"- {c.query} [NEW]: {c.source_count} sources from this round — {state}")
+        else:
+            lines.append(
+                f"- {c.query}: +{c.source_count - old.source_count} sources, "
+                f"+{c.domains - old.domains} domains (now: {c.source_count} sources, "
+                f"{c.domains} domains) — {state}"
+            )
+    return lines
+
+
+def truncate_messages(
+    messages: list[SupervisionMessage], budget_tokens: int, reasoning_share: float, keep_thinks: int
+) -> list[str]:
+    """Type-aware truncation: reasoning (think, delegation) gets its share of the budget,
+    findings the rest; oldest dropped first; the last N thinks always kept; findings bodies
+    are cut to their headline rather than dropped whole where possible."""
+    reasoning_budget = int(budget_tokens * reasoning_share)
+    findings_budget = budget_tokens - reasoning_budget
+    thinks = [i for i, m in enumerate(messages) if m.kind == "think"]
+    pinned = set(thinks[-keep_thinks:]) if keep_thinks else set()
+    kept: dict[int, str] = {}
+    used_r = sum(estimate_tokens(messages[i].content) for i in pinned)
+    used_f = 0
+    for i in sorted(pinned):
+        kept[i] = messages[i].content
+    for i in range(len(messages) - 1, -1, -1):
+        if i in pinned:
+            continue
+        m = messages[i]
+        cost = estimate_tokens(m.content)
+        if m.kind in ("think", "delegation"):
+            if used_r + cost <= reasoning_budget:
+                kept[i], used_r = m.content, used_r + cost
+        else:
+            text = m.content
+            if used_f + cost > findings_budget:
+                head = (sentences(text) or [text[:200]])[0]
+                text, cost = head, estimate_tokens(head)
+            if used_f + cost <= findings_budget:
+                kept[i], used_f = text, used_f + cost
+    return [f"[round {messages[i].round} {messages[i].kind}] {kept[i]}" for i in sorted(kept)]
+
+
+async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    cfg = ctx.config
+    if not cfg.enable_supervision:
+        return PhaseReport(Phase.SUPERVISION, skipped=True)
+    state.supervision_round += 1
+    rnd = SupervisionRound(iteration=state.iteration, round=state.supervision_round)
+    rnd.coverage = per_query_coverage(state, cfg.supervision_min_sources_per_query)
+    heur = coverage_heuristic(rnd.coverage, cfg)
+    rnd.confidence = float(heur["confidence"])  # type: ignore[arg-type]
+    rnd.scores = heur["scores"]  # type: ignore[assignment]
+    rnd.dominant_factors = heur["dominant_factors"]  # type: ignore[assignment]
+    rnd.weak_factors = heur["weak_factors"]  # type: ignore[assignment]
+    previous = next(
+        (h for h in reversed(state.supervision_history) if h.iteration == state.iteration), None
+    )
+    rnd.delta = coverage_delta(previous.coverage if previous else [], rnd.coverage)
+    state.supervision_history.append(rnd)
+
+    if previous is not None and heur["sufficient"]:
+        # Seeds: after the first round, a confident heuristic ends supervision without a call.
+        rnd.stop_reason = f"coverage confidence {rnd.confidence:.2f} ≥ threshold"
+        return _report(rnd)
+    if state.supervision_round > cfg.max_supervision_rounds:
+        rnd.stop_reason = "supervision round limit reached"
+        return _report(rnd)
+
+    inputs = _inputs(state, cfg, rnd)
+    try:
+        if cfg.delegation_model:
+            await _delegate(ctx, state, rnd, inputs)
+        else:
+            await _assess(ctx, state, rnd, inputs)
+    except ProviderError as exc:
+        # The heuristic decides alone; conservative: no more gathering without guidance.
+        rnd.should_continue = False
+        rnd.stop_reason = f"supervisor unavailable ({exc}); heuristic confidence {rnd.confidence:.2f}"
+    if rnd.should_continue and state.supervision_round >= cfg.max_supervision_rounds:
+        rnd.stop_reason = "new research queued; this is the last supervision round"
+    return _report(rnd)
+
+
+def _inputs(state: ResearchState, cfg: Config, rnd: SupervisionRound) -> SupervisionInputs:
+    topics = [
+        TopicDigest(
+            sub_query_id=t.sub_query_id,
+            query=sq.query,
+            compressed=(t.compressed_findings or _fallback_digest(state, t.source_ids))[:2000],
+            source_ids=t.source_ids,
+        )
+        for t in state.topic_results
+        for sq in [state.sub_query(t.sub_query_id)]
+        if sq is not None
+    ]
+    return SupervisionInputs(
+        question=state.question,
+        research_brief=state.research_brief,
+        round=rnd.round,
+        max_rounds=cfg.max_supervision_rounds,
+        coverage=rnd.coverage,
+        delta=rnd.delta,
+        topics=topics,
+        history=truncate_messages(
+            state.supervision_messages,
+            cfg.supervision_message_budget_tokens,
+            cfg.supervision_reasoning_share,
+            cfg.preserve_last_n_thinks,
+        ),
+        existing_queries=[sq.query for sq in state.sub_queries],
+        max_directives=min(3, cfg.max_concurrent_research_units),
+        guidance=state.consume_guidance(Phase.SUPERVISION),
+    )
+
+
+def _fallback_digest(state: ResearchState, source_ids: list[str]) -> str:
+    """Without compressed findings the supervisor sees titles and snippets (first 800 chars)."""
+    lines = []
+    for sid in source_ids:
+        s = state.source(sid)
+        if s is not None:
+            lines.append(f"- {s.title}: {s.snippet or s.content[:200]} [{s.citation}]")
+    return "\n".join(lines)[:800]
+
+
+async def _delegate(
+    ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
+) -> None:
+    phase = Phase.SUPERVISION.value
+    think = await call_llm(
+        ctx, state, role=AgentRole.SUPERVISOR, phase=phase,
+        system=prompts.SUPERVISE_THINK_SYSTEM, user=prompts.supervise_user(inputs),
+        inputs=inputs, output_type=ThinkOutput,
+    )  # fmt: skip
+    rnd.think = think.gap_analysis
+    state.supervision_messages.append(
+        SupervisionMessage(kind="think", round=rnd.round, content=think.gap_analysis)
+    )
+    step = inputs.model_copy(update={"gap_analysis": think.gap_analysis, "gaps": think.gaps})
+    out = await call_llm(
+        ctx, state, role=AgentRole.SUPERVISOR, phase=phase,
+        system=prompts.SUPERVISE_DELEGATE_SYSTEM, user=prompts.supervise_user(step),
+        inputs=step, output_type=DelegationOutput,
+    )  # fmt: skip
+    if out.research_complete or not out.directives:
+        rnd.research_complete = True
+        rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
+        return
+    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
+    drafts = sorted(out.directives, key=lambda d: d.priority)
+    drafts = drafts[: min(ctx.config.max_concurrent_research_units, max(room, 0))]
+    for d in drafts:
+        query = _directive_query(d.research_topic)
+        if not d.research_topic.strip() or state.has_sub_query(query):
+            continue  # follow-up dedup against every existing sub-query
+        directive = Directive(
+            id=state.next_id("dir"),
+            research_topic=d.research_topic.strip(),
+            perspective=d.perspective,
+            evidence_needed=d.evidence_needed,
+            priority=d.priority,
+            round=rnd.round,
+        )
+        sq = state.add_sub_query(
+            query, rationale=d.perspective or "supervisor directive", priority=d.priority + 1,
+            origin="supervision", directive_id=directive.id,
+        )  # fmt: skip
+        directive.sub_query_id = sq.id
+        state.directives.append(directive)
+        rnd.directive_ids.append(directive.id)
+        rnd.new_sub_query_ids.append(sq.id)
+    state.supervision_messages.append(
+        SupervisionMessage(
+            kind="delegation",
+            round=rnd.round,
+            content="; ".join(d.research_topic for d in state.directives[-len(rnd.directive_ids):])
+            if rnd.directive_ids
+            else "no new directives",
+        )
+    )
+    rnd.should_continue = bool(rnd.new_sub_query_ids)
+    rnd.stop_reason = (
+        f"{len(rnd.new_sub_query_ids)} directive(s) queued for researchers"
+        if rnd.should_continue
+        else "every directive duplicated existing research or the sub-query cap was reached"
+    )
+
+
+def _directive_query(topic: str) -> str:
+    """A directive is a paragraph; its first sentence is the researcher's opening search."""
+    first = topic.strip().split(". ", 1)[0].strip().rstrip(".")
+    return first[:200] or topic[:200]
+
+
+async def _assess(
+    ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
+) -> None:
+    out = await call_llm(
+        ctx, state, role=AgentRole.SUPERVISOR, phase=Phase.SUPERVISION.value,
+        system=prompts.SUPERVISE_ASSESS_SYSTEM, user=prompts.supervise_user(inputs),
+        inputs=inputs, output_type=CoverageAssessment,
+    )  # fmt: skip
+    rnd.think = out.rationale
+    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
+    for q in out.follow_up_queries[: max(0, min(3, room))]:
+        if q.query.strip() and not state.has_sub_query(q.query):
+            sq = state.add_sub_query(q.query, rationale=q.rationale, priority=2, origin="supervision")
+            rnd.new_sub_query_ids.append(sq.id)
+    rnd.should_continue = out.should_continue_gathering and bool(rnd.new_sub_query_ids)
+    rnd.stop_reason = (
+        f"{len(rnd.new_sub_query_ids)} follow-up queries queued"
+        if rnd.should_continue
+        else f"coverage {out.overall_coverage}; no follow-ups"
+    )
+
+
+def _report(rnd: SupervisionRound) -> PhaseReport:
+    return PhaseReport(
+        Phase.SUPERVISION,
+        {
+            "supervision_round": rnd.round,
+            "confidence": rnd.confidence,
+            "pending_follow_ups": len(rnd.new_sub_query_ids),
+            "should_continue": rnd.should_continue,
+        },
+        [rnd.stop_reason],
+    )

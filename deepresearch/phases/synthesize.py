@@ -1,0 +1,144 @@
+"""Synthesis: write the cited Markdown report, then make its citations exact."""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.budget_hooks import fit_findings
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
+from deepresearch.llm import call_llm
+from deepresearch.offline import report as offline_report
+from deepresearch.phases import prompts
+from deepresearch.phases.common import PhaseReport
+from deepresearch.roles import FindingBrief, ReportDraft, SourceRef, SynthesizeInputs
+from deepresearch.state import AgentRole, Phase, Report, ResearchState
+
+_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_SRC_ID = re.compile(r"\[(src-\d+)\]")
+_SOURCES_HEADING = re.compile(r"^#{1,3}\s*(sources|references|bibliography)\b.*$", re.I | re.M)
+_HEADING = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
+
+
+def synthesis_inputs(state: ResearchState, guidance: list[str]) -> SynthesizeInputs:
+    cite = {s.id: s.citation for s in state.sources}
+    findings = [
+        FindingBrief(
+            id=f.id,
+            content=f.content,
+            confidence=f.confidence.value,
+            citations=[cite[i] for i in f.source_ids if i in cite],
+            category=f.category,
+        )
+        for f in state.findings
+    ]
+    used = {c for f in findings for c in f.citations}
+    return SynthesizeInputs(
+        question=state.question,
+        research_brief=state.research_brief,
+        findings=findings,
+        gaps=[g.description for g in state.unresolved_gaps()],
+        sources=[
+            SourceRef(citation=s.citation, title=s.title, url=s.url, quality=s.quality.value)
+            for s in state.sources
+            if s.citation in used
+        ],
+        iteration=state.iteration,
+        max_iterations=state.max_iterations,
+        source_count=len(state.sources),
+        high_quality_count=len(state.high_quality_sources()),
+        guidance=guidance,
+    )
+
+
+async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    inputs = synthesis_inputs(state, state.consume_guidance(Phase.SYNTHESIS))
+    inputs.findings = await fit_findings(ctx, state, Phase.SYNTHESIS, inputs.findings)
+    notes: list[str] = []
+    try:
+        draft = await call_llm(
+            ctx,
+            state,
+            role=AgentRole.SYNTHESIZER,
+            phase=Phase.SYNTHESIS.value,
+            system=prompts.SYNTHESIZE_SYSTEM,
+            user=prompts.synthesize_user(inputs),
+            inputs=inputs,
+            output_type=ReportDraft,
+        )
+    except ProviderError as exc:
+        # Nothing gathered is lost: fall back to the extractive report of the same findings.
+        notes.append(f"report model failed ({exc}); wrote the extractive report instead")
+        draft = offline_report.synthesize(inputs)
+    fidelity, level = _fidelity(ctx, state)
+    state.report = finalize_report(draft.markdown, state, fidelity=fidelity, level=level)
+    return PhaseReport(
+        Phase.SYNTHESIS,
+        {
+            "has_report": True,
+            "report_length": len(state.report.markdown),
+            "citations": state.report.citations_count,
+        },
+        notes,
+    )
+
+
+def _fidelity(ctx: RunContext, state: ResearchState) -> tuple[float | None, str | None]:
+    if ctx.budget is None or not ctx.config.token_management_enabled:
+        return None, None
+    from deepresearch.budget.allocator import report_fidelity
+
+    return report_fidelity(state)
+
+
+def finalize_report(
+    markdown: str,
+    state: ResearchState,
+    *,
+    fidelity: float | None = None,
+    level: str | None = None,
+) -> Report:
+    """Renumber citations 1..k by first appearance, drop any that name no gathered source,
+    and append a sources list of exactly the cited sources."""
+    by_citation = {s.citation: s for s in state.sources}
+    by_id = {s.id: s for s in state.sources}
+    body = _SOURCES_HEADING.split(markdown, maxsplit=1)[0].rstrip()
+    body = _SRC_ID.sub(lambda m: f"[{by_id[m[1]].citation}]" if m[1] in by_id else "", body)
+    order: list[str] = []
+
+    def renumber(match: re.Match[str]) -> str:
+        out = []
+        for part in match[1].split(","):
+            src = by_citation.get(int(part.strip()))
+            if src is None:
+                continue
+            if src.id not in order:
+                order.append(src.id)
+            out.append(f"[{order.index(src.id) + 1}]")
+        return "".join(out)
+
+    body = _CITATION.sub(renumber, body)
+    body = re.sub(r"[ \t]+\n", "\n", body)
+    lines = [body, ""]
+    if fidelity is not None:
+        lines += [f"*Content fidelity: {fidelity:.2f} ({level}).*", ""]
+    lines += ["## Sources", ""]
+    for n, sid in enumerate(order, 1):
+        src = by_id[sid]
+        lines.append(f"{n}. {src.title or src.url} — {src.url}")
+    if not order:
+        lines.append("No sources were cited.")
+    text = "\n".join(lines) + "\n"
+    confidence: dict[str, int] = {}
+    for f in state.findings:
+        confidence[f.confidence.value] = confidence.get(f.confidence.value, 0) + 1
+    return Report(
+        markdown=text,
+        sections=[m[2] for m in _HEADING.finditer(text)],
+        cited_source_ids=order,
+        word_count=len(text.split()),
+        confidence_summary=confidence,
+        fidelity=fidelity,
+        fidelity_level=level,
+        iteration=state.iteration,
+    )

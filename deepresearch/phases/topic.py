@@ -1,0 +1,302 @@
+"""One topic researcher: search → forced reflection → optional extract, until the topic
+is covered or its tool-call budget is spent. Results are summarised at fetch time,
+tagged for novelty, and the topic is compressed inline when it finishes."""
+
+from __future__ import annotations
+
+import asyncio
+
+from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError, SearchError
+from deepresearch.llm import call_llm
+from deepresearch.offline.text import jaccard, term_set
+from deepresearch.phases import prompts
+from deepresearch.phases.common import domain_of, run_search, source_text
+from deepresearch.providers.base import SearchHit
+from deepresearch.roles import (
+    CompressInputs,
+    CompressOutput,
+    ReflectInputs,
+    SummarizeInputs,
+    SummaryOutput,
+)
+from deepresearch.state import (
+    AgentRole,
+    Novelty,
+    Phase,
+    ReflectionDecision,
+    ResearchState,
+    Source,
+    SubQuery,
+    TopicResult,
+)
+
+
+async def research_topic(
+    ctx: RunContext, state: ResearchState, sq: SubQuery, phase: Phase
+) -> TopicResult:
+    cfg = ctx.config
+    topic = state.topic_result(sq.id) or TopicResult(sub_query_id=sq.id)
+    if topic not in state.topic_results:
+        state.topic_results.append(topic)
+    query: str | None = sq.query
+    last_counts: dict[str, int] = {}
+    while query is not None and topic.tool_calls < cfg.topic_max_tool_calls:
+        hits = await run_search(ctx, state, query, phase=phase, scope=sq.id)
+        topic.searches += 1
+        topic.queries.append(query)
+        added = await _add_hits(ctx, state, sq, topic, hits, phase)
+        last_counts = _tag_novelty(ctx, state, sq, added, len(hits))
+        decision = await _reflect(ctx, state, sq, topic, last_counts, phase)
+        topic.reflections.append(decision)
+        if (
+            decision.urls_to_extract
+            and cfg.enable_extract
+            and topic.tool_calls < cfg.topic_max_tool_calls
+        ):
+            urls = decision.urls_to_extract[: cfg.extract_max_per_iteration]
+            try:
+                extracted = await run_search(
+                    ctx, state, sq.query, phase=phase, scope=sq.id, extract=urls
+                )
+                topic.extracts += 1
+                await _merge_extracts(ctx, state, sq, topic, extracted, phase)
+            except SearchError as exc:  # non-fatal: keep the search results
+                ctx.events.emit(state, "extract_failed", {"urls": urls, "error": str(exc)})
+                topic.extracts += 1
+        if decision.research_complete:
+            topic.stop_reason = f"research complete: {decision.rationale}"
+            query = None
+        elif decision.continue_searching and decision.refined_query:
+            refined = decision.refined_query.strip()
+            if refined.lower() in {q.lower() for q in topic.queries}:
+                topic.stop_reason = "refined query repeats an earlier search"
+                query = None
+            else:
+                query = refined
+        else:
+            topic.stop_reason = f"sufficient for now: {decision.rationale}"
+            query = None
+    if query is not None:
+        topic.stop_reason = f"tool-call budget of {cfg.topic_max_tool_calls} spent"
+    if cfg.inline_compression and cfg.enable_compression:
+        await compress_topic(ctx, state, sq, topic, phase)
+    _tally_tokens(state, topic)
+    return topic
+
+
+async def _add_hits(
+    ctx: RunContext,
+    state: ResearchState,
+    sq: SubQuery,
+    topic: TopicResult,
+    hits: list[SearchHit],
+    phase: Phase,
+) -> list[Source]:
+    seen = state.seen_urls()
+    added: list[Source] = []
+    for hit in hits:
+        if hit.url in seen:
+            continue  # URL dedup across every researcher
+        seen.add(hit.url)
+        src = state.new_source(
+            url=hit.url,
+            title=hit.title,
+            snippet=hit.snippet,
+            content=hit.content or hit.snippet,
+            raw_content=hit.raw_content,
+            sub_query_id=sq.id,
+            provider=ctx.search.name,
+            domain=domain_of(hit),
+            published=hit.published,
+        )
+        topic.source_ids.append(src.id)
+        added.append(src)
+    if ctx.config.fetch_time_summarization:
+        await asyncio.gather(*(_summarize(ctx, state, sq, s, phase) for s in added))
+    return added
+
+
+async def _merge_extracts(
+    ctx: RunContext,
+    state: ResearchState,
+    sq: SubQuery,
+    topic: TopicResult,
+    hits: list[SearchHit],
+    phase: Phase,
+) -> None:
+    """Extracted full text replaces a known source's text, or becomes a new source."""
+    by_url = {s.url: s for s in state.sources}
+    fresh: list[SearchHit] = []
+    for hit in hits:
+        known = by_url.get(hit.url)
+        text = hit.raw_content or hit.content
+        if known is None:
+            fresh.append(hit)
+        elif text and len(text) > len(known.raw_content or known.content):
+            known.raw_content, known.content, known.summarized = text, text, False
+            if ctx.config.fetch_time_summarization:
+                await _summarize(ctx, state, sq, known, phase)
+    await _add_hits(ctx, state, sq, topic, fresh, phase)
+
+
+async def _summarize(
+    ctx: RunContext, state: ResearchState, sq: SubQuery, src: Source, phase: Phase
+) -> None:
+    original = src.raw_content or src.content
+    if len(original) <= ctx.config.summarization_min_chars:
+        return
+    inputs = SummarizeInputs(query=sq.query, title=src.title, url=src.url, content=original)
+    try:
+        out = await asyncio.wait_for(
+            call_llm(
+                ctx,
+                state,
+                role=AgentRole.SUMMARIZER,
+                phase=phase.value,
+                system=prompts.SUMMARIZE_SYSTEM,
+                user=prompts.summarize_user(inputs),
+                inputs=inputs,
+                output_type=SummaryOutput,
+                scope=sq.id,
+                timeout_s=ctx.config.summarization_timeout_s,
+            ),
+            timeout=ctx.config.summarization_timeout_s,
+        )
+    except (TimeoutError, ProviderError) as exc:
+        # Fall back to the raw text; nothing is lost.
+        ctx.events.emit(state, "summarization_failed", {"source": src.id, "error": str(exc)})
+        return
+    excerpts = [e for e in out.key_excerpts if e.strip()][:5]
+    src.raw_content = original
+    src.excerpts = excerpts
+    src.summarized = True
+    src.content = out.executive_summary.strip()
+    if excerpts:
+        src.content += "\n\nKey excerpts:\n" + "\n".join(f"- {e}" for e in excerpts)
+
+
+def _tag_novelty(
+    ctx: RunContext, state: ResearchState, sq: SubQuery, added: list[Source], returned: int
+) -> dict[str, int]:
+    """Tag each new source against earlier sources of the same sub-query."""
+    cfg = ctx.config
+    counts = {"new": 0, "related": 0, "duplicate": 0, "already_seen": returned - len(added)}
+    added_ids = {s.id for s in added}
+    earlier = [s for s in state.sources_for(sq.id) if s.id not in added_ids]
+    for src in added:
+        terms = term_set(src.title + " " + (src.raw_content or src.content))
+        best, best_title = 0.0, None
+        for old in earlier:
+            sim = jaccard(terms, term_set(old.title + " " + (old.raw_content or old.content)))
+            if sim > best:
+                best, best_title = sim, old.title
+        if best > cfg.novelty_duplicate_threshold:
+            src.novelty = Novelty.DUPLICATE
+        elif best >= cfg.novelty_related_threshold:
+            src.novelty, src.related_to = Novelty.RELATED, best_title
+        else:
+            src.novelty = Novelty.NEW
+        src.novelty_score = round(1 - best, 3)
+        counts[src.novelty.value] += 1
+        earlier.append(src)
+    return counts
+
+
+def novelty_line(counts: dict[str, int]) -> str:
+    total = counts.get("new", 0) + counts.get("related", 0) + counts.get("duplicate", 0)
+    line = (
+        f"Novelty: {counts.get('new', 0)} new, {counts.get('related', 0)} related, "
+        f"{counts.get('duplicate', 0)} duplicate out of {total} results"
+    )
+    if counts.get("already_seen"):
+        line += f" ({counts['already_seen']} more already seen by other researchers)"
+    return line
+
+
+async def _reflect(
+    ctx: RunContext,
+    state: ResearchState,
+    sq: SubQuery,
+    topic: TopicResult,
+    counts: dict[str, int],
+    phase: Phase,
+) -> ReflectionDecision:
+    cfg = ctx.config
+    sources = [state.source(i) for i in topic.source_ids]
+    views = [source_text(s, limit=600) for s in sources if s is not None]
+    for view, src in zip(views, [s for s in sources if s is not None], strict=True):
+        tag = (src.novelty.value.upper() if src.novelty else "NEW") + (
+            f": {src.related_to}" if src.related_to else ""
+        )
+        view.title = f"[{tag}] {view.title}"
+    directive = next((d for d in state.directives if d.sub_query_id == sq.id), None)
+    inputs = ReflectInputs(
+        question=state.question,
+        sub_query=directive.research_topic if directive else sq.query,
+        research_brief=state.research_brief,
+        queries_run=list(topic.queries),
+        tool_calls_used=topic.tool_calls,
+        max_tool_calls=cfg.topic_max_tool_calls,
+        sources=views,
+        novelty_summary=novelty_line(counts),
+        last_novelty={k: v for k, v in counts.items() if k != "already_seen"},
+        extractable_urls=[v.url for v in views] if cfg.enable_extract else [],
+        max_extract=cfg.extract_max_per_iteration if cfg.enable_extract else 0,
+        guidance=state.guidance_for(Phase.GATHERING),
+    )
+    try:
+        return await call_llm(
+            ctx,
+            state,
+            role=AgentRole.RESEARCHER,
+            phase=phase.value,
+            system=prompts.REFLECT_SYSTEM,
+            user=prompts.reflect_user(inputs),
+            inputs=inputs,
+            output_type=ReflectionDecision,
+            scope=sq.id,
+        )
+    except ProviderError as exc:
+        return ReflectionDecision(research_complete=True, rationale=f"reflection failed: {exc}")
+
+
+async def compress_topic(
+    ctx: RunContext, state: ResearchState, sq: SubQuery, topic: TopicResult, phase: Phase
+) -> None:
+    """Reformat a topic's sources with inline citations. Non-fatal."""
+    sources = [s for s in (state.source(i) for i in topic.source_ids) if s is not None]
+    if not sources:
+        return
+    inputs = CompressInputs(
+        question=state.question,
+        sub_query=sq.query,
+        queries=list(topic.queries),
+        sources=[source_text(s) for s in sources],
+    )
+    try:
+        out = await asyncio.wait_for(
+            call_llm(
+                ctx,
+                state,
+                role=AgentRole.COMPRESSOR,
+                phase=phase.value,
+                system=prompts.COMPRESS_SYSTEM,
+                user=prompts.compress_user(inputs),
+                inputs=inputs,
+                output_type=CompressOutput,
+                scope=sq.id,
+            ),
+            timeout=ctx.config.compression_timeout_s,
+        )
+        topic.compressed_findings = out.compressed
+        topic.compression_error = None
+    except (TimeoutError, ProviderError) as exc:
+        topic.compression_error = f"{type(exc).__name__}: {exc}"
+        ctx.events.emit(state, "compression_failed", {"sub_query": sq.id, "error": str(exc)})
+
+
+def _tally_tokens(state: ResearchState, topic: TopicResult) -> None:
+    records = [u for u in state.usage if u.scope == topic.sub_query_id]
+    topic.input_tokens = sum(u.input_tokens for u in records)
+    topic.output_tokens = sum(u.output_tokens for u in records)

@@ -1,0 +1,213 @@
+"""Anthropic messages. Structured output by forced tool use (one tool whose input schema
+is the output type); prompt-and-parse with repair when tools are off or rejected."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from deepresearch.config import Config
+from deepresearch.errors import (
+    ContextWindowError,
+    ProviderError,
+    ProviderUnavailableError,
+    RateLimitError,
+)
+from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
+from deepresearch.providers.credentials import (
+    ClientPerLoop,
+    Secret,
+    anthropic_client,
+    api_key,
+    ensure_importable,
+    redact,
+)
+from deepresearch.providers.resilience import (
+    RetryPolicy,
+    call_with_retries,
+    gate_for,
+    parse_retry_after,
+)
+from deepresearch.providers.structured import (
+    Answer,
+    complete_with_repair,
+    json_schema,
+    schema_instructions,
+)
+
+ANTHROPIC_URL = "https://api.anthropic.com"
+# The messages API requires max_tokens; used when the role sets none.
+DEFAULT_MAX_TOKENS = 4096
+# Phrases of Anthropic's context-window errors (400 invalid_request_error).
+_CONTEXT_PHRASES = ("prompt is too long", "exceed context limit", "context window")
+
+
+class _Adapted(Exception):
+    """The server rejected temperature or tool use; the request is re-sent without it."""
+
+
+class AnthropicMessages:
+    """``LLMProvider`` for ``anthropic:<model>`` specs."""
+
+    def __init__(
+        self, model: str, config: Config, key: Secret, base_url: str | None = None
+    ) -> None:
+        self.model = model
+        self.config = config
+        self.base_url = base_url
+        self.retry = RetryPolicy.from_config(config)
+        self.native_output = config.structured_output != "prompt"
+        self.send_temperature = True
+        self._key = key
+        self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: anthropic_client(key, base_url))
+
+    @classmethod
+    def from_config(
+        cls,
+        model: str,
+        config: Config,
+        *,
+        api_key_value: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> AnthropicMessages:
+        ensure_importable("anthropic", "anthropic")
+        base_url = config.anthropic_base_url
+        key = api_key("anthropic", explicit=api_key_value, environ=environ, base_url=base_url)
+        return cls(model, config, key, base_url)
+
+    @property
+    def name(self) -> str:
+        return f"anthropic:{self.model}"
+
+    def __repr__(self) -> str:
+        where = self.base_url or ANTHROPIC_URL
+        return f"AnthropicMessages(model={self.model!r}, base_url={where!r})"
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        gate = gate_for(f"anthropic|{self.base_url or ANTHROPIC_URL}", self.config)
+
+        async def ask(extra: list[Message]) -> Answer:
+            return await call_with_retries(
+                lambda: self._ask(request, extra), policy=self.retry, gate=gate
+            )
+
+        result = await complete_with_repair(
+            ask,
+            request.output_type,
+            max_repairs=self.config.max_repair_attempts,
+            provider=self.name,
+        )
+        return LLMResponse(
+            output=result.output,
+            model=self.name,
+            usage=result.usage,
+            raw_text=result.raw_text,
+            repair_attempts=result.repair_attempts,
+        )
+
+    async def _ask(self, request: LLMRequest, extra: list[Message]) -> Answer:
+        try:
+            return await self._send(request, extra)
+        except _Adapted:  # at most twice: each adaptation switches one feature off for good
+            return await self._ask(request, extra)
+
+    async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
+        if extra and self.native_output and self.config.structured_output == "auto":
+            # A native answer failed to parse: this server ignores the schema, so show it
+            # in the prompt from now on.
+            self.native_output = False
+        native = self.native_output
+        tool = request.output_type.__name__
+        system = request.system
+        if not native:
+            system = f"{system}\n\n{schema_instructions(request.output_type)}".strip()
+        turns = [m for m in request.messages if m.role != "system"] + extra
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
+            "messages": [{"role": m.role, "content": m.content} for m in turns],
+        }
+        if system:
+            kwargs["system"] = system
+        if native:
+            kwargs["tools"] = [
+                {
+                    "name": tool,
+                    "description": f"Record the answer as a {tool} object.",
+                    "input_schema": json_schema(request.output_type),
+                }
+            ]
+            kwargs["tool_choice"] = {"type": "tool", "name": tool}
+        if request.temperature is not None and self.send_temperature:
+            # Sent as a raw body field: recent SDKs dropped the argument, and some models
+            # reject it (then it is switched off, below). Anthropic's range is 0..1.
+            kwargs["extra_body"] = {"temperature": min(request.temperature, 1.0)}
+        try:
+            message = await self._clients.get().messages.create(
+                **kwargs, timeout=request.timeout_s or self.config.operation_timeout_s
+            )
+        except Exception as exc:
+            raise self._translate(exc) from None
+        return self._answer(message)
+
+    def _answer(self, message: Any) -> Answer:
+        blocks = getattr(message, "content", None)
+        if not isinstance(blocks, list):
+            raise ProviderError(
+                f"{self.name}: the server's answer has no content (malformed response).",
+                provider=self.name,
+            )
+        usage = getattr(message, "usage", None)
+        used = Usage(
+            input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+            output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+        )
+        for block in blocks:
+            if getattr(block, "type", "") == "tool_use" and isinstance(block.input, dict):
+                return Answer(text=json.dumps(block.input), usage=used, data=block.input)
+        text = "".join(getattr(b, "text", "") for b in blocks if getattr(b, "type", "") == "text")
+        return Answer(text=text, usage=used)
+
+    def _translate(self, exc: Exception) -> Exception:
+        import anthropic
+
+        name = self.name
+        message = redact(str(getattr(exc, "message", exc)), self._key)
+        if isinstance(exc, anthropic.APITimeoutError):
+            return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
+        if isinstance(exc, anthropic.APIConnectionError):
+            where = self.base_url or ANTHROPIC_URL
+            return ProviderError(
+                f"{name}: cannot reach {where}: {message}", provider=name, retryable=True
+            )
+        if not isinstance(exc, anthropic.APIStatusError):
+            if isinstance(exc, anthropic.AnthropicError | ValueError):
+                return ProviderError(f"{name}: malformed response: {message}", provider=name)
+            return exc
+        status = exc.status_code
+        detail = redact(str(getattr(exc, "api_message", None) or message), self._key)
+        lowered = detail.lower()
+        if status == 429:
+            retry_after = parse_retry_after(exc.response.headers)
+            return RateLimitError(f"{name}: {detail}", provider=name, retry_after=retry_after)
+        if status in (401, 403):
+            return ProviderUnavailableError(
+                f"{name}: the server refused the credentials ({status}); check ANTHROPIC_API_KEY.",
+                provider=name,
+            )
+        if status in (400, 413) and any(p in lowered for p in _CONTEXT_PHRASES):
+            return ContextWindowError(f"{name}: {detail}", provider=name)
+        if status == 400 and self.send_temperature and "temperature" in lowered:
+            self.send_temperature = False
+            return _Adapted()
+        if (
+            status == 400
+            and self.native_output
+            and self.config.structured_output == "auto"
+            and "tool" in lowered
+        ):
+            self.native_output = False
+            return _Adapted()
+        retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
+        return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)

@@ -1,0 +1,229 @@
+"""OpenAI chat completions, and any OpenAI-compatible server (Ollama, vLLM, llama.cpp
+server, LM Studio) through ``Config.openai_base_url``.
+
+Structured output is native (``response_format`` = ``json_schema``) unless the config says
+``prompt`` or the server rejects it, in which case the schema goes into the system prompt
+and the answer is parsed and repaired (see structured.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deepresearch.config import Config
+from deepresearch.errors import (
+    ContextWindowError,
+    ProviderError,
+    ProviderUnavailableError,
+    RateLimitError,
+)
+from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
+from deepresearch.providers.credentials import (
+    ClientPerLoop,
+    Secret,
+    api_key,
+    ensure_importable,
+    openai_client,
+    redact,
+)
+from deepresearch.providers.resilience import (
+    RetryPolicy,
+    call_with_retries,
+    gate_for,
+    parse_retry_after,
+)
+from deepresearch.providers.structured import (
+    Answer,
+    complete_with_repair,
+    json_schema,
+    schema_instructions,
+)
+
+OPENAI_URL = "https://api.openai.com/v1"
+# Reasoning models reject `temperature` (and want max_completion_tokens).
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+
+
+def is_reasoning_model(model: str) -> bool:
+    return model.lower().startswith(REASONING_PREFIXES)
+
+
+class _Adapted(Exception):
+    """The server rejected an optional parameter; the request is re-sent without it."""
+
+
+class OpenAIChat:
+    """``LLMProvider`` for ``openai:<model>`` specs."""
+
+    def __init__(
+        self, model: str, config: Config, key: Secret, base_url: str | None = None
+    ) -> None:
+        self.model = model
+        self.config = config
+        self.base_url = base_url
+        self.retry = RetryPolicy.from_config(config)
+        # Learned per provider: flipped off when the server rejects them.
+        self.native_output = config.structured_output != "prompt"
+        self.send_temperature = not is_reasoning_model(model)
+        self._key = key
+        self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: openai_client(key, base_url))
+
+    @classmethod
+    def from_config(
+        cls,
+        model: str,
+        config: Config,
+        *,
+        api_key_value: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> OpenAIChat:
+        ensure_importable("openai", "openai")
+        base_url = config.openai_base_url
+        key = api_key("openai", explicit=api_key_value, environ=environ, base_url=base_url)
+        return cls(model, config, key, base_url)
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"OpenAIChat(model={self.model!r}, base_url={self.base_url or OPENAI_URL!r})"
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        gate = gate_for(f"openai|{self.base_url or OPENAI_URL}", self.config)
+
+        async def ask(extra: list[Message]) -> Answer:
+            return await call_with_retries(
+                lambda: self._ask(request, extra), policy=self.retry, gate=gate
+            )
+
+        result = await complete_with_repair(
+            ask,
+            request.output_type,
+            max_repairs=self.config.max_repair_attempts,
+            provider=self.name,
+        )
+        return LLMResponse(
+            output=result.output,
+            model=self.name,
+            usage=result.usage,
+            raw_text=result.raw_text,
+            repair_attempts=result.repair_attempts,
+        )
+
+    async def _ask(self, request: LLMRequest, extra: list[Message]) -> Answer:
+        try:
+            return await self._send(request, extra)
+        except _Adapted:  # at most twice: each adaptation switches one feature off for good
+            return await self._ask(request, extra)
+
+    async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
+        if extra and self.native_output and self.config.structured_output == "auto":
+            # A native answer failed to parse: this server ignores the schema, so show it
+            # in the prompt from now on.
+            self.native_output = False
+        native = self.native_output
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": _messages(request, extra, None if native else request.output_type),
+        }
+        if native:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": request.output_type.__name__,
+                    "schema": json_schema(request.output_type),
+                },
+            }
+        if request.temperature is not None and self.send_temperature:
+            kwargs["temperature"] = request.temperature
+        if request.max_tokens:
+            # Official reasoning models need max_completion_tokens; local servers know max_tokens.
+            field = "max_tokens" if self.base_url else "max_completion_tokens"
+            kwargs[field] = request.max_tokens
+        try:
+            completion = await self._clients.get().chat.completions.create(
+                **kwargs, timeout=request.timeout_s or self.config.operation_timeout_s
+            )
+        except Exception as exc:
+            raise self._translate(exc) from None
+        return self._answer(completion)
+
+    def _answer(self, completion: Any) -> Answer:
+        choices = getattr(completion, "choices", None)
+        if not choices:
+            raise ProviderError(
+                f"{self.name}: the server's answer has no choices (malformed response).",
+                provider=self.name,
+            )
+        message = choices[0].message
+        text = message.content or ""
+        if not text and message.tool_calls:  # some servers answer a schema with a tool call
+            text = message.tool_calls[0].function.arguments or ""
+        if not text and getattr(message, "refusal", None):
+            text = str(message.refusal)
+        usage = getattr(completion, "usage", None)
+        return Answer(
+            text=text,
+            usage=Usage(
+                input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            ),
+        )
+
+    def _translate(self, exc: Exception) -> Exception:
+        """An SDK exception as a typed error (or _Adapted after switching a feature off)."""
+        import openai
+
+        name = self.name
+        message = redact(str(getattr(exc, "message", exc)), self._key)
+        if isinstance(exc, openai.APITimeoutError):
+            return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
+        if isinstance(exc, openai.APIConnectionError):
+            where = self.base_url or OPENAI_URL
+            return ProviderError(
+                f"{name}: cannot reach {where}: {message}", provider=name, retryable=True
+            )
+        if not isinstance(exc, openai.APIStatusError):
+            if isinstance(exc, openai.OpenAIError | ValueError):  # bodies that do not parse
+                return ProviderError(f"{name}: malformed response: {message}", provider=name)
+            return exc
+        status, code = exc.status_code, str(getattr(exc, "code", "") or "")
+        lowered = message.lower()
+        if status == 429:
+            if code == "insufficient_quota":
+                return ProviderError(f"{name}: quota exhausted: {message}", provider=name)
+            retry_after = parse_retry_after(exc.response.headers)
+            return RateLimitError(f"{name}: {message}", provider=name, retry_after=retry_after)
+        if status in (401, 403):
+            return ProviderUnavailableError(
+                f"{name}: the server refused the credentials ({status}); check OPENAI_API_KEY.",
+                provider=name,
+            )
+        if code == "context_length_exceeded" or "context length" in lowered:
+            return ContextWindowError(f"{name}: {message}", provider=name)
+        if status in (400, 422):
+            if self.send_temperature and "temperature" in lowered:
+                self.send_temperature = False
+                return _Adapted()
+            rejected_format = "response_format" in lowered or "json_schema" in lowered
+            if self.native_output and rejected_format and self.config.structured_output == "auto":
+                self.native_output = False
+                return _Adapted()
+        retryable = status >= 500 or status in (408, 409)
+        return ProviderError(
+            f"{name}: HTTP {status}: {message}", provider=name, retryable=retryable
+        )
+
+
+def _messages(
+    request: LLMRequest, extra: list[Message], schema_for: type[Any] | None
+) -> list[dict[str, str]]:
+    """Chat messages; in prompt mode the schema instructions join the system message."""
+    system = request.system
+    if schema_for is not None:
+        system = f"{system}\n\n{schema_instructions(schema_for)}".strip()
+    turns = [m for m in request.messages if m.role != "system"] + extra
+    out = [{"role": "system", "content": system}] if system else []
+    return out + [{"role": m.role, "content": m.content} for m in turns]

@@ -1,0 +1,201 @@
+"""How text gets into the corpus index (files → title and plain text) and how a query
+is read (free text → an FTS5 MATCH expression).
+
+One reader per family of formats. A reader either returns a :class:`Document` or raises
+:class:`UnreadableDocument` with a reason a user can act on; the indexer turns that
+reason into a warning and an entry of ``CorpusSearch.skipped``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
+HTML_SUFFIXES = frozenset({".html", ".htm"})
+PDF_SUFFIXES = frozenset({".pdf"})
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+
+_TOKEN = re.compile(r"\w+")
+_STOPWORD_TEXT = (
+    "a about after also an and any are as at be been before being between both but by can "
+    "could did do does doing during each for from had has have he her his how i if in into "
+    "is it its me more most my no not of on or other our over she should so some such than "
+    "that the their them then there these they this those to too under up was we were what "
+    "when where which who whom whose why will with would you your"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
+
+
+@dataclass(frozen=True)
+class Document:
+    title: str
+    text: str
+
+
+class UnreadableDocument(Exception):
+    """The file has a supported suffix but cannot be indexed; ``str(exc)`` says why."""
+
+
+def is_supported(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED_SUFFIXES
+
+
+def iter_supported_files(folder: Path) -> Iterator[Path]:
+    """Supported files under ``folder`` in a stable order; hidden files and folders left out."""
+    for parent, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = Path(parent) / name
+            if not name.startswith(".") and is_supported(path):
+                yield path
+
+
+def clip(text: str, limit: int) -> str:
+    """At most ``limit`` chars of ``text`` on one line, cut at a word boundary."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def build_match_query(query: str) -> str | None:
+    """An FTS5 MATCH expression: the query's content words, each quoted, OR'ed together.
+
+    Quoting every token means no user text is ever parsed as FTS5 syntax (AND, NEAR, *,
+    column filters), so special characters cannot raise. None when nothing is left.
+    """
+    words: list[str] = []
+    for word in _TOKEN.findall(query.lower()):
+        if len(word) >= 2 and word not in _STOPWORDS and word not in words:
+            words.append(word)
+    if not words:
+        return None
+    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+
+
+def read_document(path: Path) -> Document:
+    """Read one supported file. Raises UnreadableDocument for binary, empty or denied files."""
+    suffix = path.suffix.lower()
+    reader = _READERS.get(suffix)
+    if reader is None:
+        raise UnreadableDocument(f"unsupported file type {suffix!r}")
+    document = reader(path)
+    if not document.text.strip():
+        raise UnreadableDocument("no text in the file")
+    return document
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except PermissionError as exc:
+        raise UnreadableDocument("permission denied: check the file's read permission") from exc
+    except OSError as exc:
+        raise UnreadableDocument(f"cannot read the file ({exc.strerror or exc})") from exc
+
+
+def _decode_text(path: Path) -> str:
+    data = _read_bytes(path)
+    # NUL bytes never occur in real text files: this catches binaries renamed to .txt.
+    if b"\x00" in data:
+        raise UnreadableDocument("binary content (NUL bytes), not a text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableDocument("not UTF-8 text: re-save the file as UTF-8") from exc
+
+
+def _tidy(text: str) -> str:
+    """Collapse runs of spaces inside lines and of blank lines, keep paragraph breaks."""
+    lines = (_SPACE_RUNS.sub(" ", line).strip() for line in text.splitlines())
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
+
+
+def _read_text(path: Path) -> Document:
+    text = _decode_text(path)
+    heading = _HEADING.search(text)
+    title = heading.group(1).strip() if heading else path.stem
+    return Document(title=title, text=_tidy(text))
+
+
+class _HTMLText(HTMLParser):
+    """Collects visible text and the <title>; block tags become line breaks."""
+
+    _SKIPPED = frozenset({"script", "style", "noscript", "template", "svg"})
+    _BLOCKS = frozenset(
+        {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section",
+         "article", "header", "footer", "blockquote", "pre", "table", "ul", "ol", "hr"}
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title_parts: list[str] = []
+        self._skip_depth = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIPPED:
+            self._skip_depth += 1
+        elif tag == "title":
+            self._in_title = True
+        elif tag in self._BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIPPED:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif tag == "title":
+            self._in_title = False
+        elif tag in self._BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip_depth:
+            return
+        if self._in_title:
+            self.title_parts.append(data)
+        else:
+            self.parts.append(data)
+
+
+def _read_html(path: Path) -> Document:
+    parser = _HTMLText()
+    parser.feed(_decode_text(path))
+    parser.close()
+    title = " ".join("".join(parser.title_parts).split())
+    return Document(title=title or path.stem, text=_tidy("".join(parser.parts)))
+
+
+def _read_pdf(path: Path) -> Document:
+    try:
+        from pypdf import PdfReader
+    except ImportError as exc:
+        raise UnreadableDocument(
+            "PDF support is not installed: pip install 'deepresearch[pdf]'"
+        ) from exc
+    try:
+        reader = PdfReader(str(path))
+        pages = [page.extract_text() or "" for page in reader.pages]
+        meta_title = reader.metadata.title if reader.metadata else None
+    except PermissionError as exc:
+        raise UnreadableDocument("permission denied: check the file's read permission") from exc
+    except Exception as exc:  # pypdf raises many types for damaged or encrypted files
+        raise UnreadableDocument(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
+    title = str(meta_title).strip() if meta_title else ""
+    return Document(title=title or path.stem, text=_tidy("\n\n".join(pages)))
+
+
+_READERS: dict[str, Callable[[Path], Document]] = {
+    **dict.fromkeys(TEXT_SUFFIXES, _read_text),
+    **dict.fromkeys(HTML_SUFFIXES, _read_html),
+    **dict.fromkeys(PDF_SUFFIXES, _read_pdf),
+}

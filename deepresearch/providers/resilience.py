@@ -1,0 +1,134 @@
+"""Retries with backoff, and a concurrency + rate limit shared per provider endpoint.
+
+Vendor modules translate SDK exceptions into typed errors first (``RateLimitError`` with
+its ``Retry-After``; ``ProviderError(retryable=True)`` for 5xx, overload and timeouts);
+:func:`call_with_retries` then retries only what is retryable, waiting
+``min(retry_max_delay_s, base * 2**attempt)`` with jitter, or what the server asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from deepresearch.config import Config
+from deepresearch.errors import ProviderError, RateLimitError
+
+logger = logging.getLogger("deepresearch.providers")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 3
+    base_delay_s: float = 1.0
+    max_delay_s: float = 30.0
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False)
+    jitter: Callable[[], float] = field(default=random.random, repr=False)
+
+    @classmethod
+    def from_config(cls, config: Config) -> RetryPolicy:
+        return cls(config.max_retries, config.retry_base_delay_s, config.retry_max_delay_s)
+
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds to wait before retry number attempt+1 (attempt counts from 0)."""
+        if retry_after is not None:  # the server knows best, within our ceiling
+            return min(max(retry_after, 0.0), self.max_delay_s)
+        ceiling = min(self.max_delay_s, self.base_delay_s * 2.0**attempt)
+        return ceiling / 2 + self.jitter() * ceiling / 2  # "equal jitter"
+
+
+class ProviderGate:
+    """At most ``max_concurrency`` calls in flight and at most ``requests_per_minute`` starts."""
+
+    def __init__(self, max_concurrency: int, requests_per_minute: float | None) -> None:
+        self._slots = asyncio.Semaphore(max_concurrency)
+        self._interval = 60.0 / requests_per_minute if requests_per_minute else 0.0
+        self._next_start = 0.0
+        self._pace_lock = asyncio.Lock()
+
+    async def __aenter__(self) -> ProviderGate:
+        await self._slots.acquire()
+        try:
+            await self._pace()
+        except BaseException:
+            self._slots.release()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._slots.release()
+
+    async def _pace(self) -> None:
+        if not self._interval:
+            return
+        async with self._pace_lock:
+            now = time.monotonic()
+            wait = self._next_start - now
+            self._next_start = max(now, self._next_start) + self._interval
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+# One gate per (event loop, endpoint): asyncio primitives belong to the loop that uses them.
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderGate]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def gate_for(endpoint: str, config: Config) -> ProviderGate:
+    """The gate shared by every provider object that talks to ``endpoint``."""
+    loop = asyncio.get_running_loop()
+    gates = _GATES.setdefault(loop, {})
+    key = f"{endpoint}|{config.provider_max_concurrency}|{config.provider_requests_per_minute}"
+    if key not in gates:
+        gates[key] = ProviderGate(
+            config.provider_max_concurrency, config.provider_requests_per_minute
+        )
+    return gates[key]
+
+
+async def call_with_retries(
+    call: Callable[[], Awaitable[T]],
+    *,
+    policy: RetryPolicy,
+    gate: ProviderGate,
+) -> T:
+    """Run call inside the gate; retry retryable ProviderErrors with backoff."""
+    attempt = 0
+    while True:
+        try:
+            async with gate:
+                return await call()
+        except ProviderError as exc:
+            if not exc.retryable or attempt >= policy.max_retries:
+                if attempt:
+                    exc.add_note(f"gave up after {attempt} retr{'y' if attempt == 1 else 'ies'}")
+                raise
+            retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+            wait = policy.delay(attempt, retry_after)
+            attempt += 1
+            logger.warning("%s; retry %d/%d in %.2fs", exc, attempt, policy.max_retries, wait)
+            await policy.sleep(wait)
+
+
+def parse_retry_after(headers: object) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds; HTTP dates are ignored)."""
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = get(name)
+        if value is None:
+            continue
+        try:
+            return float(value) * scale
+        except (TypeError, ValueError):
+            continue
+    return None

@@ -1,0 +1,166 @@
+"""Structured output shared by the remote providers: the schema prompt, JSON extraction
+from chatty model text, and the repair loop that shows the model its validation error.
+
+A vendor module supplies one ``Ask`` callable (send these extra messages, return the
+answer); :func:`complete_with_repair` turns it into a validated pydantic instance or a
+:class:`StructuredOutputError` — never a silent empty result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from deepresearch.errors import StructuredOutputError
+from deepresearch.providers.base import Message, Usage
+
+_THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+# A reasoning block whose closing tag was cut off (max tokens) hides everything after it.
+_OPEN_THINK = re.compile(r"^\s*<(think|thinking|reasoning)>(?!.*</\1>).*", re.DOTALL | re.I)
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+
+
+@dataclass
+class Answer:
+    """One model answer: parsed data (native tool/JSON mode) or text to parse."""
+
+    text: str
+    usage: Usage
+    data: dict[str, Any] | None = None
+
+
+# Send the conversation plus ``extra`` messages (the repair turns) and return the answer.
+Ask = Callable[[list[Message]], Awaitable[Answer]]
+
+
+def json_schema(output_type: type[BaseModel]) -> dict[str, Any]:
+    return output_type.model_json_schema()
+
+
+def schema_instructions(output_type: type[BaseModel]) -> str:
+    """Appended to the system prompt when the server has no native structured output."""
+    schema = json.dumps(json_schema(output_type), separators=(",", ":"))
+    return (
+        f'Answer with one JSON object that matches the JSON schema named "{output_type.__name__}" '
+        "below. Output only the JSON object: no prose before or after it, no Markdown.\n"
+        f"Schema: {schema}"
+    )
+
+
+def strip_reasoning(text: str) -> str:
+    return _OPEN_THINK.sub("", _THINK.sub("", text)).strip()
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value in a model's text: fenced, bare, or embedded in chatter.
+
+    Raises ValueError saying what was wrong when no JSON value can be found.
+    """
+    cleaned = strip_reasoning(text)
+    if not cleaned:
+        raise ValueError("the answer was empty (or only a reasoning block)")
+    candidates = [m.strip() for m in _FENCE.findall(cleaned)] + [cleaned]
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            pass
+        # Scan for the first '{' (or '[') that starts a complete JSON value.
+        for match in re.finditer(r"[\[{]", candidate):
+            try:
+                value, _ = decoder.raw_decode(candidate, match.start())
+            except json.JSONDecodeError:
+                continue
+            return value
+    raise ValueError("no JSON object found in the answer")
+
+
+def validate(data: Any, output_type: type[BaseModel]) -> BaseModel:
+    """Validate data; a one-element list or a {"<name>": {...}} wrapper is unwrapped."""
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
+    try:
+        return output_type.model_validate(data)
+    except ValidationError:
+        if isinstance(data, dict) and len(data) == 1:
+            (inner,) = data.values()
+            if isinstance(inner, dict):
+                try:
+                    return output_type.model_validate(inner)
+                except ValidationError:
+                    pass
+        raise
+
+
+def parse_answer(answer: Answer, output_type: type[BaseModel]) -> BaseModel:
+    """Raise ValueError (or ValidationError, a subclass) with a message for the model."""
+    data = answer.data if answer.data is not None else extract_json(answer.text)
+    return validate(data, output_type)
+
+
+def repair_prompt(error: Exception, output_type: type[BaseModel]) -> str:
+    if isinstance(error, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+            for e in error.errors()[:10]
+        )
+    else:
+        problems = str(error)
+    return (
+        f"Your answer could not be used: {problems}. Reply again with only one JSON object "
+        f'that matches the schema "{output_type.__name__}", fixing these problems.'
+    )
+
+
+@dataclass
+class Structured:
+    output: BaseModel
+    usage: Usage
+    raw_text: str
+    repair_attempts: int
+
+
+async def complete_with_repair(
+    ask: Ask,
+    output_type: type[BaseModel],
+    *,
+    max_repairs: int,
+    provider: str,
+) -> Structured:
+    """Ask, validate, and on failure ask again showing the error (up to max_repairs times)."""
+    usage = Usage()
+    extra: list[Message] = []
+    last_text = ""
+    error: Exception = ValueError("no answer")
+    for attempt in range(max_repairs + 1):
+        answer = await ask(extra)
+        usage.input_tokens += answer.usage.input_tokens
+        usage.output_tokens += answer.usage.output_tokens
+        last_text = answer.text or json.dumps(answer.data)
+        try:
+            output = parse_answer(answer, output_type)
+        except ValueError as exc:  # ValidationError is a ValueError
+            extra = [
+                *extra,
+                Message("assistant", last_text or "(empty answer)"),
+                Message("user", repair_prompt(exc, output_type)),
+            ]
+            error = exc
+            continue
+        return Structured(output, usage, last_text, attempt)
+    raise StructuredOutputError(
+        f"{provider} did not return a valid {output_type.__name__} after "
+        f"{max_repairs} repair attempt(s): {_one_line(error)}",
+        provider=provider,
+        raw_text=last_text,
+    )
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())[:400]

@@ -1,0 +1,155 @@
+"""Tavily web search and extract through ``tavily-python``'s async client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+from deepresearch.config import Config
+from deepresearch.errors import ProviderError, ProviderUnavailableError, RateLimitError
+from deepresearch.providers.base import SearchHit
+from deepresearch.providers.credentials import (
+    ClientPerLoop,
+    Secret,
+    api_key,
+    ensure_importable,
+    redact,
+    tavily_client,
+)
+from deepresearch.providers.resilience import RetryPolicy, call_with_retries, gate_for
+
+TAVILY_URL = "https://api.tavily.com"
+# Tavily caps a search at 120 s and an extract at 60 s.
+_SEARCH_TIMEOUT_CAP_S = 120.0
+_EXTRACT_TIMEOUT_CAP_S = 60.0
+
+
+class TavilySearch:
+    """``SearchProvider`` over Tavily; options come from the ``tavily_*`` config knobs."""
+
+    name = "tavily"
+
+    def __init__(self, config: Config, key: Secret, base_url: str | None = None) -> None:
+        self.config = config
+        self.base_url = base_url
+        self.retry = RetryPolicy.from_config(config)
+        self._key = key
+        self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: tavily_client(key, base_url))
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config,
+        *,
+        api_key_value: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> TavilySearch:
+        ensure_importable("tavily", "tavily-python")
+        base_url = config.tavily_base_url
+        key = api_key("tavily", explicit=api_key_value, environ=environ, base_url=base_url)
+        return cls(config, key, base_url)
+
+    def __repr__(self) -> str:
+        return f"TavilySearch(base_url={self.base_url or TAVILY_URL!r})"
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        cfg = self.config
+        data = await self._call(
+            lambda client: client.search(
+                query,
+                search_depth=cfg.tavily_search_depth,
+                topic=cfg.tavily_topic,
+                max_results=max_results,
+                include_raw_content=cfg.tavily_include_raw_content,
+                include_domains=cfg.tavily_include_domains or None,
+                exclude_domains=cfg.tavily_exclude_domains or None,
+                timeout=min(cfg.operation_timeout_s, _SEARCH_TIMEOUT_CAP_S),
+            )
+        )
+        hits = []
+        for item in data.get("results") or []:
+            url = str(item.get("url") or "")
+            if not url:
+                continue
+            snippet = str(item.get("content") or "")
+            hits.append(
+                SearchHit(
+                    url=url,
+                    title=str(item.get("title") or ""),
+                    snippet=snippet,
+                    content=snippet,
+                    raw_content=item.get("raw_content") or None,
+                    score=item.get("score"),
+                    domain=urlparse(url).netloc,
+                    published=item.get("published_date"),
+                    metadata={"provider": "tavily"},
+                )
+            )
+        return hits[:max_results]
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        if not urls:
+            return []
+        timeout = min(self.config.operation_timeout_s, _EXTRACT_TIMEOUT_CAP_S)
+        data = await self._call(lambda client: client.extract(urls, timeout=timeout))
+        hits = []
+        for item in data.get("results") or []:
+            url, text = str(item.get("url") or ""), str(item.get("raw_content") or "")
+            if url and text:
+                hits.append(
+                    SearchHit(
+                        url=url,
+                        content=text,
+                        raw_content=text,
+                        domain=urlparse(url).netloc,
+                        metadata={"provider": "tavily", "extracted": True},
+                    )
+                )
+        return hits
+
+    async def _call(self, call: Callable[[Any], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        gate = gate_for(f"tavily|{self.base_url or TAVILY_URL}", self.config)
+
+        async def once() -> dict[str, Any]:
+            try:
+                return await call(self._clients.get())
+            except Exception as exc:
+                raise self._translate(exc) from None
+
+        return await call_with_retries(once, policy=self.retry, gate=gate)
+
+    def _translate(self, exc: Exception) -> Exception:
+        from tavily import errors
+
+        detail = redact(str(exc), self._key) or type(exc).__name__
+        if isinstance(exc, errors.UsageLimitExceededError):
+            return RateLimitError(f"tavily: rate limited: {detail}", provider="tavily")
+        if isinstance(exc, errors.InvalidAPIKeyError | errors.MissingAPIKeyError):
+            return ProviderUnavailableError(
+                "tavily: the API key was refused; check TAVILY_API_KEY.", provider="tavily"
+            )
+        if isinstance(exc, errors.ForbiddenError):
+            return ProviderUnavailableError(
+                f"tavily: forbidden or plan limit reached: {detail}", provider="tavily"
+            )
+        if isinstance(exc, errors.BadRequestError):
+            return ProviderError(f"tavily: bad request: {detail}", provider="tavily")
+        if isinstance(exc, errors.TimeoutError | httpx.TimeoutException):
+            return ProviderError(f"tavily: {detail}", provider="tavily", retryable=True)
+        if isinstance(exc, httpx.HTTPStatusError):
+            status = exc.response.status_code
+            return ProviderError(
+                f"tavily: HTTP {status}", provider="tavily", retryable=status >= 500
+            )
+        if isinstance(exc, httpx.TransportError):
+            where = self.base_url or TAVILY_URL
+            return ProviderError(
+                f"tavily: cannot reach {where}: {detail}", provider="tavily", retryable=True
+            )
+        if isinstance(exc, json.JSONDecodeError | KeyError | TypeError | AttributeError):
+            return ProviderError(f"tavily: malformed response: {detail}", provider="tavily")
+        return exc

@@ -1,0 +1,22 @@
+"""Persistence: the SQLite session store and the exports built on it."""
+
+from deepresearch.store.export import describe_event, export_json, export_markdown, timeline
+from deepresearch.store.sqlite import (
+    Event,
+    SessionStore,
+    SessionSummary,
+    StoreError,
+    scrub_secrets,
+)
+
+__all__ = [
+    "Event",
+    "SessionStore",
+    "SessionSummary",
+    "StoreError",
+    "describe_event",
+    "export_json",
+    "export_markdown",
+    "scrub_secrets",
+    "timeline",
+]

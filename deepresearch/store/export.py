@@ -1,0 +1,212 @@
+"""Turn a saved session into something to read or share: JSON, Markdown, a timeline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from deepresearch.state import ResearchState
+from deepresearch.store.sqlite import Event, scrub_secrets
+
+
+def export_json(state: ResearchState) -> str:
+    """The full state as indented JSON; loads back with ResearchState.from_json."""
+    return scrub_secrets(state.model_dump_json(indent=2))
+
+
+def export_markdown(state: ResearchState) -> str:
+    """A shareable Markdown document: question, status, report, sources, decisions."""
+    lines = [f"# {state.question}", ""]
+    lines += [
+        f"- Session: `{state.id}`",
+        f"- Status: {state.status.value} (phase {state.phase.value}, "
+        f"iteration {state.iteration}/{state.max_iterations})",
+        f"- Created: {_stamp(state.created_at)} · updated: {_stamp(state.updated_at)}",
+    ]
+    if state.llm or state.search:
+        lines.append(f"- Models: {state.llm or '?'} · search: {state.search or '?'}")
+    if state.abort_phase is not None:
+        lines.append(
+            f"- Stopped during {state.abort_phase.value} "
+            f"(iteration {state.abort_iteration or state.iteration})"
+        )
+    if state.error:
+        lines.append(f"- Error: {state.error}")
+    lines.append("")
+
+    lines += ["## Report", ""]
+    if state.report is not None:
+        lines += [_demote_headings(state.report.markdown.strip()), ""]
+    else:
+        lines += ["_No report yet: the session has not reached synthesis._", ""]
+
+    lines += ["## Sources", ""]
+    if state.sources:
+        for src in sorted(state.sources, key=lambda s: s.citation):
+            title = _one_line(src.title) or src.url
+            lines.append(f"{src.citation}. [{title}]({src.url}) — {src.quality.value}")
+    else:
+        lines.append("_No sources gathered._")
+    lines.append("")
+
+    lines += ["## Decisions", ""]
+    if state.decisions:
+        lines += ["| Time | Phase | Agent | Action | Rationale |", "|---|---|---|---|---|"]
+        for d in state.decisions:
+            phase = d.phase.value if d.phase is not None else ""
+            lines.append(
+                f"| {_stamp(d.timestamp)} | {phase} | {d.agent} | {_cell(d.action)} "
+                f"| {_cell(d.rationale)} |"
+            )
+    else:
+        lines.append("_No decisions recorded._")
+    lines.append("")
+    return scrub_secrets("\n".join(lines))
+
+
+def timeline(events: Sequence[Event], state: ResearchState | None = None) -> str:
+    """A readable history: a summary of the session, then one line per event with the
+    time since the start, the phase, what happened, and tokens or duration."""
+    lines: list[str] = []
+    if state is not None:
+        lines += _summary(state)
+        lines.append("")
+    if not events:
+        lines.append("No events recorded.")
+        return "\n".join(lines)
+    start = events[0].ts
+    lines.append(f"Timeline (started {_stamp(start)} UTC)")
+    for event in events:
+        offset = (event.ts - start).total_seconds()
+        phase = f"{event.phase}#{event.iteration}"
+        clock = event.ts.strftime("%H:%M:%S")
+        lines.append(f"  {clock} {_clock(offset):>9}  {phase:<15} {describe_event(event)}")
+    return "\n".join(lines)
+
+
+def describe_event(event: Event) -> str:
+    """One line saying what an event means; unknown kinds show their payload."""
+    describe = _DESCRIBERS.get(event.kind)
+    p = event.payload
+    text = describe(p) if describe is not None else f"{event.kind} {_compact(p)}"
+    return _one_line(text)
+
+
+def _summary(state: ResearchState) -> list[str]:
+    input_tokens = sum(u.input_tokens for u in state.usage)
+    output_tokens = sum(u.output_tokens for u in state.usage)
+    cost = sum(u.cost_usd for u in state.usage)
+    done = len(state.completed_sub_queries())
+    lines = [
+        f"Session {state.id}: {_one_line(state.question)}",
+        f"  status {state.status.value} · phase {state.phase.value} · "
+        f"iteration {state.iteration}/{state.max_iterations}",
+        f"  {done}/{len(state.sub_queries)} sub-queries done · {len(state.sources)} sources · "
+        f"{len(state.findings)} findings · {len(state.gaps)} gaps",
+        f"  {len(state.usage)} LLM calls · {input_tokens:,} in / {output_tokens:,} out tokens"
+        f" · ${cost:.4f}",
+    ]
+    if state.abort_phase is not None:
+        lines.append(
+            f"  stopped during {state.abort_phase.value} "
+            f"(iteration {state.abort_iteration or state.iteration})"
+        )
+    if state.error:
+        lines.append(f"  error: {_one_line(state.error)}")
+    if state.report is not None:
+        lines.append(
+            f"  report: {state.report.word_count} words, {len(state.report.sections)} sections, "
+            f"{state.report.citations_count} cited sources"
+        )
+    return lines
+
+
+def _llm_call(p: dict[str, Any]) -> str:
+    tokens = f"{p.get('input_tokens', 0):,}→{p.get('output_tokens', 0):,} tokens"
+    extra = ""
+    if p.get("token_limit_retries"):
+        extra += f", {p['token_limit_retries']} token-limit retries"
+    if p.get("repair_attempts"):
+        extra += f", {p['repair_attempts']} repairs"
+    return (
+        f"LLM {p.get('role', '?')} via {p.get('model', '?')}: {tokens}, "
+        f"{_seconds(p.get('duration_s'))}{extra}"
+    )
+
+
+def _search_call(p: dict[str, Any]) -> str:
+    query = p.get("query") or p.get("urls") or ""
+    results = p.get("results", p.get("hits"))
+    found = f" → {results} results" if results is not None else ""
+    took = f", {_seconds(p['duration_s'])}" if "duration_s" in p else ""
+    provider = f" [{p['provider']}]" if p.get("provider") else ""
+    return f"search{provider} {str(query)[:80]!r}{found}{took}"
+
+
+def _phase_completed(p: dict[str, Any]) -> str:
+    parts = [_seconds(p["duration_s"])] if "duration_s" in p else []
+    parts += [f"{k}={p[k]}" for k in sorted(p) if k not in {"duration_s", "phase"}]
+    return "✔ phase completed" + (f" ({', '.join(parts)})" if parts else "")
+
+
+_DESCRIBERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "phase_started": lambda p: "▶ phase started",
+    "phase_completed": _phase_completed,
+    "phase_failed": lambda p: f"✘ phase failed: {p.get('error', '?')}",
+    "llm_call": _llm_call,
+    "llm_error": lambda p: (
+        f"✘ LLM {p.get('role', '?')} via {p.get('model', '?')} failed: {p.get('error', '?')}"
+    ),
+    "search_call": _search_call,
+    "decision": lambda p: (
+        f"decision {p.get('agent', '?')}: {p.get('action', '?')}"
+        + (f" — {p['rationale']}" if p.get("rationale") else "")
+    ),
+    "checkpoint": lambda p: f"checkpoint saved {_compact(p)}".rstrip(),
+    "think_pause": lambda p: f"think pause {_compact(p)}".rstrip(),
+    "cancelled": lambda p: f"■ cancelled {_compact(p)}".rstrip(),
+    "timed_out": lambda p: f"■ timed out {_compact(p)}".rstrip(),
+    "resumed": lambda p: f"↻ resumed {_compact(p)}".rstrip(),
+    "error": lambda p: f"✘ error: {p.get('error', _compact(p))}",
+}
+
+
+def _compact(payload: dict[str, Any], limit: int = 120) -> str:
+    if not payload:
+        return ""
+    text = json.dumps(payload, ensure_ascii=False, default=str, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seconds(value: Any) -> str:
+    return f"{float(value):.2f}s" if isinstance(value, int | float) else "?s"
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(max(seconds, 0.0), 60)
+    return f"+{int(minutes)}:{secs:05.2f}"
+
+
+def _stamp(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _cell(text: str) -> str:
+    return _one_line(text).replace("|", "\\|")
+
+
+def _demote_headings(markdown: str) -> str:
+    """Nest the report's headings under our '## Report' so the document has one title."""
+    out = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        out.append("##" + line if line.startswith("#") and not in_code else line)
+    return "\n".join(out)

@@ -1,0 +1,453 @@
+"""SessionStore: one SQLite file holding sessions, state snapshots, the audit trail and
+archived content.
+
+Why SQLite in WAL mode with a connection per thread: readers never block the writer,
+several threads or processes can share one file, and a killed process loses at most
+the transaction it was writing, never what earlier checkpoints committed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from deepresearch.errors import DeepResearchError, SessionNotFoundError, StateVersionError
+from deepresearch.state import Phase, ResearchState, RunStatus
+
+STORE_VERSION = 1
+SNAPSHOTS_KEPT = 20
+BUSY_TIMEOUT_MS = 10_000
+LOCK_RETRIES = 5
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    question TEXT NOT NULL,
+    status TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    iteration INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    sources INTEGER NOT NULL DEFAULT 0,
+    findings INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    saved_at TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    iteration INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS snapshots_by_session ON snapshots (session_id, id);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    iteration INTEGER NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
+CREATE TABLE IF NOT EXISTS archive (
+    content_hash TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    archived_at TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
+"""
+
+
+class StoreError(DeepResearchError):
+    """The store file cannot be opened or is not a deepresearch store."""
+
+
+class SessionSummary(BaseModel):
+    """One row of ``SessionStore.list()``: enough to pick a session without loading it."""
+
+    id: str
+    question: str
+    status: RunStatus
+    phase: Phase
+    iteration: int
+    created_at: datetime
+    updated_at: datetime
+    sources: int = 0
+    findings: int = 0
+
+
+class Event(BaseModel):
+    """One entry of the append-only audit trail."""
+
+    id: int
+    session_id: str
+    ts: datetime
+    kind: str
+    phase: str
+    iteration: int
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+# -- secrets --------------------------------------------------------------------------
+# Defense in depth: nothing should put a key into state or events, but if something
+# does (an error message echoing a header, say) it must not reach the disk.
+_KEY_PATTERN = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:sk-ant-|sk-|tvly-)(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{16,}"
+)
+_KEY_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY")
+REDACTED = "[redacted]"
+
+
+def scrub_secrets(text: str) -> str:
+    """Replace anything that looks like an API key, and the configured keys' values."""
+    for var in _KEY_ENV_VARS:
+        value = os.environ.get(var, "").strip()
+        if len(value) >= 8:
+            text = text.replace(value, REDACTED)
+            escaped = json.dumps(value)[1:-1]  # the same key as it appears inside JSON
+            if escaped != value:
+                text = text.replace(escaped, REDACTED)
+    return _KEY_PATTERN.sub(REDACTED, text)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    return str(value)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _is_lock_error(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class SessionStore:
+    """Sessions, snapshots, events and archive in one SQLite file (see docs/persistence.md).
+
+    Safe to share between threads (a connection per thread) and between processes
+    (WAL, a 10 s busy timeout, and retries when the file stays locked).
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"Cannot create the store folder {self.path.parent}: {exc}") from exc
+        self._init_schema()
+
+    def __repr__(self) -> str:
+        return f"SessionStore({str(self.path)!r})"
+
+    # -- connections ------------------------------------------------------------------
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        # A forked child must not reuse its parent's connection.
+        if conn is None or getattr(self._local, "pid", None) != os.getpid():
+            conn = self._open()
+            self._local.conn = conn
+            self._local.pid = os.getpid()
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,  # we issue BEGIN IMMEDIATE ourselves
+                check_same_thread=False,  # only close() touches another thread's connection
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"Cannot open the session store {self.path}: {exc}") from exc
+        with self._connections_lock:
+            self._connections.append(conn)
+        return conn
+
+    def _retry(self, action: Callable[[], T]) -> T:
+        """Run action, retrying when another writer held the file past busy_timeout."""
+        for attempt in range(LOCK_RETRIES):
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                if not _is_lock_error(exc) or attempt == LOCK_RETRIES - 1:
+                    raise
+                time.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; BEGIN IMMEDIATE takes the lock up front so two writers
+        never deadlock upgrading from a read."""
+        conn = self._conn()
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        conn = self._conn()
+        rows: list[tuple[Any, ...]] = self._retry(lambda: conn.execute(sql, params).fetchall())
+        return rows
+
+    def _init_schema(self) -> None:
+        try:
+            with self._write() as conn:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                row = conn.execute("SELECT value FROM meta WHERE key = 'store_version'").fetchone()
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO meta (key, value) VALUES ('store_version', ?)",
+                        (str(STORE_VERSION),),
+                    )
+                elif int(row[0]) > STORE_VERSION:
+                    raise StateVersionError(
+                        f"The store {self.path} was written by a newer deepresearch "
+                        f"(store version {row[0]}, this one reads {STORE_VERSION}). Upgrade."
+                    )
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is not a usable deepresearch session store: {exc}"
+            ) from exc
+
+    def close(self) -> None:
+        """Close every connection this store opened, in any thread."""
+        with self._connections_lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+        self._local = threading.local()
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- sessions and snapshots -------------------------------------------------------
+    def save(self, state: ResearchState) -> None:
+        """Upsert the session row and write a snapshot; keep the newest SNAPSHOTS_KEPT."""
+        state_json = scrub_secrets(state.to_json())
+        now = _now()
+        with self._write() as conn:
+            conn.execute(
+                """
+                INSERT INTO sessions (id, question, status, phase, iteration, created_at,
+                                      updated_at, sources, findings)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    question = excluded.question, status = excluded.status,
+                    phase = excluded.phase, iteration = excluded.iteration,
+                    updated_at = excluded.updated_at, sources = excluded.sources,
+                    findings = excluded.findings
+                """,
+                (
+                    state.id,
+                    scrub_secrets(state.question),
+                    state.status.value,
+                    state.phase.value,
+                    state.iteration,
+                    state.created_at.isoformat(),
+                    now,
+                    len(state.sources),
+                    len(state.findings),
+                ),
+            )
+            conn.execute(
+                "INSERT INTO snapshots (session_id, saved_at, phase, iteration, status, "
+                "schema_version, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    state.id,
+                    now,
+                    state.phase.value,
+                    state.iteration,
+                    state.status.value,
+                    state.schema_version,
+                    state_json,
+                ),
+            )
+            conn.execute(
+                "DELETE FROM snapshots WHERE session_id = ? AND id NOT IN "
+                "(SELECT id FROM snapshots WHERE session_id = ? ORDER BY id DESC LIMIT ?)",
+                (state.id, state.id, SNAPSHOTS_KEPT),
+            )
+
+    def load(self, session_id: str) -> ResearchState:
+        """The newest snapshot of a session, migrated to the current schema."""
+        rows = self._read(
+            "SELECT id, saved_at, state FROM snapshots WHERE session_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (session_id,),
+        )
+        if not rows:
+            raise SessionNotFoundError(
+                f"No session {session_id!r} in {self.path}. `deepresearch list` shows the ids."
+            )
+        snapshot_id, saved_at, text = rows[0]
+        try:
+            return ResearchState.from_json(text)
+        except StateVersionError as exc:
+            raise StateVersionError(
+                f"Session {session_id!r} (snapshot {snapshot_id}, saved {saved_at}) "
+                f"cannot be loaded: {exc}"
+            ) from exc
+
+    def exists(self, session_id: str) -> bool:
+        return bool(self._read("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
+
+    def list(self) -> list[SessionSummary]:
+        """Every session, most recently updated first."""
+        rows = self._read(
+            "SELECT id, question, status, phase, iteration, created_at, updated_at, sources, "
+            "findings FROM sessions ORDER BY updated_at DESC, id"
+        )
+        fields = list(SessionSummary.model_fields)
+        return [SessionSummary.model_validate(dict(zip(fields, row, strict=True))) for row in rows]
+
+    def delete(self, session_id: str) -> None:
+        """Remove a session with its snapshots, events and archived content."""
+        with self._write() as conn:
+            cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            if cursor.rowcount == 0:
+                raise SessionNotFoundError(f"No session {session_id!r} in {self.path}.")
+            for table in ("snapshots", "events", "archive"):
+                conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+
+    # -- audit trail ------------------------------------------------------------------
+    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        """Append one event (the EventSink protocol of deepresearch.context)."""
+        text = scrub_secrets(json.dumps(payload, default=_json_default, ensure_ascii=False))
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO events (session_id, ts, kind, phase, iteration, payload) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (state.id, _now(), kind, state.phase.value, state.iteration, text),
+            )
+
+    def events(self, session_id: str) -> builtins.list[Event]:
+        rows = self._read(
+            "SELECT id, session_id, ts, kind, phase, iteration, payload FROM events "
+            "WHERE session_id = ? ORDER BY id",
+            (session_id,),
+        )
+        return [
+            Event(
+                id=row[0],
+                session_id=row[1],
+                ts=datetime.fromisoformat(row[2]),
+                kind=row[3],
+                phase=row[4],
+                iteration=row[5],
+                payload=_load_payload(row[6]),
+            )
+            for row in rows
+        ]
+
+    def events_frame(self, session_id: str) -> pd.DataFrame:
+        """The audit trail as a DataFrame: one row per event, tokens and durations as
+        numeric columns, a one-line description, and the full payload."""
+        from deepresearch.store.export import describe_event
+
+        columns = [
+            "id",
+            "ts",
+            "kind",
+            "phase",
+            "iteration",
+            "description",
+            "role",
+            "model",
+            "input_tokens",
+            "output_tokens",
+            "duration_s",
+            "cost_usd",
+            "payload",
+        ]
+        records = []
+        for event in self.events(session_id):
+            p = event.payload
+            records.append(
+                {
+                    "id": event.id,
+                    "ts": event.ts,
+                    "kind": event.kind,
+                    "phase": event.phase,
+                    "iteration": event.iteration,
+                    "description": describe_event(event),
+                    "role": p.get("role"),
+                    "model": p.get("model"),
+                    "input_tokens": p.get("input_tokens"),
+                    "output_tokens": p.get("output_tokens"),
+                    "duration_s": p.get("duration_s"),
+                    "cost_usd": p.get("cost_usd"),
+                    "payload": p,
+                }
+            )
+        frame = pd.DataFrame.from_records(records, columns=columns)
+        for column in ("input_tokens", "output_tokens", "duration_s", "cost_usd"):
+            frame[column] = pd.to_numeric(frame[column], errors="coerce")
+        frame["ts"] = pd.to_datetime(frame["ts"], utc=True)
+        return frame
+
+    # -- archived content -------------------------------------------------------------
+    def archive_put(self, session_id: str, content_hash: str, record: dict[str, Any]) -> None:
+        text = scrub_secrets(json.dumps(record, default=_json_default, ensure_ascii=False))
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO archive (content_hash, session_id, archived_at, record) "
+                "VALUES (?, ?, ?, ?)",
+                (content_hash, session_id, _now(), text),
+            )
+
+    def archive_get(self, content_hash: str) -> dict[str, Any] | None:
+        rows = self._read("SELECT record FROM archive WHERE content_hash = ?", (content_hash,))
+        return _load_payload(rows[0][0]) if rows else None
+
+
+def _load_payload(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {"unreadable": text[:200]}
+    return value if isinstance(value, dict) else {"value": value}

@@ -1,0 +1,161 @@
+"""Test doubles that ship with the package, so you can test your own hooks and pipelines.
+
+- :class:`FunctionLLM` answers every request with a function of it (by default the
+  offline engine), and can check each prompt on the way — e.g. that it fits a context.
+- :class:`ScriptedLLM` answers from a script of outputs per output type.
+- :class:`StaticSearch` searches a fixed list of documents by word overlap, records
+  every query, and can be slowed down or made to fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from deepresearch.errors import ProviderError, SearchError
+from deepresearch.offline import OfflineEngine
+from deepresearch.offline.text import estimate_tokens, term_set
+from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit, Usage
+
+Answer = Callable[[LLMRequest], BaseModel | LLMResponse | Awaitable[BaseModel | LLMResponse]]
+
+
+class FunctionLLM:
+    """An LLM provider whose answers come from ``answer(request)``; records every request."""
+
+    def __init__(
+        self,
+        answer: Answer | None = None,
+        *,
+        name: str = "test:function",
+        check: Callable[[LLMRequest], None] | None = None,
+        delay_s: float = 0.0,
+    ) -> None:
+        self._answer = answer
+        self._offline = OfflineEngine()
+        self._name = name
+        self._check = check
+        self.delay_s = delay_s
+        self.requests: list[LLMRequest] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"FunctionLLM(name={self._name!r}, calls={len(self.requests)})"
+
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        self.requests.append(request)
+        if self._check is not None:
+            self._check(request)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        if self._answer is None:
+            response = await self._offline.complete(request)
+            response.model = self._name
+            return response
+        result = self._answer(request)
+        if asyncio.iscoroutine(result) or isinstance(result, Awaitable):
+            result = await result
+        if isinstance(result, LLMResponse):
+            return result
+        return LLMResponse(
+            output=result,
+            model=self._name,
+            usage=Usage(estimate_tokens(request.system + request.user), 10),
+        )
+
+    def requests_for(self, output_type: type[BaseModel]) -> list[LLMRequest]:
+        return [r for r in self.requests if r.output_type is output_type]
+
+
+class ScriptedLLM(FunctionLLM):
+    """Answers each output type from its script in order; unscripted types fall back to the
+    offline engine (or raise, with ``strict=True``). A script entry that is an exception
+    is raised instead of answered."""
+
+    def __init__(
+        self,
+        script: dict[type[BaseModel], list[BaseModel | Exception]],
+        *,
+        strict: bool = False,
+        name: str = "test:scripted",
+    ) -> None:
+        super().__init__(self._next, name=name)
+        self._script = {k: list(v) for k, v in script.items()}
+        self._strict = strict
+        self._fallback = OfflineEngine()
+
+    async def _next(self, request: LLMRequest) -> BaseModel | LLMResponse:
+        queue = self._script.get(request.output_type)
+        if queue:
+            item = queue.pop(0)
+            if isinstance(item, Exception):
+                raise item
+            return item
+        if self._strict:
+            raise ProviderError(f"ScriptedLLM has no answer left for {request.output_type.__name__}")
+        return await self._fallback.complete(request)
+
+
+class StaticSearch:
+    """Searches fixed documents (dicts with url, title, content[, snippet, domain]) by
+    word overlap. ``queries`` records every search; ``delay_s`` slows each call;
+    ``fail_on`` makes queries containing any of its words raise SearchError."""
+
+    def __init__(
+        self,
+        documents: Iterable[dict[str, Any] | SearchHit],
+        *,
+        name: str = "test:static",
+        delay_s: float = 0.0,
+        fail_on: Iterable[str] = (),
+        on_query: Callable[[str], None] | None = None,
+    ) -> None:
+        self.documents = [d if isinstance(d, SearchHit) else SearchHit(**d) for d in documents]
+        self._name = name
+        self.delay_s = delay_s
+        self.fail_on = {w.lower() for w in fail_on}
+        self.on_query = on_query
+        self.queries: list[str] = []
+        self.extracted: list[str] = []
+        self.calls: dict[str, int] = defaultdict(int)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"StaticSearch({len(self.documents)} documents, {len(self.queries)} queries)"
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        self.queries.append(query)
+        self.calls["search"] += 1
+        if self.on_query is not None:
+            self.on_query(query)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        if any(w in query.lower().split() for w in self.fail_on):
+            raise SearchError(f"search failed for {query!r}", provider=self._name)
+        q = term_set(query)
+        scored = []
+        for i, doc in enumerate(self.documents):
+            overlap = len(q & term_set(doc.title)) * 3 + len(q & term_set(doc.content))
+            if overlap:
+                scored.append((-overlap, i, doc))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        return [d.model_copy() for _, _, d in scored[:max_results]]
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        self.extracted.extend(urls)
+        self.calls["extract"] += 1
+        wanted = set(urls)
+        return [d.model_copy() for d in self.documents if d.url in wanted]
+
+
+__all__ = ["FunctionLLM", "ScriptedLLM", "StaticSearch"]

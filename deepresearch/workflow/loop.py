@@ -1,0 +1,198 @@
+"""The research loop: run a phase, gate it, pause for the hooks, apply what they said,
+advance by the transition table, checkpoint. Cancellation and timeouts keep the state."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from deepresearch.context import RunContext
+from deepresearch.errors import DeepResearchError, ProviderError, ResearchCancelled
+from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
+from deepresearch.state import (
+    AgentDecision,
+    Gap,
+    Phase,
+    PhaseMetrics,
+    ResearchState,
+    RunStatus,
+)
+from deepresearch.workflow.gates import validate
+from deepresearch.workflow.hooks import Hook, Steer, apply_edits, call_hooks
+from deepresearch.workflow.transitions import next_phase, reflection_prompt, should_iterate
+
+STOPPING = frozenset({RunStatus.STOPPED, RunStatus.CANCELLED, RunStatus.TIMED_OUT, RunStatus.FAILED})
+
+
+class Workflow:
+    def __init__(self, ctx: RunContext, hooks: list[Hook] | None = None) -> None:
+        self.ctx = ctx
+        self.hooks = list(hooks or [])
+        self._deadline: float | None = None
+
+    async def run(self, state: ResearchState) -> ResearchState:
+        """Run from ``state.phase`` until done, stopped, cancelled, timed out or failed."""
+        cfg = self.ctx.config
+        self._deadline = time.monotonic() + cfg.task_timeout_s if cfg.task_timeout_s else None
+        state.status = RunStatus.RUNNING
+        try:
+            while state.phase != Phase.DONE and state.status not in STOPPING:
+                await self.step(state)
+        finally:
+            self._deadline = None
+        return state
+
+    async def step(self, state: ResearchState, phase: Phase | None = None) -> PhaseReport | None:
+        """Run one phase (``state.phase`` unless named), with gate, think pause and advance.
+        Errors become the state's status; the partial state is checkpointed."""
+        target = phase or state.phase
+        if target == Phase.DONE:
+            return None
+        try:
+            return await self._step(state, target)
+        except (ResearchCancelled, asyncio.CancelledError):
+            if not self.ctx.cancel.cancelled:
+                raise  # cancelled by someone else's task management: not ours to swallow
+            await self._abort(state, target, RunStatus.CANCELLED, "Research was cancelled.")
+        except TimeoutError:
+            await self._abort(
+                state, target, RunStatus.TIMED_OUT, f"Timed out during {target.value}."
+            )
+        except (ProviderError, DeepResearchError) as exc:
+            await self._abort(state, target, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        return None
+
+    async def _step(self, state: ResearchState, phase: Phase) -> PhaseReport:
+        ctx, cfg = self.ctx, self.ctx.config
+        ctx.cancel.check()
+        state.phase = phase
+        if state.status not in (RunStatus.RUNNING, RunStatus.AWAITING_INPUT):
+            state.status = RunStatus.RUNNING
+        metrics = PhaseMetrics(phase=phase, iteration=state.iteration)
+        state.metrics.append(metrics)
+        ctx.events.emit(state, "phase_started", {"phase": phase.value, "iteration": state.iteration})
+        ctx.say(f"{phase.value} (iteration {state.iteration})")
+        started = time.perf_counter()
+        timeout = cfg.phase_timeout(phase.value)
+        if self._deadline is not None:
+            timeout = min(timeout, max(0.0, self._deadline - time.monotonic()))
+        try:
+            report = await asyncio.wait_for(PHASE_FUNCTIONS[phase](state, ctx), timeout=timeout)
+        finally:
+            metrics.duration_s = round(time.perf_counter() - started, 4)
+        ctx.events.emit(
+            state,
+            "phase_completed",
+            {"phase": phase.value, "summary": report.summary, "notes": report.notes},
+        )
+        gate = validate(phase, state, cfg.max_sub_queries)
+        self._decide(
+            state,
+            phase,
+            "evaluate_phase",
+            "; ".join(gate.issues) or f"{phase.value} meets its quality gate.",
+            {"quality_ok": gate.valid, "issues": gate.issues, "quality_score": gate.quality_score,
+             **gate.metrics},  # fmt: skip
+        )
+        steer = await self._pause(state, phase, reflection_prompt(state, phase, gate.issues))
+        if steer.stop:
+            state.status = RunStatus.STOPPED
+            state.phase = next_phase(state, cfg)
+            self._decide(state, phase, "stop", "A think-pause hook asked to stop.", {})
+            await ctx.checkpoint(state)
+            return report
+        nxt = self._advance(state, phase, steer)
+        state.phase = nxt
+        if nxt == Phase.DONE:
+            state.status = RunStatus.COMPLETED
+        state.touch()
+        await ctx.checkpoint(state)
+        return report
+
+    async def _pause(self, state: ResearchState, phase: Phase, prompt: str) -> Steer:
+        """Call the hooks. After clarification that asked a question, their answer is the
+        clarification; without hooks the run proceeds with the question as asked."""
+        clarification = state.clarification
+        asking = phase == Phase.CLARIFICATION and clarification is not None and (
+            clarification.need_clarification and clarification.answer is None
+        )
+        if not self.hooks:
+            if asking:
+                self._decide(
+                    state, phase, "clarification_unanswered",
+                    "No hook to ask; proceeding with the question as asked.", {},
+                )  # fmt: skip
+            return Steer()
+        if asking:
+            state.status = RunStatus.AWAITING_INPUT
+            await self.ctx.checkpoint(state)
+        steer = await call_hooks(self.hooks, state, prompt)
+        state.status = RunStatus.RUNNING
+        self.ctx.events.emit(
+            state, "think_pause", {"phase": phase.value, "prompt": prompt, **steer.model_dump()}
+        )
+        if asking and clarification is not None and steer.guidance:
+            clarification.answer = steer.guidance
+            steer = steer.model_copy(update={"guidance": None})
+        changes = apply_edits(state, steer)
+        if changes or steer.guidance:
+            self._decide(
+                state, phase, "apply_guidance", "; ".join(changes) or "guidance recorded",
+                {"guidance": steer.guidance, "changes": changes},
+            )  # fmt: skip
+        return steer
+
+    def _advance(self, state: ResearchState, phase: Phase, steer: Steer) -> Phase:
+        cfg = self.ctx.config
+        if phase == Phase.SYNTHESIS and steer.guidance:
+            # Guidance after the report asks for more: treat it as a gap to research.
+            state.gaps.append(
+                Gap(
+                    id=state.next_id("gap"),
+                    description=f"Reviewer asked: {steer.guidance}",
+                    suggested_queries=[steer.guidance],
+                    iteration=state.iteration,
+                )
+            )
+        nxt = next_phase(state, cfg)
+        if phase == Phase.SYNTHESIS:
+            self._decide(
+                state, phase, "decide_iteration",
+                "Unresolved gaps and iterations remain." if nxt == Phase.REFINEMENT
+                else "No unresolved gaps or the iteration limit is reached.",
+                {"should_iterate": should_iterate(state), "next_phase": nxt.value,
+                 "gap_count": len(state.unresolved_gaps()), "iteration": state.iteration,
+                 "max_iterations": state.max_iterations},
+            )  # fmt: skip
+        if steer.guidance and nxt != Phase.DONE:
+            state.add_guidance(nxt, steer.guidance)
+        if phase == Phase.REFINEMENT and nxt == Phase.GATHERING:
+            state.start_new_iteration()
+        return nxt
+
+    def _decide(
+        self, state: ResearchState, phase: Phase, action: str, rationale: str, outputs: dict[str, object]
+    ) -> None:
+        decision = state.record(
+            AgentDecision(
+                agent="supervisor",
+                action=action,
+                rationale=rationale,
+                phase=phase,
+                iteration=state.iteration,
+                inputs={"phase": phase.value, "iteration": state.iteration},
+                outputs=dict(outputs),
+            )
+        )
+        self.ctx.events.emit(state, "decision", decision.model_dump(mode="json"))
+
+    async def _abort(self, state: ResearchState, phase: Phase, status: RunStatus, message: str) -> None:
+        state.status = status
+        state.error = message
+        state.abort_phase = phase
+        state.abort_iteration = state.iteration
+        state.phase = phase  # resume continues the interrupted phase
+        if state.metrics and state.metrics[-1].phase == phase:
+            state.metrics[-1].error = message
+        self.ctx.events.emit(state, status.value, {"phase": phase.value, "error": message})
+        await self.ctx.checkpoint(state)

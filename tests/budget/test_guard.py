@@ -1,0 +1,56 @@
+"""guard(): the last safety net before a call."""
+
+from __future__ import annotations
+
+from deepresearch.budget import TokenBudget, count_tokens
+from deepresearch.config import Config
+from deepresearch.providers.base import LLMRequest, Message
+from deepresearch.roles import CondenseInputs, CondenseOutput
+from deepresearch.state import AgentRole
+
+from .doubles import sentences
+
+CONFIG = Config(model_context_overrides={"offline": 1000}, runtime_overhead=100)
+
+
+def request(system: str, user: str) -> LLMRequest:
+    return LLMRequest(
+        role=AgentRole.ANALYZER,
+        phase="analysis",
+        messages=[Message("system", system), Message("user", user)],
+        output_type=CondenseOutput,
+        inputs=CondenseInputs(text="", level="headline", target_tokens=1),
+        max_tokens=123,
+    )
+
+
+def prompt_tokens(r: LLMRequest) -> int:
+    return count_tokens(r.system) + count_tokens(r.user)
+
+
+def test_fitting_request_is_returned_unchanged() -> None:
+    r = request("Be brief.", "A short question.")
+    assert TokenBudget(CONFIG).guard(r, "offline") is r
+
+
+def test_oversized_user_message_is_cut_to_fit() -> None:
+    budget = TokenBudget(CONFIG)
+    r = request("You analyse sources.", sentences(200, "press"))
+    guarded = budget.guard(r, "offline")
+    assert guarded is not r
+    assert prompt_tokens(guarded) <= budget.call_budget("offline")
+    assert guarded.system == r.system and r.user.startswith(guarded.user)
+    assert guarded.max_tokens == 123 and guarded.inputs is r.inputs
+
+
+def test_oversized_system_prompt_is_cut_too() -> None:
+    budget = TokenBudget(CONFIG)
+    guarded = budget.guard(request(sentences(200, "rules"), sentences(200, "x")), "offline")
+    assert prompt_tokens(guarded) <= budget.call_budget("offline")
+    assert guarded.user  # the user message keeps at least half the room
+
+
+def test_guard_is_off_with_token_management() -> None:
+    r = request("s", sentences(200, "press"))
+    off = TokenBudget(CONFIG.merged(token_management_enabled=False))
+    assert off.guard(r, "offline") is r

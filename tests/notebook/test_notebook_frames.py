@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import pytest
+
+from deepresearch.errors import InputError
+from deepresearch.notebook import frames
+from deepresearch.state import ResearchState
+
+ALL_FRAMES: list[Callable[[ResearchState], pd.DataFrame]] = [
+    frames.sources_frame,
+    frames.findings_frame,
+    frames.gaps_frame,
+    frames.sub_queries_frame,
+    frames.decisions_frame,
+    frames.metrics_frame,
+    frames.usage_frame,
+    frames.supervision_frame,
+]
+
+
+@pytest.mark.parametrize("make", ALL_FRAMES, ids=lambda f: f.__name__)
+def test_empty_and_full_frames_have_the_same_columns_and_dtypes(
+    make: Callable[[ResearchState], pd.DataFrame], rich_state: ResearchState
+) -> None:
+    empty = make(ResearchState(question="q"))
+    full = make(rich_state)
+    assert empty.empty
+    assert not full.empty
+    assert list(empty.columns) == list(full.columns)
+    assert empty.dtypes.to_dict() == full.dtypes.to_dict()
+    assert empty.index.name == full.index.name
+
+
+def test_sources_frame_is_indexed_by_id_with_typed_columns(rich_state: ResearchState) -> None:
+    df = frames.sources_frame(rich_state)
+    assert list(df.index) == ["src-1", "src-2", "src-3"]
+    assert df.loc["src-1", "citation"] == 1
+    assert str(df["citation"].dtype) == "Int64"
+    assert df["quality"].dtype.ordered  # type: ignore[union-attr]
+    assert df.loc["src-1", "content_chars"] == len("Gutenberg's press spread literacy.")
+    # An ordered categorical filters by meaning.
+    assert list(df[df["quality"] >= "medium"].index) == ["src-1", "src-2"]
+
+
+def test_findings_frame_lists_citations_and_orders_confidence(rich_state: ResearchState) -> None:
+    df = frames.findings_frame(rich_state)
+    assert df.loc["f-1", "citations"] == [2, 1]
+    assert df.loc["f-1", "n_sources"] == 2
+    assert df.sort_values("confidence").index[-1] == "f-1"
+
+
+def test_finding_sources_goes_from_a_finding_to_its_sources_in_citation_order(
+    rich_state: ResearchState,
+) -> None:
+    df = frames.finding_sources(rich_state, "f-1")
+    assert list(df.index) == ["src-2", "src-1"]
+    assert list(df.columns) == list(frames.sources_frame(rich_state).columns)
+    with pytest.raises(InputError, match="f-9"):
+        frames.finding_sources(rich_state, "f-9")
+
+
+def test_sub_queries_frame_counts_sources_per_sub_query(rich_state: ResearchState) -> None:
+    df = frames.sub_queries_frame(rich_state)
+    assert df["sources"].to_dict() == {"sq-1": 1, "sq-2": 2, "sq-3": 0}
+    assert df.loc["sq-3", "status"] == "pending"
+
+
+def test_metrics_and_usage_frames_sum_like_the_state(rich_state: ResearchState) -> None:
+    metrics = frames.metrics_frame(rich_state)
+    assert list(metrics["phase"]) == ["planning", "gathering"]
+    assert metrics["search_calls"].sum() == 4
+    assert metrics["input_tokens"].sum() == 100
+    usage = frames.usage_frame(rich_state)
+    assert usage.index.name == "call"
+    assert usage.loc[0, "model"] == "offline"
+
+
+def test_supervision_frame_reports_coverage_per_round(rich_state: ResearchState) -> None:
+    df = frames.supervision_frame(rich_state)
+    row = df.iloc[0]
+    assert row["coverage"] == 0.5
+    assert row["queries_covered"] == 1
+    assert row["directives"] == 1
+    assert row["delta"] == "+1 source"
+
+
+def test_gaps_and_decisions_frames(rich_state: ResearchState) -> None:
+    gaps = frames.gaps_frame(rich_state)
+    assert gaps.loc["g-1", "severity"] == "moderate"
+    assert not gaps.loc["g-1", "addressed"]
+    decisions = frames.decisions_frame(rich_state)
+    assert list(decisions["agent"]) == ["planner", "supervisor"]
+    assert str(decisions["timestamp"].dtype).startswith("datetime64")

@@ -1,0 +1,365 @@
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deepresearch.errors import CorpusError
+from deepresearch.providers import readers
+from deepresearch.providers.base import SearchProvider
+from deepresearch.providers.corpus import (
+    CONTENT_CHARS,
+    CorpusSearch,
+    CorpusWarning,
+    IndexStats,
+)
+from deepresearch.providers.readers import build_match_query
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("DEEPRESEARCH_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    (root / "biology").mkdir(parents=True)
+    (root / "photosynthesis.md").write_text(
+        "Intro line\n\n# Photosynthesis basics\n\nPlants turn light energy into sugar "
+        "inside chloroplasts.\n",
+        encoding="utf-8",
+    )
+    (root / "biology" / "chlorophyll.txt").write_text(
+        "Chlorophyll is the green pigment that absorbs light.", encoding="utf-8"
+    )
+    (root / "printing.html").write_text(
+        "<html><head><title>The Printing Press</title><style>p {color: red}</style>"
+        "<script>var gutenberg = 1;</script></head><body><h1>Gutenberg</h1>"
+        "<p>Movable type spread books &amp; literacy across Europe.</p></body></html>",
+        encoding="utf-8",
+    )
+    return root
+
+
+@pytest.fixture
+def read_log(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the files the indexer reads, in order."""
+    log: list[str] = []
+    real = readers.read_document
+
+    def logged(path: Path) -> readers.Document:
+        log.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(readers, "read_document", logged)
+    return log
+
+
+def _titles(hits: list[Any]) -> list[str]:
+    return [hit.title for hit in hits]
+
+
+async def test_indexes_markdown_text_and_html(folder: Path) -> None:
+    corpus = CorpusSearch(folder)
+    assert isinstance(corpus, SearchProvider)
+    assert corpus.name == "corpus"
+    assert corpus.index() == IndexStats(added=3)
+
+    (hit,) = await corpus.search("photosynthesis", max_results=5)
+    assert hit.title == "Photosynthesis basics"  # the first '#' heading, not the first line
+    assert hit.url == str(folder.resolve() / "photosynthesis.md")
+    assert hit.domain == "local"
+    assert hit.snippet.startswith("Intro line")
+    assert hit.score is not None and hit.score > 0
+
+    (hit,) = await corpus.search("green pigment", max_results=5)
+    assert (hit.title, hit.domain) == ("chlorophyll", "biology")  # file stem, parent folder
+
+    (hit,) = await corpus.search("movable type", max_results=5)
+    assert hit.title == "The Printing Press"
+    assert "books & literacy" in hit.content
+    assert "color" not in hit.content and "var gutenberg" not in hit.content
+
+
+async def test_title_matches_rank_first(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.md").write_text("# Farming\n\nPotato potato potato fields and more.", "utf-8")
+    (root / "b.md").write_text("# Potato\n\nA tuber grown in fields.", "utf-8")
+    hits = await CorpusSearch(root).search("potato", max_results=5)
+    assert _titles(hits) == ["Potato", "Farming"]
+
+
+def test_binary_empty_and_undecodable_files_are_skipped(folder: Path) -> None:
+    (folder / "binary.txt").write_bytes(b"\x89PNG\x00\x01\x02")
+    (folder / "empty.md").write_text("  \n", encoding="utf-8")
+    (folder / "latin1.txt").write_bytes("caf\xe9 cr\xe8me".encode("latin-1"))
+    corpus = CorpusSearch(folder)
+    with pytest.warns(CorpusWarning) as caught:
+        stats = corpus.index()
+    assert (stats.added, stats.skipped) == (3, 3)
+    reasons = {Path(item.path).name: item.reason for item in corpus.skipped}
+    assert set(reasons) == {"binary.txt", "empty.md", "latin1.txt"}
+    assert "binary" in reasons["binary.txt"]
+    assert "UTF-8" in reasons["latin1.txt"]
+    assert len(caught) == 3
+    # A skipped file is not read again until it changes.
+    assert corpus.index() == IndexStats(skipped=3, unchanged=3)
+
+
+def test_unreadable_file_is_skipped(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = folder / "secret.md"
+    secret.write_text("# Secret\n\nclassified", encoding="utf-8")
+    real_read_bytes = Path.read_bytes
+
+    def deny(self: Path) -> bytes:
+        if self.name == "secret.md":  # chmod does not stop root, so deny it here
+            raise PermissionError(13, "Permission denied")
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    corpus = CorpusSearch(folder)
+    with pytest.warns(CorpusWarning, match="permission denied"):
+        corpus.index()
+    assert [item.path for item in corpus.skipped] == [str(secret.resolve())]
+    assert asyncio.run(corpus.search("classified", max_results=5)) == []
+
+
+def test_pdf_without_pypdf_is_skipped_naming_the_extra(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (folder / "paper.pdf").write_bytes(b"%PDF-1.4\n")
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # import now fails
+    corpus = CorpusSearch(folder)
+    with pytest.warns(CorpusWarning, match=r"deepresearch\[pdf\]"):
+        assert corpus.index().skipped == 1
+
+
+async def test_pdf_text_is_indexed(folder: Path) -> None:
+    (folder / "paper.pdf").write_bytes(_minimal_pdf("Stomata regulate gas exchange"))
+    (hit,) = await CorpusSearch(folder).search("stomata", max_results=5)
+    assert hit.title == "paper"
+    assert "gas exchange" in hit.content
+
+
+def test_hidden_and_unsupported_files_are_ignored_silently(folder: Path) -> None:
+    (folder / "data.csv").write_text("potato,1", encoding="utf-8")
+    (folder / ".draft.md").write_text("potato", encoding="utf-8")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "notes.md").write_text("potato", encoding="utf-8")
+    corpus = CorpusSearch(folder)
+    assert corpus.index() == IndexStats(added=3)
+    assert asyncio.run(corpus.search("potato", max_results=5)) == []
+
+
+async def test_incremental_reindex_reads_only_changed_files(
+    folder: Path, read_log: list[str]
+) -> None:
+    corpus = CorpusSearch(folder)
+    assert corpus.index().added == 3
+    read_log.clear()
+
+    changed = folder / "biology" / "chlorophyll.txt"
+    changed.write_text("Chlorophyll also appears in algae and cyanobacteria.", encoding="utf-8")
+    os.utime(changed, ns=(1, 1_000_000_000))  # a distinct mtime even on coarse clocks
+    (folder / "printing.html").unlink()
+    (folder / "respiration.md").write_text("# Respiration\n\nCells burn sugar.", "utf-8")
+
+    stats = await corpus.refresh()
+    assert stats == IndexStats(added=1, updated=1, removed=1, unchanged=1)
+    assert sorted(read_log) == ["chlorophyll.txt", "respiration.md"]
+    assert _titles(await corpus.search("cyanobacteria", max_results=5)) == ["chlorophyll"]
+    assert await corpus.search("gutenberg movable", max_results=5) == []
+    assert _titles(await corpus.search("respiration", max_results=5)) == ["Respiration"]
+
+
+def test_index_is_reused_by_a_new_instance(folder: Path, read_log: list[str]) -> None:
+    first = CorpusSearch(folder)
+    first.index()
+    first.close()
+    read_log.clear()
+    assert CorpusSearch(folder).index() == IndexStats(unchanged=3)
+    assert read_log == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', '""chlorophyll', "chlorophyll AND OR NOT", "chloro*", "title:chlorophyll", "(((",
+     "NEAR(light sugar)", "'; DROP TABLE docs; --", "^light", "-light +sugar", "light\x00",
+     "Zürich naïve 光合作用", "{light} [sugar] <b>"],
+)  # fmt: skip
+async def test_special_characters_never_raise(folder: Path, query: str) -> None:
+    hits = await CorpusSearch(folder).search(query, max_results=5)
+    assert isinstance(hits, list)
+
+
+async def test_quoted_words_still_match(folder: Path) -> None:
+    hits = await CorpusSearch(folder).search('what does "chlorophyll" do?', max_results=5)
+    assert _titles(hits) == ["chlorophyll"]
+
+
+@pytest.mark.parametrize("query", ["", "   ", "what is the", "a ? !", "*"])
+async def test_empty_or_stopword_query_returns_nothing(folder: Path, query: str) -> None:
+    assert await CorpusSearch(folder).search(query, max_results=5) == []
+
+
+def test_build_match_query_quotes_content_words() -> None:
+    assert build_match_query('What is "Light" energy, light?') == '"light" OR "energy"'
+    assert build_match_query("the of and") is None
+
+
+async def test_max_results_limits_hits(folder: Path) -> None:
+    corpus = CorpusSearch(folder)
+    assert len(await corpus.search("light sugar green", max_results=1)) == 1
+    assert await corpus.search("light", max_results=0) == []
+
+
+async def test_extract_returns_full_content_of_indexed_paths(folder: Path) -> None:
+    long_text = "# Long\n\n" + "word " * 15_000
+    (folder / "long.md").write_text(long_text, encoding="utf-8")
+    corpus = CorpusSearch(folder)
+    root = folder.resolve()
+    hits = await corpus.extract(
+        [str(root / "long.md"), "biology/chlorophyll.txt", f"file://{root}/printing.html",
+         str(root / "missing.md"), "https://example.com/x"]
+    )  # fmt: skip
+    assert [hit.title for hit in hits] == ["Long", "chlorophyll", "The Printing Press"]
+    assert len(hits[0].content) == CONTENT_CHARS
+    assert hits[1].url == str(root / "biology" / "chlorophyll.txt")
+
+
+async def test_extract_accepts_paths_through_a_symlinked_folder(
+    folder: Path, tmp_path: Path
+) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(folder, target_is_directory=True)
+    corpus = CorpusSearch(link)
+    (hit,) = await corpus.extract([str(link / "printing.html")])
+    assert hit.url == str(folder.resolve() / "printing.html")
+
+
+def test_missing_folder_or_file_raises_corpus_error(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="does not exist"):
+        CorpusSearch(tmp_path / "nope")
+    file = tmp_path / "file.md"
+    file.write_text("x", encoding="utf-8")
+    with pytest.raises(CorpusError, match="not a folder"):
+        CorpusSearch(file)
+
+
+def test_damaged_index_file_raises_corpus_error(folder: Path, tmp_path: Path) -> None:
+    index = tmp_path / "bad.sqlite"
+    index.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(CorpusError, match="Delete the file"):
+        CorpusSearch(folder, index_path=index).index()
+
+
+def test_index_location(folder: Path, tmp_path: Path, _home: Path) -> None:
+    default = CorpusSearch(folder).index_file
+    assert default.parent == _home / "indexes"
+    assert folder.resolve() not in default.parents
+    (tmp_path / "idx").mkdir()
+    assert CorpusSearch(folder, index_path=tmp_path / "idx").index_file.parent == tmp_path / "idx"
+    explicit = tmp_path / "mine.sqlite"
+    assert CorpusSearch(folder, index_path=explicit).index_file == explicit
+
+
+def test_index_of_another_folder_is_rebuilt(folder: Path, tmp_path: Path) -> None:
+    index = tmp_path / "shared.sqlite"
+    CorpusSearch(folder, index_path=index).index()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "one.md").write_text("# One\n\nsolo", encoding="utf-8")
+    assert CorpusSearch(other, index_path=index).index() == IndexStats(added=1)
+
+
+async def test_concurrent_searches_share_one_index(folder: Path, read_log: list[str]) -> None:
+    corpus = CorpusSearch(folder)
+    queries = ["light", "pigment", "movable type", "sugar", "europe"] * 4
+    results = await asyncio.gather(*(corpus.search(q, max_results=3) for q in queries))
+    assert sorted(read_log) == ["chlorophyll.txt", "photosynthesis.md", "printing.html"]
+    for query, hits in zip(queries, results, strict=True):
+        assert hits == await corpus.search(query, max_results=3)
+        assert hits, query
+
+
+RECORDS = [
+    {"title": "Potato", "text": "The potato is a starchy tuber.", "url": "https://a.org/potato"},
+    {"title": "Rice", "text": "Rice is a cereal grain.", "url": "https://b.org/rice",
+     "domain": "Grains", "snippet": "A staple food"},
+]  # fmt: skip
+
+
+class _ForbiddenRecords:
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        raise AssertionError("records were read although the fingerprint matched")
+
+
+async def test_from_records_search_and_extract(tmp_path: Path) -> None:
+    corpus = CorpusSearch.from_records(RECORDS, index_path=tmp_path / "r.sqlite")
+    assert corpus.name == "records"
+    (potato,) = await corpus.search("starchy tuber", max_results=5)
+    assert (potato.url, potato.domain) == ("https://a.org/potato", "a.org")
+    assert potato.snippet == "The potato is a starchy tuber."
+    (rice,) = await corpus.extract(["https://b.org/rice", "https://nope.org"])
+    assert (rice.domain, rice.snippet, rice.content) == (
+        "Grains",
+        "A staple food",
+        RECORDS[1]["text"],
+    )
+
+
+def test_from_records_rebuilds_only_when_fingerprint_changes(tmp_path: Path) -> None:
+    index = tmp_path / "r.sqlite"
+    built = CorpusSearch.from_records(RECORDS, index_path=index, name="crops", fingerprint="v1")
+    assert built.index() == IndexStats(added=2)
+    built.close()
+    reused = CorpusSearch.from_records(
+        _ForbiddenRecords(), index_path=index, name="crops", fingerprint="v1"
+    )
+    assert reused.index() == IndexStats(unchanged=2)
+    rebuilt = CorpusSearch.from_records(
+        RECORDS[:1], index_path=index, name="crops", fingerprint="v2"
+    )
+    assert rebuilt.index() == IndexStats(added=1, removed=2)
+
+
+def test_from_records_skips_records_without_url_or_text(tmp_path: Path) -> None:
+    records = [*RECORDS, {"title": "No url", "text": "x"}, {"url": "https://c.org", "text": " "}]
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "r.sqlite")
+    with pytest.warns(CorpusWarning):
+        assert corpus.index() == IndexStats(added=2, skipped=2)
+
+
+def _minimal_pdf(text: str) -> bytes:
+    """A one-page PDF that shows ``text`` in Helvetica, with a correct xref table."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)

@@ -1,0 +1,100 @@
+"""JSON extraction from model text, the schema prompt, and the repair loop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import BaseModel
+
+from deepresearch.errors import StructuredOutputError
+from deepresearch.providers.base import Message, Usage
+from deepresearch.providers.structured import (
+    Answer,
+    complete_with_repair,
+    extract_json,
+    schema_instructions,
+    strip_reasoning,
+    validate,
+)
+
+
+class Verdict(BaseModel):
+    label: str
+    score: int
+
+
+def test_extracts_fenced_json_after_a_think_block() -> None:
+    text = (
+        '<think>Maybe {"label": "wrong", "score": 0}?</think>\n'
+        'Sure! Here you go:\n```json\n{"label": "ok", "score": 3}\n```\nAnything else?'
+    )
+    assert extract_json(text) == {"label": "ok", "score": 3}
+
+
+def test_extracts_json_embedded_in_chatter_with_braces_inside_strings() -> None:
+    text = 'The answer is {"label": "a } tricky { one", "score": 2} as requested.'
+    assert extract_json(text) == {"label": "a } tricky { one", "score": 2}
+
+
+def test_unclosed_reasoning_block_hides_everything_after_it() -> None:
+    assert strip_reasoning('<think>{"label": "x", "score": 1} and then I ran out') == ""
+    with pytest.raises(ValueError, match="empty"):
+        extract_json("<think>cut off mid-thought")
+
+
+def test_no_json_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no JSON"):
+        extract_json("I cannot help with that.")
+
+
+def test_validate_unwraps_a_named_wrapper_and_a_single_item_list() -> None:
+    assert validate({"Verdict": {"label": "a", "score": 1}}, Verdict) == Verdict(label="a", score=1)
+    assert validate([{"label": "b", "score": 2}], Verdict) == Verdict(label="b", score=2)
+
+
+def test_schema_instructions_name_the_schema_and_embed_it() -> None:
+    text = schema_instructions(Verdict)
+    assert 'schema named "Verdict"' in text
+    schema = json.loads(text.split("Schema: ", 1)[1])
+    assert schema["required"] == ["label", "score"]
+
+
+async def test_repair_shows_the_validation_error_then_succeeds() -> None:
+    seen: list[list[Message]] = []
+    answers = ['{"label": "x"}', '```json\n{"label": "x", "score": 5}\n```']
+
+    async def ask(extra: list[Message]) -> Answer:
+        seen.append(list(extra))
+        return Answer(text=answers[len(seen) - 1], usage=Usage(10, 2))
+
+    result = await complete_with_repair(ask, Verdict, max_repairs=3, provider="t")
+    assert result.output == Verdict(label="x", score=5)
+    assert result.repair_attempts == 1
+    assert result.usage == Usage(20, 4)
+    assert seen[0] == []
+    assert seen[1][0] == Message("assistant", '{"label": "x"}')
+    assert "score" in seen[1][1].content and "Field required" in seen[1][1].content
+
+
+async def test_repair_exhausted_raises_structured_output_error() -> None:
+    calls = 0
+
+    async def ask(extra: list[Message]) -> Answer:
+        nonlocal calls
+        calls += 1
+        return Answer(text="Sorry, I can't produce JSON.", usage=Usage())
+
+    with pytest.raises(StructuredOutputError) as info:
+        await complete_with_repair(ask, Verdict, max_repairs=3, provider="openai:m")
+    assert calls == 4  # the first answer and three repairs
+    assert info.value.raw_text == "Sorry, I can't produce JSON."
+    assert "Verdict" in str(info.value) and "3 repair" in str(info.value)
+
+
+async def test_native_data_is_validated_too() -> None:
+    async def ask(extra: list[Message]) -> Answer:
+        return Answer(text="", usage=Usage(), data={"label": "n", "score": 1})
+
+    result = await complete_with_repair(ask, Verdict, max_repairs=0, provider="t")
+    assert result.output == Verdict(label="n", score=1)

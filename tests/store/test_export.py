@@ -1,0 +1,158 @@
+"""JSON and Markdown export, and the readable timeline."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from deepresearch.state import (
+    AgentDecision,
+    Phase,
+    Report,
+    ResearchState,
+    RunStatus,
+    UsageRecord,
+)
+from deepresearch.store import (
+    Event,
+    SessionStore,
+    describe_event,
+    export_json,
+    export_markdown,
+    timeline,
+)
+
+
+def finished_state() -> ResearchState:
+    state = ResearchState(question="How did the printing press change Europe?")
+    sq = state.add_sub_query("printing press literacy")
+    state.new_source(url="https://example.org/a", title="Literacy | history", sub_query_id=sq.id)
+    state.new_source(url="docs/notes.md", title="", sub_query_id=sq.id)
+    state.record(
+        AgentDecision(
+            agent="supervisor",
+            action="research_complete",
+            rationale="coverage 0.9 | enough",
+            phase=Phase.SUPERVISION,
+        )
+    )
+    state.usage.append(
+        UsageRecord(
+            role="report", phase="synthesis", model="offline", input_tokens=1000, output_tokens=250
+        )
+    )
+    state.report = Report(
+        markdown="# Printing press\n\n## Literacy\n\nLiteracy rose [1].\n\n```\n# not a heading\n```",
+        sections=["Literacy"],
+        cited_source_ids=["src-1"],
+        word_count=4,
+    )
+    state.phase = Phase.DONE
+    state.status = RunStatus.COMPLETED
+    return state
+
+
+def test_export_json_round_trips() -> None:
+    state = finished_state()
+    assert ResearchState.from_json(export_json(state)) == state
+
+
+def test_export_markdown_has_question_status_report_sources_decisions() -> None:
+    md = export_markdown(finished_state())
+    assert md.startswith("# How did the printing press change Europe?")
+    assert "- Status: completed (phase done, iteration 1/3)" in md
+    # The report's headings sit under the export's "## Report".
+    assert "## Report\n\n### Printing press\n\n#### Literacy" in md
+    assert "\n# not a heading\n" in md
+    assert "1. [Literacy | history](https://example.org/a) — unknown" in md
+    assert "2. [docs/notes.md](docs/notes.md)" in md
+    assert "| supervisor | research_complete | coverage 0.9 \\| enough |" in md
+
+
+def test_export_markdown_without_report_says_so() -> None:
+    state = ResearchState(question="q?")
+    state.status = RunStatus.CANCELLED
+    state.abort_phase = Phase.GATHERING
+    state.abort_iteration = 2
+    md = export_markdown(state)
+    assert "_No report yet" in md
+    assert "_No sources gathered._" in md
+    assert "Stopped during gathering (iteration 2)" in md
+
+
+def test_timeline_is_readable(tmp_path: Path) -> None:
+    state = finished_state()
+    with SessionStore(tmp_path / "s.db") as store:
+        state.phase = Phase.PLANNING
+        store.emit(state, "phase_started", {})
+        store.emit(
+            state,
+            "llm_call",
+            {
+                "role": "planner",
+                "model": "offline",
+                "input_tokens": 1200,
+                "output_tokens": 300,
+                "duration_s": 0.25,
+            },
+        )
+        store.emit(state, "phase_completed", {"duration_s": 1.5, "sub_queries": 3})
+        state.phase = Phase.GATHERING
+        store.emit(
+            state,
+            "search_call",
+            {"query": "printing press", "results": 4, "duration_s": 0.3, "provider": "demo"},
+        )
+        store.emit(state, "cancelled", {"reason": "user"})
+        store.emit(state, "something_new", {"x": 1})
+        state.phase = Phase.DONE
+        text = timeline(store.events(state.id), state)
+    lines = text.splitlines()
+    assert lines[0] == f"Session {state.id}: How did the printing press change Europe?"
+    assert "1 LLM calls · 1,000 in / 250 out tokens" in text
+    assert "report: 4 words, 1 sections, 1 cited sources" in text
+    body = [line for line in lines if " +0:" in line]
+    assert len(body) == 6
+    assert "planning#1" in body[0] and "phase started" in body[0]
+    assert "LLM planner via offline: 1,200→300 tokens, 0.25s" in body[1]
+    assert "phase completed (1.50s, sub_queries=3)" in body[2]
+    assert "search [demo] 'printing press' → 4 results, 0.30s" in body[3]
+    assert "gathering#1" in body[3]
+    assert "cancelled" in body[4] and "user" in body[4]
+    assert 'something_new {"x":1}' in body[5]
+
+
+def test_timeline_offsets_and_empty() -> None:
+    state = ResearchState(question="q")
+    start = state.created_at
+    events = [
+        Event(
+            id=1, session_id=state.id, ts=start, kind="phase_started", phase="brief", iteration=1
+        ),
+        Event(
+            id=2,
+            session_id=state.id,
+            ts=start + timedelta(seconds=75.5),
+            kind="error",
+            phase="brief",
+            iteration=1,
+            payload={"error": "boom"},
+        ),
+    ]
+    text = timeline(events)
+    assert "+1:15.50" in text
+    assert "✘ error: boom" in text
+    assert timeline([], state).endswith("No events recorded.")
+
+
+def test_describe_event_keeps_one_line() -> None:
+    event = Event(
+        id=1,
+        session_id="s",
+        ts=ResearchState(question="q").created_at,
+        kind="phase_failed",
+        phase="analysis",
+        iteration=1,
+        payload={"error": "first line\nsecond line"},
+    )
+    assert describe_event(event) == "✘ phase failed: first line second line"

@@ -1,0 +1,295 @@
+"""SessionStore: round trips, snapshots, events, archive, secrets, errors, concurrency."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from deepresearch.errors import SessionNotFoundError, StateVersionError
+from deepresearch.state import Phase, ResearchState, RunStatus
+from deepresearch.store import SessionStore, StoreError, scrub_secrets
+from deepresearch.store.sqlite import SNAPSHOTS_KEPT
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SessionStore]:
+    s = SessionStore(tmp_path / "nested" / "sessions.db")
+    yield s
+    s.close()
+
+
+def make_state(question: str = "How did the printing press change Europe?") -> ResearchState:
+    state = ResearchState(question=question)
+    sq = state.add_sub_query("printing press literacy")
+    state.new_source(url="https://example.org/a", title="A", content="text", sub_query_id=sq.id)
+    return state
+
+
+def test_creates_parent_dirs_and_uses_wal(store: SessionStore) -> None:
+    assert store.path.is_file()
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_save_load_round_trip(store: SessionStore) -> None:
+    state = make_state()
+    state.phase = Phase.GATHERING
+    store.save(state)
+    loaded = store.load(state.id)
+    assert loaded == state
+    assert store.exists(state.id)
+    assert not store.exists("nope")
+
+
+def test_save_upserts_and_load_returns_newest(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    state.phase = Phase.ANALYSIS
+    state.new_source(url="https://example.org/b", title="B")
+    store.save(state)
+    loaded = store.load(state.id)
+    assert loaded.phase == Phase.ANALYSIS
+    assert [s.id for s in loaded.sources] == ["src-1", "src-2"]
+    [summary] = store.list()
+    assert (summary.phase, summary.sources, summary.status) == (
+        Phase.ANALYSIS,
+        2,
+        RunStatus.PENDING,
+    )
+
+
+def test_keeps_only_latest_snapshots(store: SessionStore) -> None:
+    state = make_state()
+    for i in range(SNAPSHOTS_KEPT + 5):
+        state.iteration = i + 1
+        store.save(state)
+    with sqlite3.connect(store.path) as conn:
+        rows = conn.execute(
+            "SELECT iteration FROM snapshots WHERE session_id = ? ORDER BY id", (state.id,)
+        ).fetchall()
+    assert len(rows) == SNAPSHOTS_KEPT
+    assert rows[-1][0] == SNAPSHOTS_KEPT + 5
+    assert store.load(state.id).iteration == SNAPSHOTS_KEPT + 5
+
+
+def test_list_orders_by_update_and_counts(store: SessionStore) -> None:
+    first, second = make_state("first question"), make_state("second question")
+    store.save(first)
+    store.save(second)
+    store.save(first)
+    summaries = store.list()
+    assert [s.question for s in summaries] == ["first question", "second question"]
+    assert summaries[0].sources == 1
+    assert summaries[0].findings == 0
+
+
+def test_unknown_session_is_a_clear_error(store: SessionStore) -> None:
+    with pytest.raises(SessionNotFoundError, match="No session 'missing'"):
+        store.load("missing")
+    with pytest.raises(SessionNotFoundError):
+        store.delete("missing")
+
+
+def test_delete_removes_everything(store: SessionStore) -> None:
+    state, other = make_state(), make_state("other")
+    for s in (state, other):
+        store.save(s)
+        store.emit(s, "phase_started", {})
+        store.archive_put(s.id, f"sha256:{s.id}", {"content": "x"})
+    store.delete(state.id)
+    assert not store.exists(state.id)
+    assert store.events(state.id) == []
+    assert store.archive_get(f"sha256:{state.id}") is None
+    assert store.load(other.id) == other
+    assert len(store.events(other.id)) == 1
+
+
+def test_corrupted_snapshot_raises_state_version_error(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE snapshots SET state = '{not json' WHERE session_id = ?", (state.id,))
+    with pytest.raises(StateVersionError, match=f"Session '{state.id}'.*not valid JSON"):
+        store.load(state.id)
+
+
+def test_newer_state_version_raises(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    data = json.loads(state.to_json())
+    data["schema_version"] = 99
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE snapshots SET state = ?", (json.dumps(data),))
+    with pytest.raises(StateVersionError, match="newer"):
+        store.load(state.id)
+
+
+def test_v1_state_is_migrated_on_load(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    # What the first schema saved: the seeds' metadata dict, sources without citations.
+    v1 = {
+        "id": state.id,
+        "question": state.question,
+        "phase": "gathering",
+        "iteration": 1,
+        "sub_queries": [{"id": "sq-1", "query": "printing press literacy"}],
+        "sources": [{"id": "src-3", "url": "https://example.org/a", "title": "A"}],
+        "metadata": {
+            "cancelled": True,
+            "abort_phase": "gathering",
+            "agent_decisions": [{"agent": "planner", "action": "plan"}],
+        },
+    }
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE snapshots SET state = ?", (json.dumps(v1),))
+    loaded = store.load(state.id)
+    assert loaded.schema_version == 2
+    assert loaded.status == RunStatus.CANCELLED
+    assert loaded.abort_phase == Phase.GATHERING
+    assert loaded.sources[0].citation == 3
+    assert loaded.decisions[0].agent == "planner"
+
+
+def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.db"
+    bogus.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match=r"bogus\.db"):
+        SessionStore(bogus)
+
+
+def test_newer_store_version_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    SessionStore(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '99' WHERE key = 'store_version'")
+    with pytest.raises(StateVersionError, match="newer deepresearch"):
+        SessionStore(path)
+
+
+def test_events_are_appended_in_order_with_phase(store: SessionStore) -> None:
+    state = make_state()
+    state.phase = Phase.PLANNING
+    store.emit(state, "phase_started", {})
+    store.emit(
+        state,
+        "llm_call",
+        {
+            "role": "planner",
+            "model": "offline",
+            "input_tokens": 120,
+            "output_tokens": 30,
+            "duration_s": 0.5,
+            "cost_usd": 0.0,
+        },
+    )
+    state.phase = Phase.GATHERING
+    state.iteration = 2
+    store.emit(state, "search_call", {"query": "q", "results": 3, "duration_s": 0.1})
+    events = store.events(state.id)
+    assert [e.kind for e in events] == ["phase_started", "llm_call", "search_call"]
+    assert [e.phase for e in events] == ["planning", "planning", "gathering"]
+    assert events[2].iteration == 2
+    assert events[1].payload["input_tokens"] == 120
+    assert events[0].ts <= events[1].ts <= events[2].ts
+
+
+def test_events_frame(store: SessionStore) -> None:
+    state = make_state()
+    store.emit(state, "phase_started", {})
+    store.emit(
+        state,
+        "llm_call",
+        {
+            "role": "planner",
+            "model": "offline",
+            "input_tokens": 120,
+            "output_tokens": 30,
+            "duration_s": 0.5,
+            "cost_usd": 0.001,
+        },
+    )
+    frame = store.events_frame(state.id)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame["kind"]) == ["phase_started", "llm_call"]
+    assert frame["input_tokens"].sum() == 120
+    assert pd.isna(frame["input_tokens"].iloc[0])
+    assert "planner" in frame["description"].iloc[1]
+    assert str(frame["ts"].dtype).startswith("datetime64")
+    assert store.events_frame("nobody").empty
+
+
+def test_payload_with_rich_values_is_serialised(store: SessionStore) -> None:
+    state = make_state()
+    store.emit(state, "decision", {"phase": Phase.PLANNING, "at": state.created_at, "set": {1}})
+    [event] = store.events(state.id)
+    assert event.payload["phase"] == "planning"
+    assert event.payload["set"] == [1]
+
+
+def test_archive_round_trip(store: SessionStore) -> None:
+    record = {"content": "Original full text", "item_id": "src-1", "original_tokens": 5}
+    store.archive_put("abc", "sha256:1", record)
+    assert store.archive_get("sha256:1") == record
+    assert store.archive_get("sha256:2") is None
+
+
+def test_secrets_never_reach_the_file(store: SessionStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "custom-secret-value-42")
+    openai_key = "sk-proj-" + "a1B2" * 10
+    anthropic_key = "sk-ant-api03-" + "Z9y8" * 10
+    state = make_state(f"question mentioning {openai_key}")
+    state.error = f"401 from header Bearer {anthropic_key} and custom-secret-value-42"
+    store.save(state)
+    store.emit(state, "llm_error", {"error": f"bad key tvly-dev-{'x1' * 12}"})
+    store.archive_put(state.id, "h", {"content": openai_key})
+    store.close()
+    raw = b"".join(p.read_bytes() for p in store.path.parent.glob("sessions.db*"))
+    assert state.id.encode() in raw
+    for secret in (openai_key, anthropic_key, "custom-secret-value-42", "tvly-dev-x1x1"):
+        assert secret.encode() not in raw
+    loaded = SessionStore(store.path).load(state.id)
+    assert loaded.error is not None and "[redacted]" in loaded.error
+    assert "[redacted]" in loaded.question
+
+
+def test_scrub_leaves_ordinary_text_alone() -> None:
+    text = "risk-assessment-framework-for-banks task-oriented desk-reference-2020 sk-learn"
+    assert scrub_secrets(text) == text
+
+
+def test_threads_share_one_store(store: SessionStore) -> None:
+    states = [make_state(f"question {i}") for i in range(4)]
+    errors: list[BaseException] = []
+
+    def work(state: ResearchState) -> None:
+        try:
+            for i in range(10):
+                state.iteration = i + 1
+                store.save(state)
+                store.emit(state, "checkpoint", {"i": i})
+        except BaseException as exc:  # surfaced in the assert below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in states]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for state in states:
+        assert store.load(state.id).iteration == 10
+        assert [e.payload["i"] for e in store.events(state.id)] == list(range(10))
+
+
+def test_close_then_reuse_reopens(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    store.close()
+    assert store.load(state.id) == state
