@@ -32,13 +32,16 @@ from deepresearch.state import (
 
 from .archive import ContentArchive
 from .degrade import (
-    LEVEL_FIDELITY,
     LEVELS,
     Condenser,
     DegradationLevel,
+    fidelity_level,
+    fidelity_line,
+    report_fidelity,
     step_down,
     step_up,
     target_tokens,
+    weighted_fidelity,
 )
 from .limits import call_budget, context_limit, phase_fraction
 from .tokens import counter_for, truncate_to_tokens
@@ -302,7 +305,7 @@ class TokenBudget:
             )
         summary = AllocationSummary(
             phase=phase,
-            fidelity=_weighted_fidelity(
+            fidelity=weighted_fidelity(
                 [(f.level.value, n) for f, n in zip(fitted, originals, strict=True)]
             ),
             tokens_used=sum(f.tokens for f in fitted),
@@ -360,50 +363,3 @@ class TokenBudget:
             max_tokens=request.max_tokens,
             timeout_s=request.timeout_s,
         )
-
-
-# -- fidelity for reports --------------------------------------------------------------
-def fidelity_level(score: float) -> str:
-    """The seeds' table: ≥0.9 full, ≥0.6 condensed, ≥0.3 compressed, else minimal."""
-    if score >= 0.9:
-        return "full"
-    if score >= 0.6:
-        return "condensed"
-    if score >= 0.3:
-        return "compressed"
-    return "minimal"
-
-
-def _weighted_fidelity(entries: list[tuple[str, int]]) -> float:
-    """Mean level fidelity weighted by original size (a dropped long source costs more
-    than a dropped one-liner); 1.0 when there is nothing."""
-    if not entries:
-        return 1.0
-    total = sum(max(1, n) for _, n in entries)
-    kept = sum(LEVEL_FIDELITY.get(level, 1.0) * max(1, n) for level, n in entries)
-    return round(kept / total, 4)
-
-
-def report_fidelity(state: ResearchState) -> tuple[float | None, str | None]:
-    """Overall fidelity of what the research last fed its models (each item's latest
-    level), and its level name; (None, None) when no budgeting was recorded."""
-    if not state.content_fidelity:
-        return None, None
-    entries = [(f.level, f.original_tokens) for f in state.content_fidelity.values()]
-    score = round(_weighted_fidelity(entries), 2)
-    return score, fidelity_level(score)
-
-
-def fidelity_line(state: ResearchState) -> str | None:
-    """One line for the report, e.g. 'Fidelity: 0.62 (compressed) — 41 of 60 items
-    summarized, 3 dropped'; None when no budgeting was recorded."""
-    score, level = report_fidelity(state)
-    if score is None:
-        return None
-    records = state.content_fidelity.values()
-    dropped = sum(f.level == DegradationLevel.DROPPED for f in records)
-    summarized = sum(f.level not in ("full", "dropped") for f in records)
-    return (
-        f"Fidelity: {score:.2f} ({level}) — {summarized} of {len(records)} items summarized, "
-        f"{dropped} dropped"
-    )

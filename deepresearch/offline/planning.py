@@ -28,6 +28,7 @@ from deepresearch.roles import (
 )
 
 MIN_QUERY_CHARS = 10
+_PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "these", "that"})
 
 
 def main_topic(question: str, scout: list[ScoutHit] | None = None) -> str:
@@ -97,11 +98,15 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=1,
                 )
             )
+    topic_terms = term_set(topic)
     for part in clauses(question):
+        # A later clause often says "it"; name the topic so the query stands alone.
+        refers_back = bool(_PRONOUNS & set(part.lower().split()))
+        query = f"{topic}: {part}" if refers_back and not term_set(part) & topic_terms else part
         candidates.append(
-            PlannedQuery(query=part, rationale="A part of the question as asked.", priority=1)
+            PlannedQuery(query=query, rationale="A part of the question as asked.", priority=1)
         )
-    q_terms = term_set(question + " " + (inputs.research_brief or ""))
+    q_terms = term_set(question)
     for hit in inputs.scout:
         t_terms = term_set(hit.title)
         if t_terms and len(t_terms & q_terms) >= max(1, len(t_terms) // 2 + len(t_terms) % 2):

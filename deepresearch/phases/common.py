@@ -29,10 +29,13 @@ class PhaseReport:
         return f"{self.phase.value}: {parts}" + (" (skipped)" if self.skipped else "")
 
 
-def source_text(src: Source, *, limit: int = 4000) -> SourceText:
-    """The view of a source prompts and the offline engine read."""
+def source_text(src: Source, *, limit: int = 4000, raw: bool = False) -> SourceText:
+    """The view of a source prompts and the offline engine read (``raw``: the original
+    text rather than its fetch-time summary, for compression, which must lose nothing)."""
     body = src.content
-    if src.summarized and src.excerpts:
+    if raw and src.raw_content:
+        body = src.raw_content
+    elif src.summarized and src.excerpts:
         body = src.content.split("\n\nKey excerpts:", 1)[0] + " " + " ".join(src.excerpts)
     return SourceText(
         id=src.id,

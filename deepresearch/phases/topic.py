@@ -272,7 +272,7 @@ async def compress_topic(
         question=state.question,
         sub_query=sq.query,
         queries=list(topic.queries),
-        sources=[source_text(s) for s in sources],
+        sources=[source_text(s, raw=True) for s in sources],
     )
     try:
         out = await asyncio.wait_for(

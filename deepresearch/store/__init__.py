@@ -1,6 +1,12 @@
 """Persistence: the SQLite session store and the exports built on it."""
 
-from deepresearch.store.export import describe_event, export_json, export_markdown, timeline
+from deepresearch.store.export import (
+    describe_event,
+    events_frame,
+    export_json,
+    export_markdown,
+    timeline,
+)
 from deepresearch.store.sqlite import (
     Event,
     SessionStore,
@@ -15,6 +21,7 @@ __all__ = [
     "SessionSummary",
     "StoreError",
     "describe_event",
+    "events_frame",
     "export_json",
     "export_markdown",
     "scrub_secrets",

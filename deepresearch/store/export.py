@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+import pandas as pd
+
 from deepresearch.state import ResearchState
 from deepresearch.store.sqlite import Event, scrub_secrets
 
@@ -86,11 +88,45 @@ def timeline(events: Sequence[Event], state: ResearchState | None = None) -> str
     return "\n".join(lines)
 
 
+def events_frame(events: Sequence[Event]) -> pd.DataFrame:
+    """One row per event: when, kind, phase, a one-line description, tokens, cost and
+    duration as numeric columns (NaN where an event has none), and the full payload."""
+    records = [
+        {
+            "id": e.id,
+            "ts": e.ts,
+            "kind": e.kind,
+            "phase": e.phase,
+            "iteration": e.iteration,
+            "description": describe_event(e),
+            "role": e.payload.get("role"),
+            "model": e.payload.get("model"),
+            **{column: e.payload.get(column) for column in _NUMERIC_COLUMNS},
+            "payload": e.payload,
+        }
+        for e in events
+    ]
+    columns = ["id", "ts", "kind", "phase", "iteration", "description", "role", "model"]
+    frame = pd.DataFrame.from_records(records, columns=[*columns, *_NUMERIC_COLUMNS, "payload"])
+    for column in _NUMERIC_COLUMNS:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    frame["ts"] = pd.to_datetime(frame["ts"], utc=True)
+    return frame
+
+
+_NUMERIC_COLUMNS = ("input_tokens", "output_tokens", "duration_s", "cost_usd")
+
+
 def describe_event(event: Event) -> str:
     """One line saying what an event means; unknown kinds show their payload."""
-    describe = _DESCRIBERS.get(event.kind)
     p = event.payload
-    text = describe(p) if describe is not None else f"{event.kind} {_compact(p)}"
+    describe = _DESCRIBERS.get(event.kind)
+    if describe is not None:
+        text = describe(p)
+    elif event.kind.endswith("_failed") and "error" in p:
+        text = f"✘ {event.kind.replace('_', ' ')}: {p['error']}"
+    else:
+        text = f"{event.kind} {_compact(p)}"
     return _one_line(text)
 
 
@@ -137,18 +173,46 @@ def _llm_call(p: dict[str, Any]) -> str:
 
 
 def _search_call(p: dict[str, Any]) -> str:
-    query = p.get("query") or p.get("urls") or ""
-    results = p.get("results", p.get("hits"))
-    found = f" → {results} results" if results is not None else ""
-    took = f", {_seconds(p['duration_s'])}" if "duration_s" in p else ""
+    verb = "extract" if p.get("kind") == "extract" else "search"
     provider = f" [{p['provider']}]" if p.get("provider") else ""
-    return f"search{provider} {str(query)[:80]!r}{found}{took}"
+    scope = f" for {p['scope']}" if p.get("scope") else ""
+    text = f"{verb}{provider}{scope} {str(p.get('query') or '')[:80]!r}"
+    if p.get("error"):
+        text = f"✘ {text} failed: {p['error']}"
+    elif p.get("results") is not None:
+        text += f" → {p['results']} results"
+    return text + (f", {_seconds(p['duration_s'])}" if "duration_s" in p else "")
 
 
 def _phase_completed(p: dict[str, Any]) -> str:
     parts = [_seconds(p["duration_s"])] if "duration_s" in p else []
-    parts += [f"{k}={p[k]}" for k in sorted(p) if k not in {"duration_s", "phase"}]
+    summary = p.get("summary")
+    if isinstance(summary, dict):
+        parts += [f"{k}={v}" for k, v in summary.items()]
     return "✔ phase completed" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _topic_completed(p: dict[str, Any]) -> str:
+    return (
+        f"topic {p.get('sub_query', '?')} {p.get('status', 'completed')}: "
+        f"{p.get('sources', '?')} sources"
+    )
+
+
+def _think_pause(p: dict[str, Any]) -> str:
+    said = []
+    if p.get("guidance"):
+        said.append(f"guidance {p['guidance']!r}")
+    for key, label in (
+        ("add_sub_queries", "added"),
+        ("edit_sub_queries", "edited"),
+        ("remove_sub_queries", "removed"),
+    ):
+        if p.get(key):
+            said.append(f"{label} {len(p[key])} sub-queries")
+    if p.get("stop"):
+        said.append("stop")
+    return "think pause: " + (", ".join(said) if said else "continue")
 
 
 _DESCRIBERS: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -160,15 +224,16 @@ _DESCRIBERS: dict[str, Callable[[dict[str, Any]], str]] = {
         f"✘ LLM {p.get('role', '?')} via {p.get('model', '?')} failed: {p.get('error', '?')}"
     ),
     "search_call": _search_call,
+    "topic_completed": _topic_completed,
     "decision": lambda p: (
         f"decision {p.get('agent', '?')}: {p.get('action', '?')}"
         + (f" — {p['rationale']}" if p.get("rationale") else "")
     ),
-    "checkpoint": lambda p: f"checkpoint saved {_compact(p)}".rstrip(),
-    "think_pause": lambda p: f"think pause {_compact(p)}".rstrip(),
-    "cancelled": lambda p: f"■ cancelled {_compact(p)}".rstrip(),
-    "timed_out": lambda p: f"■ timed out {_compact(p)}".rstrip(),
-    "resumed": lambda p: f"↻ resumed {_compact(p)}".rstrip(),
+    "checkpoint": lambda p: "checkpoint saved",
+    "think_pause": _think_pause,
+    "cancelled": lambda p: f"■ cancelled: {p.get('error') or p.get('reason') or ''}".rstrip(": "),
+    "timed_out": lambda p: f"■ timed out: {p.get('error') or ''}".rstrip(": "),
+    "resumed": lambda p: f"↻ resumed at {p.get('phase', '?')}",
     "error": lambda p: f"✘ error: {p.get('error', _compact(p))}",
 }
 

@@ -20,13 +20,15 @@ from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import pandas as pd
 from pydantic import BaseModel, Field
 
 from deepresearch.errors import DeepResearchError, SessionNotFoundError, StateVersionError
 from deepresearch.state import Phase, ResearchState, RunStatus
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 STORE_VERSION = 1
 SNAPSHOTS_KEPT = 20
@@ -38,41 +40,23 @@ T = TypeVar("T")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    question TEXT NOT NULL,
-    status TEXT NOT NULL,
-    phase TEXT NOT NULL,
-    iteration INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    sources INTEGER NOT NULL DEFAULT 0,
-    findings INTEGER NOT NULL DEFAULT 0
+    id TEXT PRIMARY KEY, question TEXT NOT NULL, status TEXT NOT NULL, phase TEXT NOT NULL,
+    iteration INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    sources INTEGER NOT NULL DEFAULT 0, findings INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS snapshots (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL,
-    saved_at TEXT NOT NULL,
-    phase TEXT NOT NULL,
-    iteration INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    schema_version INTEGER NOT NULL,
-    state TEXT NOT NULL
+    id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, saved_at TEXT NOT NULL,
+    phase TEXT NOT NULL, iteration INTEGER NOT NULL, status TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, state TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS snapshots_by_session ON snapshots (session_id, id);
 CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL,
-    ts TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    phase TEXT NOT NULL,
-    iteration INTEGER NOT NULL,
-    payload TEXT NOT NULL
+    id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, ts TEXT NOT NULL,
+    kind TEXT NOT NULL, phase TEXT NOT NULL, iteration INTEGER NOT NULL, payload TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
 CREATE TABLE IF NOT EXISTS archive (
-    content_hash TEXT PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    archived_at TEXT NOT NULL,
+    content_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, archived_at TEXT NOT NULL,
     record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
@@ -147,11 +131,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _is_lock_error(exc: sqlite3.OperationalError) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
 class SessionStore:
     """Sessions, snapshots, events and archive in one SQLite file (see docs/persistence.md).
 
@@ -168,10 +147,20 @@ class SessionStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"Cannot create the store folder {self.path.parent}: {exc}") from exc
-        self._init_schema()
+        try:
+            self._init_schema()
+        except BaseException:
+            self.close()
+            raise
 
     def __repr__(self) -> str:
         return f"SessionStore({str(self.path)!r})"
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- connections ------------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
@@ -206,7 +195,8 @@ class SessionStore:
             try:
                 return action()
             except sqlite3.OperationalError as exc:
-                if not _is_lock_error(exc) or attempt == LOCK_RETRIES - 1:
+                locked = "locked" in str(exc) or "busy" in str(exc)
+                if not locked or attempt == LOCK_RETRIES - 1:
                     raise
                 time.sleep(0.05 * 2**attempt)
         raise AssertionError("unreachable")
@@ -258,12 +248,6 @@ class SessionStore:
         for conn in connections:
             conn.close()
         self._local = threading.local()
-
-    def __enter__(self) -> SessionStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- sessions and snapshots -------------------------------------------------------
     def save(self, state: ResearchState) -> None:
@@ -371,64 +355,17 @@ class SessionStore:
             "WHERE session_id = ? ORDER BY id",
             (session_id,),
         )
+        fields = list(Event.model_fields)
         return [
-            Event(
-                id=row[0],
-                session_id=row[1],
-                ts=datetime.fromisoformat(row[2]),
-                kind=row[3],
-                phase=row[4],
-                iteration=row[5],
-                payload=_load_payload(row[6]),
-            )
+            Event.model_validate({**dict(zip(fields, row, strict=True)), "payload": _load(row[6])})
             for row in rows
         ]
 
     def events_frame(self, session_id: str) -> pd.DataFrame:
-        """The audit trail as a DataFrame: one row per event, tokens and durations as
-        numeric columns, a one-line description, and the full payload."""
-        from deepresearch.store.export import describe_event
+        """The audit trail as a DataFrame (see deepresearch.store.export.events_frame)."""
+        from deepresearch.store.export import events_frame
 
-        columns = [
-            "id",
-            "ts",
-            "kind",
-            "phase",
-            "iteration",
-            "description",
-            "role",
-            "model",
-            "input_tokens",
-            "output_tokens",
-            "duration_s",
-            "cost_usd",
-            "payload",
-        ]
-        records = []
-        for event in self.events(session_id):
-            p = event.payload
-            records.append(
-                {
-                    "id": event.id,
-                    "ts": event.ts,
-                    "kind": event.kind,
-                    "phase": event.phase,
-                    "iteration": event.iteration,
-                    "description": describe_event(event),
-                    "role": p.get("role"),
-                    "model": p.get("model"),
-                    "input_tokens": p.get("input_tokens"),
-                    "output_tokens": p.get("output_tokens"),
-                    "duration_s": p.get("duration_s"),
-                    "cost_usd": p.get("cost_usd"),
-                    "payload": p,
-                }
-            )
-        frame = pd.DataFrame.from_records(records, columns=columns)
-        for column in ("input_tokens", "output_tokens", "duration_s", "cost_usd"):
-            frame[column] = pd.to_numeric(frame[column], errors="coerce")
-        frame["ts"] = pd.to_datetime(frame["ts"], utc=True)
-        return frame
+        return events_frame(self.events(session_id))
 
     # -- archived content -------------------------------------------------------------
     def archive_put(self, session_id: str, content_hash: str, record: dict[str, Any]) -> None:
@@ -442,10 +379,10 @@ class SessionStore:
 
     def archive_get(self, content_hash: str) -> dict[str, Any] | None:
         rows = self._read("SELECT record FROM archive WHERE content_hash = ?", (content_hash,))
-        return _load_payload(rows[0][0]) if rows else None
+        return _load(rows[0][0]) if rows else None
 
 
-def _load_payload(text: str) -> dict[str, Any]:
+def _load(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError:

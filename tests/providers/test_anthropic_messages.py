@@ -89,8 +89,11 @@ async def test_forced_tool_use(server: AnthropicServer) -> None:
 
 
 async def test_rejected_tools_fall_back_to_prompt_and_parse(server: AnthropicServer) -> None:
-    server.enqueue(anthropic_error(400, "invalid_request_error", "tools: tool use is not "
-                                   "supported by this model"))
+    server.enqueue(
+        anthropic_error(
+            400, "invalid_request_error", "tools: tool use is not supported by this model"
+        )
+    )
     provider = make(server)
     response = await provider.complete(request())
     assert response.output == Verdict(label="Verdict", score=4)
@@ -119,8 +122,12 @@ async def test_repair_exhausted_is_a_typed_error(server: AnthropicServer) -> Non
 async def test_overloaded_and_rate_limited_are_retried(server: AnthropicServer) -> None:
     server.enqueue(
         anthropic_error(529, "overloaded_error", "Overloaded"),
-        anthropic_error(429, "rate_limit_error", "Number of request tokens has exceeded your "
-                        "per-minute rate limit", retry_after=0.021),
+        anthropic_error(
+            429,
+            "rate_limit_error",
+            "Number of request tokens has exceeded your per-minute rate limit",
+            retry_after=0.021,
+        ),
     )
     provider = make(server, retry_base_delay_s=0.0)
     assert (await provider.complete(request())).output.score == 4  # type: ignore[attr-defined]
@@ -166,13 +173,22 @@ async def test_prompt_too_long_is_a_context_window_error_and_recovered(
     server.enqueue(anthropic_context_window_error(), anthropic_context_window_error())
     user = "a long source text " * 100
     out = await call_llm(
-        ctx, state, role=AgentRole.SYNTHESIZER, phase="synthesis", system="s", user=user,
-        inputs=Verdict(label="i", score=0), output_type=Verdict,
+        ctx,
+        state,
+        role=AgentRole.SYNTHESIZER,
+        phase="synthesis",
+        system="s",
+        user=user,
+        inputs=Verdict(label="i", score=0),
+        output_type=Verdict,
     )
     assert out.score == 4
     sent = [r.json["messages"][0]["content"] for r in server.requests[1:]]
-    assert [len(t) for t in sent] == [len(user), int(len(user) * 0.9),
-                                      int(int(len(user) * 0.9) * 0.9)]
+    assert [len(t) for t in sent] == [
+        len(user),
+        int(len(user) * 0.9),
+        int(int(len(user) * 0.9) * 0.9),
+    ]
     assert state.usage[-1].token_limit_retries == 2
     assert state.usage[-1].cost_usd == pytest.approx((20 * 3.0 + 9 * 15.0) / 1e6)
 

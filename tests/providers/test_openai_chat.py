@@ -49,7 +49,9 @@ def server() -> Iterator[OpenAIServer]:
 
 
 def make(server: OpenAIServer, model: str = "gpt-4.1-mini", **knobs: object) -> OpenAIChat:
-    config = Config.build({"openai_base_url": server.base_url, "retry_base_delay_s": 0.001, **knobs})
+    config = Config.build(
+        {"openai_base_url": server.base_url, "retry_base_delay_s": 0.001, **knobs}
+    )
     provider = OpenAIChat.from_config(model, config, environ={"OPENAI_API_KEY": KEY})
     provider.retry = dataclasses.replace(provider.retry, sleep=Recorder())
     return provider
@@ -121,8 +123,12 @@ async def test_rejected_response_format_falls_back_and_is_remembered(
 ) -> None:
     provider = make(server)
     server.enqueue(
-        openai_error(400, "Invalid parameter: 'response_format' of type 'json_schema' is "
-                     "not supported with this model.", param="response_format")
+        openai_error(
+            400,
+            "Invalid parameter: 'response_format' of type 'json_schema' is "
+            "not supported with this model.",
+            param="response_format",
+        )
     )
     assert (await provider.complete(request())).output.score == 7  # type: ignore[attr-defined]
     assert await provider.complete(request())
@@ -156,8 +162,13 @@ async def test_repair_exhausted_is_a_typed_error(server: OpenAIServer) -> None:
 
 async def test_429_waits_as_long_as_retry_after_says(server: OpenAIServer) -> None:
     server.enqueue(
-        openai_error(429, "Rate limit reached for gpt-4.1-mini on tokens per min (TPM).",
-                     type="tokens", code="rate_limit_exceeded", retry_after=0.013)
+        openai_error(
+            429,
+            "Rate limit reached for gpt-4.1-mini on tokens per min (TPM).",
+            type="tokens",
+            code="rate_limit_exceeded",
+            retry_after=0.013,
+        )
     )
     provider = make(server, retry_base_delay_s=5.0)
     assert (await provider.complete(request())).output.label == "Verdict"  # type: ignore[attr-defined]
@@ -165,8 +176,11 @@ async def test_429_waits_as_long_as_retry_after_says(server: OpenAIServer) -> No
 
 
 async def test_500_then_ok(server: OpenAIServer) -> None:
-    server.enqueue(openai_error(500, "The server had an error while processing your request.",
-                                type="server_error"))
+    server.enqueue(
+        openai_error(
+            500, "The server had an error while processing your request.", type="server_error"
+        )
+    )
     provider = make(server)
     assert await provider.complete(request())
     assert len(waits(provider)) == 1 and len(server.requests) == 2
@@ -208,8 +222,12 @@ async def test_reasoning_models_get_no_temperature(server: OpenAIServer) -> None
 
 async def test_temperature_rejected_is_dropped_and_retried(server: OpenAIServer) -> None:
     server.enqueue(
-        openai_error(400, "Unsupported parameter: 'temperature' is not supported with this "
-                     "model.", param="temperature", code="unsupported_parameter")
+        openai_error(
+            400,
+            "Unsupported parameter: 'temperature' is not supported with this model.",
+            param="temperature",
+            code="unsupported_parameter",
+        )
     )
     provider = make(server, model="my-reasoner")
     assert await provider.complete(request())
@@ -240,8 +258,14 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
     server.enqueue(openai_context_window_error())
     user = "evidence " * 200
     out = await call_llm(
-        ctx, state, role=AgentRole.ANALYZER, phase="analysis", system="s", user=user,
-        inputs=Verdict(label="i", score=0), output_type=Verdict,
+        ctx,
+        state,
+        role=AgentRole.ANALYZER,
+        phase="analysis",
+        system="s",
+        user=user,
+        inputs=Verdict(label="i", score=0),
+        output_type=Verdict,
     )
     assert out == Verdict(label="Verdict", score=7)
     first, second = (r.json["messages"][-1]["content"] for r in server.requests)
@@ -249,7 +273,10 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
     record = state.usage[-1]
     assert record.token_limit_retries == 1
     assert (record.model, record.input_tokens, record.output_tokens) == (
-        "openai:gpt-4.1-mini", 12, 7)
+        "openai:gpt-4.1-mini",
+        12,
+        7,
+    )
     assert record.cost_usd == pytest.approx((12 * 0.40 + 7 * 1.60) / 1e6)
 
 
@@ -262,7 +289,14 @@ async def test_keys_never_show(server: OpenAIServer, caplog: pytest.LogCaptureFi
     )
     with pytest.raises(ProviderError) as info:
         await provider.complete(request())
-    shown = [repr(provider), str(provider), str(info.value), repr(info.value), caplog.text,
-             repr(provider.config), json.dumps(provider.config.model_dump(mode="json"))]
+    shown = [
+        repr(provider),
+        str(provider),
+        str(info.value),
+        repr(info.value),
+        caplog.text,
+        repr(provider.config),
+        json.dumps(provider.config.model_dump(mode="json")),
+    ]
     assert caplog.text  # the retry was logged
     assert all(KEY not in text for text in shown)

@@ -84,7 +84,7 @@ def test_timeline_is_readable(tmp_path: Path) -> None:
     state = finished_state()
     with SessionStore(tmp_path / "s.db") as store:
         state.phase = Phase.PLANNING
-        store.emit(state, "phase_started", {})
+        store.emit(state, "phase_started", {"phase": "planning", "iteration": 1})
         store.emit(
             state,
             "llm_call",
@@ -96,14 +96,49 @@ def test_timeline_is_readable(tmp_path: Path) -> None:
                 "duration_s": 0.25,
             },
         )
-        store.emit(state, "phase_completed", {"duration_s": 1.5, "sub_queries": 3})
+        store.emit(state, "phase_completed", {"phase": "planning", "summary": {"sub_queries": 3}})
         state.phase = Phase.GATHERING
         store.emit(
             state,
             "search_call",
-            {"query": "printing press", "results": 4, "duration_s": 0.3, "provider": "demo"},
+            {
+                "kind": "search",
+                "query": "printing press",
+                "provider": "demo",
+                "results": 4,
+                "duration_s": 0.3,
+                "scope": "sq-1",
+                "error": None,
+            },
         )
-        store.emit(state, "cancelled", {"reason": "user"})
+        store.emit(
+            state,
+            "search_call",
+            {
+                "kind": "extract",
+                "query": "https://x.org",
+                "provider": "demo",
+                "results": 0,
+                "duration_s": 0.1,
+                "scope": "sq-1",
+                "error": "SearchError: down",
+            },
+        )
+        store.emit(
+            state, "topic_completed", {"sub_query": "sq-1", "status": "completed", "sources": 4}
+        )
+        store.emit(
+            state,
+            "think_pause",
+            {
+                "phase": "gathering",
+                "prompt": "...",
+                "guidance": "focus on Asia",
+                "add_sub_queries": ["a"],
+            },
+        )
+        store.emit(state, "cancelled", {"phase": "gathering", "error": "Research was cancelled."})
+        store.emit(state, "summarization_failed", {"source": "src-1", "error": "timeout"})
         store.emit(state, "something_new", {"x": 1})
         state.phase = Phase.DONE
         text = timeline(store.events(state.id), state)
@@ -112,14 +147,20 @@ def test_timeline_is_readable(tmp_path: Path) -> None:
     assert "1 LLM calls · 1,000 in / 250 out tokens" in text
     assert "report: 4 words, 1 sections, 1 cited sources" in text
     body = [line for line in lines if " +0:" in line]
-    assert len(body) == 6
-    assert "planning#1" in body[0] and "phase started" in body[0]
+    assert len(body) == 10
+    assert "planning#1" in body[0] and "▶ phase started" in body[0]
     assert "LLM planner via offline: 1,200→300 tokens, 0.25s" in body[1]
-    assert "phase completed (1.50s, sub_queries=3)" in body[2]
-    assert "search [demo] 'printing press' → 4 results, 0.30s" in body[3]
+    assert body[2].endswith("✔ phase completed (sub_queries=3)")
     assert "gathering#1" in body[3]
-    assert "cancelled" in body[4] and "user" in body[4]
-    assert 'something_new {"x":1}' in body[5]
+    assert body[3].endswith("search [demo] for sq-1 'printing press' → 4 results, 0.30s")
+    assert body[4].endswith(
+        "✘ extract [demo] for sq-1 'https://x.org' failed: SearchError: down, 0.10s"
+    )
+    assert body[5].endswith("topic sq-1 completed: 4 sources")
+    assert body[6].endswith("think pause: guidance 'focus on Asia', added 1 sub-queries")
+    assert body[7].endswith("■ cancelled: Research was cancelled.")
+    assert body[8].endswith("✘ summarization failed: timeout")
+    assert body[9].endswith('something_new {"x":1}')
 
 
 def test_timeline_offsets_and_empty() -> None:

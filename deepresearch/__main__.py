@@ -1,0 +1,3 @@
+from deepresearch.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,151 @@
+"""`deepresearch "question"`: run research from a terminal; plus session commands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+from deepresearch.config import Config
+from deepresearch.errors import DeepResearchError
+from deepresearch.session import RunResult, Session
+from deepresearch.state import RunStatus
+
+SESSION_COMMANDS = {"list", "show", "delete", "export", "resume"}
+
+
+def _research_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="deepresearch",
+        description="Research a question and print a cited Markdown report. "
+        "Session commands: deepresearch {list,show,delete,export,resume} --help",
+    )
+    p.add_argument("question", help="the research question")
+    _common(p)
+    return p
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)")
+    p.add_argument("--search", help="search providers, comma-separated: demo, corpus, tavily, auto")
+    p.add_argument("--corpus", type=Path, help="search this folder of your documents")
+    p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
+    p.add_argument("--config", type=Path, help="a deepresearch.toml file")
+    p.add_argument("--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)")
+    p.add_argument("--no-store", action="store_true", help="do not save the session")
+    p.add_argument("--out", type=Path, help="write the report here instead of stdout")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    overrides: dict[str, object] = {}
+    if args.llm:
+        overrides["llm"] = args.llm
+    if args.search:
+        overrides["search"] = [s.strip() for s in args.search.split(",") if s.strip()]
+    if args.corpus is not None:
+        if not args.corpus.is_dir():
+            raise DeepResearchError(
+                f"Corpus folder {args.corpus} does not exist or is not a folder."
+            )
+        overrides["corpus"] = args.corpus
+        overrides.setdefault("search", ["corpus"])
+    if args.max_iterations is not None:
+        overrides["max_iterations"] = args.max_iterations
+    if args.store is not None:
+        overrides["store_path"] = args.store
+    if args.no_store:
+        overrides["persist"] = False
+    return Config.load(file=args.config, **overrides)
+
+
+def _progress(quiet: bool):  # type: ignore[no-untyped-def]
+    if quiet:
+        return None
+    return lambda message: print(f"· {message}", file=sys.stderr, flush=True)
+
+
+def _run(session: Session, resume: bool) -> RunResult:
+    """Run with Ctrl-C as a cancel: the state is saved and the run says so."""
+
+    async def main() -> RunResult:
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, session.cancel)
+        except (NotImplementedError, RuntimeError):
+            pass
+        return await (session.resume() if resume else session.run())
+
+    return asyncio.run(main())
+
+
+def _finish(session: Session, result: RunResult, args: argparse.Namespace) -> int:
+    err = sys.stderr
+    if args.json:
+        sys.stdout.write(session.state.to_json() + "\n")
+    elif result.report is not None:
+        if args.out:
+            args.out.write_text(result.report.markdown, encoding="utf-8")
+            print(f"Report written to {args.out}", file=err)
+        else:
+            sys.stdout.write(result.report.markdown)
+    if result.status != RunStatus.COMPLETED:
+        print(f"Research {result.status.value}: {result.error or ''}".rstrip(": "), file=err)
+        if session.store is not None:
+            print(f"Resume with: deepresearch resume {session.id}", file=err)
+        return 130 if result.status == RunStatus.CANCELLED else 1
+    if session.store is not None and not args.quiet:
+        print(f"Session {session.id} saved to {session.store.path}", file=err)
+    return 0
+
+
+def research_main(argv: list[str]) -> int:
+    args = _research_parser().parse_args(argv)
+    if not args.question.strip():
+        print("deepresearch: error: the question is empty; ask something, e.g. "
+              "deepresearch \"How did the printing press change Europe?\"", file=sys.stderr)  # fmt: skip
+        return 2
+    config = _config(args)
+    session = Session(args.question, config=config, progress=_progress(args.quiet))
+    ctx = session._context()
+    if not args.quiet:
+        print(f"LLM: {ctx.models.default.name} · search: {ctx.search.name}", file=sys.stderr)
+    return _finish(session, _run(session, resume=False), args)
+
+
+def resume_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="deepresearch resume", description="Continue a saved session.")
+    p.add_argument("session_id")
+    _common(p)
+    args = p.parse_args(argv)
+    config = _config(args)
+    session = Session.load(args.session_id, config=config, progress=_progress(args.quiet))
+    if not args.quiet:
+        print(f"Resuming {session.id} at {session.state.phase.value}", file=sys.stderr)
+    return _finish(session, _run(session, resume=True), args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "resume":
+            return resume_main(argv[1:])
+        if argv and argv[0] in SESSION_COMMANDS:
+            from deepresearch.cli import sessions
+
+            parser = argparse.ArgumentParser(prog="deepresearch")
+            sessions.register(parser.add_subparsers(dest="command", required=True))
+            args = parser.parse_args(argv)
+            return int(args.func(args))
+        return research_main(argv)
+    except DeepResearchError as exc:
+        print(f"deepresearch: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
