@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from deepresearch.context import RunContext
-from deepresearch.offline.text import containment, estimate_tokens, term_set
+from deepresearch.budget.tokens import count_tokens
+from deepresearch.offline.text import containment, term_set
 from deepresearch.roles import FindingBrief, SourceText, TopicDigest
 from deepresearch.state import AgentRole, Phase, ResearchState
 
@@ -11,6 +12,7 @@ QUALITY_SCORE = {"high": 1.0, "medium": 0.6, "low": 0.3, "unknown": 0.5}
 CONFIDENCE_SCORE = {"confirmed": 1.0, "high": 0.9, "medium": 0.6, "low": 0.3, "speculation": 0.1}
 # Fixed prompt text around the material: system prompt, headings, question, brief.
 PROMPT_FRAME_TOKENS = 600
+SNIPPET_CHARS = 120
 
 
 def _enabled(ctx: RunContext) -> bool:
@@ -37,12 +39,13 @@ async def fit_sources(
         return views, topics
     from deepresearch.budget.allocator import BudgetItem
 
+    spec = _spec(ctx, AgentRole.ANALYZER)
     items = [
         BudgetItem(
             id=t.sub_query_id,
             item_type="topic",
             text=t.compressed,
-            relevance=_relevance(state.question, t.compressed),
+            relevance=max(0.8, _relevance(state.question, t.compressed)),
             quality=0.8,
         )
         for t in topics
@@ -57,11 +60,18 @@ async def fit_sources(
         for v in views
         if v.text
     ]
+    # Each listed source costs its title and URL; snippets are cut short so that the
+    # budget goes to the content items, which compete for it by priority.
+    views = [
+        v.model_copy(update={"snippet": v.snippet[:SNIPPET_CHARS] if v.text else ""})
+        for v in views
+    ]
     reserved = PROMPT_FRAME_TOKENS + sum(
-        estimate_tokens(f"{v.title} {v.url} {v.snippet}") + 12 for v in views
+        count_tokens(f"[{v.citation}] (ID: {v.id}) {v.title}" + (f" URL: {v.url} {v.snippet}" if v.text else ""), spec)
+        for v in views
     )
     fitted = await ctx.budget.fit(
-        ctx, state, phase=phase.value, model_spec=_spec(ctx, AgentRole.ANALYZER), items=items, reserved_tokens=reserved
+        ctx, state, phase=phase.value, model_spec=spec, items=items, reserved_tokens=reserved
     )
     by_id = {f.id: f.text for f in fitted}
     kept_topics = [

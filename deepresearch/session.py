@@ -198,7 +198,7 @@ class Session:
         self._loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         if current is not None:
-            self._task = current  # type: ignore[assignment]
+            self._task = current
 
     def result(self) -> RunResult:
         s = self.state

@@ -15,8 +15,8 @@ from urllib.parse import quote, urlsplit
 
 from deepresearch.state import ResearchState, Source, SubQueryStatus
 
-# "[3]" or "[1, 4]" not already a Markdown link ("[3](...)") nor a link text ("][3]").
-_CITATION = re.compile(r"(?<![\]\\])\[(\d+(?:\s*,\s*\d+)*)\](?![(\[])")
+# "[3]", "[1][2]" or "[1, 4]", but neither an existing link "[3](...)" nor an escaped \[3].
+_CITATION = re.compile(r"(?<!\\)\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
 _URL_SAFE = ":/?#@!$&'*+,;=%~"  # parentheses, spaces and angle brackets get %-encoded
 _DECISIONS_SHOWN = 5
 _SUB_QUERIES_SHOWN = 12
@@ -49,8 +49,19 @@ def escape_markdown_html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
+def _numbered_sources(state: ResearchState) -> dict[int, Source]:
+    """What each [n] of the report means: synthesis numbers the cited sources 1..k in
+    `cited_source_ids` order; a report without that list uses the sources' own numbers."""
+    report = state.report
+    if report is not None and report.cited_source_ids:
+        by_id = {s.id: s for s in state.sources}
+        cited = [by_id.get(i) for i in report.cited_source_ids]
+        return {n: s for n, s in enumerate(cited, 1) if s is not None}
+    return {s.citation: s for s in state.sources}
+
+
 def _link_citations(markdown: str, state: ResearchState) -> str:
-    by_number = {s.citation: s for s in state.sources}
+    by_number = _numbered_sources(state)
 
     def link(number: str) -> str:
         source = by_number.get(int(number))

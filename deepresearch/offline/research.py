@@ -206,8 +206,31 @@ def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
     )
 
 
+def _cited_lines(text: str, query: str) -> list[tuple[int, str, float]]:
+    """Compressed topics are '- statement [n]' lines: rank whole lines so citations survive."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("- ")]
+    q = term_set(query)
+    return [
+        (i, ln, len(q & term_set(ln)) / (len(q) or 1) + (0.3 if i == 0 else 0.0) - 0.01 * i)
+        for i, ln in enumerate(lines)
+    ]
+
+
 def condense(inputs: CondenseInputs) -> CondenseOutput:
-    """Bring a text down to a degradation level, keeping the most relevant sentences."""
+    """Bring a text down to a degradation level, keeping the most relevant sentences
+    (or cited lines, for compressed topics)."""
+    lined = _cited_lines(inputs.text, inputs.query)
+    if len(lined) >= 2:
+        keep_lines: list[tuple[int, str, float]] = []
+        used = 0
+        limit = 1 if inputs.level == "headline" else len(lined)
+        for item in sorted(lined, key=lambda r: -r[2]):
+            cost = estimate_tokens(item[1]) + 1
+            if used + cost <= inputs.target_tokens and len(keep_lines) < limit:
+                keep_lines.append(item)
+                used += cost
+        if keep_lines:
+            return CondenseOutput(text="\n".join(s for _, s, _ in sorted(keep_lines)))
     ranked = rank_sentences(inputs.text, inputs.query)
     if not ranked:
         return CondenseOutput(text=_cut(inputs.text, inputs.target_tokens))

@@ -52,7 +52,11 @@ def source_text(src: Source, *, limit: int = 4000, raw: bool = False) -> SourceT
 def format_sources(sources: list[SourceText], *, with_text: bool = True) -> str:
     blocks = []
     for s in sources:
-        lines = [f"[{s.citation}] (ID: {s.id}) {s.title}", f"  URL: {s.url}"]
+        lines = [f"[{s.citation}] (ID: {s.id}) {s.title}"]
+        if not (s.text or s.snippet):
+            blocks.append(lines[0])  # its content is in a compressed topic above
+            continue
+        lines.append(f"  URL: {s.url}")
         if s.snippet:
             lines.append(f"  Snippet: {s.snippet}")
         if with_text and s.text:

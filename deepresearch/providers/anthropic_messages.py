@@ -32,6 +32,7 @@ from deepresearch.providers.resilience import (
 from deepresearch.providers.structured import (
     Answer,
     complete_with_repair,
+    ignored_schema,
     json_schema,
     schema_instructions,
 )
@@ -113,10 +114,8 @@ class AnthropicMessages:
             return await self._ask(request, extra)
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        if extra and self.native_output and self.config.structured_output == "auto":
-            # A native answer failed to parse: this server ignores the schema, so show it
-            # in the prompt from now on.
-            self.native_output = False
+        if self.native_output and self.config.structured_output == "auto" and ignored_schema(extra):
+            self.native_output = False  # show the schema in the prompt from now on
         native = self.native_output
         tool = request.output_type.__name__
         system = request.system

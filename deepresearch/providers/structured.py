@@ -81,6 +81,20 @@ def extract_json(text: str) -> Any:
     raise ValueError("no JSON object found in the answer")
 
 
+def contains_json(text: str) -> bool:
+    try:
+        extract_json(text)
+    except ValueError:
+        return False
+    return True
+
+
+def ignored_schema(repair_turns: list[Message]) -> bool:
+    """True when the answer being repaired held no JSON at all: the server ignored the
+    native schema (unlike an answer that is JSON but fails validation)."""
+    return bool(repair_turns) and not contains_json(repair_turns[-2].content)
+
+
 def validate(data: Any, output_type: type[BaseModel]) -> BaseModel:
     """Validate data; a one-element list or a {"<name>": {...}} wrapper is unwrapped."""
     if isinstance(data, list) and len(data) == 1:

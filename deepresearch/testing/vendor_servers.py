@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 JSON = dict[str, Any]
 
@@ -77,7 +77,7 @@ class VendorServer:
         with self._lock:
             self._script.extend(replies)
 
-    def start(self) -> VendorServer:
+    def start(self) -> Self:
         self._thread.start()
         self._stopper.start()
         return self
@@ -91,7 +91,7 @@ class VendorServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> VendorServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

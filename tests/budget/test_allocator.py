@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from deepresearch.budget import BudgetItem, DegradationLevel, TokenBudget, count_tokens
-from deepresearch.budget.allocator import finding_item, plan_levels
+from deepresearch.budget.allocator import finding_item, plan_levels, source_item
 from deepresearch.budget.degrade import LEVELS, target_tokens
 from deepresearch.config import Config
-from deepresearch.state import AgentRole, Confidence, Finding, ResearchState
+from deepresearch.state import AgentRole, Confidence, Finding, ResearchState, Source, SourceQuality
 
 from .doubles import ExtractiveLLM, make_context, sentences
 
@@ -211,3 +211,25 @@ async def test_prompt_frame_larger_than_the_budget_records_an_overflow(
     assert [f.level for f in fitted] == [L.HEADLINE] * 3
     summary = state.allocations[-1]
     assert summary.tokens_available == 0 and summary.utilization > 1
+
+
+def test_source_item_maps_quality_recency_and_metadata() -> None:
+    def src(quality: SourceQuality, published: str | None) -> Source:
+        return Source(
+            id="src-1",
+            citation=1,
+            url="https://a.org",
+            title="A",
+            content="Body.",
+            quality=quality,
+            published=published,
+        )
+
+    new = source_item(src(SourceQuality.HIGH, "2024-05-01"), relevance=0.9, this_year=2025)
+    old = source_item(src(SourceQuality.LOW, "1990"), relevance=0.9, this_year=2025)
+    unknown = source_item(src(SourceQuality.UNKNOWN, None), this_year=2025)
+    assert new.quality == 1.0 and new.recency == pytest.approx(0.9)
+    assert (old.quality, old.recency) == (0.3, 0.0)
+    assert (unknown.quality, unknown.recency, unknown.relevance) == (0.5, 0.5, 0.5)
+    assert new.priority > old.priority
+    assert new.text == "Body." and new.metadata == {"url": "https://a.org", "title": "A"}

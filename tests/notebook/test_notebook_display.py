@@ -51,3 +51,14 @@ def test_source_href_kinds() -> None:
     assert display.source_href("C:\\docs\\a.md") == "file:///C:/docs/a.md"
     assert display.source_href("data:text/html,hi") is None
     assert display.source_href("notes.md") is None
+
+
+def test_report_numbers_follow_the_reports_own_cited_sources(rich_state: ResearchState) -> None:
+    assert rich_state.report is not None
+    rich_state.report.cited_source_ids = ["src-2", "src-1"]  # synthesis renumbers 1..k
+    rich_state.report.markdown = "Luther [1][2]."
+    md = display.report_markdown(rich_state)
+    assert md == (
+        "Luther \\[[1](file:///data/notes/reformation%20notes.md)\\]"
+        "\\[[2](https://example.org/press?a=1&b=%282%29)\\]."
+    )

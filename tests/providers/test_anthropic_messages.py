@@ -25,6 +25,8 @@ from deepresearch.testing.vendor_servers import (
     anthropic_message,
 )
 
+pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
+
 KEY = "sk-ant-test-SECRET-0123456789"
 
 
@@ -44,7 +46,7 @@ class Recorder:
 @pytest.fixture
 def server() -> Iterator[AnthropicServer]:
     with AnthropicServer(answer=lambda name, prompt: {"label": name, "score": 4}) as srv:
-        yield srv  # type: ignore[misc]
+        yield srv
 
 
 def make(server: AnthropicServer, **knobs: object) -> AnthropicMessages:

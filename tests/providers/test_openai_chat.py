@@ -45,7 +45,7 @@ class Recorder:
 @pytest.fixture
 def server() -> Iterator[OpenAIServer]:
     with OpenAIServer(answer=lambda name, prompt: {"label": name, "score": 7}) as srv:
-        yield srv  # type: ignore[misc]
+        yield srv
 
 
 def make(server: OpenAIServer, model: str = "gpt-4.1-mini", **knobs: object) -> OpenAIChat:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from deepresearch.config import Config
@@ -68,12 +70,12 @@ def test_cheap_defaults() -> None:
     assert cheap_spec_for("offline") is None
 
 
-def test_auto_search_uses_tavily_with_a_key_then_the_corpus(tmp_path: object) -> None:
+def test_auto_search_uses_tavily_with_a_key_then_the_corpus(tmp_path: Path) -> None:
     env = {"TAVILY_API_KEY": "tvly-x"}
     assert isinstance(build_search(Config(), env), TavilySearch)
-    both = build_search(Config(corpus=tmp_path), env)  # type: ignore[arg-type]
+    both = build_search(Config(corpus=tmp_path), env)
     assert isinstance(both, FallbackSearch)
-    assert [p.name for p in both.providers][0] == "tavily"
+    assert [p.name for p in both.providers][:1] == ["tavily"]
 
 
 def test_unavailable_providers_are_skipped_and_none_left_is_clear() -> None:

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import deepresearch as dr
+from deepresearch.roles import PlanInputs
+from deepresearch.state import Phase, ResearchState, RunStatus
+from deepresearch.testing import FunctionLLM, StaticSearch
+
+QUESTION = "How did the printing press change Europe?"
+
+METHODS = {
+    Phase.CLARIFICATION: "clarify",
+    Phase.BRIEF: "brief",
+    Phase.PLANNING: "plan",
+    Phase.GATHERING: "gather",
+    Phase.SUPERVISION: "supervise",
+    Phase.ANALYSIS: "analyze",
+    Phase.SYNTHESIS: "synthesize",
+    Phase.REFINEMENT: "refine",
+}
+
+
+def _session(search: StaticSearch, **kw: object) -> dr.Session:
+    return dr.Session(QUESTION, llm="offline", search=search, store=False, **kw)  # type: ignore[arg-type]
+
+
+async def test_full_run_produces_cited_report(search: StaticSearch) -> None:
+    s = _session(search)
+    result = await s.run()
+    assert result.status == RunStatus.COMPLETED and result.ok
+    report = s.report
+    assert report is not None
+    for heading in ("Executive summary", "Key findings", "Conflicting information",
+                    "Gaps and limitations", "Conclusion", "Sources"):  # fmt: skip
+        assert f"## {heading}" in report.markdown
+    body, sources = report.markdown.split("## Sources", 1)
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
+    listed = [int(n) for n in re.findall(r"^(\d+)\. ", sources, re.M)]
+    # every [n] resolves to a listed source, and no uncited source is listed
+    assert cited == set(listed) == set(range(1, len(listed) + 1))
+    assert len(report.cited_source_ids) == len(listed)
+    gathered = {src.id for src in s.state.sources}
+    assert set(report.cited_source_ids) <= gathered
+    for n, sid in enumerate(report.cited_source_ids, 1):
+        src = s.state.source(sid)
+        assert src is not None and f"{n}. {src.title} — {src.url}" in sources
+
+
+async def test_stepwise_equals_full_run(docs: list[dict[str, str]]) -> None:
+    full = _session(StaticSearch(docs))
+    await full.run()
+    step = _session(StaticSearch(docs))
+    while step.state.phase != Phase.DONE:
+        await getattr(step, METHODS[step.state.phase])()
+    assert step.state.status == RunStatus.COMPLETED
+    assert step.report is not None and full.report is not None
+    assert step.report.markdown == full.report.markdown
+    assert [sq.query for sq in step.state.sub_queries] == [sq.query for sq in full.state.sub_queries]
+
+
+async def test_state_json_round_trip(search: StaticSearch) -> None:
+    s = _session(search)
+    await s.run()
+    text = s.state.to_json()
+    again = ResearchState.from_json(text)
+    assert again == s.state
+    assert again.to_json() == text
+
+
+def test_bad_questions_are_typed_errors(search: StaticSearch) -> None:
+    with pytest.raises(dr.InputError, match="empty"):
+        dr.Session("   ", search=search, store=False)
+    with pytest.raises(dr.InputError, match="limit"):
+        dr.Session("why " * 2000, search=search, store=False)
+
+
+async def test_think_pause_guidance_reaches_the_next_phase(search: StaticSearch) -> None:
+    llm = FunctionLLM()
+    seen: list[str] = []
+
+    def hook(state: ResearchState, prompt: str) -> str | None:
+        seen.append(prompt)
+        return "focus on literacy rates" if state.phase == Phase.BRIEF else None
+
+    s = dr.Session(QUESTION, llm=llm, search=search, store=False, hooks=[hook])
+    await s.run()
+    plan_inputs = [r.inputs for r in llm.requests if isinstance(r.inputs, PlanInputs)]
+    assert plan_inputs and plan_inputs[0].guidance == ["focus on literacy rates"]
+    assert "focus on literacy rates" in [r for r in llm.requests if isinstance(r.inputs, PlanInputs)][0].user
+    # the offline planner turns guidance into a sub-query, which gets researched
+    guided = [sq for sq in s.state.sub_queries if "literacy" in sq.query.lower()]
+    assert guided and guided[0].status.value == "completed"
+    assert any(p.startswith("Planning complete") for p in seen)
+
+
+async def test_hook_stop_ends_run_and_edits_apply(search: StaticSearch) -> None:
+    def hook(state: ResearchState, prompt: str) -> dr.Steer | None:
+        if state.phase == Phase.PLANNING:
+            first = state.sub_queries[0]
+            return dr.Steer(
+                edit_sub_queries={first.id: "Gutenberg Bible movable type"},
+                add_sub_queries=["printing press and the Reformation"],
+            )
+        if state.phase == Phase.GATHERING:
+            return dr.Steer(stop=True)
+        return None
+
+    s = dr.Session(QUESTION, llm="offline", search=search, store=False, hooks=[hook])
+    result = await s.run()
+    assert result.status == RunStatus.STOPPED
+    assert "Gutenberg Bible movable type" in search.queries
+    assert "printing press and the Reformation" in search.queries
+    assert s.state.report is None
+
+
+async def test_async_hook_answers_clarification(search: StaticSearch) -> None:
+    async def hook(state: ResearchState, prompt: str) -> str | None:
+        if prompt.startswith("Clarification needed"):
+            return "its effect on book prices"
+        return None
+
+    s = dr.Session("printing", llm="offline", search=search, store=False, hooks=[hook])
+    await s.clarify()
+    assert s.state.clarification is not None
+    assert s.state.clarification.need_clarification
+    assert s.state.clarification.answer == "its effect on book prices"
+    await s.brief()
+    assert "its effect on book prices" in (s.state.research_brief or "")
