@@ -107,6 +107,7 @@ class ThinkPausePanel:
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout_s)
         except TimeoutError:
+            self._waiting = False
             _set_result(future, Steer())
             self.status.value = f"<i>No answer within {timeout_s:g} s — continued unchanged.</i>"
             return Steer()
@@ -246,6 +247,7 @@ class ThinkPausePanel:
         steer = self._collect(stop=stop)
         self.status.value = _e(_describe(steer))
         self._set_enabled(False)
+        self._waiting = False  # answered: a wait_for_pause() now waits for the next pause
         # Clicks arrive on the kernel's loop; resolve on the future's own loop either way.
         loop = future.get_loop()
         try:

@@ -141,7 +141,7 @@ class SessionStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: list[tuple[int, sqlite3.Connection]] = []  # (pid, connection)
         self._connections_lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,7 +186,7 @@ class SessionStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"Cannot open the session store {self.path}: {exc}") from exc
         with self._connections_lock:
-            self._connections.append(conn)
+            self._connections.append((os.getpid(), conn))
         return conn
 
     def _retry(self, action: Callable[[], T]) -> T:
@@ -245,8 +245,9 @@ class SessionStore:
         """Close every connection this store opened, in any thread."""
         with self._connections_lock:
             connections, self._connections = self._connections, []
-        for conn in connections:
-            conn.close()
+        for pid, conn in connections:
+            if pid == os.getpid():  # a forked child leaves its parent's connections alone
+                conn.close()
         self._local = threading.local()
 
     # -- sessions and snapshots -------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -293,3 +294,27 @@ def test_close_then_reuse_reopens(store: SessionStore) -> None:
     store.save(state)
     store.close()
     assert store.load(state.id) == state
+
+
+def _save_in_child(store: SessionStore, question: str) -> None:
+    store.save(make_state(question))
+    store.close()
+
+
+def test_forked_child_opens_its_own_connection(store: SessionStore) -> None:
+    parent_state = make_state("parent")
+    store.save(parent_state)
+    child = multiprocessing.get_context("fork").Process(
+        target=_save_in_child, args=(store, "child")
+    )
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    store.save(parent_state)  # the parent's connection still works after the child closed
+    assert sorted(s.question for s in store.list()) == ["child", "parent"]
+    assert integrity_ok(store.path)
+
+
+def integrity_ok(path: Path) -> bool:
+    with sqlite3.connect(path) as conn:
+        return bool(conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

@@ -443,3 +443,84 @@ def test_sessions_in_threads_share_one_store(tmp_path: Path) -> None:
         saved = store.load(s.id)
         assert saved.status == RunStatus.COMPLETED and saved.report == s.report
         assert {e.kind for e in store.events(s.id)} >= {"phase_started", "checkpoint"}
+
+
+# -- Ctrl-C in the command line ------------------------------------------------------------
+CLI_HANGING_SEARCH = textwrap.dedent(
+    """
+    import asyncio, sys
+    from pathlib import Path
+
+    import deepresearch.session
+    from deepresearch.cli.main import main
+
+    flag = Path(sys.argv[1])
+    real_build_search = deepresearch.session.build_search
+
+
+    class Hang:
+        # The configured search, except that every search hangs until Ctrl-C.
+        def __init__(self, inner):
+            self.name = inner.name
+
+        async def search(self, query, *, max_results):
+            flag.touch()
+            await asyncio.sleep(600)
+
+        async def extract(self, urls):
+            return []
+
+
+    deepresearch.session.build_search = lambda cfg: Hang(real_build_search(cfg))
+    sys.exit(main(sys.argv[2:]))
+    """
+)
+
+
+def test_ctrl_c_in_cli_saves_and_resume_finishes(tmp_path: Path) -> None:
+    corpus, store_path, flag = tmp_path / "corpus", tmp_path / "s.db", tmp_path / "searching"
+    corpus.mkdir()
+    for doc in DOCS:
+        slug = doc["url"].rsplit("/", 1)[-1]
+        (corpus / f"{slug}.md").write_text(f"# {doc['title']}\n\n{doc['content']}\n")
+    options = ["--llm", "offline", "--corpus", str(corpus), "--store", str(store_path)]
+    script = tmp_path / "hanging_cli.py"
+    script.write_text(CLI_HANGING_SEARCH, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(flag), QUESTION, "--quiet", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(tmp_path),
+    )
+    deadline = time.monotonic() + 120  # a hang guard, not a speed assertion
+    while not flag.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    with SessionStore(store_path) as store:
+        [summary] = store.list()
+        saved = store.load(summary.id)
+    assert saved.status == RunStatus.CANCELLED and saved.abort_phase == Phase.PLANNING
+    assert f"Resume with: deepresearch resume {saved.id}" in err
+
+    cli = [sys.executable, "-m", "deepresearch.cli.main"]
+    env = child_env(tmp_path)
+    done = subprocess.run(
+        [*cli, "resume", saved.id, "--quiet", *options], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "## Sources" in done.stdout
+    shown = subprocess.run(
+        [*cli, "show", saved.id, "--store", str(store_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert shown.returncode == 0, shown.stderr
+    timeline_lines = shown.stdout.splitlines()
+    assert "status completed" in timeline_lines[1]
+    cancelled = next(i for i, line in enumerate(timeline_lines) if "■ cancelled" in line)
+    resumed = next(i for i, line in enumerate(timeline_lines) if "↻ resumed at planning" in line)
+    assert cancelled < resumed
