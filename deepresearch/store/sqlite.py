@@ -107,7 +107,9 @@ def scrub_secrets(text: str) -> str:
     """Replace anything that looks like an API key, and the configured keys' values."""
     for var in _KEY_ENV_VARS:
         value = os.environ.get(var, "").strip()
-        if len(value) >= 8:
+        # Real keys are long; placeholders such as "not-needed" for local servers are not
+        # secrets, and replacing short words could hit ordinary text.
+        if len(value) >= 16:
             text = text.replace(value, REDACTED)
             escaped = json.dumps(value)[1:-1]  # the same key as it appears inside JSON
             if escaped != value:
