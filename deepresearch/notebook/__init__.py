@@ -3,6 +3,7 @@
 from deepresearch.notebook.display import (
     report_markdown,
     session_html,
+    show_report,
     source_href,
     state_html,
     state_markdown,
@@ -32,6 +33,7 @@ __all__ = [
     "metrics_frame",
     "report_markdown",
     "session_html",
+    "show_report",
     "source_href",
     "sources_frame",
     "state_html",

@@ -10,13 +10,17 @@ from __future__ import annotations
 import html
 import re
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote, urlsplit
 
 from deepresearch.state import ResearchState, Source, SubQueryStatus
 
+if TYPE_CHECKING:
+    from IPython.core.display import Markdown
+
 # "[3]", "[1][2]" or "[1, 4]", but neither an existing link "[3](...)" nor an escaped \[3].
 _CITATION = re.compile(r"(?<!\\)\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
+_LISTED_SOURCE = re.compile(r"^(?P<head>(?P<n>\d+)\. .+ — )(?P<loc>\S+)$", re.MULTILINE)
 _URL_SAFE = ":/?#@!$&'*+,;=%~"  # parentheses, spaces and angle brackets get %-encoded
 _DECISIONS_SHOWN = 5
 _SUB_QUERIES_SHOWN = 12
@@ -74,7 +78,17 @@ def _link_citations(markdown: str, state: ResearchState) -> str:
         numbers = [n.strip() for n in match.group(1).split(",")]
         return "\\[" + ", ".join(link(n) for n in numbers) + "\\]"
 
-    return _CITATION.sub(replace, markdown)
+    def link_listed(match: re.Match[str]) -> str:
+        # A sources-list line "n. Title — location": make the location clickable too.
+        source = by_number.get(int(match["n"]))
+        href = source_href(source.url) if source else None
+        if href is None or match["loc"] != escape_markdown_html(source.url if source else ""):
+            return match[0]
+        text = match["loc"].replace("[", "\\[").replace("]", "\\]")
+        return f"{match['head']}[{text}]({href})"
+
+    linked = _CITATION.sub(replace, markdown)
+    return _LISTED_SOURCE.sub(link_listed, linked)
 
 
 def report_markdown(state: ResearchState) -> str:
@@ -82,6 +96,15 @@ def report_markdown(state: ResearchState) -> str:
     if state.report is None:
         return ""
     return _link_citations(escape_markdown_html(state.report.markdown), state)
+
+
+def show_report(target: ResearchState | HasState) -> Markdown:
+    """The report of a state or session as an IPython Markdown object: the last line of a
+    cell renders it with clickable citations (a summary before synthesis)."""
+    from IPython.core.display import Markdown
+
+    state = target if isinstance(target, ResearchState) else target.state
+    return Markdown(state_markdown(state))  # type: ignore[no-untyped-call]
 
 
 def state_markdown(state: ResearchState) -> str:

@@ -62,3 +62,27 @@ def test_report_numbers_follow_the_reports_own_cited_sources(rich_state: Researc
         "Luther \\[[1](file:///data/notes/reformation%20notes.md)\\]"
         "\\[[2](https://example.org/press?a=1&b=%282%29)\\]."
     )
+
+
+def test_show_report_renders_the_linked_report_for_a_state_or_session(
+    rich_state: ResearchState,
+) -> None:
+    shown = display.show_report(SimpleNamespace(state=rich_state))  # type: ignore[arg-type]
+    assert shown._repr_markdown_() == display.report_markdown(rich_state)
+    assert display.show_report(rich_state)._repr_markdown_() == display.report_markdown(rich_state)
+
+
+def test_sources_list_locations_become_links(rich_state: ResearchState) -> None:
+    assert rich_state.report is not None
+    rich_state.report.cited_source_ids = ["src-1", "src-2"]
+    rich_state.report.markdown = (
+        "## Sources\n\n"
+        "1. Printing — https://example.org/press?a=1&b=(2)\n"
+        "2. Reformation notes — /data/notes/other.md\n"
+    )
+    lines = display.report_markdown(rich_state).splitlines()
+    assert lines[2] == (
+        "1. Printing — [https://example.org/press?a=1&amp;b=(2)]"
+        "(https://example.org/press?a=1&b=%282%29)"
+    )
+    assert lines[3] == "2. Reformation notes — /data/notes/other.md"  # not that source's path
