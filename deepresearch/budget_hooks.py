@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from deepresearch.context import RunContext
+import re
+
 from deepresearch.budget.tokens import count_tokens
+from deepresearch.context import RunContext
 from deepresearch.offline.text import containment, term_set
 from deepresearch.roles import FindingBrief, SourceText, TopicDigest
 from deepresearch.state import AgentRole, Phase, ResearchState
@@ -13,6 +15,9 @@ CONFIDENCE_SCORE = {"confirmed": 1.0, "high": 0.9, "medium": 0.6, "low": 0.3, "s
 # Fixed prompt text around the material: system prompt, headings, question, brief.
 PROMPT_FRAME_TOKENS = 600
 SNIPPET_CHARS = 120
+# At most this share of the analysis budget lists sources whose text is in a digest.
+LISTING_SHARE = 0.3
+_CITATION = re.compile(r"\[(\d+)\]")
 
 
 def _enabled(ctx: RunContext) -> bool:
@@ -28,6 +33,16 @@ def _spec(ctx: RunContext, role: AgentRole) -> str:
     return ctx.models.specs(role)[0]
 
 
+def _header(v: SourceText) -> str:
+    """How a source is listed in a prompt (its URL and snippet only when it brings text)."""
+    line = f"[{v.citation}] (ID: {v.id}) {v.title}"
+    return line + (f" URL: {v.url} {v.snippet}" if v.text else "")
+
+
+def _cited(text: str) -> set[int]:
+    return {int(n) for n in _CITATION.findall(text)}
+
+
 async def fit_sources(
     ctx: RunContext,
     state: ResearchState,
@@ -35,11 +50,17 @@ async def fit_sources(
     views: list[SourceText],
     topics: list[TopicDigest],
 ) -> tuple[list[SourceText], list[TopicDigest]]:
+    """Fit topic digests and source texts to the analyzer's budget.
+
+    A source whose content arrives inside a topic digest is listed only when a kept line
+    of the digest cites it: listing all of them would spend the budget on titles
+    (60 sources ≈ 1,200 tokens) and leave the digests nothing."""
     if not _enabled(ctx) or ctx.budget is None:
         return views, topics
     from deepresearch.budget.allocator import BudgetItem
 
     spec = _spec(ctx, AgentRole.ANALYZER)
+    available = ctx.budget.available(spec, phase.value)
     items = [
         BudgetItem(
             id=t.sub_query_id,
@@ -60,16 +81,13 @@ async def fit_sources(
         for v in views
         if v.text
     ]
-    # Each listed source costs its title and URL; snippets are cut short so that the
-    # budget goes to the content items, which compete for it by priority.
+    # Snippets are cut short so that the budget goes to the content items.
     views = [
-        v.model_copy(update={"snippet": v.snippet[:SNIPPET_CHARS] if v.text else ""})
-        for v in views
+        v.model_copy(update={"snippet": v.snippet[:SNIPPET_CHARS] if v.text else ""}) for v in views
     ]
-    reserved = PROMPT_FRAME_TOKENS + sum(
-        count_tokens(f"[{v.citation}] (ID: {v.id}) {v.title}" + (f" URL: {v.url} {v.snippet}" if v.text else ""), spec)
-        for v in views
-    )
+    own_text = sum(count_tokens(_header(v), spec) for v in views if v.text)
+    digested = sum(count_tokens(_header(v), spec) for v in views if not v.text)
+    reserved = PROMPT_FRAME_TOKENS + own_text + min(digested, int(available * LISTING_SHARE))
     fitted = await ctx.budget.fit(
         ctx, state, phase=phase.value, model_spec=spec, items=items, reserved_tokens=reserved
     )
@@ -79,14 +97,46 @@ async def fit_sources(
         for t in topics
         if t.sub_query_id in by_id
     ]
-    kept_views = []
-    for v in views:
-        if not v.text:
-            kept_views.append(v)
-        elif v.id in by_id:
-            kept_views.append(v.model_copy(update={"text": by_id[v.id]}))
-        # a dropped source keeps no text at all and is left out of the prompt
-    return kept_views, kept_topics
+    kept_views = [
+        v.model_copy(update={"text": by_id[v.id]}) for v in views if v.text and v.id in by_id
+    ]
+    # A dropped source keeps no text and is left out of the prompt.
+    kept_ids = {v.id for v in kept_views}
+    kept_topics = _fit_listing(
+        kept_topics,
+        [v for v in views if not v.text],
+        spec,
+        room=available
+        - PROMPT_FRAME_TOKENS
+        - own_text
+        - sum(count_tokens(v.text, spec) for v in kept_views),
+    )
+    cited = set().union(*(_cited(t.compressed) for t in kept_topics)) if kept_topics else set()
+    listed = [v for v in views if v.id in kept_ids or (not v.text and v.citation in cited)]
+    return [next((k for k in kept_views if k.id == v.id), v) for v in listed], kept_topics
+
+
+def _fit_listing(
+    topics: list[TopicDigest], digested: list[SourceText], spec: str, *, room: int
+) -> list[TopicDigest]:
+    """Digest lines plus the listing of the sources they cite must fit ``room``: while
+    they do not, drop the last line of the longest digest (condensed lines come in
+    order of position, so the last is the least central)."""
+    header = {v.citation: count_tokens(_header(v), spec) for v in digested}
+    lines = {t.sub_query_id: t.compressed.splitlines() for t in topics}
+
+    def cost() -> int:
+        text = "\n".join(ln for ls in lines.values() for ln in ls)
+        return count_tokens(text, spec) + sum(header.get(n, 0) for n in _cited(text))
+
+    while cost() > room and any(lines.values()):
+        longest = max(lines, key=lambda k: len(lines[k]))
+        lines[longest].pop()
+    return [
+        t.model_copy(update={"compressed": "\n".join(lines[t.sub_query_id])})
+        for t in topics
+        if lines[t.sub_query_id]
+    ]
 
 
 async def fit_findings(
@@ -109,7 +159,12 @@ async def fit_findings(
     ]
     reserved = PROMPT_FRAME_TOKENS + 20 * len(state.sources) + 10 * len(findings)
     fitted = await ctx.budget.fit(
-        ctx, state, phase=phase.value, model_spec=_spec(ctx, AgentRole.SYNTHESIZER), items=items, reserved_tokens=reserved
+        ctx,
+        state,
+        phase=phase.value,
+        model_spec=_spec(ctx, AgentRole.SYNTHESIZER),
+        items=items,
+        reserved_tokens=reserved,
     )
     by_id = {f.id: f.text for f in fitted}
     return [f.model_copy(update={"content": by_id[f.id]}) for f in findings if f.id in by_id]

@@ -151,30 +151,40 @@ def _cut_words(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
 
 
 def split_to_chunks(text: str, max_tokens: int, model_spec: str = "offline") -> list[str]:
-    """Sentence-aligned chunks of at most max_tokens each (long sentences are cut)."""
+    """Chunks of at most max_tokens each, cut between lines where a line fits (so a cited
+    line such as '- statement [3]' stays whole), else between sentences; long sentences
+    are cut at words."""
     count = counter_for(model_spec)
     chunks: list[str] = []
     current: list[str] = []
     used = 0
-    for sentence in split_sentences(text):
-        cost = count(sentence) + 1
-        if cost > max_tokens:
-            if current:
-                chunks.append(" ".join(current))
-                current, used = [], 0
-            rest = sentence
-            while rest:
-                piece = _cut_words(rest, max_tokens, count).removesuffix(ELLIPSIS)
-                if not piece:  # cannot make progress: give up on the remainder
-                    break
-                chunks.append(piece)
-                rest = rest[len(piece) :].strip()
+
+    def flush() -> None:
+        nonlocal current, used
+        if current:
+            chunks.append("\n".join(current))
+        current, used = [], 0
+
+    for line in (ln.strip() for ln in text.splitlines()):
+        if not line:
             continue
-        if used + cost > max_tokens and current:
-            chunks.append(" ".join(current))
-            current, used = [], 0
-        current.append(sentence)
-        used += cost
-    if current:
-        chunks.append(" ".join(current))
+        line_cost = count(line) + 1
+        pieces = [line] if line_cost <= max_tokens else split_sentences(line)
+        for piece in pieces:
+            cost = count(piece) + 1
+            if cost > max_tokens:
+                flush()
+                rest = piece
+                while rest:
+                    cut = _cut_words(rest, max_tokens, count).removesuffix(ELLIPSIS)
+                    if not cut:  # cannot make progress: give up on the remainder
+                        break
+                    chunks.append(cut)
+                    rest = rest[len(cut) :].strip()
+                continue
+            if used + cost > max_tokens:
+                flush()
+            current.append(piece)
+            used += cost
+    flush()
     return chunks

@@ -17,17 +17,30 @@ QUESTION = "How did the printing press change Europe?"
 ASPECTS = ("literacy", "religion", "science", "trade", "politics", "language")
 
 
+ASPECT_WORDS = {
+    "literacy": ("schoolmasters", "primers", "readers", "alphabet"),
+    "religion": ("preachers", "bibles", "congregations", "sermons"),
+    "science": ("astronomers", "tables", "experiments", "diagrams"),
+    "trade": ("merchants", "ledgers", "markets", "contracts"),
+    "politics": ("princes", "edicts", "councils", "propaganda"),
+    "language": ("grammarians", "dictionaries", "dialects", "spelling"),
+}
+
+
 def long_document(i: int, words: int = 3000) -> SearchHit:
     """A distinct ~3,000-word document about the question, with its own facts."""
     aspect = ASPECTS[i % len(ASPECTS)]
+    who, what, where, topic = ASPECT_WORDS[aspect]
     sentences: list[str] = []
     n = 0
     while sum(len(s.split()) for s in sentences) < words:
+        year = 1450 + (i * 7 + n) % 150
         sentences.append(
-            f"Record {i}.{n} notes that the printing press changed {aspect} in Europe when "
-            f"workshop {i * 97 + n} in city {n % 13} printed {100 + 7 * n + i} copies of "
-            f"pamphlet {n} for readers of {aspect}, which spread new ideas about {aspect} "
-            f"across the region within {2 + n % 9} years."
+            (
+                f"In {year} {who} in city {n % 13} bought {100 + 7 * n + i} printed {what}.",
+                f"Record {i}.{n}: the press changed {aspect} in Europe as {where} adopted {topic}.",
+                f"Workshop {i * 97 + n} sold {what} to {where} within {2 + n % 9} years.",
+            )[n % 3]
         )
         n += 1
     return SearchHit(
@@ -101,6 +114,14 @@ async def test_sixty_long_sources_fit_an_8k_model(tmp_path: Path) -> None:
     # Heavily compressed originals went to the archive and can be restored.
     archive = ContentArchive(config.resolved_archive_dir(), config.content_archive_ttl_hours)
     assert all(archive.restore(state, f.item_id) for f in degraded if f.level != "condensed")
+
+    # Budgeting left analysis room for the digests: findings from many aspects, each
+    # resting on gathered sources.
+    assert len(state.findings) >= 3
+    ids = {s.id for s in state.sources}
+    assert all(f.source_ids and set(f.source_ids) <= ids for f in state.findings)
+    covered = {a for a in ASPECTS for f in state.findings if a in f.content}
+    assert len(covered) >= 4, covered
 
     report = session.report
     assert report is not None

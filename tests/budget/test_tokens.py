@@ -79,3 +79,12 @@ def test_chunks_fit_and_cover_the_text() -> None:
     assert len(chunks) > 3
     assert all(count_tokens(c) <= 120 for c in chunks)
     assert " ".join(chunks).split() == text.split()
+
+
+def test_chunks_keep_cited_lines_whole() -> None:
+    """A compressed topic's '- statement [n]' lines must not lose their citation to a cut."""
+    lines = [f"- Statement {i} about guild charters in city {i}. [{i + 1}]" for i in range(40)]
+    chunks = split_to_chunks("Findings:\n" + "\n".join(lines), 60)
+    assert len(chunks) > 3
+    kept = [ln for c in chunks for ln in c.splitlines()]
+    assert kept == ["Findings:", *lines]
