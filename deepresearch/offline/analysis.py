@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from deepresearch.offline.aspects import Aspect, aspect_query, aspects_of, states, subject_of
 from deepresearch.offline.planning import main_topic
 from deepresearch.offline.text import (
     containment,
@@ -26,7 +27,9 @@ from deepresearch.roles import (
 
 MAX_FINDINGS = 30
 PER_SOURCE = {"core": 6, "related": 2}
-AGREEMENT = 0.6  # share of a sentence's terms another source must contain to support it
+AGREEMENT = 0.6
+STATES_ASPECT = 0.75  # a source that states an asked-for aspect is core to the question
+NAMED_BY_LEAD = 0.5  # a source a followed lead names is related  # share of a sentence's terms another source must contain to support it
 _CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
 
 
@@ -61,6 +64,22 @@ def _source_relevance(src: SourceText, q_terms: set[str], topic_terms: set[str])
     return 0.6 * title_hit + 0.4 * body_hit + (0.2 if title & topic_terms else 0.0)
 
 
+def _inherited_relevance(
+    src: SourceText, inputs: AnalyzeInputs, subject: set[str], aspects: list[Aspect]
+) -> float:
+    """Relevance a source earns without repeating the question's words: it states an
+    aspect the question asks for ('Athenian democracy was established…'), or a sub-query
+    that followed a lead names it exactly ('ancient Greece democracy' → *Ancient Greece*)."""
+    if any(states(s, subject, a) for a in aspects for s in sentences(src.text)):
+        return STATES_ASPECT
+    title = term_set(src.title)
+    for query in inputs.sub_queries:
+        q = term_set(query)
+        if title and q & subject and title <= q and (q - subject) <= title:
+            return NAMED_BY_LEAD
+    return 0.0
+
+
 def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     question_terms = term_set(inputs.question)
     focus_terms = question_terms | term_set(" ".join(inputs.sub_queries))
@@ -77,7 +96,15 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         }
     )
     source_terms = {s.id: term_set(s.title + " " + s.text) for s in inputs.sources}
-    relevance = {s.id: _source_relevance(s, question_terms, topic_terms) for s in inputs.sources}
+    subject = term_set(subject_of(inputs.question))
+    aspects = aspects_of(inputs.question)
+    relevance = {
+        s.id: max(
+            _source_relevance(s, question_terms, topic_terms),
+            _inherited_relevance(s, inputs, subject, aspects),
+        )
+        for s in inputs.sources
+    }
 
     candidates: list[Candidate] = []
     for src in sorted(inputs.sources, key=lambda s: (-relevance[s.id], s.citation)):
@@ -160,10 +187,22 @@ def _gaps(inputs: AnalyzeInputs, findings: list[FindingDraft]) -> list[GapDraft]
         covered |= term_set(f.content)
     for k in inputs.known_findings:
         covered |= term_set(k)
-    topic = main_topic(inputs.question)
+    topic = subject_of(inputs.question)
+    subject = term_set(topic)
+    stated = [*(f.content for f in findings), *inputs.known_findings]
     gaps: list[GapDraft] = []
     for term in keywords(inputs.question):
-        if stem(term) not in covered:
+        aspect = next((a for a in aspects_of(term)), None)
+        if aspect is not None:
+            if not any(states(s, subject, aspect) for s in stated):
+                gaps.append(
+                    GapDraft(
+                        description=f"No finding states the {aspect.name} of {topic}.",
+                        suggested_queries=[aspect_query(topic, aspect)],
+                        priority=1,
+                    )
+                )
+        elif stem(term) not in covered:
             gaps.append(
                 GapDraft(
                     description=f"No finding covers '{term}' in relation to {topic}.",

@@ -3,6 +3,7 @@ and what a scout search found in the corpus."""
 
 from __future__ import annotations
 
+from deepresearch.offline.aspects import aspect_query, aspects_of
 from deepresearch.offline.text import (
     clauses,
     keywords,
@@ -106,6 +107,17 @@ def plan(inputs: PlanInputs) -> PlanOutput:
         candidates.append(
             PlannedQuery(query=query, rationale="A part of the question as asked.", priority=1)
         )
+        for aspect in aspects_of(part):
+            candidates.append(
+                PlannedQuery(
+                    query=aspect_query(topic, aspect),
+                    rationale=(
+                        f"The question asks for the {aspect.name} of {topic}: search the "
+                        "words sources use when they state it."
+                    ),
+                    priority=2,
+                )
+            )
     q_terms = term_set(question)
     for hit in inputs.scout:
         t_terms = term_set(hit.title)

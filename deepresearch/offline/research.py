@@ -3,6 +3,15 @@ supervision (think, delegate, assess) and budget condensing. All extractive."""
 
 from __future__ import annotations
 
+import re
+
+from deepresearch.offline.aspects import (
+    ASPECTS,
+    aspect_query,
+    aspects_of,
+    entity_leads,
+    subject_of,
+)
 from deepresearch.offline.text import (
     containment,
     estimate_tokens,
@@ -32,6 +41,7 @@ from deepresearch.state.models import ReflectionDecision
 _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
 )
+LEADS_PER_ASPECT = 2  # entities followed per aspect and round
 RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
 
 
@@ -131,17 +141,73 @@ def compress(inputs: CompressInputs) -> CompressOutput:
 
 
 def _uncovered(inputs: SupervisionInputs) -> list[str]:
+    """Question terms no gathered sentence contains (a digest's own 'Queries made' line
+    would count the question's words as found)."""
     covered: set[str] = set()
-    for topic in inputs.topics:
-        covered |= term_set(topic.compressed)
+    for text in _digest_sources(inputs)[0]:
+        covered |= term_set(text)
     return [w for w in keywords(inputs.question) if stem(w) not in covered]
+
+
+_DIGEST_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
+_DIGEST_SOURCE = re.compile(r"^\[(?P<n>\d+)\]\s+(?P<title>.+?)(?:\s+—\s+\S*)?$")
+
+
+_LEAD_GAP = re.compile(r"^a lead to follow: (?P<lead>.+?) \(")
+_ASPECT_GAP = re.compile(r"^the (?P<aspect>\w+) of .+ is not stated yet$")
+
+
+def _digest_sources(inputs: SupervisionInputs) -> tuple[list[str], list[str]]:
+    """Each cited source's text (its lines in order) and the titles of all gathered sources,
+    read back from the compressed topics."""
+    texts: dict[int, list[str]] = {}
+    titles: list[str] = []
+    for topic in inputs.topics:
+        for line in topic.compressed.splitlines():
+            line = line.strip()
+            if m := _DIGEST_LINE.match(line):
+                texts.setdefault(int(m["n"]), []).append(m["text"])
+            elif m := _DIGEST_SOURCE.match(line):
+                titles.append(m["title"])
+    return [" ".join(t) for t in texts.values()], titles
+
+
+def _aspect_gaps(inputs: SupervisionInputs, missing: list[str]) -> tuple[list[str], set[str]]:
+    """Gaps for question terms that ask for an aspect (origin, cause): follow the entities
+    sources name where they state that aspect, or search the aspect's words first. Returns
+    the gaps and the terms they account for."""
+    topic = subject_of(inputs.question)
+    asked = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    texts, titles = _digest_sources(inputs)
+    gaps: list[str] = []
+    handled: set[str] = set()
+    for aspect in aspects_of(" ".join(missing)):
+        handled |= {w for w in missing if w in aspect.triggers}
+        leads = [
+            lead
+            for lead in entity_leads(topic, aspect, texts, titles)
+            if f"{lead} {topic}".lower() not in asked
+        ]
+        if leads:
+            gaps += [
+                f"a lead to follow: {lead} (sources name it where they state the "
+                f"{aspect.name} of {topic})"
+                for lead in leads[:LEADS_PER_ASPECT]
+            ]
+        elif aspect_query(topic, aspect).lower() not in asked:
+            gaps.append(f"the {aspect.name} of {topic} is not stated yet")
+    return gaps, handled
 
 
 def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
     thin = [c for c in inputs.coverage if not c.sufficient]
     missing = _uncovered(inputs)
-    gaps = [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
-    gaps += [f"nothing found yet about '{term}'" for term in missing]
+    aspect_gaps, handled = _aspect_gaps(inputs, missing)
+    # A thin sub-query that asks for an aspect is served by the aspect's gaps.
+    to_fill = [c for c in thin if not (handled and aspects_of(c.query))]
+    gaps = [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in to_fill]
+    gaps += aspect_gaps
+    gaps += [f"nothing found yet about '{term}'" for term in missing if term not in handled]
     gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
     lines = [
         f"Round {inputs.round}/{inputs.max_rounds}: "
@@ -153,7 +219,12 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
 
 
 def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
-    subject = keywords(inputs.question)[:3]
+    topic = subject_of(inputs.question)
+    if m := _LEAD_GAP.match(gap):
+        return f"{m['lead']} {topic}"
+    if m := _ASPECT_GAP.match(gap):
+        return next(aspect_query(topic, a) for a in ASPECTS if a.name == m["aspect"])
+    subject = topic.split()[:3]
     terms = [w for w in keywords(gap) if w not in _GAP_FRAME]
     return " ".join(dict.fromkeys(terms[:6] + subject))
 

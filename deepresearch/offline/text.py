@@ -266,7 +266,8 @@ def sentences(text: str) -> list[str]:
     """Split prose into sentences, keeping common abbreviations intact."""
     protected = normalize(text)
     for i, abbr in enumerate(_ABBREVIATIONS):
-        protected = protected.replace(abbr, f"\x00{i}\x00")
+        # Whole words only: "ca." must not swallow the end of "Attica." or "Africa."
+        protected = re.sub(rf"(?<![\w.]){re.escape(abbr)}", f"\x00{i}\x00", protected)
     parts = _SENTENCE_END.split(protected.replace("\n\n", "\n").replace("\n", " "))
     out = []
     for part in parts:
