@@ -23,17 +23,13 @@ from deepresearch.providers.credentials import (
     ensure_importable,
     redact,
 )
-from deepresearch.providers.resilience import (
-    RetryPolicy,
-    call_with_retries,
-    gate_for,
-    parse_retry_after,
-)
+from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
 from deepresearch.providers.structured import (
+    AdaptedRequest,
     Answer,
-    complete_with_repair,
-    ignored_schema,
+    complete_structured,
     json_schema,
+    keep_native,
     schema_instructions,
 )
 
@@ -42,10 +38,6 @@ ANTHROPIC_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 4096
 # Phrases of Anthropic's context-window errors (400 invalid_request_error).
 _CONTEXT_PHRASES = ("prompt is too long", "exceed context limit", "context window")
-
-
-class _Adapted(Exception):
-    """The server rejected temperature or tool use; the request is re-sent without it."""
 
 
 class AnthropicMessages:
@@ -86,36 +78,17 @@ class AnthropicMessages:
         return f"AnthropicMessages(model={self.model!r}, base_url={where!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        gate = gate_for(f"anthropic|{self.base_url or ANTHROPIC_URL}", self.config)
-
-        async def ask(extra: list[Message]) -> Answer:
-            return await call_with_retries(
-                lambda: self._ask(request, extra), policy=self.retry, gate=gate
-            )
-
-        result = await complete_with_repair(
-            ask,
-            request.output_type,
-            max_repairs=self.config.max_repair_attempts,
+        return await complete_structured(
+            request,
+            self._send,
             provider=self.name,
+            endpoint=f"anthropic|{self.base_url or ANTHROPIC_URL}",
+            config=self.config,
+            retry=self.retry,
         )
-        return LLMResponse(
-            output=result.output,
-            model=self.name,
-            usage=result.usage,
-            raw_text=result.raw_text,
-            repair_attempts=result.repair_attempts,
-        )
-
-    async def _ask(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        try:
-            return await self._send(request, extra)
-        except _Adapted:  # at most twice: each adaptation switches one feature off for good
-            return await self._ask(request, extra)
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        if self.native_output and self.config.structured_output == "auto" and ignored_schema(extra):
-            self.native_output = False  # show the schema in the prompt from now on
+        self.native_output = keep_native(self.native_output, self.config.structured_output, extra)
         native = self.native_output
         tool = request.output_type.__name__
         system = request.system
@@ -199,7 +172,7 @@ class AnthropicMessages:
             return ContextWindowError(f"{name}: {detail}", provider=name)
         if status == 400 and self.send_temperature and "temperature" in lowered:
             self.send_temperature = False
-            return _Adapted()
+            return AdaptedRequest()
         if (
             status == 400
             and self.native_output
@@ -207,6 +180,6 @@ class AnthropicMessages:
             and "tool" in lowered
         ):
             self.native_output = False
-            return _Adapted()
+            return AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
         return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)

@@ -27,17 +27,13 @@ from deepresearch.providers.credentials import (
     openai_client,
     redact,
 )
-from deepresearch.providers.resilience import (
-    RetryPolicy,
-    call_with_retries,
-    gate_for,
-    parse_retry_after,
-)
+from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
 from deepresearch.providers.structured import (
+    AdaptedRequest,
     Answer,
-    complete_with_repair,
-    ignored_schema,
+    complete_structured,
     json_schema,
+    keep_native,
     schema_instructions,
 )
 
@@ -48,10 +44,6 @@ REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 
 def is_reasoning_model(model: str) -> bool:
     return model.lower().startswith(REASONING_PREFIXES)
-
-
-class _Adapted(Exception):
-    """The server rejected an optional parameter; the request is re-sent without it."""
 
 
 class OpenAIChat:
@@ -92,36 +84,17 @@ class OpenAIChat:
         return f"OpenAIChat(model={self.model!r}, base_url={self.base_url or OPENAI_URL!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
-        gate = gate_for(f"openai|{self.base_url or OPENAI_URL}", self.config)
-
-        async def ask(extra: list[Message]) -> Answer:
-            return await call_with_retries(
-                lambda: self._ask(request, extra), policy=self.retry, gate=gate
-            )
-
-        result = await complete_with_repair(
-            ask,
-            request.output_type,
-            max_repairs=self.config.max_repair_attempts,
+        return await complete_structured(
+            request,
+            self._send,
             provider=self.name,
+            endpoint=f"openai|{self.base_url or OPENAI_URL}",
+            config=self.config,
+            retry=self.retry,
         )
-        return LLMResponse(
-            output=result.output,
-            model=self.name,
-            usage=result.usage,
-            raw_text=result.raw_text,
-            repair_attempts=result.repair_attempts,
-        )
-
-    async def _ask(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        try:
-            return await self._send(request, extra)
-        except _Adapted:  # at most twice: each adaptation switches one feature off for good
-            return await self._ask(request, extra)
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        if self.native_output and self.config.structured_output == "auto" and ignored_schema(extra):
-            self.native_output = False  # show the schema in the prompt from now on
+        self.native_output = keep_native(self.native_output, self.config.structured_output, extra)
         native = self.native_output
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -172,7 +145,7 @@ class OpenAIChat:
         )
 
     def _translate(self, exc: Exception) -> Exception:
-        """An SDK exception as a typed error (or _Adapted after switching a feature off)."""
+        """An SDK exception as a typed error (or AdaptedRequest after switching a feature off)."""
         import openai
 
         name = self.name
@@ -205,11 +178,11 @@ class OpenAIChat:
         if status in (400, 422):
             if self.send_temperature and "temperature" in lowered:
                 self.send_temperature = False
-                return _Adapted()
+                return AdaptedRequest()
             rejected_format = "response_format" in lowered or "json_schema" in lowered
             if self.native_output and rejected_format and self.config.structured_output == "auto":
                 self.native_output = False
-                return _Adapted()
+                return AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)
         return ProviderError(
             f"{name}: HTTP {status}: {message}", provider=name, retryable=retryable

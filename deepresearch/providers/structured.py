@@ -1,9 +1,11 @@
 """Structured output shared by the remote providers: the schema prompt, JSON extraction
 from chatty model text, and the repair loop that shows the model its validation error.
 
-A vendor module supplies one ``Ask`` callable (send these extra messages, return the
-answer); :func:`complete_with_repair` turns it into a validated pydantic instance or a
-:class:`StructuredOutputError` — never a silent empty result.
+A vendor module supplies one ``Send`` callable (translate the request plus these extra
+messages to its wire format, return the answer); :func:`complete_structured` wraps it in
+retries, the shared gate and :func:`complete_with_repair`, which turns the answers into a
+validated pydantic instance or a :class:`StructuredOutputError` — never a silent empty
+result.
 """
 
 from __future__ import annotations
@@ -16,13 +18,21 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from deepresearch.config import Config
 from deepresearch.errors import StructuredOutputError
-from deepresearch.providers.base import Message, Usage
+from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
+from deepresearch.providers.resilience import RetryPolicy, call_with_retries, gate_for
 
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
 # A reasoning block whose closing tag was cut off (max tokens) hides everything after it.
 _OPEN_THINK = re.compile(r"^\s*<(think|thinking|reasoning)>(?!.*</\1>).*", re.DOTALL | re.I)
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+# What a StructuredOutputError tells the user to do.
+REPAIR_ADVICE = (
+    "Use a model that follows JSON schemas more reliably (Config.llm or Config.role_models), "
+    "raise Config.max_repair_attempts, or try Config.structured_output='prompt'; "
+    "the last answer is in the error's raw_text."
+)
 
 
 @dataclass
@@ -36,6 +46,14 @@ class Answer:
 
 # Send the conversation plus ``extra`` messages (the repair turns) and return the answer.
 Ask = Callable[[list[Message]], Awaitable[Answer]]
+# A vendor module's request translation: send ``request`` plus the repair turns once.
+Send = Callable[[LLMRequest, list[Message]], Awaitable[Answer]]
+
+
+class AdaptedRequest(Exception):
+    """Raised by a vendor's ``Send`` after the server rejected an optional feature
+    (temperature, native structured output) and the vendor switched it off for good: the
+    request is re-sent at once without it, outside the retry budget."""
 
 
 def json_schema(output_type: type[BaseModel]) -> dict[str, Any]:
@@ -93,6 +111,13 @@ def ignored_schema(repair_turns: list[Message]) -> bool:
     """True when the answer being repaired held no JSON at all: the server ignored the
     native schema (unlike an answer that is JSON but fails validation)."""
     return bool(repair_turns) and not contains_json(repair_turns[-2].content)
+
+
+def keep_native(native: bool, mode: str, repair_turns: list[Message]) -> bool:
+    """Whether to go on sending the native schema. In ``auto`` mode, an answer being
+    repaired that held no JSON at all means the server ignores it: the schema goes into
+    the prompt from now on."""
+    return native and not (mode == "auto" and ignored_schema(repair_turns))
 
 
 def validate(data: Any, output_type: type[BaseModel]) -> BaseModel:
@@ -170,7 +195,7 @@ async def complete_with_repair(
         return Structured(output, usage, last_text, attempt)
     raise StructuredOutputError(
         f"{provider} did not return a valid {output_type.__name__} after "
-        f"{max_repairs} repair attempt(s): {_one_line(error)}",
+        f"{max_repairs} repair attempt(s): {_one_line(error).rstrip('.')}. {REPAIR_ADVICE}",
         provider=provider,
         raw_text=last_text,
     )
@@ -178,3 +203,39 @@ async def complete_with_repair(
 
 def _one_line(error: Exception) -> str:
     return " ".join(str(error).split())[:400]
+
+
+async def complete_structured(
+    request: LLMRequest,
+    send: Send,
+    *,
+    provider: str,
+    endpoint: str,
+    config: Config,
+    retry: RetryPolicy,
+) -> LLMResponse:
+    """The loop both remote LLM providers share: each answer is fetched with retries inside
+    the gate shared by every provider object on ``endpoint``, re-sent at once after an
+    :class:`AdaptedRequest`, then validated and repaired (:func:`complete_with_repair`)."""
+    gate = gate_for(endpoint, config)
+
+    async def adapting(extra: list[Message]) -> Answer:
+        while True:  # at most twice: each adaptation switches one feature off for good
+            try:
+                return await send(request, extra)
+            except AdaptedRequest:
+                continue
+
+    async def ask(extra: list[Message]) -> Answer:
+        return await call_with_retries(lambda: adapting(extra), policy=retry, gate=gate)
+
+    result = await complete_with_repair(
+        ask, request.output_type, max_repairs=config.max_repair_attempts, provider=provider
+    )
+    return LLMResponse(
+        output=result.output,
+        model=provider,
+        usage=result.usage,
+        raw_text=result.raw_text,
+        repair_attempts=result.repair_attempts,
+    )

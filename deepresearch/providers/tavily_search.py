@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
+from pydantic import ValidationError
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError, ProviderUnavailableError, RateLimitError
@@ -71,13 +72,13 @@ class TavilySearch:
             )
         )
         hits = []
-        for item in data.get("results") or []:
+        for item in self._results(data):
             url = str(item.get("url") or "")
             if not url:
                 continue
             snippet = str(item.get("content") or "")
             hits.append(
-                SearchHit(
+                self._hit(
                     url=url,
                     title=str(item.get("title") or ""),
                     snippet=snippet,
@@ -97,11 +98,11 @@ class TavilySearch:
         timeout = min(self.config.operation_timeout_s, _EXTRACT_TIMEOUT_CAP_S)
         data = await self._call(lambda client: client.extract(urls, timeout=timeout))
         hits = []
-        for item in data.get("results") or []:
+        for item in self._results(data):
             url, text = str(item.get("url") or ""), str(item.get("raw_content") or "")
             if url and text:
                 hits.append(
-                    SearchHit(
+                    self._hit(
                         url=url,
                         content=text,
                         raw_content=text,
@@ -121,6 +122,38 @@ class TavilySearch:
                 raise self._translate(exc) from None
 
         return await call_with_retries(once, policy=self.retry, gate=gate)
+
+    def _results(self, data: Any) -> list[dict[str, Any]]:
+        """The ``results`` list of an answer (null counts as empty), or a typed error."""
+        if not isinstance(data, dict):
+            raise self._malformed(f"the answer should be an object, got {type(data).__name__}")
+        results = data.get("results")
+        if results is None:
+            return []
+        if not isinstance(results, list):
+            raise self._malformed(f"'results' should be a list, got {type(results).__name__}")
+        for item in results:
+            if not isinstance(item, dict):
+                raise self._malformed(f"each result should be an object, got {type(item).__name__}")
+        return results
+
+    def _hit(self, **fields: Any) -> SearchHit:
+        try:
+            return SearchHit(**fields)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:3]
+            )
+            raise self._malformed(f"a result has fields of the wrong type ({problems})") from None
+
+    def _malformed(self, detail: str) -> ProviderError:
+        where = self.base_url or TAVILY_URL
+        return ProviderError(
+            f"tavily: malformed response from {where}: {detail}. Check that "
+            "Config.tavily_base_url points at the Tavily API (or a compatible server) and "
+            "that tavily-python is up to date.",
+            provider="tavily",
+        )
 
     def _translate(self, exc: Exception) -> Exception:
         from tavily import errors
@@ -151,5 +184,5 @@ class TavilySearch:
                 f"tavily: cannot reach {where}: {detail}", provider="tavily", retryable=True
             )
         if isinstance(exc, json.JSONDecodeError | KeyError | TypeError | AttributeError):
-            return ProviderError(f"tavily: malformed response: {detail}", provider="tavily")
+            return self._malformed(detail)
         return exc

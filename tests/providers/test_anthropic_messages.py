@@ -1,20 +1,18 @@
-"""The real anthropic client against a loopback server speaking the messages format."""
+"""The real anthropic client against a loopback anthropic_server speaking the messages format."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterator
 
 import pytest
-from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ContextWindowError, ProviderError, StructuredOutputError
 from deepresearch.llm import ModelRouter, call_llm
 from deepresearch.providers.anthropic_messages import AnthropicMessages
-from deepresearch.providers.base import LLMRequest, Message, SearchHit
+from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, ResearchState
 from deepresearch.testing.vendor_servers import (
@@ -25,43 +23,20 @@ from deepresearch.testing.vendor_servers import (
     anthropic_message,
 )
 
+from .conftest import NoSearch, Recorder, Verdict, waits
+
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
 KEY = "sk-ant-test-SECRET-0123456789"
 
 
-class Verdict(BaseModel):
-    label: str
-    score: int
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
-
-
-@pytest.fixture
-def server() -> Iterator[AnthropicServer]:
-    with AnthropicServer(answer=lambda name, prompt: {"label": name, "score": 4}) as srv:
-        yield srv
-
-
-def make(server: AnthropicServer, **knobs: object) -> AnthropicMessages:
-    config = Config.build({"anthropic_base_url": server.base_url, **knobs})
+def make(anthropic_server: AnthropicServer, **knobs: object) -> AnthropicMessages:
+    config = Config.build({"anthropic_base_url": anthropic_server.base_url, **knobs})
     provider = AnthropicMessages.from_config(
         "claude-sonnet-4-5", config, environ={"ANTHROPIC_API_KEY": KEY}
     )
     provider.retry = dataclasses.replace(provider.retry, sleep=Recorder())
     return provider
-
-
-def waits(provider: AnthropicMessages) -> list[float]:
-    sleep = provider.retry.sleep
-    assert isinstance(sleep, Recorder)
-    return sleep.waits
 
 
 def request(timeout_s: float = 5.0) -> LLMRequest:
@@ -77,12 +52,12 @@ def request(timeout_s: float = 5.0) -> LLMRequest:
     )
 
 
-async def test_forced_tool_use(server: AnthropicServer) -> None:
-    response = await make(server).complete(request())
+async def test_forced_tool_use(anthropic_server: AnthropicServer) -> None:
+    response = await make(anthropic_server).complete(request())
     assert response.output == Verdict(label="Verdict", score=4)
     assert response.model == "anthropic:claude-sonnet-4-5"
     assert (response.usage.input_tokens, response.usage.output_tokens) == (20, 9)
-    sent = server.requests[0].json
+    sent = anthropic_server.requests[0].json
     assert sent["tool_choice"] == {"type": "tool", "name": "Verdict"}
     assert sent["tools"][0]["input_schema"]["required"] == ["label", "score"]
     assert sent["system"] == "You rate things."
@@ -90,18 +65,20 @@ async def test_forced_tool_use(server: AnthropicServer) -> None:
     assert sent["max_tokens"] == 4096 and sent["temperature"] == 1.0  # clamped to 0..1
 
 
-async def test_rejected_tools_fall_back_to_prompt_and_parse(server: AnthropicServer) -> None:
-    server.enqueue(
+async def test_rejected_tools_fall_back_to_prompt_and_parse(
+    anthropic_server: AnthropicServer,
+) -> None:
+    anthropic_server.enqueue(
         anthropic_error(
             400, "invalid_request_error", "tools: tool use is not supported by this model"
         )
     )
-    provider = make(server)
+    provider = make(anthropic_server)
     response = await provider.complete(request())
     assert response.output == Verdict(label="Verdict", score=4)
     assert "```json" in response.raw_text  # parsed from chatty text
-    assert ["tools" in r.json for r in server.requests] == [True, False]
-    assert 'schema named "Verdict"' in server.requests[1].json["system"]
+    assert ["tools" in r.json for r in anthropic_server.requests] == [True, False]
+    assert 'schema named "Verdict"' in anthropic_server.requests[1].json["system"]
 
 
 async def test_text_answer_to_a_tool_request_is_repaired() -> None:
@@ -115,14 +92,32 @@ async def test_text_answer_to_a_tool_request_is_repaired() -> None:
     assert "no JSON" in repair["messages"][2]["content"]
 
 
-async def test_repair_exhausted_is_a_typed_error(server: AnthropicServer) -> None:
-    server.enqueue(*[Reply(200, anthropic_message(tool_input={"label": "x"})) for _ in range(2)])
+async def test_repair_exhausted_is_a_typed_error(anthropic_server: AnthropicServer) -> None:
+    anthropic_server.enqueue(
+        *[Reply(200, anthropic_message(tool_input={"label": "x"})) for _ in range(2)]
+    )
     with pytest.raises(StructuredOutputError, match="score"):
-        await make(server, max_repair_attempts=1).complete(request())
+        await make(anthropic_server, max_repair_attempts=1).complete(request())
 
 
-async def test_overloaded_and_rate_limited_are_retried(server: AnthropicServer) -> None:
-    server.enqueue(
+async def test_garbage_after_the_repairs_says_what_to_do(
+    anthropic_server: AnthropicServer,
+) -> None:
+    garbage = ["I cannot do that.", '```json\n{"label": \n```', "[1, 2"]
+    anthropic_server.enqueue(*[Reply(200, anthropic_message(text)) for text in garbage])
+    with pytest.raises(StructuredOutputError) as info:
+        await make(anthropic_server, max_repair_attempts=2).complete(request())
+    error = info.value
+    assert isinstance(error, ProviderError) and not error.retryable
+    assert error.provider == "anthropic:claude-sonnet-4-5" and error.raw_text == "[1, 2"
+    message = str(error)
+    assert "did not return a valid Verdict after 2 repair attempt(s)" in message
+    assert "max_repair_attempts" in message and "structured_output" in message
+    assert len(anthropic_server.requests) == 3
+
+
+async def test_overloaded_and_rate_limited_are_retried(anthropic_server: AnthropicServer) -> None:
+    anthropic_server.enqueue(
         anthropic_error(529, "overloaded_error", "Overloaded"),
         anthropic_error(
             429,
@@ -131,48 +126,38 @@ async def test_overloaded_and_rate_limited_are_retried(server: AnthropicServer) 
             retry_after=0.021,
         ),
     )
-    provider = make(server, retry_base_delay_s=0.0)
+    provider = make(anthropic_server, retry_base_delay_s=0.0)
     assert (await provider.complete(request())).output.score == 4  # type: ignore[attr-defined]
     assert waits(provider) == [0.0, 0.021]
 
 
-async def test_timeout_exhausted_is_a_provider_error(server: AnthropicServer) -> None:
+async def test_timeout_exhausted_is_a_provider_error(anthropic_server: AnthropicServer) -> None:
     late = Reply(200, anthropic_message(tool_input={"label": "x", "score": 1}), delay_s=1.0)
-    server.enqueue(late, late)
+    anthropic_server.enqueue(late, late)
     with pytest.raises(ProviderError, match="timed out"):
-        await make(server, max_retries=1).complete(request(timeout_s=0.2))
+        await make(anthropic_server, max_retries=1).complete(request(timeout_s=0.2))
 
 
-async def test_malformed_body_is_a_provider_error(server: AnthropicServer) -> None:
-    server.enqueue(Reply(200, "<html>502 Bad Gateway</html>"))
+async def test_malformed_body_is_a_provider_error(anthropic_server: AnthropicServer) -> None:
+    anthropic_server.enqueue(Reply(200, "<html>502 Bad Gateway</html>"))
     with pytest.raises(ProviderError, match="malformed"):
-        await make(server).complete(request())
-
-
-class _NoSearch:
-    name = "none"
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return []
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return []
+        await make(anthropic_server).complete(request())
 
 
 async def test_prompt_too_long_is_a_context_window_error_and_recovered(
-    server: AnthropicServer,
+    anthropic_server: AnthropicServer, no_search: NoSearch
 ) -> None:
-    server.enqueue(anthropic_context_window_error())
+    anthropic_server.enqueue(anthropic_context_window_error())
     with pytest.raises(ContextWindowError, match="prompt is too long"):
-        await make(server).complete(request())
+        await make(anthropic_server).complete(request())
 
-    config = Config(anthropic_base_url=server.base_url, llm="anthropic:claude-sonnet-4-5")
+    config = Config(anthropic_base_url=anthropic_server.base_url, llm="anthropic:claude-sonnet-4-5")
     env = {"ANTHROPIC_API_KEY": KEY}
     provider = build_llm("anthropic:claude-sonnet-4-5", config, environ=env)
     router = ModelRouter(config, provider, lambda spec: build_llm(spec, config, environ=env))
-    ctx = RunContext(config=config, models=router, search=_NoSearch())
+    ctx = RunContext(config=config, models=router, search=no_search)
     state = ResearchState(question="q")
-    server.enqueue(anthropic_context_window_error(), anthropic_context_window_error())
+    anthropic_server.enqueue(anthropic_context_window_error(), anthropic_context_window_error())
     user = "a long source text " * 100
     out = await call_llm(
         ctx,
@@ -185,7 +170,7 @@ async def test_prompt_too_long_is_a_context_window_error_and_recovered(
         output_type=Verdict,
     )
     assert out.score == 4
-    sent = [r.json["messages"][0]["content"] for r in server.requests[1:]]
+    sent = [r.json["messages"][0]["content"] for r in anthropic_server.requests[1:]]
     assert [len(t) for t in sent] == [
         len(user),
         int(len(user) * 0.9),
@@ -195,10 +180,12 @@ async def test_prompt_too_long_is_a_context_window_error_and_recovered(
     assert state.usage[-1].cost_usd == pytest.approx((20 * 3.0 + 9 * 15.0) / 1e6)
 
 
-async def test_keys_never_show(server: AnthropicServer, caplog: pytest.LogCaptureFixture) -> None:
+async def test_keys_never_show(
+    anthropic_server: AnthropicServer, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
-    provider = make(server)
-    server.enqueue(
+    provider = make(anthropic_server)
+    anthropic_server.enqueue(
         anthropic_error(500, "api_error", f"Internal error for {KEY}"),
         anthropic_error(401, "authentication_error", f"invalid x-api-key {KEY}"),
     )

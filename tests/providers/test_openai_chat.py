@@ -1,20 +1,18 @@
-"""The real openai client against a loopback server speaking the chat-completions format."""
+"""The real openai client against a loopback openai_server speaking the chat-completions format."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import logging
-from collections.abc import Iterator
 
 import pytest
-from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ContextWindowError, ProviderError, StructuredOutputError
 from deepresearch.llm import ModelRouter, call_llm
-from deepresearch.providers.base import LLMRequest, Message, SearchHit
+from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, ResearchState
@@ -26,41 +24,18 @@ from deepresearch.testing.vendor_servers import (
     openai_error,
 )
 
+from .conftest import NoSearch, Recorder, Verdict, waits
+
 KEY = "sk-test-SECRET-0123456789"
 
 
-class Verdict(BaseModel):
-    label: str
-    score: int
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
-
-
-@pytest.fixture
-def server() -> Iterator[OpenAIServer]:
-    with OpenAIServer(answer=lambda name, prompt: {"label": name, "score": 7}) as srv:
-        yield srv
-
-
-def make(server: OpenAIServer, model: str = "gpt-4.1-mini", **knobs: object) -> OpenAIChat:
+def make(openai_server: OpenAIServer, model: str = "gpt-4.1-mini", **knobs: object) -> OpenAIChat:
     config = Config.build(
-        {"openai_base_url": server.base_url, "retry_base_delay_s": 0.001, **knobs}
+        {"openai_base_url": openai_server.base_url, "retry_base_delay_s": 0.001, **knobs}
     )
     provider = OpenAIChat.from_config(model, config, environ={"OPENAI_API_KEY": KEY})
     provider.retry = dataclasses.replace(provider.retry, sleep=Recorder())
     return provider
-
-
-def waits(provider: OpenAIChat) -> list[float]:
-    sleep = provider.retry.sleep
-    assert isinstance(sleep, Recorder)
-    return sleep.waits
 
 
 def request(user: str = "Rate this.", timeout_s: float = 5.0) -> LLMRequest:
@@ -76,17 +51,17 @@ def request(user: str = "Rate this.", timeout_s: float = 5.0) -> LLMRequest:
     )
 
 
-async def test_native_structured_output(server: OpenAIServer) -> None:
-    response = await make(server).complete(request())
+async def test_native_structured_output(openai_server: OpenAIServer) -> None:
+    response = await make(openai_server).complete(request())
     assert response.output == Verdict(label="Verdict", score=7)
     assert response.model == "openai:gpt-4.1-mini"
     assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
-    sent = server.requests[0].json
+    sent = openai_server.requests[0].json
     assert sent["response_format"]["type"] == "json_schema"
     assert sent["response_format"]["json_schema"]["name"] == "Verdict"
     assert sent["response_format"]["json_schema"]["schema"]["required"] == ["label", "score"]
     assert sent["temperature"] == 0.2 and sent["max_tokens"] == 300
-    assert server.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    assert openai_server.requests[0].headers["authorization"] == f"Bearer {KEY}"
 
 
 async def test_server_ignoring_response_format_switches_to_prompt_and_parse() -> None:
@@ -111,18 +86,20 @@ async def test_prompt_mode_parses_chatty_fenced_json_with_think_blocks() -> None
     assert response.repair_attempts == 0 and "```json" in response.raw_text
 
 
-async def test_prompt_mode_sends_the_schema_in_the_system_prompt(server: OpenAIServer) -> None:
-    await make(server, structured_output="prompt").complete(request())
-    sent = server.requests[0].json
+async def test_prompt_mode_sends_the_schema_in_the_system_prompt(
+    openai_server: OpenAIServer,
+) -> None:
+    await make(openai_server, structured_output="prompt").complete(request())
+    sent = openai_server.requests[0].json
     assert "response_format" not in sent
     assert 'schema named "Verdict"' in sent["messages"][0]["content"]
 
 
 async def test_rejected_response_format_falls_back_and_is_remembered(
-    server: OpenAIServer,
+    openai_server: OpenAIServer,
 ) -> None:
-    provider = make(server)
-    server.enqueue(
+    provider = make(openai_server)
+    openai_server.enqueue(
         openai_error(
             400,
             "Invalid parameter: 'response_format' of type 'json_schema' is "
@@ -132,36 +109,50 @@ async def test_rejected_response_format_falls_back_and_is_remembered(
     )
     assert (await provider.complete(request())).output.score == 7  # type: ignore[attr-defined]
     assert await provider.complete(request())
-    formats = ["response_format" in r.json for r in server.requests]
+    formats = ["response_format" in r.json for r in openai_server.requests]
     assert formats == [True, False, False]
 
 
-async def test_native_mode_does_not_fall_back(server: OpenAIServer) -> None:
-    server.enqueue(openai_error(400, "response_format json_schema is not supported"))
+async def test_native_mode_does_not_fall_back(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(openai_error(400, "response_format json_schema is not supported"))
     with pytest.raises(ProviderError, match="HTTP 400"):
-        await make(server, structured_output="native").complete(request())
+        await make(openai_server, structured_output="native").complete(request())
 
 
-async def test_repair_shows_the_error_then_succeeds(server: OpenAIServer) -> None:
-    server.enqueue(Reply(200, openai_completion('{"label": "x", "score": "high"}')))
-    response = await make(server).complete(request())
+async def test_repair_shows_the_error_then_succeeds(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(Reply(200, openai_completion('{"label": "x", "score": "high"}')))
+    response = await make(openai_server).complete(request())
     assert response.repair_attempts == 1
     assert response.usage.input_tokens == 24  # both calls counted
-    repair = server.requests[1].json["messages"]
+    repair = openai_server.requests[1].json["messages"]
     assert repair[-2] == {"role": "assistant", "content": '{"label": "x", "score": "high"}'}
     assert "score" in repair[-1]["content"] and "integer" in repair[-1]["content"]
 
 
-async def test_repair_exhausted_is_a_typed_error(server: OpenAIServer) -> None:
-    server.enqueue(*[Reply(200, openai_completion("I'd rather not.")) for _ in range(3)])
+async def test_repair_exhausted_is_a_typed_error(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(*[Reply(200, openai_completion("I'd rather not.")) for _ in range(3)])
     with pytest.raises(StructuredOutputError) as info:
-        await make(server, max_repair_attempts=2).complete(request())
+        await make(openai_server, max_repair_attempts=2).complete(request())
     assert info.value.raw_text == "I'd rather not."
-    assert len(server.requests) == 3
+    assert len(openai_server.requests) == 3
 
 
-async def test_429_waits_as_long_as_retry_after_says(server: OpenAIServer) -> None:
-    server.enqueue(
+async def test_garbage_after_the_repairs_says_what_to_do(openai_server: OpenAIServer) -> None:
+    garbage = ['{"label": "x", "sco', "<html><body>502</body></html>", "null"]
+    openai_server.enqueue(*[Reply(200, openai_completion(text)) for text in garbage])
+    with pytest.raises(StructuredOutputError) as info:
+        await make(openai_server, max_repair_attempts=2).complete(request())
+    error = info.value
+    assert isinstance(error, ProviderError) and not error.retryable
+    assert error.provider == "openai:gpt-4.1-mini" and error.raw_text == "null"
+    message = str(error)
+    assert "did not return a valid Verdict after 2 repair attempt(s)" in message
+    assert "max_repair_attempts" in message and "structured_output" in message
+    assert len(openai_server.requests) == 3
+
+
+async def test_429_waits_as_long_as_retry_after_says(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(
         openai_error(
             429,
             "Rate limit reached for gpt-4.1-mini on tokens per min (TPM).",
@@ -170,58 +161,62 @@ async def test_429_waits_as_long_as_retry_after_says(server: OpenAIServer) -> No
             retry_after=0.013,
         )
     )
-    provider = make(server, retry_base_delay_s=5.0)
+    provider = make(openai_server, retry_base_delay_s=5.0)
     assert (await provider.complete(request())).output.label == "Verdict"  # type: ignore[attr-defined]
     assert waits(provider) == [0.013]
 
 
-async def test_500_then_ok(server: OpenAIServer) -> None:
-    server.enqueue(
+async def test_500_then_ok(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(
         openai_error(
-            500, "The server had an error while processing your request.", type="server_error"
+            500,
+            "The openai_server had an error while processing your request.",
+            type="server_error",
         )
     )
-    provider = make(server)
+    provider = make(openai_server)
     assert await provider.complete(request())
-    assert len(waits(provider)) == 1 and len(server.requests) == 2
+    assert len(waits(provider)) == 1 and len(openai_server.requests) == 2
 
 
-async def test_timeout_then_ok(server: OpenAIServer) -> None:
-    server.enqueue(Reply(200, openai_completion('{"label": "late", "score": 1}'), delay_s=1.0))
-    provider = make(server)
+async def test_timeout_then_ok(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(
+        Reply(200, openai_completion('{"label": "late", "score": 1}'), delay_s=1.0)
+    )
+    provider = make(openai_server)
     response = await provider.complete(request(timeout_s=0.2))
     assert response.output == Verdict(label="Verdict", score=7)
     assert len(waits(provider)) == 1
 
 
-async def test_timeouts_exhausted_raise_provider_error(server: OpenAIServer) -> None:
+async def test_timeouts_exhausted_raise_provider_error(openai_server: OpenAIServer) -> None:
     late = Reply(200, openai_completion("{}"), delay_s=1.0)
-    server.enqueue(late, late)
+    openai_server.enqueue(late, late)
     with pytest.raises(ProviderError, match="timed out") as info:
-        await make(server, max_retries=1).complete(request(timeout_s=0.2))
+        await make(openai_server, max_retries=1).complete(request(timeout_s=0.2))
     assert info.value.retryable
 
 
-async def test_malformed_json_body_is_a_provider_error(server: OpenAIServer) -> None:
-    server.enqueue(Reply(200, '{"id": "chatcmpl-1", "choices": [ {'))
+async def test_malformed_json_body_is_a_provider_error(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(Reply(200, '{"id": "chatcmpl-1", "choices": [ {'))
     with pytest.raises(ProviderError, match="malformed") as info:
-        await make(server).complete(request())
+        await make(openai_server).complete(request())
     assert not isinstance(info.value, StructuredOutputError)
 
 
-async def test_context_window_error_is_recognised(server: OpenAIServer) -> None:
-    server.enqueue(openai_context_window_error())
+async def test_context_window_error_is_recognised(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(openai_context_window_error())
     with pytest.raises(ContextWindowError, match="maximum context length"):
-        await make(server).complete(request())
+        await make(openai_server).complete(request())
 
 
-async def test_reasoning_models_get_no_temperature(server: OpenAIServer) -> None:
-    await make(server, model="o4-mini").complete(request())
-    assert "temperature" not in server.requests[0].json
+async def test_reasoning_models_get_no_temperature(openai_server: OpenAIServer) -> None:
+    await make(openai_server, model="o4-mini").complete(request())
+    assert "temperature" not in openai_server.requests[0].json
 
 
-async def test_temperature_rejected_is_dropped_and_retried(server: OpenAIServer) -> None:
-    server.enqueue(
+async def test_temperature_rejected_is_dropped_and_retried(openai_server: OpenAIServer) -> None:
+    openai_server.enqueue(
         openai_error(
             400,
             "Unsupported parameter: 'temperature' is not supported with this model.",
@@ -229,33 +224,23 @@ async def test_temperature_rejected_is_dropped_and_retried(server: OpenAIServer)
             code="unsupported_parameter",
         )
     )
-    provider = make(server, model="my-reasoner")
+    provider = make(openai_server, model="my-reasoner")
     assert await provider.complete(request())
-    assert ["temperature" in r.json for r in server.requests] == [True, False]
+    assert ["temperature" in r.json for r in openai_server.requests] == [True, False]
     assert provider.send_temperature is False
 
 
-class _NoSearch:
-    name = "none"
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return []
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return []
-
-
 async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
-    server: OpenAIServer,
+    openai_server: OpenAIServer, no_search: NoSearch
 ) -> None:
     config = Config(
-        llm="openai:gpt-4.1-mini", openai_base_url=server.base_url, operation_timeout_s=5
+        llm="openai:gpt-4.1-mini", openai_base_url=openai_server.base_url, operation_timeout_s=5
     )
     provider = build_llm("openai:gpt-4.1-mini", config, environ={})
     router = ModelRouter(config, provider, lambda spec: build_llm(spec, config, environ={}))
-    ctx = RunContext(config=config, models=router, search=_NoSearch())
+    ctx = RunContext(config=config, models=router, search=no_search)
     state = ResearchState(question="q")
-    server.enqueue(openai_context_window_error())
+    openai_server.enqueue(openai_context_window_error())
     user = "evidence " * 200
     out = await call_llm(
         ctx,
@@ -268,7 +253,7 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
         output_type=Verdict,
     )
     assert out == Verdict(label="Verdict", score=7)
-    first, second = (r.json["messages"][-1]["content"] for r in server.requests)
+    first, second = (r.json["messages"][-1]["content"] for r in openai_server.requests)
     assert first == user and second == user[: int(len(user) * 0.9)]
     record = state.usage[-1]
     assert record.token_limit_retries == 1
@@ -280,10 +265,12 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
     assert record.cost_usd == pytest.approx((12 * 0.40 + 7 * 1.60) / 1e6)
 
 
-async def test_keys_never_show(server: OpenAIServer, caplog: pytest.LogCaptureFixture) -> None:
+async def test_keys_never_show(
+    openai_server: OpenAIServer, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
-    provider = make(server)
-    server.enqueue(
+    provider = make(openai_server)
+    openai_server.enqueue(
         openai_error(429, f"Too many requests for key {KEY}", retry_after=0.001),
         openai_error(401, f"Incorrect API key provided: {KEY}.", code="invalid_api_key"),
     )

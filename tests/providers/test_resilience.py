@@ -17,13 +17,7 @@ from deepresearch.providers.resilience import (
     parse_retry_after,
 )
 
-
-class Recorder:
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
+from .conftest import Recorder
 
 
 def test_backoff_grows_exponentially_within_the_ceiling() -> None:

@@ -5,23 +5,24 @@ from __future__ import annotations
 import json
 
 import pytest
-from pydantic import BaseModel
 
-from deepresearch.errors import StructuredOutputError
-from deepresearch.providers.base import Message, Usage
+from deepresearch.config import Config
+from deepresearch.errors import ProviderError, StructuredOutputError
+from deepresearch.providers.base import LLMRequest, Message, Usage
+from deepresearch.providers.resilience import RetryPolicy
 from deepresearch.providers.structured import (
+    AdaptedRequest,
     Answer,
+    complete_structured,
     complete_with_repair,
     extract_json,
     schema_instructions,
     strip_reasoning,
     validate,
 )
+from deepresearch.state import AgentRole
 
-
-class Verdict(BaseModel):
-    label: str
-    score: int
+from .conftest import Recorder, Verdict
 
 
 def test_extracts_fenced_json_after_a_think_block() -> None:
@@ -98,3 +99,45 @@ async def test_native_data_is_validated_too() -> None:
 
     result = await complete_with_repair(ask, Verdict, max_repairs=0, provider="t")
     assert result.output == Verdict(label="n", score=1)
+
+
+async def test_complete_structured_resends_adapted_requests_and_retries_errors() -> None:
+    request = LLMRequest(
+        role=AgentRole.ANALYZER,
+        phase="analysis",
+        messages=[Message("user", "Rate this.")],
+        output_type=Verdict,
+        inputs=Verdict(label="in", score=0),
+    )
+    outcomes: list[Exception | str] = [
+        AdaptedRequest(),  # re-sent at once, no wait
+        ProviderError("busy", retryable=True),  # retried after a wait
+        '{"label": "x"}',  # repaired
+        '{"label": "x", "score": 2}',
+    ]
+    seen: list[list[Message]] = []
+
+    async def send(req: LLMRequest, extra: list[Message]) -> Answer:
+        assert req is request
+        seen.append(list(extra))
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return Answer(text=outcome, usage=Usage(3, 1))
+
+    sleep = Recorder()
+    response = await complete_structured(
+        request,
+        send,
+        provider="vendor:m",
+        endpoint="vendor|test",
+        config=Config(max_repair_attempts=1),
+        retry=RetryPolicy(max_retries=1, base_delay_s=0.0, sleep=sleep),
+    )
+    assert response.output == Verdict(label="x", score=2)
+    assert (response.model, response.repair_attempts, response.usage) == (
+        "vendor:m",
+        1,
+        Usage(6, 2),
+    )
+    assert len(sleep.waits) == 1 and [len(e) for e in seen] == [0, 0, 0, 2]

@@ -19,6 +19,8 @@ from deepresearch.providers.fallback import FallbackSearch
 from deepresearch.providers.tavily_search import TavilySearch
 from deepresearch.testing.vendor_servers import Reply, TavilyServer, tavily_error
 
+from .conftest import Recorder, waits
+
 KEY = "tvly-test-SECRET-0123456789"
 DOCS = [
     {
@@ -32,14 +34,6 @@ DOCS = [
         "content": "Paper mills made cheap paper available to printers in Europe.",
     },
 ]
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
 
 
 @pytest.fixture
@@ -92,7 +86,7 @@ async def test_rate_limit_then_ok(server: TavilyServer) -> None:
     server.enqueue(tavily_error(429, "Your request has been blocked due to excessive requests."))
     tavily = make(server)
     assert await tavily.search("paper", max_results=3)
-    assert len(tavily.retry.sleep.waits) == 1  # type: ignore[attr-defined]
+    assert len(waits(tavily)) == 1
 
 
 async def test_server_errors_exhausted_raise_provider_error(server: TavilyServer) -> None:
@@ -108,6 +102,40 @@ async def test_refused_key_is_unavailable_and_key_is_hidden(server: TavilyServer
     with pytest.raises(ProviderUnavailableError) as info:
         await tavily.search("paper", max_results=3)
     assert KEY not in str(info.value) and KEY not in repr(tavily)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"results": {"url": "https://example.org/p"}}, "should be a list, got dict"),
+        ({"results": "https://example.org/p"}, "should be a list, got str"),
+        ({"results": ["https://example.org/p"]}, "should be an object, got str"),
+        ({"results": [{"url": "https://example.org/p", "score": "high"}]}, "wrong type"),
+        ([{"url": "https://example.org/paper"}], "malformed"),
+        ("<html>Welcome to nginx</html>", "malformed"),
+    ],
+)
+async def test_search_answer_of_unexpected_shape_is_a_provider_error(
+    server: TavilyServer, body: object, problem: str
+) -> None:
+    server.enqueue(Reply(200, body))  # type: ignore[arg-type]
+    with pytest.raises(ProviderError, match=problem) as info:
+        await make(server).search("paper", max_results=3)
+    assert not info.value.retryable and info.value.provider == "tavily"
+    assert "tavily_base_url" in str(info.value) and len(server.requests) == 1
+
+
+async def test_extract_answer_of_unexpected_shape_is_a_provider_error(
+    server: TavilyServer,
+) -> None:
+    server.enqueue(Reply(200, {"results": 42, "failed_results": []}))
+    with pytest.raises(ProviderError, match="'results' should be a list, got int"):
+        await make(server).extract(["https://example.org/paper"])
+
+
+async def test_null_results_are_no_results(server: TavilyServer) -> None:
+    server.enqueue(Reply(200, {"query": "paper", "results": None}))
+    assert await make(server).search("paper", max_results=3) == []
 
 
 def test_no_key_and_no_url_is_unavailable() -> None:

@@ -1,0 +1,152 @@
+"""The loopback HTTP server the vendor fakes share, its request/reply records, and the
+helpers that turn a JSON answer into what a chat model would say."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class Reply:
+    """One HTTP answer: a JSON body (dict) or raw text (str), after an optional delay."""
+
+    status: int = 200
+    body: JSON | str = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+@dataclass
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]
+    json: JSON
+
+
+Responder = Callable[[RecordedRequest], Reply]
+# (schema name, all prompt text) -> a JSON object valid for that schema
+Answerer = Callable[[str, str], JSON]
+
+
+class VendorServer:
+    """A small threaded HTTP server on 127.0.0.1:<free port>; use it as a context manager."""
+
+    def __init__(self, responder: Responder | None = None, *, max_lifetime_s: float = 120.0):
+        self.requests: list[RecordedRequest] = []
+        self._script: list[Reply] = []
+        self._responder = responder
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.owner = self  # type: ignore[attr-defined]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._stopper = threading.Timer(max_lifetime_s, self.stop)
+        self._stopper.daemon = True
+        self._stopped = False
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        """What to put in Config.<vendor>_base_url."""
+        return self.url
+
+    def enqueue(self, *replies: Reply) -> None:
+        with self._lock:
+            self._script.extend(replies)
+
+    def start(self) -> Self:
+        self._thread.start()
+        self._stopper.start()
+        return self
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._stopper.cancel()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def reply_to(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            self.requests.append(request)
+            scripted = self._script.pop(0) if self._script else None
+        if scripted is not None:
+            return scripted
+        if self._responder is not None:
+            return self._responder(request)
+        return self.default_reply(request)
+
+    def default_reply(self, request: RecordedRequest) -> Reply:
+        return Reply(404, {"error": f"no reply scripted for {request.path}"})
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            payload = json.loads(raw) if raw else {}
+        except json.JSONDecodeError:
+            payload = {"_raw": raw.decode("utf-8", "replace")}
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        owner: VendorServer = self.server.owner  # type: ignore[attr-defined]
+        reply = owner.reply_to(RecordedRequest(self.path, headers, payload))
+        if reply.delay_s:
+            time.sleep(reply.delay_s)
+        body = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
+        data = body.encode("utf-8")
+        try:
+            self.send_response(reply.status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+        return None
+
+
+# -- helpers -----------------------------------------------------------------------------
+_SCHEMA_NAME = re.compile(r'schema named "(\w+)"')
+
+
+def schema_name_in(prompt: str) -> str:
+    """The output schema a prompt-and-parse request asks for (see providers.structured)."""
+    match = _SCHEMA_NAME.search(prompt)
+    return match.group(1) if match else ""
+
+
+def chatty(data: JSON) -> str:
+    """How small local models answer: a thinking block, chatter, then fenced JSON."""
+    return (
+        "<think>The user wants JSON. Let me build it {carefully}.</think>\n"
+        "Sure! Here is the answer:\n```json\n" + json.dumps(data, indent=2) + "\n```\n"
+        "Let me know if you need anything else."
+    )

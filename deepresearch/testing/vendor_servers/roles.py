@@ -1,0 +1,73 @@
+"""Answers for every role's output schema, used by whole-session tests over the fakes."""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.testing.vendor_servers.base import JSON
+
+_SOURCE = re.compile(r"^\[(\d+)\] (?:\(ID: ([\w-]+)\) )?(.+)$", re.MULTILINE)
+_QUESTION = re.compile(
+    r"^(?:Research question|Research Query|Original Research Query): (.+)$", re.M
+)
+
+
+def role_answer(schema: str, prompt: str) -> JSON:
+    """A valid, modest answer for each role's output schema (see deepresearch.roles), citing
+    the real source ids and [n] numbers found in the prompt, and never asking to go on."""
+    found = _QUESTION.search(prompt)
+    question = found.group(1).strip() if found else "the question"
+    sources = [(int(n), sid, title.strip()) for n, sid, title in _SOURCE.findall(prompt)]
+    cited = [s for s in sources if s[1]] or sources
+    if schema == "ClarifyOutput":
+        return {"need_clarification": False, "verification": f"Researching: {question}"}
+    if schema == "BriefOutput":
+        return {"research_brief": f"Find well-sourced evidence about: {question}"}
+    if schema == "PlanOutput":
+        angles = ("history and origins", "effects and consequences")
+        queries = [{"query": f"{question} {a}", "priority": i + 1} for i, a in enumerate(angles)]
+        return {"research_brief": f"Evidence about {question}", "sub_queries": queries}
+    if schema == "SummaryOutput":
+        content = prompt.split("Content:", 1)[-1].strip()
+        first = re.split(r"(?<=[.!?])\s", content, maxsplit=1)[0][:300]
+        return {"executive_summary": content[:400] or "No content.", "key_excerpts": [first]}
+    if schema == "ReflectionDecision":
+        return {"research_complete": True, "rationale": "The sources cover the sub-query."}
+    if schema == "CompressOutput":
+        lines = [f"- {title} [{n}]" for n, _, title in cited] or ["- No sources."]
+        return {"compressed": "\n".join(lines)}
+    if schema == "ThinkOutput":
+        return {"gap_analysis": "The sub-queries are covered by the sources.", "gaps": []}
+    if schema == "DelegationOutput":
+        return {"research_complete": True, "rationale": "Coverage is sufficient."}
+    if schema == "CoverageAssessment":
+        return {"overall_coverage": "sufficient", "rationale": "Enough diverse sources."}
+    if schema == "AnalysisOutput":
+        findings = [
+            {
+                "content": f"{title} bears on {question}.",
+                "confidence": "medium",
+                "source_ids": [sid],
+                "category": "Evidence",
+            }
+            for _, sid, title in cited[:4]
+            if sid
+        ]
+        return {"findings": findings, "gaps": []}
+    if schema == "ReportDraft":
+        cites = "".join(f"[{n}]" for n, _, _ in sources[:4])
+        body = f"The sources agree on the main points {cites}." if cites else "No sources."
+        sections = (
+            "Executive summary",
+            "Key findings",
+            "Conflicting information",
+            "Gaps and limitations",
+            "Conclusion",
+        )
+        markdown = f"# {question}\n\n" + "\n\n".join(f"## {h}\n\n{body}" for h in sections)
+        return {"markdown": markdown}
+    if schema == "RefinementOutput":
+        return {"iteration_recommendation": {"should_iterate": False, "rationale": "Done."}}
+    if schema == "CondenseOutput":
+        return {"text": prompt.split("Text:", 1)[-1].strip()[:400]}
+    return {}

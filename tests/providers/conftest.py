@@ -1,0 +1,74 @@
+"""Fixtures and helpers shared by the provider tests: the loopback vendor servers, the
+output type they are asked for, a sleep that records instead of waiting, an empty search.
+
+The test modules import the plain helpers with ``from .conftest import ...`` (this folder
+is a package for that reason); pytest injects the fixtures by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pydantic import BaseModel
+
+from deepresearch.providers.anthropic_messages import AnthropicMessages
+from deepresearch.providers.base import SearchHit
+from deepresearch.providers.openai_chat import OpenAIChat
+from deepresearch.providers.tavily_search import TavilySearch
+from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer
+
+
+class Verdict(BaseModel):
+    """The output type the provider tests ask for."""
+
+    label: str
+    score: int
+
+
+class Recorder:
+    """A ``RetryPolicy.sleep`` that records the waits instead of sleeping."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+def waits(provider: OpenAIChat | AnthropicMessages | TavilySearch) -> list[float]:
+    """The waits recorded by a provider whose retry sleep was replaced by a Recorder."""
+    sleep = provider.retry.sleep
+    assert isinstance(sleep, Recorder)
+    return sleep.waits
+
+
+class NoSearch:
+    """A search provider that finds nothing (for call_llm tests that need a RunContext)."""
+
+    name = "none"
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        return []
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        return []
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """Answers every schema with {"label": <schema name>, "score": 7}."""
+    with OpenAIServer(answer=lambda name, prompt: {"label": name, "score": 7}) as srv:
+        yield srv
+
+
+@pytest.fixture
+def anthropic_server() -> Iterator[AnthropicServer]:
+    """Answers every schema with {"label": <schema name>, "score": 4}."""
+    with AnthropicServer(answer=lambda name, prompt: {"label": name, "score": 4}) as srv:
+        yield srv
+
+
+@pytest.fixture
+def no_search() -> NoSearch:
+    return NoSearch()
