@@ -6,7 +6,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from deepresearch.offline.aspects import Aspect, aspect_query, aspects_of, states, subject_of
+from deepresearch.offline.aspects import (
+    Aspect,
+    aspect_query,
+    aspects_of,
+    entity_leads,
+    states,
+    subject_of,
+)
 from deepresearch.offline.planning import main_topic
 from deepresearch.offline.text import (
     containment,
@@ -29,7 +36,8 @@ MAX_FINDINGS = 30
 PER_SOURCE = {"core": 6, "related": 2}
 AGREEMENT = 0.6
 STATES_ASPECT = 0.75  # a source that states an asked-for aspect is core to the question
-NAMED_BY_LEAD = 0.5  # a source a followed lead names is related  # share of a sentence's terms another source must contain to support it
+NAMED_BY_LEAD = 0.5  # a source a followed lead names is related
+LEADS_PER_GAP_PASS = 2  # leads turned into gaps per aspect and analysis  # share of a sentence's terms another source must contain to support it
 _CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
 
 
@@ -210,6 +218,7 @@ def _gaps(inputs: AnalyzeInputs, findings: list[FindingDraft]) -> list[GapDraft]
                     priority=1,
                 )
             )
+    gaps += _lead_gaps(inputs, topic)
     for note in inputs.guidance:
         terms = [w for w in keywords(note) if stem(w) not in covered]
         if terms:
@@ -221,3 +230,28 @@ def _gaps(inputs: AnalyzeInputs, findings: list[FindingDraft]) -> list[GapDraft]
                 )
             )
     return gaps[:3]
+
+
+def _lead_gaps(inputs: AnalyzeInputs, topic: str) -> list[GapDraft]:
+    """Entities that sources name where they state an asked-for aspect, not researched
+    yet: the next iteration follows them (supervision does the same within an iteration
+    when it sees compressed topics)."""
+    asked = {" ".join(q.lower().split()) for q in inputs.sub_queries}
+    texts = [s.text for s in inputs.sources if s.text]
+    titles = [s.title for s in inputs.sources]
+    gaps: list[GapDraft] = []
+    for aspect in aspects_of(inputs.question):
+        for lead in entity_leads(topic, aspect, texts, titles)[:LEADS_PER_GAP_PASS]:
+            query = f"{lead} {topic}"
+            if query.lower() not in asked:
+                gaps.append(
+                    GapDraft(
+                        description=(
+                            f"Sources name {lead} where they state the {aspect.name} of "
+                            f"{topic}; it is not researched yet."
+                        ),
+                        suggested_queries=[query],
+                        priority=2,
+                    )
+                )
+    return gaps
