@@ -109,10 +109,3 @@ def apply_edits(state: ResearchState, steer: Steer) -> list[str]:
             changes.append(f"added {sq.id}: {text}")
     return changes
 
-
-def next_phase_for_guidance(phase: Phase) -> Phase:
-    """Guidance given after a phase is meant for the phase that follows it."""
-    order = list(Phase)
-    if phase in (Phase.SYNTHESIS, Phase.REFINEMENT):
-        return Phase.GATHERING if phase == Phase.REFINEMENT else Phase.REFINEMENT
-    return order[min(order.index(phase) + 1, len(order) - 1)]
