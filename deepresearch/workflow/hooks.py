@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from deepresearch.errors import InputError
-from deepresearch.state import Phase, ResearchState, SubQueryStatus
+from deepresearch.state import ResearchState, SubQueryStatus
 
 
 class Steer(BaseModel):
