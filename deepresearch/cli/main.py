@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import contextlib
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError
@@ -29,12 +31,16 @@ def _research_parser() -> argparse.ArgumentParser:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)")
+    p.add_argument(
+        "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)"
+    )
     p.add_argument("--search", help="search providers, comma-separated: demo, corpus, tavily, auto")
     p.add_argument("--corpus", type=Path, help="search this folder of your documents")
     p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
     p.add_argument("--config", type=Path, help="a deepresearch.toml file")
-    p.add_argument("--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)")
+    p.add_argument(
+        "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"
+    )
     p.add_argument("--no-store", action="store_true", help="do not save the session")
     p.add_argument("--out", type=Path, help="write the report here instead of stdout")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
@@ -42,7 +48,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    overrides: dict[str, object] = {}
+    overrides: dict[str, Any] = {}
     if args.llm:
         overrides["llm"] = args.llm
     if args.search:
@@ -63,7 +69,7 @@ def _config(args: argparse.Namespace) -> Config:
     return Config.load(file=args.config, **overrides)
 
 
-def _progress(quiet: bool):  # type: ignore[no-untyped-def]
+def _progress(quiet: bool) -> Callable[[str], None] | None:
     if quiet:
         return None
     return lambda message: print(f"· {message}", file=sys.stderr, flush=True)
@@ -74,10 +80,8 @@ def _run(session: Session, resume: bool) -> RunResult:
 
     async def main() -> RunResult:
         loop = asyncio.get_running_loop()
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, session.cancel)
-        except (NotImplementedError, RuntimeError):
-            pass
         return await (session.resume() if resume else session.run())
 
     return asyncio.run(main())

@@ -153,8 +153,10 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Seeds: after the first round, a confident heuristic ends supervision without a call.
         rnd.stop_reason = f"coverage confidence {rnd.confidence:.2f} ≥ threshold"
         return _report(rnd)
-    if state.supervision_round > cfg.max_supervision_rounds:
-        rnd.stop_reason = "supervision round limit reached"
+    if state.supervision_round >= cfg.max_supervision_rounds:
+        # The workflow never gathers again after the last round, so work queued now would
+        # be left pending: the round limit completes supervision without delegating.
+        rnd.stop_reason = f"supervision round limit ({cfg.max_supervision_rounds}) reached"
         return _report(rnd)
 
     inputs = _inputs(state, cfg, rnd)
@@ -166,9 +168,9 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     except ProviderError as exc:
         # The heuristic decides alone; conservative: no more gathering without guidance.
         rnd.should_continue = False
-        rnd.stop_reason = f"supervisor unavailable ({exc}); heuristic confidence {rnd.confidence:.2f}"
-    if rnd.should_continue and state.supervision_round >= cfg.max_supervision_rounds:
-        rnd.stop_reason = "new research queued; this is the last supervision round"
+        rnd.stop_reason = (
+            f"supervisor unavailable ({exc}); heuristic confidence {rnd.confidence:.2f}"
+        )
     return _report(rnd)
 
 
@@ -238,12 +240,13 @@ async def _delegate(
         rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
         return
     room = ctx.config.max_total_sub_queries - len(state.sub_queries)
-    drafts = sorted(out.directives, key=lambda d: d.priority)
-    drafts = drafts[: min(ctx.config.max_concurrent_research_units, max(room, 0))]
-    for d in drafts:
+    cap = min(ctx.config.max_concurrent_research_units, max(room, 0))
+    for d in sorted(out.directives, key=lambda d: d.priority):
+        if len(rnd.new_sub_query_ids) >= cap:
+            break  # capped after dedup, so a duplicate does not take a new directive's place
         query = _directive_query(d.research_topic)
         if not d.research_topic.strip() or state.has_sub_query(query):
-            continue  # follow-up dedup against every existing sub-query
+            continue  # dedup against every existing sub-query and this round's directives
         directive = Directive(
             id=state.next_id("dir"),
             research_topic=d.research_topic.strip(),
@@ -264,7 +267,7 @@ async def _delegate(
         SupervisionMessage(
             kind="delegation",
             round=rnd.round,
-            content="; ".join(d.research_topic for d in state.directives[-len(rnd.directive_ids):])
+            content="; ".join(d.research_topic for d in state.directives[-len(rnd.directive_ids) :])
             if rnd.directive_ids
             else "no new directives",
         )
@@ -293,9 +296,14 @@ async def _assess(
     )  # fmt: skip
     rnd.think = out.rationale
     room = ctx.config.max_total_sub_queries - len(state.sub_queries)
-    for q in out.follow_up_queries[: max(0, min(3, room))]:
+    cap = max(0, min(3, room))
+    for q in out.follow_up_queries:
+        if len(rnd.new_sub_query_ids) >= cap:
+            break
         if q.query.strip() and not state.has_sub_query(q.query):
-            sq = state.add_sub_query(q.query, rationale=q.rationale, priority=2, origin="supervision")
+            sq = state.add_sub_query(
+                q.query, rationale=q.rationale, priority=2, origin="supervision"
+            )
             rnd.new_sub_query_ids.append(sq.id)
     rnd.should_continue = out.should_continue_gathering and bool(rnd.new_sub_query_ids)
     rnd.stop_reason = (

@@ -5,6 +5,9 @@ tagged for novelty, and the topic is compressed inline when it finishes."""
 from __future__ import annotations
 
 import asyncio
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
@@ -31,6 +34,10 @@ from deepresearch.state import (
     TopicResult,
 )
 
+OutT = TypeVar("OutT", bound=BaseModel)
+# What a summarization or compression call may fail with; both fall back, never raise.
+_CALL_FAILED = (TimeoutError, ProviderError)
+
 
 async def research_topic(
     ctx: RunContext, state: ResearchState, sq: SubQuery, phase: Phase
@@ -46,24 +53,24 @@ async def research_topic(
         topic.searches += 1
         topic.queries.append(query)
         added = await _add_hits(ctx, state, sq, topic, hits, phase)
-        last_counts = _tag_novelty(ctx, state, sq, added, len(hits))
+        last_counts = _tag_novelty(ctx, state, sq, added, hits)
+        for kind, n in last_counts.items():
+            topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
         decision = await _reflect(ctx, state, sq, topic, last_counts, phase)
         topic.reflections.append(decision)
-        if (
-            decision.urls_to_extract
-            and cfg.enable_extract
-            and topic.tool_calls < cfg.topic_max_tool_calls
-        ):
-            urls = decision.urls_to_extract[: cfg.extract_max_per_iteration]
+        urls = (
+            decision.urls_to_extract[: cfg.extract_max_per_iteration] if cfg.enable_extract else []
+        )
+        if urls and topic.tool_calls < cfg.topic_max_tool_calls:
+            topic.extracts += 1  # one tool call, whether or not it succeeds
             try:
                 extracted = await run_search(
                     ctx, state, sq.query, phase=phase, scope=sq.id, extract=urls
                 )
-                topic.extracts += 1
-                await _merge_extracts(ctx, state, sq, topic, extracted, phase)
             except SearchError as exc:  # non-fatal: keep the search results
                 ctx.events.emit(state, "extract_failed", {"urls": urls, "error": str(exc)})
-                topic.extracts += 1
+            else:
+                await _merge_extracts(ctx, state, sq, topic, extracted, phase)
         if decision.research_complete:
             topic.stop_reason = f"research complete: {decision.rationale}"
             query = None
@@ -148,22 +155,19 @@ async def _summarize(
         return
     inputs = SummarizeInputs(query=sq.query, title=src.title, url=src.url, content=original)
     try:
-        out = await asyncio.wait_for(
-            call_llm(
-                ctx,
-                state,
-                role=AgentRole.SUMMARIZER,
-                phase=phase.value,
-                system=prompts.SUMMARIZE_SYSTEM,
-                user=prompts.summarize_user(inputs),
-                inputs=inputs,
-                output_type=SummaryOutput,
-                scope=sq.id,
-                timeout_s=ctx.config.summarization_timeout_s,
-            ),
-            timeout=ctx.config.summarization_timeout_s,
+        out = await _timed_call(
+            ctx,
+            state,
+            sq,
+            phase,
+            role=AgentRole.SUMMARIZER,
+            system=prompts.SUMMARIZE_SYSTEM,
+            user=prompts.summarize_user(inputs),
+            inputs=inputs,
+            output_type=SummaryOutput,
+            timeout_s=ctx.config.summarization_timeout_s,
         )
-    except (TimeoutError, ProviderError) as exc:
+    except _CALL_FAILED as exc:
         # Fall back to the raw text; nothing is lost.
         ctx.events.emit(state, "summarization_failed", {"source": src.id, "error": str(exc)})
         return
@@ -177,13 +181,27 @@ async def _summarize(
 
 
 def _tag_novelty(
-    ctx: RunContext, state: ResearchState, sq: SubQuery, added: list[Source], returned: int
+    ctx: RunContext,
+    state: ResearchState,
+    sq: SubQuery,
+    added: list[Source],
+    hits: list[SearchHit],
 ) -> dict[str, int]:
-    """Tag each new source against earlier sources of the same sub-query."""
+    """Tag each new source against earlier sources of the same sub-query, and count the
+    hits skipped as known: repeats of this researcher's finds, or other researchers'."""
     cfg = ctx.config
-    counts = {"new": 0, "related": 0, "duplicate": 0, "already_seen": returned - len(added)}
     added_ids = {s.id for s in added}
     earlier = [s for s in state.sources_for(sq.id) if s.id not in added_ids]
+    mine = {s.url for s in earlier} | {s.url for s in added}
+    skipped = len(hits) - len(added)
+    repeated = sum(1 for h in hits if h.url in mine) - len(added)
+    counts = {
+        "new": 0,
+        "related": 0,
+        "duplicate": 0,
+        "repeated": repeated,
+        "already_seen": skipped - repeated,
+    }
     for src in added:
         terms = term_set(src.title + " " + (src.raw_content or src.content))
         best, best_title = 0.0, None
@@ -209,9 +227,12 @@ def novelty_line(counts: dict[str, int]) -> str:
         f"Novelty: {counts.get('new', 0)} new, {counts.get('related', 0)} related, "
         f"{counts.get('duplicate', 0)} duplicate out of {total} results"
     )
+    known = []
+    if counts.get("repeated"):
+        known.append(f"{counts['repeated']} more repeated from your earlier searches")
     if counts.get("already_seen"):
-        line += f" ({counts['already_seen']} more already seen by other researchers)"
-    return line
+        known.append(f"{counts['already_seen']} more already seen by other researchers")
+    return line + (f" ({', '.join(known)})" if known else "")
 
 
 async def _reflect(
@@ -240,7 +261,7 @@ async def _reflect(
         max_tool_calls=cfg.topic_max_tool_calls,
         sources=views,
         novelty_summary=novelty_line(counts),
-        last_novelty={k: v for k, v in counts.items() if k != "already_seen"},
+        last_novelty={k: v for k, v in counts.items() if k in ("new", "related", "duplicate")},
         extractable_urls=[v.url for v in views] if cfg.enable_extract else [],
         max_extract=cfg.extract_max_per_iteration if cfg.enable_extract else 0,
         guidance=state.guidance_for(Phase.GATHERING),
@@ -264,7 +285,8 @@ async def _reflect(
 async def compress_topic(
     ctx: RunContext, state: ResearchState, sq: SubQuery, topic: TopicResult, phase: Phase
 ) -> None:
-    """Reformat a topic's sources with inline citations. Non-fatal."""
+    """Reformat a topic's sources with inline citations. Non-fatal: on failure the topic
+    keeps ``compression_error`` and the global step (or analysis of raw sources) takes over."""
     sources = [s for s in (state.source(i) for i in topic.source_ids) if s is not None]
     if not sources:
         return
@@ -275,25 +297,59 @@ async def compress_topic(
         sources=[source_text(s, raw=True) for s in sources],
     )
     try:
-        out = await asyncio.wait_for(
-            call_llm(
-                ctx,
-                state,
-                role=AgentRole.COMPRESSOR,
-                phase=phase.value,
-                system=prompts.COMPRESS_SYSTEM,
-                user=prompts.compress_user(inputs),
-                inputs=inputs,
-                output_type=CompressOutput,
-                scope=sq.id,
-            ),
-            timeout=ctx.config.compression_timeout_s,
+        out = await _timed_call(
+            ctx,
+            state,
+            sq,
+            phase,
+            role=AgentRole.COMPRESSOR,
+            system=prompts.COMPRESS_SYSTEM,
+            user=prompts.compress_user(inputs),
+            inputs=inputs,
+            output_type=CompressOutput,
+            timeout_s=ctx.config.compression_timeout_s,
         )
         topic.compressed_findings = out.compressed
         topic.compression_error = None
-    except (TimeoutError, ProviderError) as exc:
+    except _CALL_FAILED as exc:
         topic.compression_error = f"{type(exc).__name__}: {exc}"
         ctx.events.emit(state, "compression_failed", {"sub_query": sq.id, "error": str(exc)})
+    _tally_tokens(state, topic)  # the global step compresses after research_topic tallied
+
+
+async def _timed_call(
+    ctx: RunContext,
+    state: ResearchState,
+    sq: SubQuery,
+    phase: Phase,
+    *,
+    role: AgentRole,
+    system: str,
+    user: str,
+    inputs: BaseModel,
+    output_type: type[OutT],
+    timeout_s: float,
+) -> OutT:
+    """One of this topic's role calls, given up after ``timeout_s`` (raises TimeoutError).
+    The provider request carries the same timeout, so neither outlives the other."""
+    try:
+        return await asyncio.wait_for(
+            call_llm(
+                ctx,
+                state,
+                role=role,
+                phase=phase.value,
+                system=system,
+                user=user,
+                inputs=inputs,
+                output_type=output_type,
+                scope=sq.id,
+                timeout_s=timeout_s,
+            ),
+            timeout=timeout_s,
+        )
+    except TimeoutError:
+        raise TimeoutError(f"no answer within {timeout_s:g}s") from None
 
 
 def _tally_tokens(state: ResearchState, topic: TopicResult) -> None:

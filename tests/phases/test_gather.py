@@ -1,0 +1,184 @@
+"""Gathering and the execution of supervisor directives: parallel researchers under the
+concurrency cap, priority order, failure isolation, URL dedup and the search budget."""
+
+from __future__ import annotations
+
+from phase_support import (
+    QUESTION,
+    InFlightSearch,
+    add_source,
+    delegating_llm,
+    fast_config,
+    make_ctx,
+    paragraph,
+    routed_llm,
+    topic_docs,
+)
+from pydantic import BaseModel
+
+from deepresearch.phases.gather import gather
+from deepresearch.phases.supervise import supervise
+from deepresearch.providers.base import LLMRequest
+from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs
+from deepresearch.state import (
+    Phase,
+    ReflectionDecision,
+    ResearchState,
+    RunStatus,
+    SubQueryStatus,
+)
+from deepresearch.testing import FunctionLLM, StaticSearch
+from deepresearch.workflow.loop import Workflow
+
+DOCS = topic_docs({"mainz": 3, "venice": 2, "paris": 2, "plague": 2, "lyon": 2, "basel": 2})
+
+
+def _state(*queries: str) -> ResearchState:
+    state = ResearchState(question=QUESTION, max_iterations=1)
+    state.phase = Phase.GATHERING
+    for q in queries:
+        state.add_sub_query(q)
+    return state
+
+
+async def test_parallel_researchers_respect_max_concurrent_research_units() -> None:
+    queries = ["mainz", "venice", "paris", "lyon", "basel", "plague"]
+    for limit, expected in ((2, 2), (6, 6)):
+        search = InFlightSearch(DOCS, delay_s=0.02)
+        state = _state(*queries)
+        ctx = make_ctx(fast_config(max_concurrent_research_units=limit), FunctionLLM(), search)
+        await gather(state, ctx)
+        assert search.max_in_flight == expected
+        assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
+
+
+async def test_directive_researchers_respect_the_cap_across_rounds() -> None:
+    search = InFlightSearch(DOCS, delay_s=0.01)
+    # nothing is ever found, so coverage stays thin and the supervisor keeps delegating
+    llm = delegating_llm(lambda n: [(f"obscure {w} {n}", 2) for w in ("one", "two", "three")])
+    state = _state("unknown first", "unknown second", "unknown third")
+    cfg = fast_config(
+        max_concurrent_research_units=2, topic_max_tool_calls=1, max_supervision_rounds=3
+    )
+    await Workflow(make_ctx(cfg, llm, search)).run(state)
+    assert state.status == RunStatus.COMPLETED
+    assert [len(r.directive_ids) for r in state.supervision_history] == [2, 2, 0]
+    assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
+    assert search.max_in_flight == 2
+
+
+async def test_directive_priorities_set_execution_order() -> None:
+    search = StaticSearch(DOCS)
+    llm = delegating_llm(
+        lambda n: [("venice archives", 3), ("mainz archives", 1), ("paris archives", 2)]
+    )
+    state = _state()
+    state.phase = Phase.SUPERVISION
+    await supervise(state, make_ctx(fast_config(), llm, search))
+    assert [d.priority for d in state.directives] == [1, 2, 3]
+    one_at_a_time = fast_config(max_concurrent_research_units=1, topic_max_tool_calls=1)
+    await gather(state, make_ctx(one_at_a_time, llm, search))
+    assert search.queries == ["mainz archives", "paris archives", "venice archives"]
+
+
+async def test_one_failing_researcher_does_not_block_the_others() -> None:
+    search = StaticSearch(DOCS, fail_on=["plague"])
+    state = _state("mainz history", "plague outbreaks", "venice trade")
+    report = await gather(state, make_ctx(fast_config(), FunctionLLM(), search))
+    by_query = {sq.query: sq for sq in state.sub_queries}
+    failed = by_query["plague outbreaks"]
+    assert failed.status == SubQueryStatus.FAILED and failed.error and "plague" in failed.error
+    for q in ("mainz history", "venice trade"):
+        assert by_query[q].status == SubQueryStatus.COMPLETED and state.sources_for(by_query[q].id)
+    assert report.summary["failed"] == 1 and any(failed.id in n for n in report.notes)
+
+
+async def test_failing_directive_does_not_block_other_directives() -> None:
+    search = StaticSearch(DOCS, fail_on=["plague"])
+    llm = delegating_llm(lambda n: [("plague records", 1), ("lyon printers", 2)] if n == 1 else [])
+    state = _state("mainz")
+    cfg = fast_config(topic_max_tool_calls=1)
+    await Workflow(make_ctx(cfg, llm, search)).run(state)
+    assert state.status == RunStatus.COMPLETED and state.report is not None
+    by_query = {sq.query: sq for sq in state.sub_queries}
+    assert by_query["plague records"].status == SubQueryStatus.FAILED
+    assert by_query["lyon printers"].status == SubQueryStatus.COMPLETED
+    assert {s.domain for s in state.sources_for(by_query["lyon printers"].id)} == {
+        "lyon0.example",
+        "lyon1.example",
+    }
+
+
+async def test_new_sources_merge_into_state_with_url_dedup() -> None:
+    state = _state("mainz printers", "mainz workshops")
+    done = state.add_sub_query("mainz before")
+    done.status = SubQueryStatus.COMPLETED
+    known = add_source(state, done, "https://mainz0.example/page", domain="mainz0.example")
+    ctx = make_ctx(fast_config(), FunctionLLM(), StaticSearch(DOCS))
+    report = await gather(state, ctx)
+
+    urls = [s.url for s in state.sources]
+    assert len(urls) == len(set(urls)) == 3  # three mainz documents, each once
+    assert state.sources[0] is known and known.sub_query_id == done.id
+    assert report.summary["new_sources"] == 2
+    citations = [s.citation for s in state.sources]
+    assert citations == list(range(1, len(citations) + 1))
+
+    # a directive finding the same pages again adds nothing twice
+    llm = delegating_llm(lambda n: [("mainz printing shops", 1), ("venice printing shops", 2)])
+    ctx = make_ctx(fast_config(), llm, StaticSearch(DOCS))
+    state.phase = Phase.SUPERVISION
+    await supervise(state, ctx)
+    await gather(state, ctx)
+    urls = [s.url for s in state.sources]
+    assert len(urls) == len(set(urls)) == 5
+    venice = state.sub_queries[-1]
+    assert venice.query == "venice printing shops" and len(state.sources_for(venice.id)) == 2
+
+
+async def test_total_search_budget_respected_across_delegation_rounds() -> None:
+    delegations = {"n": 0}
+
+    def respond(request: LLMRequest) -> BaseModel | None:
+        if request.output_type is ReflectionDecision:  # a researcher that never stops
+            inputs = request.inputs
+            assert isinstance(inputs, ReflectInputs)
+            return ReflectionDecision(
+                continue_searching=True,
+                refined_query=f"{inputs.queries_run[0]} angle {len(inputs.queries_run)}",
+            )
+        if request.output_type is DelegationOutput:  # a supervisor that never stops
+            delegations["n"] += 1
+            n = delegations["n"]
+            return DelegationOutput(
+                directives=[
+                    DirectiveDraft(research_topic=paragraph(f"obscure question {n}-{k}"))
+                    for k in range(3)
+                ]
+            )
+        return None
+
+    search = StaticSearch(DOCS)
+    cfg = fast_config(topic_max_tool_calls=2, max_total_sub_queries=6)
+    state = _state("unknown first", "unknown second")  # thin coverage: delegation never stops
+    await Workflow(make_ctx(cfg, routed_llm(respond), search)).run(state)
+
+    assert state.status == RunStatus.COMPLETED
+    assert len(state.sub_queries) == cfg.max_total_sub_queries  # the cap was reached...
+    assert "cap" in state.supervision_history[-1].stop_reason  # ...and ended delegation
+    assert all(t.tool_calls == cfg.topic_max_tool_calls for t in state.topic_results)
+    assert search.calls["search"] == sum(t.searches for t in state.topic_results)
+    assert search.calls["search"] <= cfg.max_total_sub_queries * cfg.topic_max_tool_calls
+
+
+async def test_gathering_checkpoints_after_each_topic() -> None:
+    saved: list[int] = []
+
+    async def checkpoint(state: ResearchState) -> None:
+        saved.append(sum(sq.status != SubQueryStatus.PENDING for sq in state.sub_queries))
+
+    state = _state("mainz", "venice", "paris")
+    ctx = make_ctx(fast_config(max_concurrent_research_units=1), FunctionLLM(), StaticSearch(DOCS))
+    ctx.checkpoint = checkpoint
+    await gather(state, ctx)
+    assert saved == [1, 2, 3]

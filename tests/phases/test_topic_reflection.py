@@ -1,0 +1,291 @@
+"""The topic researcher's loop: search → forced reflection → (extract) until done, its
+tool-call budget, the early exit on simple queries, and novelty tags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from topic_doubles import ScriptSearch, doc, make_context, new_state, reflect_with
+
+from deepresearch.config import Config
+from deepresearch.offline.text import jaccard, term_set
+from deepresearch.phases import prompts
+from deepresearch.phases.topic import novelty_line, research_topic
+from deepresearch.roles import ReflectInputs
+from deepresearch.state import Novelty, Phase, ReflectionDecision
+from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
+
+G = Phase.GATHERING
+
+
+def _reflections(llm: FunctionLLM) -> list[ReflectInputs]:
+    out = [r.inputs for r in llm.requests_for(ReflectionDecision)]
+    assert all(isinstance(i, ReflectInputs) for i in out)
+    return out  # type: ignore[return-value]
+
+
+def _again(query: str) -> ReflectionDecision:
+    return ReflectionDecision(continue_searching=True, refined_query=query, rationale="more")
+
+
+# -- the loop --------------------------------------------------------------------------
+async def test_reflection_follows_every_search_and_stops_on_research_complete(
+    search: StaticSearch,
+) -> None:
+    done = ReflectionDecision(research_complete=True, rationale="three sources agree")
+    llm = ScriptedLLM({ReflectionDecision: [_again("Gutenberg movable type"), done]})
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    # one reflection per search, and nothing after research_complete though budget remains
+    assert search.queries == ["printing press Europe", "Gutenberg movable type"]
+    assert topic.searches == 2 and topic.tool_calls == 2 < ctx.config.topic_max_tool_calls
+    assert len(llm.requests_for(ReflectionDecision)) == 2
+    assert topic.reflections == [_again("Gutenberg movable type"), done]
+    assert topic.stop_reason == "research complete: three sources agree"
+    assert state.topic_results == [topic]
+
+
+async def test_reflection_is_forced_even_after_an_empty_search() -> None:
+    search = ScriptSearch([[]])
+    llm = FunctionLLM()
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("something nobody wrote about")
+    topic = await research_topic(ctx, state, sq, G)
+    assert topic.searches == 1 and topic.source_ids == []
+    assert len(_reflections(llm)) == 1
+    assert (
+        _reflections(llm)[0].novelty_summary
+        == "Novelty: 0 new, 0 related, 0 duplicate out of 0 results"
+    )
+
+
+async def test_refined_query_is_used_in_the_next_search(search: StaticSearch) -> None:
+    def decide(inputs: ReflectInputs, n: int) -> ReflectionDecision:
+        if n < 3:
+            return _again(f"  refined query {n} ")
+        return ReflectionDecision(research_complete=True)
+
+    llm = FunctionLLM(reflect_with(decide))
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    expected = ["printing press Europe", "refined query 1", "refined query 2"]
+    assert search.queries == expected == topic.queries
+    # each reflection sees every query run so far and the tool calls used
+    seen = [(i.queries_run, i.tool_calls_used, i.max_tool_calls) for i in _reflections(llm)]
+    assert seen == [(expected[:1], 1, 10), (expected[:2], 2, 10), (expected, 3, 10)]
+
+
+async def test_a_refined_query_that_repeats_an_earlier_search_ends_the_loop(
+    search: StaticSearch,
+) -> None:
+    llm = ScriptedLLM({ReflectionDecision: [_again("Gutenberg"), _again("PRINTING press europe")]})
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    assert search.queries == ["printing press Europe", "Gutenberg"]
+    assert topic.stop_reason == "refined query repeats an earlier search"
+
+
+async def test_not_continuing_without_research_complete_stops_as_sufficient_for_now(
+    search: StaticSearch,
+) -> None:
+    enough = ReflectionDecision(continue_searching=False, rationale="enough for this round")
+    no_query = ReflectionDecision(continue_searching=True, refined_query=None)
+    for decision, reason in [
+        (enough, "sufficient for now: enough for this round"),
+        (no_query, "sufficient for now: "),
+    ]:
+        llm = ScriptedLLM({ReflectionDecision: [decision, _again("never run")]})
+        ctx, _ = make_context(llm, StaticSearch(search.documents))
+        state, (sq,) = new_state("printing press Europe")
+        topic = await research_topic(ctx, state, sq, G)
+        assert topic.searches == 1 and topic.stop_reason == reason
+
+
+# -- the tool-call budget ----------------------------------------------------------------
+async def test_tool_call_budget_defaults_to_ten_and_caps_searches(search: StaticSearch) -> None:
+    assert Config().topic_max_tool_calls == 10
+    llm = FunctionLLM(reflect_with(lambda i, n: _again(f"angle {n}")))
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    assert topic.searches == len(search.queries) == 10 == topic.tool_calls
+    assert topic.stop_reason == "tool-call budget of 10 spent"
+
+
+@pytest.mark.parametrize(("budget", "searches", "extracts"), [(5, 3, 2), (4, 2, 2), (1, 1, 0)])
+async def test_search_and_extract_both_count_toward_the_budget(
+    search: StaticSearch, budget: int, searches: int, extracts: int
+) -> None:
+    url = search.documents[0].url
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectionDecision:
+        return ReflectionDecision(
+            continue_searching=True, refined_query=f"angle {n}", urls_to_extract=[url]
+        )
+
+    llm = FunctionLLM(reflect_with(decide))
+    ctx, _ = make_context(llm, search, topic_max_tool_calls=budget)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    assert (topic.searches, topic.extracts) == (searches, extracts)
+    assert (search.calls["search"], search.calls["extract"]) == (searches, extracts)
+    assert topic.tool_calls == budget
+    assert topic.stop_reason == f"tool-call budget of {budget} spent"
+
+
+# -- the early exit on simple queries ----------------------------------------------------
+async def test_early_exit_heuristic_fires_on_a_simple_query(search: StaticSearch) -> None:
+    llm = FunctionLLM()  # the offline engine reflects as the prompt asks
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press Europe")
+    topic = await research_topic(ctx, state, sq, G)
+    assert topic.searches == 1 and topic.tool_calls < ctx.config.topic_max_tool_calls
+    assert topic.reflections[0].research_complete
+    assert topic.stop_reason == "research complete: 4 relevant sources cover the sub-query."
+    assert (
+        "3+ relevant sources is likely sufficient" in llm.requests_for(ReflectionDecision)[0].system
+    )
+
+
+async def test_a_query_the_first_search_does_not_cover_searches_again(
+    search: StaticSearch,
+) -> None:
+    llm = FunctionLLM()
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("printing press effects on universities and merchants")
+    topic = await research_topic(ctx, state, sq, G)
+    assert topic.searches == 2
+    assert topic.reflections[0].continue_searching and topic.reflections[0].refined_query
+    assert search.queries[1] == topic.reflections[0].refined_query
+
+
+# -- novelty tags ----------------------------------------------------------------------
+_NATO = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike"
+BASE = _NATO + " november oscar papa quebec romeo sierra tango"
+NEAR = _NATO + " november oscar papa quebec romeo sierra uniform"  # one word changed
+HALF = _NATO + " amber basil cedar dune ember fern grove"  # 13 of 20 words shared
+OTHER = "river stone cloud maple willow thunder copper violet canyon harbor"
+
+
+def _sim(a: dict[str, Any], b: dict[str, Any]) -> float:
+    return jaccard(
+        term_set(a["title"] + " " + a["content"]), term_set(b["title"] + " " + b["content"])
+    )
+
+
+async def test_novelty_tags_follow_the_thresholds_and_reach_the_researcher() -> None:
+    base, near = doc(1, BASE, title="Base"), doc(2, NEAR, title="Near")
+    half, other = doc(3, HALF, title="Half"), doc(4, OTHER, title="Other")
+    # the test data sits clearly inside each band
+    assert _sim(base, near) > 0.7
+    assert 0.3 <= max(_sim(base, half), _sim(near, half)) <= 0.7
+    assert max(_sim(x, other) for x in (base, near, half)) < 0.3
+    search = ScriptSearch([[base], [near, half, other]])
+    llm = FunctionLLM(reflect_with(lambda i, n: _again("second") if n == 1 else None))
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("alpha bravo")
+    topic = await research_topic(ctx, state, sq, G)
+    tags = {s.title: (s.novelty, s.related_to) for s in state.sources}
+    assert tags == {
+        "Base": (Novelty.NEW, None),  # nothing earlier to compare with
+        "Near": (Novelty.DUPLICATE, None),
+        "Half": (Novelty.RELATED, "Base"),
+        "Other": (Novelty.NEW, None),
+    }
+    near_src = state.sources[1]
+    assert near_src.novelty_score == round(1 - _sim(base, near), 3)
+    # what the researcher sees: the summary line, the counts and the tag on every title
+    second = llm.requests_for(ReflectionDecision)[1]
+    assert isinstance(second.inputs, ReflectInputs)
+    line = "Novelty: 1 new, 1 related, 1 duplicate out of 3 results"
+    assert second.inputs.novelty_summary == line and line in second.user
+    assert second.inputs.last_novelty == {"new": 1, "related": 1, "duplicate": 1}
+    for title in ("[NEW] Base", "[DUPLICATE] Near", "[RELATED: Base] Half", "[NEW] Other"):
+        assert title in second.user
+    assert "[RELATED] or [DUPLICATE]" in prompts.REFLECT_SYSTEM
+    assert topic.novelty_counts == {
+        "new": 2, "related": 1, "duplicate": 1, "repeated": 0, "already_seen": 0
+    }  # fmt: skip
+
+
+async def test_novelty_thresholds_come_from_config() -> None:
+    base, half = doc(1, BASE, title="Base"), doc(3, HALF, title="Half")
+    search = ScriptSearch([[base, half]])
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    ctx, _ = make_context(
+        llm, search, novelty_related_threshold=0.05, novelty_duplicate_threshold=0.2
+    )
+    state, (sq,) = new_state("alpha bravo")
+    await research_topic(ctx, state, sq, G)
+    assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.DUPLICATE]
+
+
+async def test_similarity_exactly_on_a_threshold_counts_as_related() -> None:
+    words = BASE.split()
+    base = " ".join(words[:10])
+    # Jaccard 7/10 = 0.7 (not above the duplicate threshold), 3/10 = 0.3 (not below new)
+    edge_high, edge_low = " ".join(words[:7]), " ".join(words[:3])
+    search = ScriptSearch(
+        [
+            [doc(1, base, title=""), doc(2, edge_high, title="")],
+            [doc(3, base, title=""), doc(4, edge_low, title="")],
+        ]
+    )
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    ctx, _ = make_context(llm, search)
+    state, (a, b) = new_state("alpha", "bravo")
+    await research_topic(ctx, state, a, G)
+    await research_topic(ctx, state, b, G)
+    assert [s.novelty_score for s in state.sources] == [1.0, 0.3, 1.0, 0.7]
+    assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.RELATED] * 2
+
+
+async def test_novelty_compares_only_with_sources_of_the_same_sub_query() -> None:
+    search = ScriptSearch([[doc(1, BASE, title="Base")], [doc(2, NEAR, title="Near")]])
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    ctx, _ = make_context(llm, search)
+    state, (first, second) = new_state("alpha bravo", "alpha kilo")
+    await research_topic(ctx, state, first, G)
+    await research_topic(ctx, state, second, G)
+    assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.NEW]
+
+
+async def test_novelty_line_tells_repeats_from_other_researchers_finds() -> None:
+    hits = [doc(1, BASE), doc(2, OTHER)]
+    search = ScriptSearch([hits, [*hits, doc(3, HALF)], hits])
+    llm = FunctionLLM(reflect_with(lambda i, n: _again("again") if n == 1 else None))
+    ctx, _ = make_context(llm, search)
+    state, (a, b) = new_state("alpha bravo", "quebec romeo")
+    await research_topic(ctx, state, a, G)
+    await research_topic(ctx, state, b, G)  # its hits all belong to researcher a
+    assert [i.novelty_summary for i in _reflections(llm)] == [
+        "Novelty: 2 new, 0 related, 0 duplicate out of 2 results",
+        "Novelty: 0 new, 1 related, 0 duplicate out of 1 results "
+        "(2 more repeated from your earlier searches)",
+        "Novelty: 0 new, 0 related, 0 duplicate out of 0 results "
+        "(2 more already seen by other researchers)",
+    ]
+    assert novelty_line({"new": 1, "repeated": 2, "already_seen": 1}) == (
+        "Novelty: 1 new, 0 related, 0 duplicate out of 1 results "
+        "(2 more repeated from your earlier searches, 1 more already seen by other researchers)"
+    )
+    assert state.topic_results[1].source_ids == []
+    assert state.topic_results[1].novelty_counts["already_seen"] == 2
+
+
+async def test_stop_heuristic_ends_research_when_the_last_search_found_nothing_new() -> None:
+    base = doc(1, BASE, title="Base")
+    search = ScriptSearch([[base], [doc(2, NEAR, title="Near"), doc(3, HALF, title="Half")]])
+    # first reflection asks for more; later ones are the offline engine's own judgement
+    llm = FunctionLLM(reflect_with(lambda i, n: _again("second angle") if n == 1 else None))
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("alpha bravo zebra")
+    topic = await research_topic(ctx, state, sq, G)
+    assert topic.searches == 2
+    assert topic.reflections[-1].research_complete
+    assert topic.stop_reason.startswith("research complete: The last search returned nothing new")
+    assert "0 new, 1 related, 1 duplicate out of 2 results" in topic.stop_reason

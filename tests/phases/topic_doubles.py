@@ -1,0 +1,125 @@
+"""Shared pieces for the topic-researcher tests: a run context over the shipped test
+doubles, a search that answers from a script, and an event recorder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from deepresearch.config import Config
+from deepresearch.context import RunContext
+from deepresearch.errors import SearchError
+from deepresearch.llm import ModelRouter
+from deepresearch.offline import OfflineEngine
+from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit
+from deepresearch.roles import ReflectInputs
+from deepresearch.state import ReflectionDecision, ResearchState, SubQuery
+
+QUESTION = "How did the printing press change Europe?"
+_OFFLINE = OfflineEngine()
+
+
+class Events:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        self.events.append((kind, payload))
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [p for k, p in self.events if k == kind]
+
+
+class ScriptSearch:
+    """Search answers with the next batch of ``batches`` (then nothing); extract answers
+    from ``pages`` by URL, or raises SearchError when ``fail_extract`` is set."""
+
+    def __init__(
+        self,
+        batches: Iterable[Iterable[dict[str, Any]]],
+        pages: Iterable[dict[str, Any]] = (),
+        *,
+        fail_extract: bool = False,
+    ) -> None:
+        self.batches = [[SearchHit(**d) for d in batch] for batch in batches]
+        self.pages = {p["url"]: SearchHit(**p) for p in pages}
+        self.fail_extract = fail_extract
+        self.queries: list[str] = []
+        self.extracted: list[list[str]] = []
+
+    @property
+    def name(self) -> str:
+        return "test:script"
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        n = len(self.queries)
+        self.queries.append(query)
+        batch = self.batches[n] if n < len(self.batches) else []
+        return [h.model_copy() for h in batch[:max_results]]
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        self.extracted.append(list(urls))
+        if self.fail_extract:
+            raise SearchError("extract service unavailable", provider=self.name)
+        return [self.pages[u].model_copy() for u in urls if u in self.pages]
+
+
+def doc(n: int | str, content: str, *, title: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A search hit as a dict, at https://example.org/<n>."""
+    return {
+        "url": f"https://example.org/{n}",
+        "title": title if title is not None else f"Document {n}",
+        "content": content,
+        **extra,
+    }
+
+
+def make_context(
+    llm: LLMProvider,
+    search: Any,
+    *,
+    routes: dict[str, LLMProvider] | None = None,
+    **config: Any,
+) -> tuple[RunContext, Events]:
+    """A run context with ``llm`` as the default model; ``routes`` maps extra model specs
+    (named in ``role_models``) to providers."""
+    cfg = Config.build(config)
+    known = dict(routes or {})
+
+    def factory(spec: str) -> LLMProvider:
+        if spec not in known:
+            raise AssertionError(f"unexpected model spec {spec}")
+        return known[spec]
+
+    events = Events()
+    ctx = RunContext(
+        config=cfg, models=ModelRouter(cfg, llm, factory), search=search, events=events
+    )
+    return ctx, events
+
+
+def new_state(*queries: str) -> tuple[ResearchState, list[SubQuery]]:
+    state = ResearchState(question=QUESTION)
+    return state, [state.add_sub_query(q) for q in queries]
+
+
+def reflect_with(
+    decide: Callable[[ReflectInputs, int], ReflectionDecision | None],
+) -> Callable[[LLMRequest], Any]:
+    """An answer function for FunctionLLM: reflections come from ``decide(inputs, n)``
+    (n counts reflections from 1; None defers to the offline engine), everything else
+    from the offline engine."""
+    count = 0
+
+    async def answer(request: LLMRequest) -> BaseModel | LLMResponse:
+        nonlocal count
+        if isinstance(request.inputs, ReflectInputs):
+            count += 1
+            decision = decide(request.inputs, count)
+            if decision is not None:
+                return decision
+        return await _OFFLINE.complete(request)
+
+    return answer
