@@ -75,13 +75,16 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     """Decide after each search: done, search again with a refined query, or extract."""
     if inputs.tool_calls_used >= inputs.max_tool_calls:
         return ReflectionDecision(research_complete=True, rationale="Tool-call budget spent.")
-    target = term_set(inputs.sub_query)
+    # A directive is a paragraph whose first sentence names the topic; the rest is
+    # instructions, whose words are not things to search for.
+    focus = inputs.sub_query.split(". ", 1)[0]
+    target = term_set(focus)
     relevant = [
         s for s in inputs.sources if containment(target, term_set(s.title + " " + s.text)) >= 0.5
     ]
     ran = {" ".join(q.lower().split()) for q in inputs.queries_run}
     for note in inputs.guidance:
-        guided = " ".join(keywords(inputs.sub_query)[:3] + keywords(note)[:6])
+        guided = " ".join(keywords(focus)[:3] + keywords(note)[:6])
         if guided and guided.lower() not in ran:
             return ReflectionDecision(
                 continue_searching=True,
@@ -102,7 +105,7 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     covered: set[str] = set()
     for s in inputs.sources:
         covered |= term_set(s.title + " " + s.text)
-    missing = [w for w in keywords(inputs.sub_query) if stem(w) not in covered]
+    missing = [w for w in keywords(focus) if stem(w) not in covered]
     extract = [
         s.url
         for s in relevant

@@ -147,6 +147,8 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         (h for h in reversed(state.supervision_history) if h.iteration == state.iteration), None
     )
     rnd.delta = coverage_delta(previous.coverage if previous else [], rnd.coverage)
+    if previous is not None:
+        _record_directive_results(state, previous)
     state.supervision_history.append(rnd)
 
     if previous is not None and heur["sufficient"]:
@@ -204,6 +206,27 @@ def _inputs(state: ResearchState, cfg: Config, rnd: SupervisionRound) -> Supervi
         max_directives=min(3, cfg.max_concurrent_research_units),
         guidance=state.consume_guidance(Phase.SUPERVISION),
     )
+
+
+def _record_directive_results(state: ResearchState, previous: SupervisionRound) -> None:
+    """What the previous round's directives found joins the supervisor's history as
+    tool_result messages: the compressed findings (inline compression ran as each
+    researcher finished), or titles and snippets when compression is off or failed."""
+    for directive in state.directives:
+        if directive.id not in previous.directive_ids or directive.sub_query_id is None:
+            continue
+        topic = state.topic_result(directive.sub_query_id)
+        sq = state.sub_query(directive.sub_query_id)
+        if topic is None or sq is None:
+            continue
+        body = topic.compressed_findings or _fallback_digest(state, topic.source_ids)
+        state.supervision_messages.append(
+            SupervisionMessage(
+                kind="tool_result",
+                round=previous.round,
+                content=f"{sq.query}: {body or 'no sources found'}",
+            )
+        )
 
 
 def _fallback_digest(state: ResearchState, source_ids: list[str]) -> str:

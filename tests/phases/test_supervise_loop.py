@@ -216,6 +216,14 @@ async def test_run_state_shows_supervision_history() -> None:
     assert isinstance(think, SupervisionInputs)
     digest = next(t for t in think.topics if t.sub_query_id == directive_sq.id)
     assert "guild" in digest.compressed.lower()
-    assert [m.kind for m in state.supervision_messages] == ["think", "delegation", "think"]
+    kinds = [m.kind for m in state.supervision_messages]
+    assert kinds == ["think", "delegation", "tool_result", "think"]
+    # the directive's compressed findings join the supervisor's history as a tool result
+    result = state.supervision_messages[2]
+    assert result.round == 1 and result.content.startswith(directive_sq.query)
+    topic = state.topic_result(directive_sq.id)
+    assert topic is not None and topic.compressed_findings
+    assert topic.compressed_findings in result.content
+    assert any("tool_result" in line and "guild" in line.lower() for line in think.history)
     frame = dr.ResearchState.from_json(state.to_json())
     assert frame.supervision_history == state.supervision_history
