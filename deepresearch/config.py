@@ -6,6 +6,7 @@ Every field changes behaviour; docs/configuration.md lists each with its default
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import tomllib
@@ -166,6 +167,12 @@ class Config(BaseModel):
         unknown = set(self.phase_timeouts_s) - set(_PHASES)
         if unknown:
             raise ValueError(f"phase_timeouts_s has unknown phases: {sorted(unknown)}")
+        for knob in ("role_models", "role_fallbacks", "role_temperature", "role_max_tokens"):
+            unknown_r = set(getattr(self, knob)) - set(_ROLES)
+            if unknown_r:
+                raise ValueError(
+                    f"{knob} has unknown roles: {sorted(unknown_r)}; use one of {list(_ROLES)}"
+                )
         unknown_w = set(self.coverage_weights) - {
             "source_adequacy",
             "domain_diversity",
@@ -205,17 +212,27 @@ class Config(BaseModel):
     def build(cls, data: dict[str, Any]) -> Config:
         unknown = set(data) - set(cls.model_fields)
         if unknown:
+            hints = [
+                f"{key!r} -> {close[0]!r}"
+                for key in sorted(unknown)
+                if (close := difflib.get_close_matches(key, cls.model_fields, n=1))
+            ]
             raise ConfigError(
                 f"Unknown config keys: {sorted(unknown)}. "
-                "See docs/configuration.md for every knob."
+                + (f"Did you mean: {', '.join(hints)}? " if hints else "")
+                + "See docs/configuration.md for every knob."
             )
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+                (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "")
+                + e["msg"].removeprefix("Value error, ")
+                for e in exc.errors()
             )
-            raise ConfigError(f"Invalid config: {problems}") from None
+            raise ConfigError(
+                f"Invalid config: {problems}. See docs/configuration.md for allowed values."
+            ) from None
 
     def merged(self, **overrides: Any) -> Config:
         data = self.model_dump(exclude_unset=True)
@@ -232,6 +249,21 @@ _PHASES = (
     "analysis",
     "synthesis",
     "refinement",
+)
+# Role names as role_models / role_fallbacks / role_temperature / role_max_tokens keys
+# (deepresearch.state.AgentRole values; a typo would otherwise be silently ignored).
+_ROLES = (
+    "clarification",
+    "brief",
+    "planner",
+    "research",
+    "summarization",
+    "compression",
+    "supervision",
+    "reflection",
+    "analyzer",
+    "report",
+    "refiner",
 )
 # Environment names that are not config knobs but share the prefix.
 _ENV_NOT_KNOBS = {"HOME"}

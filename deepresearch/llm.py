@@ -3,11 +3,12 @@ errors by cutting the user prompt, fall back along the chain, and account for us
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
@@ -15,6 +16,7 @@ from deepresearch.errors import (
     ContextWindowError,
     ProviderError,
     ProviderUnavailableError,
+    StructuredOutputError,
 )
 from deepresearch.pricing import estimate_cost
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, Message
@@ -56,6 +58,14 @@ DEFAULT_MAX_TOKENS: dict[AgentRole, int] = {
 }
 
 ProviderFactory = Callable[[str], LLMProvider]
+
+
+class LLMTimeoutError(ProviderError, TimeoutError):
+    """One LLM call exceeded its time limit (``timeout_s`` or ``operation_timeout_s``).
+    A ProviderError, so the role's fallback chain and the phases' non-fatal paths apply."""
+
+    def __init__(self, message: str, *, provider: str = "") -> None:
+        super().__init__(message, provider=provider, retryable=True)
 
 
 class ModelRouter:
@@ -158,7 +168,17 @@ async def call_llm(
         _account(ctx, state, role, phase, response, retries, seconds, scope)
         output = response.output
         if not isinstance(output, output_type):
-            output = output_type.model_validate(output.model_dump())
+            try:
+                output = output_type.model_validate(output.model_dump())
+            except ValidationError as exc:
+                # A provider answered with the wrong shape: a parse failure, not a crash.
+                last_error = StructuredOutputError(
+                    f"{spec} answered {type(output).__name__}, not {output_type.__name__}: "
+                    f"{exc.error_count()} validation problem(s)",
+                    provider=spec,
+                )
+                _record_error(ctx, state, role, phase, spec, last_error)
+                continue
         return output
     assert last_error is not None
     raise last_error
@@ -174,7 +194,7 @@ async def _with_token_recovery(
     while True:
         started = time.perf_counter()
         try:
-            response = await provider.complete(current)
+            response = await _complete_within(provider, current)
             return response, retries, time.perf_counter() - started
         except ContextWindowError:
             if retries >= cfg.token_limit_max_retries:
@@ -183,6 +203,23 @@ async def _with_token_recovery(
             user = current.user
             keep = int(len(user) * (1 - cfg.token_limit_cut_fraction))
             current = current.with_user(user[:keep])
+
+
+async def _complete_within(provider: LLMProvider, request: LLMRequest) -> LLMResponse:
+    """One provider call, held to the request's time limit whatever the provider."""
+    if not request.timeout_s:
+        return await provider.complete(request)
+    try:
+        async with asyncio.timeout(request.timeout_s) as limit:
+            return await provider.complete(request)
+    except TimeoutError:
+        if not limit.expired():
+            raise  # the provider's own timeout error, not ours
+        raise LLMTimeoutError(
+            f"{provider.name} did not answer a {request.role.value} call within "
+            f"{request.timeout_s:g} s.",
+            provider=provider.name,
+        ) from None
 
 
 def _account(

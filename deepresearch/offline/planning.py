@@ -138,7 +138,8 @@ def plan(inputs: PlanInputs) -> PlanOutput:
     )
     existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
-    for cand in candidates:
+    # Stable by priority, so the limit never cuts a part of the question for an extra.
+    for cand in sorted(candidates, key=lambda c: c.priority):
         key = " ".join(cand.query.lower().split())
         if len(cand.query) < MIN_QUERY_CHARS:
             cand = cand.model_copy(update={"query": f"{cand.query} {topic}".strip()})

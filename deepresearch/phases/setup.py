@@ -37,6 +37,7 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
         )
     except ProviderError as exc:
         # Seeds: after parse retries, fall through as "no clarification needed".
+        ctx.events.emit(state, "clarification_failed", {"error": f"{type(exc).__name__}: {exc}"})
         state.record(
             AgentDecision(
                 agent="clarifier",
@@ -86,8 +87,22 @@ async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
             output_type=BriefOutput,
         )
     except ProviderError as exc:
+        # Non-fatal: record why, then planning works from the question itself.
+        error = f"{type(exc).__name__}: {exc}"
+        state.record(
+            AgentDecision(
+                agent="briefer",
+                action="brief_failed",
+                rationale=f"Proceeding with the original question: {error}",
+                phase=Phase.BRIEF,
+                iteration=state.iteration,
+                outputs={"error": error},
+            )
+        )
+        ctx.events.emit(state, "brief_failed", {"error": error})
         return PhaseReport(Phase.BRIEF, {"has_brief": False}, [f"brief failed: {exc}"])
     state.research_brief = out.research_brief.strip() or None
+    ctx.events.emit(state, "brief", {"research_brief": state.research_brief})
     return PhaseReport(Phase.BRIEF, {"has_brief": state.research_brief is not None})
 
 

@@ -88,6 +88,16 @@ class ResearchState(Record):
 
     __str__ = __repr__
 
+    def _repr_html_(self) -> str:  # Jupyter: a compact, escaped card (notebook layer)
+        from deepresearch.notebook.display import state_html
+
+        return state_html(self)
+
+    def _repr_markdown_(self) -> str:  # the linked report, or a summary before synthesis
+        from deepresearch.notebook.display import state_markdown
+
+        return state_markdown(self)
+
     # -- ids -------------------------------------------------------------
     def next_id(self, prefix: str) -> str:
         n = self.counters.get(prefix, 0) + 1
@@ -250,7 +260,40 @@ def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
             data.setdefault("status", "timed_out")
         if "abort_phase" in meta:
             data.setdefault("abort_phase", meta["abort_phase"])
-        for src in data.get("sources", []):
-            src.setdefault("citation", int(str(src.get("id", "src-0")).rsplit("-", 1)[-1] or 0))
+        for position, src in enumerate(data.get("sources") or [], 1):
+            if isinstance(src, dict) and "citation" not in src:
+                suffix = str(src.get("id", "")).rsplit("-", 1)[-1]
+                src["citation"] = int(suffix) if suffix.isdigit() else position
+        if not data.get("counters"):
+            data["counters"] = _counters_from_ids(data)
     data["schema_version"] = SCHEMA_VERSION
     return data
+
+
+# Which lists hold records whose ids come from next_id(prefix) / new_source().
+_ID_LISTS = {
+    "sub_queries": "sq",
+    "sources": "src",
+    "findings": "f",
+    "gaps": "gap",
+    "directives": "dir",
+}
+
+
+def _counters_from_ids(data: dict[str, Any]) -> dict[str, int]:
+    """Id counters for a state saved without them, so new ids do not collide with old ones."""
+    counters: dict[str, int] = {}
+    for key, prefix in _ID_LISTS.items():
+        highest = 0
+        for item in data.get(key) or []:
+            if not isinstance(item, dict):
+                continue
+            head, _, tail = str(item.get("id", "")).rpartition("-")
+            if head == prefix and tail.isdigit():
+                highest = max(highest, int(tail))
+            citation = item.get("citation")
+            if key == "sources" and isinstance(citation, int):
+                highest = max(highest, citation)  # new_source() numbers ids and citations alike
+        if highest:
+            counters[prefix] = highest
+    return counters

@@ -1,0 +1,160 @@
+"""Offline analysis: extracted findings cite the real source ids, confidence comes from
+agreement between sources, and gaps from the question's uncovered terms."""
+
+from __future__ import annotations
+
+from deepresearch.offline import analysis
+from deepresearch.offline.text import sentences, stem, term_set
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
+
+QUESTION = "How did the printing press spread in Europe?"
+SHARED = "Gutenberg built the first European movable type printing press in Mainz around 1440."
+TEXTS = {
+    "Printing press": (
+        f"{SHARED} Printing spread to over two hundred European cities by 1500. "
+        "Presses produced millions of printed books for readers across Europe."
+    ),
+    "Johannes Gutenberg": (
+        f"Johannes Gutenberg was a goldsmith from Mainz. {SHARED} "
+        "His Bible was printed in 1455 with metal type."
+    ),
+    "History of printing in Europe": (
+        f"{SHARED} The printing press made books cheaper and helped literacy grow in Europe."
+    ),
+    "Volcanoes": (
+        "Volcanoes erupt lava and ash from deep inside the planet. "
+        "Mount Etna in Sicily is among the most active volcanoes in the world."
+    ),
+}
+
+
+def sources() -> list[SourceText]:
+    return [
+        SourceText(
+            id=f"src-{n}", citation=n, title=title, url=f"https://example.org/{n}", text=text
+        )
+        for n, (title, text) in enumerate(TEXTS.items(), 1)
+    ]
+
+
+def analyze(
+    question: str = QUESTION,
+    *,
+    known_findings: list[str] | None = None,
+    guidance: list[str] | None = None,
+) -> AnalysisOutput:
+    inputs = AnalyzeInputs(
+        question=question,
+        sources=sources(),
+        known_findings=known_findings or [],
+        guidance=guidance or [],
+    )
+    return analysis.analyze(inputs)
+
+
+def test_findings_are_sentences_of_the_sources_they_cite() -> None:
+    out = analyze()
+    assert out.findings
+    by_id = {s.id: s for s in sources()}
+    for f in out.findings:
+        assert f.source_ids, f
+        assert set(f.source_ids) <= set(by_id)
+        first = by_id[f.source_ids[0]]  # the source the sentence was taken from
+        assert f.content in sentences(first.text)
+        assert f.category == first.title
+
+
+def test_an_unrelated_source_yields_no_findings() -> None:
+    out = analyze()
+    assert not any("src-4" in f.source_ids for f in out.findings)
+    assert not any("volcano" in f.content.lower() for f in out.findings)
+
+
+def test_a_fact_several_sources_state_is_one_finding_with_higher_confidence() -> None:
+    out = analyze()
+    shared = [f for f in out.findings if f.content == SHARED]
+    assert len(shared) == 1  # stated three times, reported once
+    (finding,) = shared
+    assert set(finding.source_ids) == {"src-1", "src-2", "src-3"}
+    assert finding.confidence in {"high", "confirmed"}
+    singles = [f for f in out.findings if len(f.source_ids) == 1]
+    assert singles and all(f.confidence in {"low", "medium"} for f in singles)
+
+
+def test_confidence_follows_agreement() -> None:
+    rank = {"speculation": 0, "low": 1, "medium": 2, "high": 3, "confirmed": 4}
+    for f in analyze().findings:
+        if f.confidence in {"high", "confirmed"}:
+            assert len(f.source_ids) >= 2, f
+        if f.confidence == "confirmed":
+            assert len(f.source_ids) >= 3, f
+        assert rank[f.confidence] >= rank["low"]
+
+
+def test_one_source_alone_cannot_be_high_confidence() -> None:
+    lone = [
+        SourceText(id="src-9", citation=9, title="Printing press", text=TEXTS["Printing press"])
+    ]
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=lone))
+    assert out.findings
+    assert all(f.source_ids == ["src-9"] for f in out.findings)
+    assert all(f.confidence in {"low", "medium"} for f in out.findings)
+
+
+def test_every_source_gets_a_quality_rating() -> None:
+    out = analyze()
+    assert [u.source_id for u in out.quality_updates] == ["src-1", "src-2", "src-3", "src-4"]
+    assert all(u.quality in {"low", "medium", "high"} for u in out.quality_updates)
+    quality = {u.source_id: u.quality for u in out.quality_updates}
+    assert quality["src-4"] == "low"  # off-topic
+
+
+def test_gaps_name_question_terms_no_finding_covers() -> None:
+    out = analyze("How did the printing press spread in Europe and what did it cost Venice?")
+    covered: set[str] = set()
+    for f in out.findings:
+        covered |= term_set(f.content)
+    described = " ".join(g.description for g in out.gaps)
+    assert "'cost'" in described and "'venice'" in described
+    assert "'printing'" not in described and "'press'" not in described
+    for gap in out.gaps:
+        term = gap.description.split("'")[1]
+        assert stem(term) not in covered
+        assert gap.suggested_queries and term in gap.suggested_queries[0]
+    assert len(out.gaps) <= 3
+
+
+def test_known_findings_are_not_repeated_and_count_as_covered() -> None:
+    first = analyze()
+    again = analyze(known_findings=[f.content for f in first.findings])
+    assert not {f.content for f in again.findings} & {f.content for f in first.findings}
+
+
+def test_guidance_not_yet_answered_becomes_a_gap() -> None:
+    out = analyze(guidance=["What did the Ottoman sultans decide about printing?"])
+    assert any("Ottoman" in g.description for g in out.gaps)
+
+
+def test_compressed_topics_map_cited_lines_back_to_source_ids() -> None:
+    srcs = [s.model_copy(update={"text": ""}) for s in sources()]  # text lives in the topic
+    topic = TopicDigest(
+        sub_query_id="sq-1",
+        query="printing press spread",
+        compressed=f"Findings:\n- {SHARED} [1]\n- Printing spread to over two hundred European "
+        "cities by 1500. [1]\n- Not cited anywhere.",
+        source_ids=["src-1"],
+    )
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=srcs, topics=[topic]))
+    assert out.findings
+    assert all(f.source_ids[0] == "src-1" for f in out.findings)
+    assert "Not cited anywhere." not in {f.content for f in out.findings}
+
+
+def test_analysis_is_deterministic() -> None:
+    assert analyze() == analyze()
+
+
+def test_no_sources_no_findings_but_gaps() -> None:
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION))
+    assert out.findings == [] and out.quality_updates == []
+    assert out.gaps

@@ -1,0 +1,176 @@
+"""The offline engine as an LLMProvider: dispatch by structured inputs, typed outputs,
+token counts, determinism; and its extractive topic-research roles."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from deepresearch.errors import ProviderError
+from deepresearch.offline import OfflineEngine, research
+from deepresearch.offline.text import sentences
+from deepresearch.providers.base import LLMProvider, LLMRequest, Message
+from deepresearch.roles import (
+    AnalysisOutput,
+    AnalyzeInputs,
+    BriefInputs,
+    BriefOutput,
+    ClarifyInputs,
+    ClarifyOutput,
+    CompressInputs,
+    CoverageAssessment,
+    DelegationOutput,
+    PlanInputs,
+    PlanOutput,
+    ReflectInputs,
+    SourceText,
+    SummarizeInputs,
+    SupervisionInputs,
+    ThinkOutput,
+)
+from deepresearch.state import AgentRole
+
+QUESTION = "How did the printing press change Europe?"
+TEXT = (
+    "The printing press was invented by Johannes Gutenberg around 1440 in Mainz. "
+    "It allowed books to be produced quickly and cheaply across Europe. "
+    "By 1500 printing presses in Western Europe had produced more than twenty million volumes. "
+    "The spread of printing helped the Protestant Reformation and the Scientific Revolution."
+)
+
+
+def request(
+    inputs: BaseModel, output_type: type[BaseModel], *, user: str = "ignored"
+) -> LLMRequest:
+    return LLMRequest(
+        role=AgentRole.PLANNER,
+        phase="planning",
+        messages=[Message("system", "system text"), Message("user", user)],
+        output_type=output_type,
+        inputs=inputs,
+    )
+
+
+def test_the_engine_is_an_llm_provider_named_offline() -> None:
+    engine = OfflineEngine()
+    assert isinstance(engine, LLMProvider)
+    assert engine.name == "offline" and repr(engine) == "OfflineEngine()"
+
+
+@pytest.mark.parametrize(
+    ("inputs", "output_type"),
+    [
+        (ClarifyInputs(question=QUESTION, today="2025-01-01"), ClarifyOutput),
+        (BriefInputs(question=QUESTION, today="2025-01-01"), BriefOutput),
+        (PlanInputs(question=QUESTION, max_sub_queries=3), PlanOutput),
+        (
+            AnalyzeInputs(
+                question=QUESTION,
+                sources=[SourceText(id="src-1", citation=1, title="Printing press", text=TEXT)],
+            ),
+            AnalysisOutput,
+        ),
+    ],
+)
+async def test_each_role_is_answered_with_its_output_type(
+    inputs: BaseModel, output_type: type[BaseModel]
+) -> None:
+    response = await OfflineEngine().complete(request(inputs, output_type))
+    assert type(response.output) is output_type
+    assert response.model == "offline"
+    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
+
+
+async def test_supervision_is_dispatched_by_the_output_type() -> None:
+    inputs = SupervisionInputs(question=QUESTION, round=1, max_rounds=3)
+    engine = OfflineEngine()
+    for output_type in (ThinkOutput, DelegationOutput, CoverageAssessment):
+        response = await engine.complete(request(inputs, output_type))
+        assert type(response.output) is output_type
+
+
+async def test_an_unknown_contract_is_a_provider_error() -> None:
+    class Mystery(BaseModel):
+        x: int = 0
+
+    with pytest.raises(ProviderError, match="no rule for Mystery -> Mystery"):
+        await OfflineEngine().complete(request(Mystery(), Mystery))
+    supervision = SupervisionInputs(question=QUESTION, round=1, max_rounds=1)
+    with pytest.raises(ProviderError, match="SupervisionInputs -> PlanOutput"):
+        await OfflineEngine().complete(request(supervision, PlanOutput))
+
+
+async def test_the_messages_only_change_the_token_count() -> None:
+    inputs = PlanInputs(question=QUESTION, max_sub_queries=3)
+    short = await OfflineEngine().complete(request(inputs, PlanOutput, user="short"))
+    long = await OfflineEngine().complete(request(inputs, PlanOutput, user="long " * 400))
+    assert short.output == long.output
+    assert long.usage.input_tokens > short.usage.input_tokens + 300
+
+
+async def test_the_engine_is_deterministic() -> None:
+    inputs = PlanInputs(question=QUESTION, max_sub_queries=4)
+    first = await OfflineEngine().complete(request(inputs, PlanOutput))
+    second = await OfflineEngine().complete(request(inputs, PlanOutput))
+    assert first.output == second.output and first.usage == second.usage
+
+
+# -- extractive topic-research roles ---------------------------------------------------
+def test_summaries_quote_the_content_verbatim() -> None:
+    out = research.summarize(
+        SummarizeInputs(
+            query="printing press Europe", title="Printing press", url="u", content=TEXT
+        )
+    )
+    assert out.executive_summary
+    assert 1 <= len(out.key_excerpts) <= 5
+    assert all(e in sentences(TEXT) for e in out.key_excerpts)
+
+
+def test_compression_keeps_every_sentence_with_its_citation() -> None:
+    src = SourceText(id="src-4", citation=4, title="Printing press", url="https://e.org", text=TEXT)
+    out = research.compress(
+        CompressInputs(question=QUESTION, sub_query="printing press", queries=["q1"], sources=[src])
+    )
+    for sentence in sentences(TEXT):
+        assert f"- {sentence} [4]" in out.compressed
+    assert "[4] Printing press — https://e.org" in out.compressed
+    assert out.compressed.startswith("Queries made: q1")
+
+
+def test_reflection_completes_when_the_tool_budget_is_spent_or_sources_suffice() -> None:
+    spent = research.reflect(
+        ReflectInputs(
+            question=QUESTION, sub_query="printing press", tool_calls_used=5, max_tool_calls=5
+        )
+    )
+    assert spent.research_complete
+    enough = [
+        SourceText(id=f"src-{n}", citation=n, title="Printing press", text=TEXT) for n in (1, 2, 3)
+    ]
+    covered = research.reflect(
+        ReflectInputs(
+            question=QUESTION,
+            sub_query="printing press",
+            tool_calls_used=1,
+            max_tool_calls=5,
+            sources=enough,
+        )
+    )
+    assert covered.research_complete and not covered.continue_searching
+
+
+def test_reflection_searches_again_for_uncovered_words() -> None:
+    out = research.reflect(
+        ReflectInputs(
+            question=QUESTION,
+            sub_query="printing press censorship",
+            queries_run=["printing press censorship"],
+            tool_calls_used=1,
+            max_tool_calls=5,
+            sources=[SourceText(id="src-1", citation=1, title="Printing press", text=TEXT)],
+        )
+    )
+    assert out.continue_searching and out.refined_query
+    assert "censorship" in out.refined_query
+    assert out.refined_query != "printing press censorship"

@@ -1,0 +1,151 @@
+"""Offline synthesis: a structured Markdown report citing only the findings' sources."""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.offline import report
+from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
+
+QUESTION = "How did the printing press change Europe?"
+SECTIONS = [
+    "## Executive summary",
+    "## Key findings",
+    "## Conflicting information",
+    "## Gaps and limitations",
+    "## Conclusion",
+]
+
+
+def findings() -> list[FindingBrief]:
+    return [
+        FindingBrief(
+            id="f-1",
+            content="Gutenberg built a printing press in Mainz around 1440.",
+            confidence="high",
+            citations=[1, 2],
+            category="Printing press",
+        ),
+        FindingBrief(
+            id="f-2",
+            content="Literacy rose after printed books became cheaper.",
+            confidence="low",
+            citations=[3],
+            category="Literacy",
+        ),
+        FindingBrief(
+            id="f-3",
+            content="Printed pamphlets spread the Reformation.",
+            confidence="medium",
+            citations=[2],
+            category="Printing press",
+        ),
+    ]
+
+
+def inputs(**changes: object) -> SynthesizeInputs:
+    base = SynthesizeInputs(
+        question=QUESTION,
+        research_brief="Cover literacy and religion.",
+        findings=findings(),
+        gaps=["No finding covers 'trade' in relation to printing press."],
+        sources=[
+            SourceRef(citation=n, title=f"S{n}", url=f"https://example.org/{n}") for n in (1, 2, 3)
+        ],
+        iteration=1,
+        max_iterations=2,
+        source_count=3,
+        high_quality_count=1,
+    )
+    return base.model_copy(update=changes)
+
+
+def test_the_report_has_its_sections_in_order() -> None:
+    md = report.synthesize(inputs()).markdown
+    assert md.startswith(f"# {QUESTION}\n")
+    positions = [md.index(f"\n{s}\n") for s in SECTIONS]
+    assert positions == sorted(positions)
+
+
+def test_findings_are_grouped_by_theme_with_their_citations_and_confidence() -> None:
+    md = report.synthesize(inputs()).markdown
+    assert "### Printing press" in md and "### Literacy" in md
+    assert (
+        "- Gutenberg built a printing press in Mainz around 1440. [1][2] *(confidence: high)*" in md
+    )
+    section = md.split("## Key findings", 1)[1].split("## Conflicting information", 1)[0]
+    assert (
+        section.index("### Printing press")
+        < section.index("- Printed pamphlets")
+        < section.index("### Literacy")
+        < section.index("- Literacy rose")
+    )
+
+
+def test_only_the_findings_citation_numbers_are_used() -> None:
+    md = report.synthesize(inputs()).markdown
+    used = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
+    assert used == {1, 2, 3}
+
+
+def test_the_summary_leads_with_the_strongest_finding() -> None:
+    md = report.synthesize(inputs()).markdown
+    summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert summary.strip().startswith("Gutenberg built a printing press")
+    assert "3 sources and 3 findings, 1 of them supported by more than one source" in summary
+    conclusion = md.split("## Conclusion", 1)[1]
+    assert "Gutenberg built a printing press" in conclusion
+
+
+def test_gaps_and_limitations_are_listed() -> None:
+    md = report.synthesize(inputs()).markdown
+    section = md.split("## Gaps and limitations", 1)[1].split("## Conclusion", 1)[0]
+    assert "- No finding covers 'trade' in relation to printing press." in section
+    assert "1 finding(s) rest on a single source" in section
+    assert "1 of at most 2 iteration(s); 1 of 3 sources were rated high quality" in section
+
+
+def test_findings_with_different_figures_are_reported_as_conflicting() -> None:
+    conflicting = [
+        FindingBrief(
+            id="f-1",
+            content="The press printed 180 copies of the Bible in Mainz.",
+            confidence="medium",
+            citations=[1],
+        ),
+        FindingBrief(
+            id="f-2",
+            content="The press printed 135 copies of the Bible in Mainz.",
+            confidence="medium",
+            citations=[2],
+        ),
+    ]
+    md = report.synthesize(inputs(findings=conflicting)).markdown
+    section = md.split("## Conflicting information", 1)[1].split("## Gaps", 1)[0]
+    assert "180" in section and "135" in section and "different figures" in section
+    assert "Some figures differ between sources" in md.split("## Conclusion", 1)[1]
+
+
+def test_agreeing_findings_are_not_conflicts() -> None:
+    md = report.synthesize(inputs()).markdown
+    assert "No direct contradictions were found" in md
+
+
+def test_a_report_without_findings_still_has_every_section() -> None:
+    md = report.synthesize(inputs(findings=[], gaps=[])).markdown
+    for section in SECTIONS:
+        assert section in md
+    assert "did not yield findings" in md
+    assert "- No open gaps were identified." in md
+    assert "More sources are needed" in md
+    assert not re.search(r"\[\d+\]", md)
+
+
+def test_guidance_moves_matching_findings_to_the_front() -> None:
+    md = report.synthesize(inputs(guidance=["What about literacy?"])).markdown
+    summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert summary.strip().startswith("Literacy rose")
+
+
+def test_the_report_is_deterministic() -> None:
+    assert report.synthesize(inputs()) == report.synthesize(inputs())

@@ -1,0 +1,325 @@
+"""deepresearch.config: precedence (arguments > DEEPRESEARCH_* environment > config file >
+defaults), clear errors for unknown keys, bad values and broken files, no secrets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deepresearch.config import Config, default_home
+from deepresearch.errors import ConfigError
+from deepresearch.state import AgentRole, Phase
+
+SECRET = "sk-test-0123456789abcdef-SECRET"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory without deepresearch.toml or pyproject.toml."""
+    cwd = tmp_path / "empty"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return cwd
+
+
+# -- defaults ---------------------------------------------------------------------------
+def test_defaults_follow_the_seeds(no_file: Path) -> None:
+    cfg = Config.load(env={})
+    assert cfg == Config()
+    assert cfg.llm == "auto" and cfg.search == ["auto"]
+    assert cfg.max_iterations == 3
+    assert cfg.max_sub_queries == 5
+    assert cfg.token_limit_max_retries == 3
+    assert cfg.token_limit_cut_fraction == pytest.approx(0.10)
+    assert cfg.enable_clarification and cfg.enable_brief
+    assert cfg.summarization_timeout_s == 60.0
+    assert cfg.coverage_weights == {
+        "source_adequacy": 0.4,
+        "domain_diversity": 0.2,
+        "completion_rate": 0.4,
+    }
+
+
+def test_every_phase_has_a_timeout_and_unknown_ones_use_the_operation_timeout() -> None:
+    cfg = Config(operation_timeout_s=33.0, phase_timeouts_s={"gathering": 10.0})
+    assert cfg.phase_timeout("gathering") == 10.0
+    assert cfg.phase_timeout("planning") == 33.0
+    defaults = Config()
+    assert {p.value for p in Phase if p != Phase.DONE} == set(defaults.phase_timeouts_s)
+
+
+def test_store_and_archive_paths_default_under_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEEPRESEARCH_HOME", str(tmp_path / "home"))
+    assert default_home() == tmp_path / "home"
+    cfg = Config()
+    assert cfg.resolved_store_path() == tmp_path / "home" / "sessions.db"
+    assert cfg.resolved_archive_dir() == tmp_path / "home" / "archive"
+    chosen = Config(store_path=tmp_path / "s.db", research_archive_dir=tmp_path / "arch")
+    assert chosen.resolved_store_path() == tmp_path / "s.db"
+    assert chosen.resolved_archive_dir() == tmp_path / "arch"
+
+
+# -- precedence -------------------------------------------------------------------------
+def test_arguments_beat_environment_beat_file_beat_defaults(tmp_path: Path) -> None:
+    toml = write(
+        tmp_path / "deepresearch.toml",
+        "max_iterations = 2\nmax_sub_queries = 7\nmax_sources_per_query = 9\n",
+    )
+    env = {"DEEPRESEARCH_MAX_ITERATIONS": "4", "DEEPRESEARCH_MAX_SUB_QUERIES": "8"}
+
+    cfg = Config.load(file=toml, env=env, max_iterations=6)
+
+    assert cfg.max_iterations == 6  # argument
+    assert cfg.max_sub_queries == 8  # environment
+    assert cfg.max_sources_per_query == 9  # file
+    assert cfg.max_total_sub_queries == 20  # default
+    assert Config.load(file=toml, env=env).max_iterations == 4
+    assert Config.load(file=toml, env={}).max_iterations == 2
+
+
+def test_a_none_argument_does_not_override(tmp_path: Path) -> None:
+    toml = write(tmp_path / "deepresearch.toml", "max_iterations = 2\n")
+    assert Config.load(file=toml, env={}, max_iterations=None).max_iterations == 2
+
+
+def test_the_process_environment_is_read_when_none_is_given(
+    no_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEEPRESEARCH_MAX_ITERATIONS", "5")
+    assert Config.load().max_iterations == 5
+    assert Config.load(env={}).max_iterations == 3
+
+
+def test_deepresearch_toml_is_found_in_the_working_directory(
+    no_file: Path,
+) -> None:
+    write(no_file / "deepresearch.toml", "[deepresearch]\nmax_iterations = 2\n")
+    write(no_file / "pyproject.toml", "[tool.deepresearch]\nmax_iterations = 9\n")
+    assert Config.load(env={}).max_iterations == 2  # deepresearch.toml first
+
+
+def test_pyproject_tool_table_is_used_when_there_is_no_deepresearch_toml(
+    no_file: Path,
+) -> None:
+    write(
+        no_file / "pyproject.toml",
+        '[project]\nname = "x"\n\n[tool.deepresearch]\nmax_iterations = 9\n'
+        'search = ["corpus", "demo"]\n\n[tool.deepresearch.role_models]\n'
+        'report = "openai:gpt-4.1"\n',
+    )
+    cfg = Config.load(env={})
+    assert cfg.max_iterations == 9
+    assert cfg.search == ["corpus", "demo"]
+    assert cfg.role_models == {"report": "openai:gpt-4.1"}
+
+
+def test_pyproject_without_a_deepresearch_table_gives_defaults(no_file: Path) -> None:
+    write(no_file / "pyproject.toml", '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n')
+    assert Config.load(env={}) == Config()
+
+
+def test_a_deepresearch_toml_may_use_top_level_keys_or_a_table(tmp_path: Path) -> None:
+    flat = write(tmp_path / "flat.toml", 'llm = "offline"\n[phase_timeouts_s]\nbrief = 5.0\n')
+    cfg = Config.load(file=flat, env={})
+    assert cfg.llm == "offline" and cfg.phase_timeouts_s == {"brief": 5.0}
+    table = write(tmp_path / "table.toml", '[deepresearch]\nllm = "offline"\n')
+    assert Config.load(file=table, env={}).llm == "offline"
+
+
+# -- environment parsing ----------------------------------------------------------------
+def test_environment_values_are_parsed_by_type(no_file: Path) -> None:
+    env = {
+        "DEEPRESEARCH_ENABLE_BRIEF": "false",
+        "DEEPRESEARCH_TOKEN_LIMIT_CUT_FRACTION": "0.25",
+        "DEEPRESEARCH_SEARCH": "corpus, demo",
+        "DEEPRESEARCH_ROLE_MODELS": '{"summarization": "openai:gpt-4.1-nano"}',
+        "DEEPRESEARCH_TAVILY_INCLUDE_DOMAINS": '["a.org", "b.org"]',
+        "DEEPRESEARCH_TASK_TIMEOUT_S": "90",
+        "DEEPRESEARCH_CORPUS": "/data/docs",
+        "DEEPRESEARCH_HOME": "/somewhere",  # shares the prefix but is not a knob
+        "OTHER_MAX_ITERATIONS": "9",  # not ours
+    }
+    cfg = Config.load(env=env)
+    assert cfg.enable_brief is False
+    assert cfg.token_limit_cut_fraction == 0.25
+    assert cfg.search == ["corpus", "demo"]
+    assert cfg.role_models == {"summarization": "openai:gpt-4.1-nano"}
+    assert cfg.tavily_include_domains == ["a.org", "b.org"]
+    assert cfg.task_timeout_s == 90.0
+    assert cfg.corpus == Path("/data/docs")
+    assert cfg.max_iterations == 3
+
+
+def test_environment_json_that_does_not_parse_names_the_variable(no_file: Path) -> None:
+    with pytest.raises(ConfigError, match="DEEPRESEARCH_ROLE_MODELS looks like JSON"):
+        Config.load(env={"DEEPRESEARCH_ROLE_MODELS": '{"report": '})
+
+
+# -- unknown keys and bad values --------------------------------------------------------
+@pytest.mark.parametrize("source", ["file", "env", "argument"])
+def test_unknown_keys_are_errors_that_suggest_the_right_name(
+    source: str, tmp_path: Path, no_file: Path
+) -> None:
+    file = write(tmp_path / "c.toml", "max_iteration = 2\n") if source == "file" else None
+    env = {"DEEPRESEARCH_MAX_ITERATION": "2"} if source == "env" else {}
+    args = {"max_iteration": 2} if source == "argument" else {}
+    with pytest.raises(ConfigError) as caught:
+        Config.load(file=file, env=env, **args)
+    message = str(caught.value)
+    assert "Unknown config keys: ['max_iteration']" in message
+    assert "'max_iteration' -> 'max_iterations'" in message
+    assert "docs/configuration.md" in message
+
+
+def test_unknown_keys_without_a_close_match_still_point_to_the_docs() -> None:
+    with pytest.raises(ConfigError, match=r"\['zzz'\]\. See docs/configuration\.md"):
+        Config.build({"zzz": 1})
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"max_iterations": 0}, "max_iterations: Input should be greater than or equal to 1"),
+        ({"max_iterations": "many"}, "max_iterations: Input should be a valid integer"),
+        ({"token_limit_cut_fraction": 1.5}, "token_limit_cut_fraction"),
+        ({"enable_brief": "perhaps"}, "enable_brief: Input should be a valid boolean"),
+        ({"structured_output": "xml"}, "structured_output must be 'auto', 'native' or 'prompt'"),
+        (
+            {"novelty_related_threshold": 0.9, "novelty_duplicate_threshold": 0.5},
+            "novelty_related_threshold must not exceed novelty_duplicate_threshold",
+        ),
+        ({"phase_timeouts_s": {"gathering": 1.0, "gathring": 2.0}}, "unknown phases: ['gathring']"),
+        ({"coverage_weights": {"depth": 1.0}}, "unknown factors: ['depth']"),
+        ({"role_models": {"synthesizer": "openai:gpt-4.1"}}, "unknown roles: ['synthesizer']"),
+        ({"role_fallbacks": {"planer": ["x"]}}, "role_fallbacks has unknown roles"),
+        ({"role_temperature": {"writer": 0.1}}, "role_temperature has unknown roles"),
+        ({"role_max_tokens": {"summary": 10}}, "role_max_tokens has unknown roles"),
+        ({"role_models": ["openai:gpt-4.1"]}, "role_models: Input should be a valid dictionary"),
+    ],
+)
+def test_bad_values_are_config_errors_naming_the_knob(
+    data: dict[str, object], expected: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config.build(data)
+    message = str(caught.value)
+    assert message.startswith("Invalid config: ")
+    assert expected in message
+    assert "docs/configuration.md" in message
+
+
+def test_bad_values_from_the_environment_are_config_errors(no_file: Path) -> None:
+    with pytest.raises(ConfigError, match="max_sub_queries"):
+        Config.load(env={"DEEPRESEARCH_MAX_SUB_QUERIES": "1"})
+    with pytest.raises(ConfigError, match="enable_clarification"):
+        Config.load(env={"DEEPRESEARCH_ENABLE_CLARIFICATION": "sometimes"})
+
+
+def test_role_keys_are_the_agent_role_values() -> None:
+    every = {role.value: "offline" for role in AgentRole}
+    assert Config.build({"role_models": every}).role_models == every
+    with pytest.raises(ConfigError) as caught:
+        Config.build({"role_models": {"synthesis": "offline"}})
+    assert all(role.value in str(caught.value) for role in AgentRole)  # lists the valid ones
+
+
+def test_direct_construction_and_assignment_still_validate() -> None:
+    # Config(...) itself raises pydantic's ValidationError (a ValueError), not ConfigError.
+    with pytest.raises(ValueError, match="max_iterations"):
+        Config(max_iterations=0)
+    with pytest.raises(ValueError, match="Extra inputs are not permitted"):
+        Config(max_iteration=2)  # type: ignore[call-arg]
+    cfg = Config()
+    with pytest.raises(ValueError, match="max_iterations"):
+        cfg.max_iterations = 0
+
+
+# -- broken files -----------------------------------------------------------------------
+def test_a_missing_config_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        Config.load(file=tmp_path / "nope.toml", env={})
+
+
+def test_a_broken_toml_file_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    bad = write(tmp_path / "deepresearch.toml", "max_iterations = = 2\n[unclosed\n")
+    with pytest.raises(ConfigError, match="is not valid TOML") as caught:
+        Config.load(file=bad, env={})
+    assert str(bad) in str(caught.value)
+
+
+def test_a_broken_discovered_pyproject_is_an_error(no_file: Path) -> None:
+    write(no_file / "pyproject.toml", "[tool.deepresearch\n")
+    with pytest.raises(ConfigError, match=r"pyproject\.toml is not valid TOML"):
+        Config.load(env={})
+
+
+def test_an_unreadable_config_file_is_an_error(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00max_iterations = 2")
+    with pytest.raises(ConfigError, match="Cannot read config file"):
+        Config.load(file=binary, env={})
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(ConfigError, match="Cannot read config file"):
+        Config.load(file=folder, env={})
+
+
+def test_a_deepresearch_key_that_is_not_a_table_is_an_error(tmp_path: Path) -> None:
+    bad = write(tmp_path / "deepresearch.toml", "deepresearch = 3\n")
+    with pytest.raises(ConfigError, match="must be a TOML table"):
+        Config.load(file=bad, env={})
+    project = tmp_path / "pyproject.toml"
+    write(project, '[tool]\ndeepresearch = "offline"\n')
+    with pytest.raises(ConfigError, match="must be a TOML table"):
+        Config.load(file=project, env={})
+
+
+def test_unknown_keys_in_a_file_are_errors(tmp_path: Path) -> None:
+    bad = write(tmp_path / "deepresearch.toml", "[deepresearch]\nopenai_api_key = 'x'\n")
+    with pytest.raises(ConfigError, match="Unknown config keys: \\['openai_api_key'\\]"):
+        Config.load(file=bad, env={})
+
+
+# -- merging ----------------------------------------------------------------------------
+def test_merged_keeps_what_was_set_and_validates_overrides() -> None:
+    base = Config(max_iterations=2, llm="offline")
+    merged = base.merged(max_sub_queries=3, llm=None)
+    assert (merged.max_iterations, merged.max_sub_queries, merged.llm) == (2, 3, "offline")
+    assert base.max_sub_queries == 5  # the original is untouched
+    with pytest.raises(ConfigError, match="max_sub_queries"):
+        base.merged(max_sub_queries=0)
+    with pytest.raises(ConfigError, match="Unknown config keys"):
+        base.merged(bogus=1)
+
+
+# -- secrets ----------------------------------------------------------------------------
+def test_api_keys_never_appear_in_the_config(no_file: Path) -> None:
+    env = {
+        "OPENAI_API_KEY": SECRET,
+        "ANTHROPIC_API_KEY": SECRET,
+        "TAVILY_API_KEY": SECRET,
+        "DEEPRESEARCH_LLM": "openai:gpt-4.1-mini",
+    }
+    cfg = Config.load(env=env)
+    assert cfg.llm == "openai:gpt-4.1-mini"
+    for text in (repr(cfg), str(cfg), cfg.model_dump_json(), str(cfg.model_dump())):
+        assert SECRET not in text
+    assert not any("key" in name for name in Config.model_fields)  # keys live only in the env
+
+
+def test_a_key_passed_as_a_config_value_is_rejected_without_echoing_it(no_file: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config.load(env={"DEEPRESEARCH_OPENAI_API_KEY": SECRET})
+    assert "openai_api_key" in str(caught.value)
+    assert SECRET not in str(caught.value)
+    with pytest.raises(ConfigError) as bad_value:
+        Config.load(env={"DEEPRESEARCH_MAX_ITERATIONS": SECRET})
+    assert SECRET not in str(bad_value.value)
