@@ -100,6 +100,7 @@ class Config(BaseModel):
     fetch_time_summarization: bool = True
     summarization_min_chars: int = Field(300, ge=0)
     summarization_timeout_s: float = Field(60.0, gt=0)
+    summarization_max_input_chars: int = Field(50_000, ge=1000)
     novelty_related_threshold: float = Field(0.3, ge=0, le=1)
     novelty_duplicate_threshold: float = Field(0.7, ge=0, le=1)
     inline_compression: bool = True

@@ -153,7 +153,12 @@ async def _summarize(
     original = src.raw_content or src.content
     if len(original) <= ctx.config.summarization_min_chars:
         return
-    inputs = SummarizeInputs(query=sq.query, title=src.title, url=src.url, content=original)
+    inputs = SummarizeInputs(
+        query=sq.query,
+        title=src.title,
+        url=src.url,
+        content=_head(original, ctx.config.summarization_max_input_chars),
+    )
     try:
         out = await _timed_call(
             ctx,
@@ -178,6 +183,16 @@ async def _summarize(
     src.content = out.executive_summary.strip()
     if excerpts:
         src.content += "\n\nKey excerpts:\n" + "\n".join(f"- {e}" for e in excerpts)
+
+
+def _head(text: str, limit: int) -> str:
+    """At most ``limit`` characters, cut after the last full sentence that fits: pages
+    can be megabytes, and their first 50K characters hold what a summary can use."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind(".\n"))
+    return cut[: end + 1] if end > limit // 2 else cut
 
 
 def _tag_novelty(

@@ -103,6 +103,20 @@ async def test_only_results_longer_than_the_threshold_are_summarized() -> None:
         assert len(llm.requests_for(SummaryOutput)) == sum(expected)
 
 
+async def test_the_summarizer_reads_at_most_the_input_cap_and_the_raw_text_stays_whole() -> None:
+    page = _long("printing press", n=400)  # ~20,000 characters
+    llm = FunctionLLM()
+    ctx, _ = make_context(llm, ScriptSearch([[doc(1, page)]]), summarization_max_input_chars=5000)
+    state, (sq,) = new_state("printing press")
+    await research_topic(ctx, state, sq, G)
+    (asked,) = [r.inputs for r in llm.requests_for(SummaryOutput)]
+    assert isinstance(asked, SummarizeInputs)
+    assert 2500 < len(asked.content) <= 5000
+    assert asked.content.endswith(".") and page.startswith(asked.content)
+    (src,) = state.sources
+    assert src.summarized and src.raw_content == page
+
+
 async def test_summarization_can_be_switched_off(search: StaticSearch) -> None:
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search, fetch_time_summarization=False)
