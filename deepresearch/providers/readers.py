@@ -113,6 +113,9 @@ def _decode_text(path: Path) -> str:
         raise UnreadableDocument("not UTF-8 text: re-save the file as UTF-8") from exc
 
 
+_MD_HEADING_LINE = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
 def _tidy(text: str) -> str:
     """Collapse runs of spaces inside lines and of blank lines, keep paragraph breaks."""
     lines = (_SPACE_RUNS.sub(" ", line).strip() for line in text.splitlines())
@@ -123,6 +126,10 @@ def _read_text(path: Path) -> Document:
     text = _decode_text(path)
     heading = _HEADING.search(text)
     title = heading.group(1).strip() if heading else path.stem
+    if path.suffix.lower() in (".md", ".markdown"):
+        # '# Heading' lines become sentences of their own, so that the heading's '#'s
+        # and words do not run into the paragraph below it in a quoted finding.
+        text = _MD_HEADING_LINE.sub(lambda m: m.group(1).rstrip(".:") + ".", text)
     return Document(title=title, text=_tidy(text))
 
 

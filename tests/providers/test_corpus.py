@@ -363,3 +363,17 @@ def _minimal_pdf(text: str) -> bytes:
         xref,
     )
     return bytes(out)
+
+
+def test_markdown_headings_become_sentences_of_their_own(tmp_path: Path) -> None:
+    page = tmp_path / "charters.md"
+    page.write_text(
+        "# Guild charters\n\nCharters were granted by the counts in 1127.\n\n"
+        "## Later history ##\nThey spread to Holland within a century.\n",
+        encoding="utf-8",
+    )
+    doc = readers.read_document(page)
+    assert doc.title == "Guild charters"
+    assert "#" not in doc.text
+    assert doc.text.startswith("Guild charters.\n\nCharters were granted")
+    assert "Later history.\nThey spread" in doc.text
