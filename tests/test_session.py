@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -58,7 +59,9 @@ async def test_stepwise_equals_full_run(docs: list[dict[str, str]]) -> None:
     assert step.state.status == RunStatus.COMPLETED
     assert step.report is not None and full.report is not None
     assert step.report.markdown == full.report.markdown
-    assert [sq.query for sq in step.state.sub_queries] == [sq.query for sq in full.state.sub_queries]
+    assert [sq.query for sq in step.state.sub_queries] == [
+        sq.query for sq in full.state.sub_queries
+    ]
 
 
 async def test_state_json_round_trip(search: StaticSearch) -> None:
@@ -89,7 +92,10 @@ async def test_think_pause_guidance_reaches_the_next_phase(search: StaticSearch)
     await s.run()
     plan_inputs = [r.inputs for r in llm.requests if isinstance(r.inputs, PlanInputs)]
     assert plan_inputs and plan_inputs[0].guidance == ["focus on literacy rates"]
-    assert "focus on literacy rates" in [r for r in llm.requests if isinstance(r.inputs, PlanInputs)][0].user
+    assert (
+        "focus on literacy rates"
+        in next(r for r in llm.requests if isinstance(r.inputs, PlanInputs)).user
+    )
     # the offline planner turns guidance into a sub-query, which gets researched
     guided = [sq for sq in s.state.sub_queries if "literacy" in sq.query.lower()]
     assert guided and guided[0].status.value == "completed"
@@ -129,3 +135,20 @@ async def test_async_hook_answers_clarification(search: StaticSearch) -> None:
     assert s.state.clarification.answer == "its effect on book prices"
     await s.brief()
     assert "its effect on book prices" in (s.state.research_brief or "")
+
+
+async def test_phase_completed_events_carry_their_duration(
+    search: StaticSearch, tmp_path: Path
+) -> None:
+    from deepresearch.store import SessionStore
+
+    store = SessionStore(tmp_path / "s.db")
+    s = dr.Session(QUESTION, llm="offline", search=search, store=store)
+    await s.run()
+    done = [e for e in store.events(s.id) if e.kind == "phase_completed"]
+    assert {e.payload["phase"] for e in done} >= {"planning", "gathering", "synthesis"}
+    assert all(isinstance(e.payload["duration_s"], float) for e in done)
+    # one event per phase run, with the duration its metrics recorded
+    assert [(e.payload["phase"], e.payload["duration_s"]) for e in done] == [
+        (m.phase.value, m.duration_s) for m in s.state.metrics
+    ]

@@ -83,7 +83,12 @@ class Workflow:
         ctx.events.emit(
             state,
             "phase_completed",
-            {"phase": phase.value, "summary": report.summary, "notes": report.notes},
+            {
+                "phase": phase.value,
+                "duration_s": metrics.duration_s,
+                "summary": report.summary,
+                "notes": report.notes,
+            },
         )
         gate = validate(phase, state, cfg.max_sub_queries)
         self._decide(
