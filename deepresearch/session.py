@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
@@ -17,6 +18,7 @@ from deepresearch.llm import ModelRouter
 from deepresearch.phases import PhaseReport
 from deepresearch.providers.base import LLMProvider, SearchProvider
 from deepresearch.providers.registry import (
+    SEARCH_NAMES,
     build_llm,
     build_search,
     cheap_spec_for,
@@ -58,7 +60,9 @@ class RunResult(BaseModel):
 
 def validate_question(question: str, config: Config) -> str:
     if not isinstance(question, str) or not question.strip():
-        raise InputError("The research question is empty. Pass a question, e.g. 'How does X work?'.")
+        raise InputError(
+            "The research question is empty. Pass a question, e.g. 'How does X work?'."
+        )
     text = " ".join(question.split())
     if len(text) > config.max_question_chars:
         raise InputError(
@@ -77,7 +81,7 @@ class Session:
         question: str | None = None,
         *,
         llm: str | LLMProvider | None = None,
-        search: str | list[str] | SearchProvider | None = None,
+        search: str | list[str] | os.PathLike[str] | SearchProvider | None = None,
         config: Config | None = None,
         hooks: list[Hook] | None = None,
         store: Any = None,
@@ -90,7 +94,17 @@ class Session:
             base = base.merged(**overrides)
         if isinstance(llm, str):
             base = base.merged(llm=llm)
-        if isinstance(search, str | list):
+        if isinstance(search, os.PathLike) or (
+            isinstance(search, str) and search not in SEARCH_NAMES and os.path.isdir(search)
+        ):
+            folder = Path(search).expanduser()
+            if not folder.is_dir():
+                raise InputError(
+                    f"search={str(search)!r} is not a folder. Pass a folder of documents, "
+                    "or a search name: 'auto', 'corpus', 'demo', 'tavily'."
+                )
+            base = base.merged(corpus=folder, search=["corpus"])
+        elif isinstance(search, str | list):
             base = base.merged(search=[search] if isinstance(search, str) else search)
         self.config = base
         self.hooks: list[Hook] = list(hooks or [])
@@ -353,7 +367,9 @@ def _open_store(store: Any, config: Config) -> SessionStore | None:
         return store
     if isinstance(store, str | Path):
         return SessionStore(Path(store).expanduser())
-    raise InputError(f"store must be a SessionStore, a path, True or False, not {type(store).__name__}.")
+    raise InputError(
+        f"store must be a SessionStore, a path, True or False, not {type(store).__name__}."
+    )
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

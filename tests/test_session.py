@@ -152,3 +152,20 @@ async def test_phase_completed_events_carry_their_duration(
     assert [(e.payload["phase"], e.payload["duration_s"]) for e in done] == [
         (m.phase.value, m.duration_s) for m in s.state.metrics
     ]
+
+
+async def test_a_folder_as_search_is_a_local_corpus(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "press.md").write_text(
+        "# Printing press\n\nThe printing press spread across Europe after 1450 and "
+        "made books cheap enough for merchants to buy.\n",
+        encoding="utf-8",
+    )
+    for search in (notes, str(notes)):
+        s = dr.Session(QUESTION, search=search, store=False, enable_clarification=False)
+        assert s.config.corpus == notes and s.config.search == ["corpus"]
+    await s.run()
+    assert s.report is not None and "press.md" in s.report.markdown
+    with pytest.raises(dr.InputError, match="not a folder"):
+        dr.Session(QUESTION, search=tmp_path / "missing", store=False)

@@ -12,6 +12,9 @@ from deepresearch.providers.base import LLMProvider, SearchProvider
 OFFLINE = "offline"
 
 
+SEARCH_NAMES = frozenset({"auto", "corpus", "demo", "tavily"})
+
+
 def parse_spec(spec: str) -> tuple[str, str]:
     """'openai:gpt-4.1-mini' -> ('openai', 'gpt-4.1-mini'); 'offline' -> ('offline', '')."""
     text = spec.strip()
