@@ -33,35 +33,13 @@ from deepresearch.providers.base import (
     LLMRequest,
     LLMResponse,
     Message,
-    SearchHit,
     Usage,
 )
 from deepresearch.roles import BriefInputs, BriefOutput, ClarifyOutput
 from deepresearch.state import AgentRole, Phase, PhaseMetrics, ResearchState
-from deepresearch.testing import FunctionLLM
+from deepresearch.testing import EmptySearch, FunctionLLM, RecordingEvents
 
 QUESTION = "How did the printing press change Europe?"
-
-
-class NoSearch:
-    name = "none"
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return []
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return []
-
-
-class Events:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        self.events.append((kind, payload))
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == kind]
 
 
 class Factory:
@@ -89,13 +67,13 @@ def make_ctx(
     *,
     budget: object | None = None,
     cheap_spec: Any = None,
-) -> tuple[RunContext, Events]:
-    events = Events()
+) -> tuple[RunContext, RecordingEvents]:
+    events = RecordingEvents()
     router = ModelRouter(config, default, factory or Factory(), cheap_spec)
     ctx = RunContext(
         config=config,
         models=router,
-        search=NoSearch(),
+        search=EmptySearch(),
         events=events,
         budget=cast(Any, budget),
     )

@@ -20,6 +20,7 @@ from deepresearch.errors import ProviderError, SearchError
 from deepresearch.offline import OfflineEngine
 from deepresearch.offline.text import estimate_tokens, term_set
 from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit, Usage
+from deepresearch.state import ResearchState
 
 Answer = Callable[[LLMRequest], BaseModel | LLMResponse | Awaitable[BaseModel | LLMResponse]]
 
@@ -99,7 +100,9 @@ class ScriptedLLM(FunctionLLM):
                 raise item
             return item
         if self._strict:
-            raise ProviderError(f"ScriptedLLM has no answer left for {request.output_type.__name__}")
+            raise ProviderError(
+                f"ScriptedLLM has no answer left for {request.output_type.__name__}"
+            )
         return await self._fallback.complete(request)
 
 
@@ -158,4 +161,33 @@ class StaticSearch:
         return [d.model_copy() for d in self.documents if d.url in wanted]
 
 
-__all__ = ["FunctionLLM", "ScriptedLLM", "StaticSearch"]
+class RecordingEvents:
+    """An event sink that keeps every event: ``kinds("budget_fallback")`` lists the
+    payloads of one kind, ``names()`` the kinds in order."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        self.events.append((kind, payload))
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [p for k, p in self.events if k == kind]
+
+    def names(self) -> list[str]:
+        return [k for k, _ in self.events]
+
+
+class EmptySearch:
+    """A search provider that finds nothing: for phases that must not search."""
+
+    name = "test:empty"
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        return []
+
+    async def extract(self, urls: list[str]) -> list[SearchHit]:
+        return []
+
+
+__all__ = ["EmptySearch", "FunctionLLM", "RecordingEvents", "ScriptedLLM", "StaticSearch"]

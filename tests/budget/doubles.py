@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 from deepresearch.budget import count_tokens
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
 from deepresearch.llm import ModelRouter
-from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit, Usage
+from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, Usage
 from deepresearch.roles import CondenseInputs, CondenseOutput
-from deepresearch.state import ResearchState
+from deepresearch.testing import EmptySearch, RecordingEvents
 
 
 class ExtractiveLLM:
@@ -49,36 +48,15 @@ class ExtractiveLLM:
         )
 
 
-class NoSearch:
-    name = "none"
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return []
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return []
-
-
-class Events:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        self.events.append((kind, payload))
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == kind]
-
-
-def make_context(config: Config, llm: LLMProvider) -> tuple[RunContext, Events]:
+def make_context(config: Config, llm: LLMProvider) -> tuple[RunContext, RecordingEvents]:
     def factory(spec: str) -> LLMProvider:
         raise AssertionError(f"unexpected model spec {spec}")
 
-    events = Events()
+    events = RecordingEvents()
     ctx = RunContext(
         config=config,
         models=ModelRouter(config, llm, factory),
-        search=NoSearch(),
+        search=EmptySearch(),
         events=events,
     )
     return ctx, events

@@ -22,24 +22,13 @@ from deepresearch.state import (
     SubQuery,
     SubQueryStatus,
 )
-from deepresearch.testing import FunctionLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, RecordingEvents, StaticSearch
 
 QUESTION = "How did the printing press change Europe?"
 
 
-class Events:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        self.events.append((kind, payload))
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == kind]
-
-
 def make_ctx(
-    config: Config, llm: LLMProvider, search: Any = None, events: Events | None = None
+    config: Config, llm: LLMProvider, search: Any = None, events: RecordingEvents | None = None
 ) -> RunContext:
     def factory(spec: str) -> LLMProvider:
         raise AssertionError(f"unexpected model spec {spec}")
@@ -48,7 +37,7 @@ def make_ctx(
         config=config,
         models=ModelRouter(config, llm, factory),
         search=search if search is not None else StaticSearch([]),
-        events=events if events is not None else Events(),
+        events=events if events is not None else RecordingEvents(),
     )
 
 

@@ -33,7 +33,7 @@ from deepresearch.state import (
     ResearchState,
     RunStatus,
 )
-from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, RecordingEvents, ScriptedLLM, StaticSearch
 from deepresearch.workflow.loop import Workflow
 
 QUESTION = "How did the printing press change Europe?"
@@ -42,26 +42,12 @@ VAGUE = "Rome"
 CONSTRAINT = "Only the Holy Roman Empire, 1450-1550, from primary sources"
 
 
-class Events:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        self.events.append((kind, payload))
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == kind]
-
-    def names(self) -> list[str]:
-        return [k for k, _ in self.events]
-
-
 def make_ctx(
     llm: LLMProvider, search: StaticSearch, **config: Any
-) -> tuple[RunContext, Events, list[RunStatus]]:
+) -> tuple[RunContext, RecordingEvents, list[RunStatus]]:
     """A context with recorded events and a checkpoint that records the status it saw."""
     cfg = Config(**config)
-    events = Events()
+    events = RecordingEvents()
     checkpoints: list[RunStatus] = []
 
     def factory(spec: str) -> LLMProvider:

@@ -16,20 +16,10 @@ from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit
 from deepresearch.roles import ReflectInputs
 from deepresearch.state import ReflectionDecision, ResearchState, SubQuery
+from deepresearch.testing import RecordingEvents
 
 QUESTION = "How did the printing press change Europe?"
 _OFFLINE = OfflineEngine()
-
-
-class Events:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        self.events.append((kind, payload))
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == kind]
 
 
 class ScriptSearch:
@@ -82,7 +72,7 @@ def make_context(
     *,
     routes: dict[str, LLMProvider] | None = None,
     **config: Any,
-) -> tuple[RunContext, Events]:
+) -> tuple[RunContext, RecordingEvents]:
     """A run context with ``llm`` as the default model; ``routes`` maps extra model specs
     (named in ``role_models``) to providers."""
     cfg = Config.build(config)
@@ -93,7 +83,7 @@ def make_context(
             raise AssertionError(f"unexpected model spec {spec}")
         return known[spec]
 
-    events = Events()
+    events = RecordingEvents()
     ctx = RunContext(
         config=cfg, models=ModelRouter(cfg, llm, factory), search=search, events=events
     )
