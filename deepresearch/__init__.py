@@ -24,7 +24,13 @@ from deepresearch.errors import (
     StructuredOutputError,
 )
 from deepresearch.offline import OfflineEngine
-from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit, SearchProvider
+from deepresearch.providers.base import (
+    LLMProvider,
+    LLMRequest,
+    LLMResponse,
+    SearchHit,
+    SearchProvider,
+)
 from deepresearch.session import RunResult, Session, research, run_sync
 from deepresearch.state import (
     Confidence,

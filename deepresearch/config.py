@@ -162,7 +162,9 @@ class Config(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> Config:
         if self.novelty_related_threshold > self.novelty_duplicate_threshold:
-            raise ValueError("novelty_related_threshold must not exceed novelty_duplicate_threshold")
+            raise ValueError(
+                "novelty_related_threshold must not exceed novelty_duplicate_threshold"
+            )
         if self.structured_output not in {"auto", "native", "prompt"}:
             raise ValueError("structured_output must be 'auto', 'native' or 'prompt'")
         unknown = set(self.phase_timeouts_s) - set(_PHASES)

@@ -270,5 +270,10 @@ def _record_error(
     ctx.events.emit(
         state,
         "llm_error",
-        {"role": role.value, "phase": phase, "model": spec, "error": f"{type(exc).__name__}: {exc}"},
+        {
+            "role": role.value,
+            "phase": phase,
+            "model": spec,
+            "error": f"{type(exc).__name__}: {exc}",
+        },
     )

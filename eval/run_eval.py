@@ -27,7 +27,11 @@ def norm(text: str) -> str:
 
 
 def load_questions(path: Path | None) -> list[dict[str, object]]:
-    for candidate in [path, HERE / "dev.jsonl", HERE.parent.parent / "shared" / "eval" / "dev.jsonl"]:
+    for candidate in [
+        path,
+        HERE / "dev.jsonl",
+        HERE.parent.parent / "shared" / "eval" / "dev.jsonl",
+    ]:
         if candidate is not None and candidate.is_file():
             return [json.loads(line) for line in candidate.read_text().splitlines() if line.strip()]
     raise SystemExit("dev.jsonl not found; pass --questions PATH")
@@ -57,7 +61,11 @@ async def evaluate(args: argparse.Namespace) -> dict[str, object]:
         seconds = time.perf_counter() - started
         state = session.state
         report = state.report.markdown if state.report else ""
-        cited = {norm(s.title) for s in state.sources if state.report and s.id in state.report.cited_source_ids}
+        cited = {
+            norm(s.title)
+            for s in state.sources
+            if state.report and s.id in state.report.cited_source_ids
+        }
         rows.append(
             {
                 "id": q["id"],
@@ -76,8 +84,10 @@ async def evaluate(args: argparse.Namespace) -> dict[str, object]:
                 "iterations": state.iteration,
             }
         )
+
     def mean(key: str) -> float:
         return round(statistics.mean(float(r[key]) for r in rows), 3)  # type: ignore[arg-type]
+
     return {
         "questions": len(rows),
         "citation_recall": mean("citation_recall"),
@@ -92,7 +102,9 @@ async def evaluate(args: argparse.Namespace) -> dict[str, object]:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--questions", type=Path)
     p.add_argument("--max-iterations", type=int, default=3)
     p.add_argument("--no-summarization", action="store_true")
@@ -101,9 +113,11 @@ def main() -> int:
     args = p.parse_args()
     result = asyncio.run(evaluate(args))
     for r in result["rows"]:  # type: ignore[union-attr]
-        print(f"{r['id']}: citations {r['citation_recall']:.2f} facts {r['fact_recall']:.2f} "
-              f"bm25 {r['bm25_top10_recall']:.2f} {r['seconds']:.2f}s "
-              f"missing {r['missing_titles'] + r['missing_facts']}")
+        print(
+            f"{r['id']}: citations {r['citation_recall']:.2f} facts {r['fact_recall']:.2f} "
+            f"bm25 {r['bm25_top10_recall']:.2f} {r['seconds']:.2f}s "
+            f"missing {r['missing_titles'] + r['missing_facts']}"
+        )
     summary = {k: v for k, v in result.items() if k != "rows"}
     print(json.dumps(summary, indent=2))
     if args.json:

@@ -62,7 +62,9 @@ def search(docs: list[dict[str, str]]) -> StaticSearch:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test writes to the real ~/.deepresearch or picks up a developer's API keys."""
     monkeypatch.setenv("DEEPRESEARCH_HOME", str(tmp_path_factory.mktemp("home")))
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY"):

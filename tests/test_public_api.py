@@ -22,5 +22,14 @@ def test_all_is_exactly_the_public_api() -> None:
 def test_phase_functions_are_awaitables() -> None:
     import inspect
 
-    for name in ("clarify", "brief", "plan", "gather", "supervise", "analyze", "synthesize", "refine"):
+    for name in (
+        "clarify",
+        "brief",
+        "plan",
+        "gather",
+        "supervise",
+        "analyze",
+        "synthesize",
+        "refine",
+    ):
         assert inspect.iscoroutinefunction(getattr(dr.phases, name))

@@ -1,6 +1,7 @@
 """Notebook layer: DataFrames of a state, rich display, the think-pause panel, progress."""
 
 from deepresearch.notebook.display import (
+    linked_report_markdown,
     report_markdown,
     session_html,
     show_report,
@@ -30,6 +31,7 @@ __all__ = [
     "finding_sources",
     "findings_frame",
     "gaps_frame",
+    "linked_report_markdown",
     "metrics_frame",
     "report_markdown",
     "session_html",

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote, urlsplit
 
-from deepresearch.state import ResearchState, Source, SubQueryStatus
+from deepresearch.state import Report, ResearchState, Source, SubQueryStatus
 
 if TYPE_CHECKING:
     from IPython.core.display import Markdown
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 # "[3]", "[1][2]" or "[1, 4]", but neither an existing link "[3](...)" nor an escaped \[3].
 _CITATION = re.compile(r"(?<!\\)\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
 _LISTED_SOURCE = re.compile(r"^(?P<head>(?P<n>\d+)\. .+ — )(?P<loc>\S+)$", re.MULTILINE)
+_SOURCES_HEADING = re.compile(r"^#{1,6}\s*Sources\s*$", re.MULTILINE)
 _URL_SAFE = ":/?#@!$&'*+,;=%~"  # parentheses, spaces and angle brackets get %-encoded
 _DECISIONS_SHOWN = 5
 _SUB_QUERIES_SHOWN = 12
@@ -53,36 +55,37 @@ def escape_markdown_html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
-def _numbered_sources(state: ResearchState) -> dict[int, Source]:
-    """What each [n] of the report means: synthesis numbers the cited sources 1..k in
+def _numbered_sources(state: ResearchState) -> dict[int, str]:
+    """Where each [n] of the report points: synthesis numbers the cited sources 1..k in
     `cited_source_ids` order; a report without that list uses the sources' own numbers."""
     report = state.report
     if report is not None and report.cited_source_ids:
         by_id = {s.id: s for s in state.sources}
         cited = [by_id.get(i) for i in report.cited_source_ids]
-        return {n: s for n, s in enumerate(cited, 1) if s is not None}
-    return {s.citation: s for s in state.sources}
+        return {n: s.url for n, s in enumerate(cited, 1) if s is not None}
+    return {s.citation: s.url for s in state.sources}
 
 
-def _link_citations(markdown: str, state: ResearchState) -> str:
-    by_number = _numbered_sources(state)
+def _link_citations(markdown: str, locations: Mapping[int, str]) -> str:
+    """Link each `[n]` of escaped Markdown to ``locations[n]``, and the location of each
+    sources-list line ``n. Title — location`` that names that same location."""
+
+    def href_of(number: str) -> str | None:
+        location = locations.get(int(number))
+        return source_href(location) if location is not None else None
 
     def link(number: str) -> str:
-        source = by_number.get(int(number))
-        href = source_href(source.url) if source else None
-        if href is None:
-            return number
-        return f"[{number}]({href})"
+        href = href_of(number)
+        return number if href is None else f"[{number}]({href})"
 
     def replace(match: re.Match[str]) -> str:
         numbers = [n.strip() for n in match.group(1).split(",")]
         return "\\[" + ", ".join(link(n) for n in numbers) + "\\]"
 
     def link_listed(match: re.Match[str]) -> str:
-        # A sources-list line "n. Title — location": make the location clickable too.
-        source = by_number.get(int(match["n"]))
-        href = source_href(source.url) if source else None
-        if href is None or match["loc"] != escape_markdown_html(source.url if source else ""):
+        href = href_of(match["n"])
+        location = locations.get(int(match["n"]), "")
+        if href is None or match["loc"] != escape_markdown_html(location):
             return match[0]
         text = match["loc"].replace("[", "\\[").replace("]", "\\]")
         return f"{match['head']}[{text}]({href})"
@@ -91,11 +94,27 @@ def _link_citations(markdown: str, state: ResearchState) -> str:
     return _LISTED_SOURCE.sub(link_listed, linked)
 
 
+def _unescape_markdown_html(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&amp;", "&")
+
+
 def report_markdown(state: ResearchState) -> str:
     """The report as Markdown with each `[n]` linked to its source; "" before synthesis."""
     if state.report is None:
         return ""
-    return _link_citations(escape_markdown_html(state.report.markdown), state)
+    return _link_citations(escape_markdown_html(state.report.markdown), _numbered_sources(state))
+
+
+def linked_report_markdown(report: Report) -> str:
+    """A report on its own (no state at hand, e.g. ``s.report`` or a loaded Report): the
+    same escaping, with each `[n]` linked through the report's own sources list."""
+    escaped = escape_markdown_html(report.markdown)
+    headings = list(_SOURCES_HEADING.finditer(escaped))  # synthesis appends the list last
+    listed = escaped[headings[-1].end() :] if headings else ""
+    locations = {
+        int(m["n"]): _unescape_markdown_html(m["loc"]) for m in _LISTED_SOURCE.finditer(listed)
+    }
+    return _link_citations(escaped, locations)
 
 
 def show_report(target: ResearchState | HasState) -> Markdown:

@@ -3,23 +3,36 @@
 Every function takes a :class:`ResearchState` and returns a new DataFrame; the state is
 never modified. Columns and dtypes are the same whether the state is empty or not, so
 code written against an early phase keeps working later.
+
+Each table is a :class:`Table`: its columns and dtypes in order, how the few computed
+columns are derived, and its index. A column without a rule is read from the record's
+attribute of the same name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 
 from deepresearch.errors import InputError
 from deepresearch.state import (
+    AgentDecision,
     Confidence,
+    Finding,
+    Gap,
     Phase,
+    PhaseMetrics,
     ResearchState,
     Source,
     SourceQuality,
+    SubQuery,
     SubQueryStatus,
+    SupervisionRound,
+    UsageRecord,
 )
 
 # Ordered categoricals so sorting and filtering (`df[df.confidence >= "high"]`) follow meaning.
@@ -37,124 +50,89 @@ BOOL = pd.BooleanDtype()
 TIME = pd.DatetimeTZDtype(unit="us", tz="UTC")
 OBJECT = "object"  # lists of ids or queries
 
-SOURCE_COLUMNS: dict[str, Any] = {
-    "citation": INT,
-    "title": TEXT,
-    "url": TEXT,
-    "domain": TEXT,
-    "provider": TEXT,
-    "quality": QUALITY,
-    "sub_query_id": TEXT,
-    "iteration": INT,
-    "novelty": NOVELTY,
-    "novelty_score": FLOAT,
-    "summarized": BOOL,
-    "published": TEXT,
-    "snippet": TEXT,
-    "content_chars": INT,
-}
+R = TypeVar("R")
+Derive = Callable[[R], Any]
 
 
-def _typed(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
-    """One typed Series per column, so an empty table has the same dtypes as a full one."""
-    data = {name: pd.Series([row[name] for row in rows], dtype=dt) for name, dt in columns.items()}
-    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+def _cell(value: Any) -> Any:
+    """Enums become their values (the categories); lists are copied, never shared."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return list(value)
+    return value
 
 
-def _by_id(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
-    return _typed(rows, {"id": TEXT, **columns}).set_index("id")
+@dataclass(frozen=True)
+class Table(Generic[R]):
+    """How one kind of record becomes a DataFrame.
+
+    ``columns`` maps each column to its dtype, in order. ``derive`` computes the columns
+    that are not a plain attribute of the record; ``frame(..., **derive)`` adds rules that
+    need the whole state (e.g. citation numbers). ``index`` is ``"id"`` (indexed by the
+    record's id) or the name of a running number 0, 1, ... (oldest first) for records
+    without an id.
+    """
+
+    columns: Mapping[str, Any]
+    derive: Mapping[str, Derive[R]] = field(default_factory=dict)
+    index: str = "id"
+
+    def frame(self, records: Iterable[R], **derive: Derive[R]) -> pd.DataFrame:
+        rules = {**self.derive, **derive}
+        rows = list(records)
+        by_id = self.index == "id"
+        names = ["id", *self.columns] if by_id else list(self.columns)
+        dtypes = {"id": TEXT, **self.columns}
+
+        def value(record: R, name: str) -> Any:
+            rule = rules.get(name)
+            return _cell(rule(record) if rule is not None else getattr(record, name))
+
+        # One typed Series per column, so an empty table has the same dtypes as a full one.
+        data = {n: pd.Series([value(r, n) for r in rows], dtype=dtypes[n]) for n in names}
+        df = pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+        if by_id:
+            return df.set_index("id")
+        df.index.name = self.index
+        return df
 
 
-def _numbered(
-    rows: Sequence[Mapping[str, Any]], columns: Mapping[str, Any], name: str
-) -> pd.DataFrame:
-    """Records without an id (decisions, phase runs, calls) are numbered from 0, oldest first."""
-    frame = _typed(rows, columns)
-    frame.index.name = name
-    return frame
+SOURCES = Table[Source](
+    columns={
+        "citation": INT,
+        "title": TEXT,
+        "url": TEXT,
+        "domain": TEXT,
+        "provider": TEXT,
+        "quality": QUALITY,
+        "sub_query_id": TEXT,
+        "iteration": INT,
+        "novelty": NOVELTY,
+        "novelty_score": FLOAT,
+        "summarized": BOOL,
+        "published": TEXT,
+        "snippet": TEXT,
+        "content_chars": INT,
+    },
+    derive={"content_chars": lambda s: len(s.content)},
+)
 
-
-def _source_row(source: Source) -> dict[str, Any]:
-    return {
-        "id": source.id,
-        "citation": source.citation,
-        "title": source.title,
-        "url": source.url,
-        "domain": source.domain,
-        "provider": source.provider,
-        "quality": source.quality.value,
-        "sub_query_id": source.sub_query_id,
-        "iteration": source.iteration,
-        "novelty": source.novelty.value if source.novelty else None,
-        "novelty_score": source.novelty_score,
-        "summarized": source.summarized,
-        "published": source.published,
-        "snippet": source.snippet,
-        "content_chars": len(source.content),
-    }
-
-
-def sources_frame(state: ResearchState) -> pd.DataFrame:
-    """Sources, one row each; `citation` is the `[n]` the report uses."""
-    return _by_id([_source_row(s) for s in state.sources], SOURCE_COLUMNS)
-
-
-def findings_frame(state: ResearchState) -> pd.DataFrame:
-    """Findings with their confidence and the citations that support them."""
-    citation_of = {s.id: s.citation for s in state.sources}
-    rows = [
-        {
-            "id": f.id,
-            "content": f.content,
-            "confidence": f.confidence.value,
-            "category": f.category,
-            "iteration": f.iteration,
-            "source_ids": list(f.source_ids),
-            "citations": [citation_of[i] for i in f.source_ids if i in citation_of],
-            "n_sources": len(f.source_ids),
-        }
-        for f in state.findings
-    ]
-    columns = {
+FINDINGS = Table[Finding](
+    columns={
         "content": TEXT,
         "confidence": CONFIDENCE,
         "category": TEXT,
         "iteration": INT,
         "source_ids": OBJECT,
-        "citations": OBJECT,
+        "citations": OBJECT,  # derived per state: see findings_frame
         "n_sources": INT,
-    }
-    return _by_id(rows, columns)
+    },
+    derive={"n_sources": lambda f: len(f.source_ids)},
+)
 
-
-def finding_sources(state: ResearchState, finding_id: str) -> pd.DataFrame:
-    """The sources a finding cites, in the order it cites them (same columns as sources)."""
-    finding = next((f for f in state.findings if f.id == finding_id), None)
-    if finding is None:
-        known = [f.id for f in state.findings]
-        raise InputError(f"No finding {finding_id!r}; findings are {known}.")
-    by_id = {s.id: s for s in state.sources}
-    cited = [by_id[i] for i in finding.source_ids if i in by_id]
-    return _by_id([_source_row(s) for s in cited], SOURCE_COLUMNS)
-
-
-def gaps_frame(state: ResearchState) -> pd.DataFrame:
-    """Gaps found by analysis or refinement: how to fill them, and whether or why they closed."""
-    rows = [
-        {
-            "id": g.id,
-            "description": g.description,
-            "severity": g.severity,
-            "priority": g.priority,
-            "addressed": g.addressed,
-            "resolution": g.resolution,
-            "iteration": g.iteration,
-            "suggested_queries": list(g.suggested_queries),
-            "follow_up_ids": list(g.follow_up_ids),
-        }
-        for g in state.gaps
-    ]
-    columns = {
+GAPS = Table[Gap](
+    columns={
         "description": TEXT,
         "severity": SEVERITY,
         "priority": INT,
@@ -163,88 +141,37 @@ def gaps_frame(state: ResearchState) -> pd.DataFrame:
         "iteration": INT,
         "suggested_queries": OBJECT,
         "follow_up_ids": OBJECT,
-    }
-    return _by_id(rows, columns)
+    },
+)
 
-
-def sub_queries_frame(state: ResearchState) -> pd.DataFrame:
-    """Sub-queries with status, origin (plan, supervision, user, ...) and sources found."""
-    counts: dict[str, int] = {}
-    for s in state.sources:
-        if s.sub_query_id:
-            counts[s.sub_query_id] = counts.get(s.sub_query_id, 0) + 1
-    rows = [
-        {
-            "id": sq.id,
-            "query": sq.query,
-            "status": sq.status.value,
-            "origin": sq.origin,
-            "priority": sq.priority,
-            "iteration": sq.iteration,
-            "sources": counts.get(sq.id, 0),
-            "rationale": sq.rationale,
-            "directive_id": sq.directive_id,
-            "error": sq.error,
-        }
-        for sq in state.sub_queries
-    ]
-    columns = {
+SUB_QUERIES = Table[SubQuery](
+    columns={
         "query": TEXT,
         "status": SUB_QUERY_STATUS,
         "origin": ORIGIN,
         "priority": INT,
         "iteration": INT,
-        "sources": INT,
+        "sources": INT,  # derived per state: see sub_queries_frame
         "rationale": TEXT,
         "directive_id": TEXT,
         "error": TEXT,
-    }
-    return _by_id(rows, columns)
+    },
+)
 
-
-def decisions_frame(state: ResearchState) -> pd.DataFrame:
-    """The audit trail of agent decisions, oldest first (index: running number)."""
-    rows = [
-        {
-            "timestamp": d.timestamp,
-            "phase": d.phase.value if d.phase else None,
-            "iteration": d.iteration,
-            "agent": d.agent,
-            "action": d.action,
-            "rationale": d.rationale,
-        }
-        for d in state.decisions
-    ]
-    columns = {
+DECISIONS = Table[AgentDecision](
+    columns={
         "timestamp": TIME,
         "phase": PHASE,
         "iteration": INT,
         "agent": TEXT,
         "action": TEXT,
         "rationale": TEXT,
-    }
-    return _numbered(rows, columns, "decision")
+    },
+    index="decision",
+)
 
-
-def metrics_frame(state: ResearchState) -> pd.DataFrame:
-    """One row per phase run: time, LLM calls, tokens, cost, searches, token-limit retries."""
-    rows = [
-        {
-            "phase": m.phase.value,
-            "iteration": m.iteration,
-            "started_at": m.started_at,
-            "duration_s": m.duration_s,
-            "llm_calls": m.llm_calls,
-            "input_tokens": m.input_tokens,
-            "output_tokens": m.output_tokens,
-            "cost_usd": m.cost_usd,
-            "search_calls": m.search_calls,
-            "token_limit_retries": m.token_limit_retries,
-            "error": m.error,
-        }
-        for m in state.metrics
-    ]
-    columns = {
+METRICS = Table[PhaseMetrics](
+    columns={
         "phase": PHASE,
         "iteration": INT,
         "started_at": TIME,
@@ -256,29 +183,12 @@ def metrics_frame(state: ResearchState) -> pd.DataFrame:
         "search_calls": INT,
         "token_limit_retries": INT,
         "error": TEXT,
-    }
-    return _numbered(rows, columns, "run")
+    },
+    index="run",
+)
 
-
-def usage_frame(state: ResearchState) -> pd.DataFrame:
-    """One row per LLM call: role, phase, model, scope (sub-query), tokens, cost, retries."""
-    rows = [
-        {
-            "timestamp": u.timestamp,
-            "phase": u.phase,
-            "role": u.role,
-            "model": u.model,
-            "scope": u.scope,
-            "input_tokens": u.input_tokens,
-            "output_tokens": u.output_tokens,
-            "cost_usd": u.cost_usd,
-            "duration_s": u.duration_s,
-            "token_limit_retries": u.token_limit_retries,
-            "repair_attempts": u.repair_attempts,
-        }
-        for u in state.usage
-    ]
-    columns = {
+USAGE = Table[UsageRecord](
+    columns={
         "timestamp": TIME,
         "phase": TEXT,
         "role": TEXT,
@@ -290,32 +200,17 @@ def usage_frame(state: ResearchState) -> pd.DataFrame:
         "duration_s": FLOAT,
         "token_limit_retries": INT,
         "repair_attempts": INT,
-    }
-    return _numbered(rows, columns, "call")
+    },
+    index="call",
+)
 
 
-def supervision_frame(state: ResearchState) -> pd.DataFrame:
-    """Supervision rounds: coverage confidence, what changed, directives, why it stopped."""
-    rows = []
-    for r in state.supervision_history:
-        sufficient = sum(1 for c in r.coverage if c.sufficient)
-        rows.append(
-            {
-                "iteration": r.iteration,
-                "round": r.round,
-                "confidence": r.confidence,
-                "coverage": sufficient / len(r.coverage) if r.coverage else None,
-                "queries_covered": sufficient,
-                "queries_assessed": len(r.coverage),
-                "delta": "; ".join(r.delta),
-                "directives": len(r.directive_ids),
-                "new_sub_queries": len(r.new_sub_query_ids),
-                "research_complete": r.research_complete,
-                "should_continue": r.should_continue,
-                "stop_reason": r.stop_reason,
-            }
-        )
-    columns = {
+def _covered(r: SupervisionRound) -> int:
+    return sum(1 for c in r.coverage if c.sufficient)
+
+
+SUPERVISION = Table[SupervisionRound](
+    columns={
         "iteration": INT,
         "round": INT,
         "confidence": FLOAT,
@@ -328,5 +223,73 @@ def supervision_frame(state: ResearchState) -> pd.DataFrame:
         "research_complete": BOOL,
         "should_continue": BOOL,
         "stop_reason": TEXT,
-    }
-    return _numbered(rows, columns, "entry")
+    },
+    derive={
+        "coverage": lambda r: _covered(r) / len(r.coverage) if r.coverage else None,
+        "queries_covered": _covered,
+        "queries_assessed": lambda r: len(r.coverage),
+        "delta": lambda r: "; ".join(r.delta),
+        "directives": lambda r: len(r.directive_ids),
+        "new_sub_queries": lambda r: len(r.new_sub_query_ids),
+    },
+    index="entry",
+)
+
+
+def sources_frame(state: ResearchState) -> pd.DataFrame:
+    """Sources, one row each; `citation` is the `[n]` the report uses."""
+    return SOURCES.frame(state.sources)
+
+
+def findings_frame(state: ResearchState) -> pd.DataFrame:
+    """Findings with their confidence and the citations that support them."""
+    citation_of = {s.id: s.citation for s in state.sources}
+
+    def citations(f: Finding) -> list[int]:
+        return [citation_of[i] for i in f.source_ids if i in citation_of]
+
+    return FINDINGS.frame(state.findings, citations=citations)
+
+
+def finding_sources(state: ResearchState, finding_id: str) -> pd.DataFrame:
+    """The sources a finding cites, in the order it cites them (same columns as sources)."""
+    finding = next((f for f in state.findings if f.id == finding_id), None)
+    if finding is None:
+        known = [f.id for f in state.findings]
+        raise InputError(f"No finding {finding_id!r}; findings are {known}.")
+    by_id = {s.id: s for s in state.sources}
+    return SOURCES.frame(by_id[i] for i in finding.source_ids if i in by_id)
+
+
+def gaps_frame(state: ResearchState) -> pd.DataFrame:
+    """Gaps found by analysis or refinement: how to fill them, and whether or why they closed."""
+    return GAPS.frame(state.gaps)
+
+
+def sub_queries_frame(state: ResearchState) -> pd.DataFrame:
+    """Sub-queries with status, origin (plan, supervision, user, ...) and sources found."""
+    counts: dict[str, int] = {}
+    for s in state.sources:
+        if s.sub_query_id:
+            counts[s.sub_query_id] = counts.get(s.sub_query_id, 0) + 1
+    return SUB_QUERIES.frame(state.sub_queries, sources=lambda sq: counts.get(sq.id, 0))
+
+
+def decisions_frame(state: ResearchState) -> pd.DataFrame:
+    """The audit trail of agent decisions, oldest first (index: running number)."""
+    return DECISIONS.frame(state.decisions)
+
+
+def metrics_frame(state: ResearchState) -> pd.DataFrame:
+    """One row per phase run: time, LLM calls, tokens, cost, searches, token-limit retries."""
+    return METRICS.frame(state.metrics)
+
+
+def usage_frame(state: ResearchState) -> pd.DataFrame:
+    """One row per LLM call: role, phase, model, scope (sub-query), tokens, cost, retries."""
+    return USAGE.frame(state.usage)
+
+
+def supervision_frame(state: ResearchState) -> pd.DataFrame:
+    """Supervision rounds: coverage confidence, what changed, directives, why it stopped."""
+    return SUPERVISION.frame(state.supervision_history)

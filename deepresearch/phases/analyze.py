@@ -69,10 +69,14 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         )
     except ProviderError as exc:
         # Seeds' fallback: single findings extracted without the model, marked low confidence.
-        notes.append(f"analyzer failed ({exc}); each top source's snippet kept as a low-confidence finding")
+        notes.append(
+            f"analyzer failed ({exc}); each top source's snippet kept as a low-confidence finding"
+        )
         out = AnalysisOutput(
             findings=[
-                FindingDraft(content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id])
+                FindingDraft(
+                    content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id]
+                )
                 for s in fresh[:5]
                 if (s.snippet or s.content)
             ]

@@ -34,7 +34,11 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
             ctx.events.emit(
                 state,
                 "topic_completed",
-                {"sub_query": sq.id, "status": sq.status.value, "sources": len(state.sources_for(sq.id))},
+                {
+                    "sub_query": sq.id,
+                    "status": sq.status.value,
+                    "sources": len(state.sources_for(sq.id)),
+                },
             )
             await ctx.checkpoint(state)
 

@@ -167,7 +167,11 @@ def supervise_user(i: SupervisionInputs) -> str:
         lines += ["", "Earlier supervision notes:", *i.history]
     if i.gap_analysis:
         lines += ["", "Gap analysis:", i.gap_analysis, *[f"- {g}" for g in i.gaps]]
-    lines += ["", "Existing sub-queries (do not duplicate):", *[f"- {q}" for q in i.existing_queries]]
+    lines += [
+        "",
+        "Existing sub-queries (do not duplicate):",
+        *[f"- {q}" for q in i.existing_queries],
+    ]
     lines.append(f"At most {i.max_directives} directives or follow-ups.")
     return "\n".join(lines) + guidance_block(i.guidance)
 
@@ -182,7 +186,9 @@ def analyze_user(i: AnalyzeInputs) -> str:
         )
     text += "\n\nSources to Analyze:\n\n" + format_sources(i.sources)
     if i.known_findings:
-        text += "\n\nAlready known (do not repeat):\n" + "\n".join(f"- {f}" for f in i.known_findings)
+        text += "\n\nAlready known (do not repeat):\n" + "\n".join(
+            f"- {f}" for f in i.known_findings
+        )
     return text + guidance_block(i.guidance)
 
 
@@ -193,7 +199,9 @@ def synthesize_user(i: SynthesizeInputs) -> str:
     lines += ["", "Findings to Synthesize:"]
     for n, f in enumerate(i.findings, 1):
         cites = "".join(f"[{c}]" for c in f.citations)
-        lines.append(f"Finding {n} (confidence: {f.confidence}, theme: {f.category}): {f.content} {cites}")
+        lines.append(
+            f"Finding {n} (confidence: {f.confidence}, theme: {f.category}): {f.content} {cites}"
+        )
     if i.gaps:
         lines += ["", "Knowledge Gaps Identified:", *[f"- {g}" for g in i.gaps]]
     lines += ["", "Sources (cite by number):"]
@@ -208,7 +216,12 @@ def synthesize_user(i: SynthesizeInputs) -> str:
 
 
 def refine_user(i: RefineInputs) -> str:
-    lines = [f"Original Research Query: {i.question}", "", "Current Report Summary:", i.report_excerpt]
+    lines = [
+        f"Original Research Query: {i.question}",
+        "",
+        "Current Report Summary:",
+        i.report_excerpt,
+    ]
     lines += ["", "Identified Knowledge Gaps:"]
     for g in i.gaps:
         lines.append(f"Gap (ID: {g.id}, priority: {g.priority}): {g.description}")

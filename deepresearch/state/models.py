@@ -44,9 +44,7 @@ class RunStatus(StrEnum):
     FAILED = "failed"
 
 
-TERMINAL_STATUSES = frozenset(
-    {RunStatus.COMPLETED, RunStatus.STOPPED, RunStatus.FAILED}
-)
+TERMINAL_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.STOPPED, RunStatus.FAILED})
 
 
 class AgentRole(StrEnum):
@@ -331,5 +329,7 @@ class Report(Record):
     def __str__(self) -> str:
         return self.markdown
 
-    def _repr_markdown_(self) -> str:
-        return self.markdown
+    def _repr_markdown_(self) -> str:  # escaped, [n] linked via its Sources list (notebook layer)
+        from deepresearch.notebook.display import linked_report_markdown
+
+        return linked_report_markdown(self)

@@ -85,7 +85,9 @@ def apply_edits(state: ResearchState, steer: Steer) -> list[str]:
     for sq_id, text in steer.edit_sub_queries.items():
         sq = state.sub_query(sq_id)
         if sq is None:
-            raise InputError(f"No sub-query {sq_id!r} to edit; ids are {[s.id for s in state.sub_queries]}.")
+            raise InputError(
+                f"No sub-query {sq_id!r} to edit; ids are {[s.id for s in state.sub_queries]}."
+            )
         if not text.strip():
             raise InputError(f"Edited text for {sq_id!r} is empty.")
         if sq.status != SubQueryStatus.PENDING:
@@ -108,4 +110,3 @@ def apply_edits(state: ResearchState, steer: Steer) -> list[str]:
             sq = state.add_sub_query(text, rationale="added by a person", origin="user")
             changes.append(f"added {sq.id}: {text}")
     return changes
-

@@ -21,7 +21,9 @@ from deepresearch.workflow.gates import validate
 from deepresearch.workflow.hooks import Hook, Steer, apply_edits, call_hooks
 from deepresearch.workflow.transitions import next_phase, reflection_prompt, should_iterate
 
-STOPPING = frozenset({RunStatus.STOPPED, RunStatus.CANCELLED, RunStatus.TIMED_OUT, RunStatus.FAILED})
+STOPPING = frozenset(
+    {RunStatus.STOPPED, RunStatus.CANCELLED, RunStatus.TIMED_OUT, RunStatus.FAILED}
+)
 
 
 class Workflow:
@@ -70,7 +72,9 @@ class Workflow:
             state.status = RunStatus.RUNNING
         metrics = PhaseMetrics(phase=phase, iteration=state.iteration)
         state.metrics.append(metrics)
-        ctx.events.emit(state, "phase_started", {"phase": phase.value, "iteration": state.iteration})
+        ctx.events.emit(
+            state, "phase_started", {"phase": phase.value, "iteration": state.iteration}
+        )
         ctx.say(f"{phase.value} (iteration {state.iteration})")
         started = time.perf_counter()
         timeout = cfg.phase_timeout(phase.value)
@@ -96,8 +100,12 @@ class Workflow:
             phase,
             "evaluate_phase",
             "; ".join(gate.issues) or f"{phase.value} meets its quality gate.",
-            {"quality_ok": gate.valid, "issues": gate.issues, "quality_score": gate.quality_score,
-             **gate.metrics},  # fmt: skip
+            {
+                "quality_ok": gate.valid,
+                "issues": gate.issues,
+                "quality_score": gate.quality_score,
+                **gate.metrics,
+            },
         )
         steer = await self._pause(state, phase, reflection_prompt(state, phase, gate.issues))
         if steer.stop:
@@ -118,8 +126,10 @@ class Workflow:
         """Call the hooks. After clarification that asked a question, their answer is the
         clarification; without hooks the run proceeds with the question as asked."""
         clarification = state.clarification
-        asking = phase == Phase.CLARIFICATION and clarification is not None and (
-            clarification.need_clarification and clarification.answer is None
+        asking = (
+            phase == Phase.CLARIFICATION
+            and clarification is not None
+            and (clarification.need_clarification and clarification.answer is None)
         )
         if not self.hooks:
             if asking:
@@ -176,7 +186,12 @@ class Workflow:
         return nxt
 
     def _decide(
-        self, state: ResearchState, phase: Phase, action: str, rationale: str, outputs: dict[str, object]
+        self,
+        state: ResearchState,
+        phase: Phase,
+        action: str,
+        rationale: str,
+        outputs: dict[str, object],
     ) -> None:
         decision = state.record(
             AgentDecision(
@@ -191,7 +206,9 @@ class Workflow:
         )
         self.ctx.events.emit(state, "decision", decision.model_dump(mode="json"))
 
-    async def _abort(self, state: ResearchState, phase: Phase, status: RunStatus, message: str) -> None:
+    async def _abort(
+        self, state: ResearchState, phase: Phase, status: RunStatus, message: str
+    ) -> None:
         state.status = status
         state.error = message
         state.abort_phase = phase

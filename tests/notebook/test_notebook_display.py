@@ -67,9 +67,10 @@ def test_report_numbers_follow_the_reports_own_cited_sources(rich_state: Researc
 def test_show_report_renders_the_linked_report_for_a_state_or_session(
     rich_state: ResearchState,
 ) -> None:
-    shown = display.show_report(SimpleNamespace(state=rich_state))  # type: ignore[arg-type]
-    assert shown._repr_markdown_() == display.report_markdown(rich_state)
-    assert display.show_report(rich_state)._repr_markdown_() == display.report_markdown(rich_state)
+    expected = display.report_markdown(rich_state)
+    shown = display.show_report(SimpleNamespace(state=rich_state))
+    assert shown._repr_markdown_() == expected  # type: ignore[no-untyped-call]
+    assert display.show_report(rich_state)._repr_markdown_() == expected  # type: ignore[no-untyped-call]
 
 
 def test_sources_list_locations_become_links(rich_state: ResearchState) -> None:

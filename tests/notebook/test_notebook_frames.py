@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -94,3 +96,34 @@ def test_gaps_and_decisions_frames(rich_state: ResearchState) -> None:
     decisions = frames.decisions_frame(rich_state)
     assert list(decisions["agent"]) == ["planner", "supervisor"]
     assert str(decisions["timestamp"].dtype).startswith("datetime64")
+
+
+def test_the_notebook_guide_lists_each_tables_real_index_and_columns(
+    rich_state: ResearchState,
+) -> None:
+    """docs/notebooks.md documents every Session table: its columns, in order, and index."""
+    page = Path(__file__).resolve().parents[2] / "docs" / "notebooks.md"
+    row = re.compile(r"^\| `s\.(?P<name>\w+)` \| (?P<index>[^|]+) \| (?P<columns>[^|]+) \|$")
+    documented = {
+        m["name"]: (m["index"].strip(), [c.strip() for c in m["columns"].split(",")])
+        for m in map(row.match, page.read_text(encoding="utf-8").splitlines())
+        if m
+    }
+    tables = {
+        "sources": frames.sources_frame,
+        "findings": frames.findings_frame,
+        "gaps": frames.gaps_frame,
+        "sub_queries": frames.sub_queries_frame,
+        "decisions": frames.decisions_frame,
+        "metrics": frames.metrics_frame,
+        "usage": frames.usage_frame,
+    }
+    assert set(documented) == set(tables)
+    for name, make in tables.items():
+        index, columns = documented[name]
+        df = make(rich_state)
+        assert columns == list(df.columns), name
+        if df.index.name == "id":
+            assert index.endswith(" id"), name
+        else:
+            assert index.startswith("running number"), name

@@ -131,3 +131,37 @@ async def test_summary_shows_what_changed_since_the_last_pause(rich_state: Resea
     assert "<b>4</b> sources (+1)" in panel.summary_view.value
     panel.approve_button.click()
     await task
+
+
+def from_browser(widget: object, data: dict[str, object]) -> None:
+    """Deliver a comm message as the Jupyter frontend sends it (what a real click or
+    keystroke becomes in the kernel)."""
+    widget._handle_msg({"content": {"data": data}, "buffers": []})  # type: ignore[attr-defined]
+
+
+def typed(widget: object, value: object) -> None:
+    from_browser(widget, {"method": "update", "state": {"value": value}, "buffer_paths": []})
+
+
+def clicked(button: object) -> None:
+    from_browser(button, {"method": "custom", "content": {"event": "click"}})
+
+
+async def test_frontend_messages_drive_the_panel(rich_state: ResearchState) -> None:
+    panel = ThinkPausePanel()
+    task = await pause(panel, rich_state)
+    typed(panel.guidance_box, "Prefer primary sources.")
+    typed(panel.sub_query_texts["sq-1"], "literacy rates in 1500")
+    typed(panel.remove_boxes["sq-3"], True)
+    typed(panel.new_sub_queries_box, "paper mills")
+    clicked(panel.approve_button)
+    steer = await asyncio.wait_for(task, 5)
+    assert steer == Steer(
+        guidance="Prefer primary sources.",
+        edit_sub_queries={"sq-1": "literacy rates in 1500"},
+        remove_sub_queries=["sq-3"],
+        add_sub_queries=["paper mills"],
+    )
+    task = await pause(panel, rich_state)
+    clicked(panel.stop_button)
+    assert (await asyncio.wait_for(task, 5)).stop

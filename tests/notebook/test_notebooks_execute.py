@@ -42,11 +42,11 @@ def tagged(nb: Any, tag: str) -> Any:
 
 
 def test_human_in_the_loop_notebook_with_an_answering_hook(tmp_path: Path) -> None:
-    nb = nbformat.read(NOTEBOOKS / "03_human_in_the_loop.ipynb", as_version=4)
+    nb = nbformat.read(NOTEBOOKS / "03_human_in_the_loop.ipynb", as_version=4)  # type: ignore[no-untyped-call]
     default_answer = tagged(nb, "hook-answer").source
     assert "Venice printing trade" in default_answer
     tagged(nb, "hook-answer").source = 'ANSWER = "Venetian book trade"'
-    nb.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))
+    nb.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))  # type: ignore[no-untyped-call]
     client = NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
