@@ -19,44 +19,9 @@ from pathlib import Path
 
 import deepresearch as dr
 from deepresearch.budget import count_tokens
-from deepresearch.providers.base import LLMRequest, SearchHit
+from deepresearch.providers.base import LLMRequest
 from deepresearch.testing import FunctionLLM
-
-ASPECTS = ("literacy", "religion", "science", "trade", "politics", "language")
-
-
-def document(i: int, words: int = 3000) -> SearchHit:
-    aspect = ASPECTS[i % len(ASPECTS)]
-    sentences: list[str] = []
-    n = 0
-    while sum(len(s.split()) for s in sentences) < words:
-        sentences.append(
-            f"Record {i}.{n}: in {1450 + (i * 7 + n) % 150} the press changed {aspect} "
-            f"in city {n % 13}, where workshop {i * 97 + n} printed {100 + 7 * n} copies."
-        )
-        n += 1
-    return SearchHit(
-        url=f"https://example.org/press/{i}",
-        title=f"Printing press and {aspect} in Europe, study {i}",
-        snippet=sentences[0],
-        content=" ".join(sentences),
-    )
-
-
-class Pages:
-    name = "bench:pages"
-
-    def __init__(self) -> None:
-        self.docs = [document(i) for i in range(60)]
-        self.cursor = 0
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        page = self.docs[self.cursor : self.cursor + max_results]
-        self.cursor += len(page)
-        return [d.model_copy() for d in page]
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return [d.model_copy() for d in self.docs if d.url in set(urls)]
+from deepresearch.testing.long_documents import PagedSearch
 
 
 async def one(context: int) -> dict[str, float]:
@@ -80,7 +45,7 @@ async def one(context: int) -> dict[str, float]:
         research_archive_dir=Path(tempfile.mkdtemp()),
     )
     session = dr.Session("How did the printing press change Europe?", llm=llm,
-                         search=Pages(), config=config, store=None)  # fmt: skip
+                         search=PagedSearch(60), config=config, store=None)  # fmt: skip
     started = time.perf_counter()
     await session.run()
     elapsed = time.perf_counter() - started

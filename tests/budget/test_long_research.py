@@ -9,66 +9,12 @@ from pathlib import Path
 import deepresearch as dr
 from deepresearch.budget import ContentArchive, count_tokens
 from deepresearch.config import Config
-from deepresearch.providers.base import LLMRequest, SearchHit
+from deepresearch.providers.base import LLMRequest
 from deepresearch.testing import FunctionLLM
+from deepresearch.testing.long_documents import ASPECTS, PagedSearch
 
 CONTEXT = 8000
 QUESTION = "How did the printing press change Europe?"
-ASPECTS = ("literacy", "religion", "science", "trade", "politics", "language")
-
-
-ASPECT_WORDS = {
-    "literacy": ("schoolmasters", "primers", "readers", "alphabet"),
-    "religion": ("preachers", "bibles", "congregations", "sermons"),
-    "science": ("astronomers", "tables", "experiments", "diagrams"),
-    "trade": ("merchants", "ledgers", "markets", "contracts"),
-    "politics": ("princes", "edicts", "councils", "propaganda"),
-    "language": ("grammarians", "dictionaries", "dialects", "spelling"),
-}
-
-
-def long_document(i: int, words: int = 3000) -> SearchHit:
-    """A distinct ~3,000-word document about the question, with its own facts."""
-    aspect = ASPECTS[i % len(ASPECTS)]
-    who, what, where, topic = ASPECT_WORDS[aspect]
-    sentences: list[str] = []
-    n = 0
-    while sum(len(s.split()) for s in sentences) < words:
-        year = 1450 + (i * 7 + n) % 150
-        sentences.append(
-            (
-                f"In {year} {who} in city {n % 13} bought {100 + 7 * n + i} printed {what}.",
-                f"Record {i}.{n}: the press changed {aspect} in Europe as {where} adopted {topic}.",
-                f"Workshop {i * 97 + n} sold {what} to {where} within {2 + n % 9} years.",
-            )[n % 3]
-        )
-        n += 1
-    return SearchHit(
-        url=f"https://example.org/press/{i}",
-        title=f"Printing press and {aspect} in Europe, study {i}",
-        snippet=sentences[0],
-        content=" ".join(sentences),
-        domain=f"site{i % 7}.example.org",
-    )
-
-
-class SixtyDocuments:
-    """Hands out each of 60 long documents once, a page at a time, whatever the query."""
-
-    name = "test:sixty"
-
-    def __init__(self) -> None:
-        self.documents = [long_document(i) for i in range(60)]
-        self.cursor = 0
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        page = self.documents[self.cursor : self.cursor + max_results]
-        self.cursor += len(page)
-        return [d.model_copy() for d in page]
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        wanted = set(urls)
-        return [d.model_copy() for d in self.documents if d.url in wanted]
 
 
 async def test_sixty_long_sources_fit_an_8k_model(tmp_path: Path) -> None:
@@ -81,7 +27,7 @@ async def test_sixty_long_sources_fit_an_8k_model(tmp_path: Path) -> None:
         assert tokens <= CONTEXT, f"{request.role} prompt of {tokens} tokens exceeds {CONTEXT}"
 
     llm = FunctionLLM(name=llm_name, check=within_window)
-    search = SixtyDocuments()
+    search = PagedSearch(60)
     config = Config(
         llm=llm_name,
         model_context_overrides={"offline": CONTEXT, llm_name: CONTEXT},
