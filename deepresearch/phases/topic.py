@@ -144,7 +144,11 @@ async def _merge_extracts(
             known.raw_content, known.content, known.summarized = text, text, False
             if ctx.config.fetch_time_summarization:
                 await _summarize(ctx, state, sq, known, phase)
-    await _add_hits(ctx, state, sq, topic, fresh, phase)
+    added = await _add_hits(ctx, state, sq, topic, fresh, phase)
+    # Extracted pages are results too: tag them against this sub-query's earlier sources.
+    for kind, n in _tag_novelty(ctx, state, sq, added, added).items():
+        if kind in ("new", "related", "duplicate"):
+            topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
 
 
 async def _summarize(

@@ -13,7 +13,7 @@ from deepresearch.phases import prompts
 from deepresearch.phases.topic import research_topic
 from deepresearch.providers.base import LLMRequest
 from deepresearch.roles import ReflectInputs, SummarizeInputs, SummaryOutput
-from deepresearch.state import AgentRole, Phase, ReflectionDecision
+from deepresearch.state import AgentRole, Novelty, Phase, ReflectionDecision
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
 
 G = Phase.GATHERING
@@ -247,6 +247,25 @@ async def test_extract_takes_at_most_the_configured_number_of_urls() -> None:
         assert [s.url for s in state.sources] == [doc(1, "")["url"], *taken]
         assert topic.source_ids == [s.id for s in state.sources]
         assert all(s.summarized for s in state.sources[1:])
+
+
+async def test_extracted_pages_get_novelty_tags_against_the_topics_sources() -> None:
+    other = (
+        "Venetian galleys carried pepper, silk and cotton from Alexandria to the Rialto. "
+        "Merchants insured cargoes with notaries, and the Senate auctioned each convoy. "
+        "Salt monopolies and glassmaking on Murano financed the lagoon's fleet."
+    )
+    pages = [doc(7, FULL, title="Copy"), doc(8, other, title="Venice")]
+    pick = ReflectionDecision(research_complete=True, urls_to_extract=[p["url"] for p in pages])
+    llm = ScriptedLLM({ReflectionDecision: [pick]})
+    ctx, _ = make_context(llm, ScriptSearch([[doc(1, FULL)]], pages))
+    state, (sq,) = new_state("printing press")
+    topic = await research_topic(ctx, state, sq, G)
+    by_title = {s.title: s for s in state.sources}
+    assert by_title["Copy"].novelty == Novelty.DUPLICATE
+    assert by_title["Venice"].novelty == Novelty.NEW
+    assert topic.novelty_counts["duplicate"] == 1
+    assert topic.novelty_counts["new"] == 2  # the searched page and the Venice page
 
 
 async def test_extracted_sources_are_deduplicated_against_every_researchers_sources() -> None:
