@@ -146,7 +146,7 @@ async def _merge_extracts(
                 await _summarize(ctx, state, sq, known, phase)
     added = await _add_hits(ctx, state, sq, topic, fresh, phase)
     # Extracted pages are results too: tag them against this sub-query's earlier sources.
-    for kind, n in _tag_novelty(ctx, state, sq, added, added).items():
+    for kind, n in _tag_novelty(ctx, state, sq, added, fresh).items():
         if kind in ("new", "related", "duplicate"):
             topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
 
