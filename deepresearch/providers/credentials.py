@@ -9,9 +9,11 @@ events, logs or reprs. Vendor SDKs are imported here, lazily.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import weakref
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from deepresearch.errors import MissingExtraError, ProviderUnavailableError
@@ -79,40 +81,26 @@ def redact(text: str, *secrets: Secret) -> str:
 
 
 def openai_client(key: Secret, base_url: str | None) -> Any:
-    try:
-        import openai
-    except ImportError as exc:
-        raise MissingExtraError(
-            "The OpenAI provider needs the 'openai' package: pip install openai"
-        ) from exc
+    openai = ensure_importable("openai", "openai")
     # Retries are ours (resilience.py) so they share the rate limiter and honour Retry-After.
     return openai.AsyncOpenAI(api_key=key.reveal(), base_url=base_url, max_retries=0)
 
 
 def anthropic_client(key: Secret, base_url: str | None) -> Any:
-    try:
-        import anthropic
-    except ImportError as exc:
-        raise MissingExtraError(
-            "The Anthropic provider needs the 'anthropic' package: pip install anthropic"
-        ) from exc
+    anthropic = ensure_importable("anthropic", "anthropic")
     return anthropic.AsyncAnthropic(api_key=key.reveal(), base_url=base_url, max_retries=0)
 
 
 def tavily_client(key: Secret, base_url: str | None) -> Any:
-    try:
-        from tavily import AsyncTavilyClient
-    except ImportError as exc:
-        raise MissingExtraError(
-            "Tavily search needs the 'tavily-python' package: pip install tavily-python"
-        ) from exc
-    return AsyncTavilyClient(api_key=key.reveal(), api_base_url=base_url)
+    tavily = ensure_importable("tavily", "tavily-python")
+    return tavily.AsyncTavilyClient(api_key=key.reveal(), api_base_url=base_url)
 
 
-def ensure_importable(module: str, package: str) -> None:
-    """Fail at construction (not at the first call) when a vendor SDK is missing."""
+def ensure_importable(module: str, package: str) -> ModuleType:
+    """The vendor SDK's module, or a MissingExtraError that says what to install; called
+    at construction too, so a missing SDK fails there rather than at the first call."""
     try:
-        __import__(module)
+        return importlib.import_module(module)
     except ImportError as exc:
         raise MissingExtraError(
             f"This provider needs the '{package}' package: pip install {package}"
