@@ -13,9 +13,9 @@ import pytest
 from pydantic import BaseModel
 
 from deepresearch.providers.anthropic_messages import AnthropicMessages
-from deepresearch.providers.base import SearchHit
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.tavily_search import TavilySearch
+from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer
 
 
@@ -43,18 +43,6 @@ def waits(provider: OpenAIChat | AnthropicMessages | TavilySearch) -> list[float
     return sleep.waits
 
 
-class NoSearch:
-    """A search provider that finds nothing (for call_llm tests that need a RunContext)."""
-
-    name = "none"
-
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return []
-
-    async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return []
-
-
 @pytest.fixture
 def openai_server() -> Iterator[OpenAIServer]:
     """Answers every schema with {"label": <schema name>, "score": 7}."""
@@ -70,5 +58,5 @@ def anthropic_server() -> Iterator[AnthropicServer]:
 
 
 @pytest.fixture
-def no_search() -> NoSearch:
-    return NoSearch()
+def no_search() -> EmptySearch:
+    return EmptySearch()

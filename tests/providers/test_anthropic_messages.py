@@ -15,6 +15,7 @@ from deepresearch.providers.anthropic_messages import AnthropicMessages
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, ResearchState
+from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import (
     AnthropicServer,
     Reply,
@@ -23,7 +24,7 @@ from deepresearch.testing.vendor_servers import (
     anthropic_message,
 )
 
-from .conftest import NoSearch, Recorder, Verdict, waits
+from .conftest import Recorder, Verdict, waits
 
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
@@ -145,7 +146,7 @@ async def test_malformed_body_is_a_provider_error(anthropic_server: AnthropicSer
 
 
 async def test_prompt_too_long_is_a_context_window_error_and_recovered(
-    anthropic_server: AnthropicServer, no_search: NoSearch
+    anthropic_server: AnthropicServer, no_search: EmptySearch
 ) -> None:
     anthropic_server.enqueue(anthropic_context_window_error())
     with pytest.raises(ContextWindowError, match="prompt is too long"):

@@ -16,6 +16,7 @@ from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, ResearchState
+from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import (
     OpenAIServer,
     Reply,
@@ -24,7 +25,7 @@ from deepresearch.testing.vendor_servers import (
     openai_error,
 )
 
-from .conftest import NoSearch, Recorder, Verdict, waits
+from .conftest import Recorder, Verdict, waits
 
 KEY = "sk-test-SECRET-0123456789"
 
@@ -231,7 +232,7 @@ async def test_temperature_rejected_is_dropped_and_retried(openai_server: OpenAI
 
 
 async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
-    openai_server: OpenAIServer, no_search: NoSearch
+    openai_server: OpenAIServer, no_search: EmptySearch
 ) -> None:
     config = Config(
         llm="openai:gpt-4.1-mini", openai_base_url=openai_server.base_url, operation_timeout_s=5
