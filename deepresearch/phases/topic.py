@@ -350,7 +350,8 @@ async def _timed_call(
     timeout_s: float,
 ) -> OutT:
     """One of this topic's role calls, given up after ``timeout_s`` (raises TimeoutError).
-    The provider request carries the same timeout, so neither outlives the other."""
+    call_llm holds each model attempt to ``timeout_s``; this bounds the whole call, the
+    role's fallback models included, as the seeds' per-result timeout."""
     try:
         return await asyncio.wait_for(
             call_llm(
