@@ -3,7 +3,6 @@ rate confidence by agreement between sources, and find gaps from uncovered aspec
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from deepresearch.offline.aspects import (
@@ -16,6 +15,7 @@ from deepresearch.offline.aspects import (
 )
 from deepresearch.offline.planning import main_topic
 from deepresearch.offline.text import (
+    cited_lines,
     containment,
     jaccard,
     keywords,
@@ -38,7 +38,6 @@ AGREEMENT = 0.6
 STATES_ASPECT = 0.75  # a source that states an asked-for aspect is core to the question
 NAMED_BY_LEAD = 0.5  # a source a followed lead names is related
 LEADS_PER_GAP_PASS = 2  # leads turned into gaps per aspect and analysis  # share of a sentence's terms another source must contain to support it
-_CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
 
 
 @dataclass
@@ -56,10 +55,9 @@ def _candidates_from_topics(inputs: AnalyzeInputs) -> dict[str, list[str]]:
     by_citation = {s.citation: s.id for s in inputs.sources}
     out: dict[str, list[str]] = {}
     for topic in inputs.topics:
-        for line in topic.compressed.splitlines():
-            m = _CITED_LINE.match(line.strip())
-            if m and int(m["n"]) in by_citation:
-                out.setdefault(by_citation[int(m["n"])], []).append(m["text"])
+        for n, statement in cited_lines(topic.compressed):
+            if n in by_citation:
+                out.setdefault(by_citation[n], []).append(statement)
     return out
 
 

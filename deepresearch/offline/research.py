@@ -13,6 +13,7 @@ from deepresearch.offline.aspects import (
     subject_of,
 )
 from deepresearch.offline.text import (
+    cited_lines,
     containment,
     estimate_tokens,
     keywords,
@@ -152,7 +153,6 @@ def _uncovered(inputs: SupervisionInputs) -> list[str]:
     return [w for w in keywords(inputs.question) if stem(w) not in covered]
 
 
-_DIGEST_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
 _DIGEST_SOURCE = re.compile(r"^\[(?P<n>\d+)\]\s+(?P<title>.+?)(?:\s+—\s+\S*)?$")
 
 
@@ -166,11 +166,10 @@ def _digest_sources(inputs: SupervisionInputs) -> tuple[list[str], list[str]]:
     texts: dict[int, list[str]] = {}
     titles: list[str] = []
     for topic in inputs.topics:
+        for n, statement in cited_lines(topic.compressed):
+            texts.setdefault(n, []).append(statement)
         for line in topic.compressed.splitlines():
-            line = line.strip()
-            if m := _DIGEST_LINE.match(line):
-                texts.setdefault(int(m["n"]), []).append(m["text"])
-            elif m := _DIGEST_SOURCE.match(line):
+            if m := _DIGEST_SOURCE.match(line.strip()):
                 titles.append(m["title"])
     return [" ".join(t) for t in texts.values()], titles
 

@@ -327,3 +327,15 @@ def unique(items: Iterable[str]) -> list[str]:
 def estimate_tokens(text: str) -> int:
     """~4 characters a token for English; the budget module has the full counter."""
     return max(1, (len(text) + 3) // 4) if text else 0
+
+
+_CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")
+
+
+def cited_lines(digest: str) -> list[tuple[int, str]]:
+    """(citation, statement) for each '- statement [n]' line of a compressed topic."""
+    out = []
+    for line in digest.splitlines():
+        if m := _CITED_LINE.match(line.strip()):
+            out.append((int(m["n"]), m["text"]))
+    return out
