@@ -21,7 +21,9 @@ from deepresearch.errors import (
     SearchError,
     SessionNotFoundError,
     StateVersionError,
+    StoreError,
     StructuredOutputError,
+    UrlRefused,
 )
 from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import (
@@ -83,8 +85,10 @@ __all__ = [
     "Source",
     "StateVersionError",
     "Steer",
+    "StoreError",
     "StructuredOutputError",
     "SubQuery",
+    "UrlRefused",
     "__version__",
     "phases",
     "research",

@@ -97,6 +97,11 @@ class Config(BaseModel):
     topic_max_tool_calls: int = Field(10, ge=1)
     enable_extract: bool = True
     extract_max_per_iteration: int = Field(2, ge=0, le=10)
+    allow_private_urls: bool = Field(
+        False,
+        description="Let fetch/extract reach loopback, private and link-local hosts "
+        "(see deepresearch.urls); off by default.",
+    )
     fetch_time_summarization: bool = True
     summarization_min_chars: int = Field(300, ge=0)
     summarization_timeout_s: float = Field(60.0, gt=0)

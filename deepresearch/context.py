@@ -12,6 +12,7 @@ from deepresearch.config import Config
 from deepresearch.errors import ResearchCancelled
 from deepresearch.providers.base import SearchProvider
 from deepresearch.state import ResearchState
+from deepresearch.urls import UrlPolicy
 
 if TYPE_CHECKING:
     from deepresearch.budget.allocator import TokenBudget
@@ -71,6 +72,8 @@ class RunContext:
     progress: Progress | None = None
     today: str = field(default_factory=lambda: date.today().isoformat())
     budget: TokenBudget | None = None
+    # Every fetch or extract of a URL asks this first (deepresearch.urls).
+    urls: UrlPolicy = field(default_factory=UrlPolicy)
 
     def say(self, message: str) -> None:
         if self.progress is not None:

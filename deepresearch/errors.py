@@ -75,3 +75,18 @@ class ResearchCancelled(DeepResearchError):
 
 class PhaseTimeoutError(DeepResearchError, TimeoutError):
     """A phase, operation or the whole run exceeded its time limit."""
+
+
+class StoreError(DeepResearchError):
+    """The session store cannot be read or written: a damaged file, a full disk, a read-only
+    file or folder, or a lock held past the busy timeout. The message is one line and says
+    what to do; nothing already saved is changed by the failure."""
+
+
+class UrlRefused(DeepResearchError):
+    """The URL policy (``deepresearch.urls``) refused to fetch or extract a URL."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"Refused to fetch {url!r}: {reason}.")
+        self.url = url
+        self.reason = reason

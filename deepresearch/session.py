@@ -25,6 +25,7 @@ from deepresearch.providers.registry import (
     resolve_llm_spec,
 )
 from deepresearch.state import Phase, Report, ResearchState, RunStatus
+from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook
 from deepresearch.workflow.loop import Workflow
 
@@ -169,6 +170,7 @@ class Session:
                 cancel=self._cancel,
                 progress=self.progress,
                 budget=budget,
+                urls=UrlPolicy(allow_private=cfg.allow_private_urls),
             )
         return self._ctx
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.testing import StaticSearch
+import deepresearch.urls
+from deepresearch.testing import StaticSearch, static_resolver
 
 DOCS = [
     {
@@ -69,3 +70,9 @@ def _isolated_home(
     monkeypatch.setenv("DEEPRESEARCH_HOME", str(tmp_path_factory.mktemp("home")))
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY"):
         monkeypatch.delenv(key, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The URL policy resolves host names; in tests every name is public and nothing asks DNS."""
+    monkeypatch.setattr(deepresearch.urls, "system_resolver", static_resolver())

@@ -10,6 +10,7 @@ EXPECTED = {
     "ProviderError", "ProviderUnavailableError", "RateLimitError", "ContextWindowError",
     "StructuredOutputError", "SearchError", "MissingExtraError", "StateVersionError",
     "SessionNotFoundError", "ResearchCancelled", "PhaseTimeoutError", "__version__",
+    "StoreError", "UrlRefused",
 }  # fmt: skip
 
 

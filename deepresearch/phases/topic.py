@@ -33,6 +33,7 @@ from deepresearch.state import (
     SubQuery,
     TopicResult,
 )
+from deepresearch.urls import session_urls
 
 OutT = TypeVar("OutT", bound=BaseModel)
 # What a summarization or compression call may fail with; both fall back, never raise.
@@ -61,6 +62,10 @@ async def research_topic(
         urls = (
             decision.urls_to_extract[: cfg.extract_max_per_iteration] if cfg.enable_extract else []
         )
+        if urls:  # model-chosen URLs are untrusted: the URL policy decides (deepresearch.urls)
+            urls = await ctx.urls.allowed(
+                urls, known_urls=session_urls(state), events=ctx.events, state=state, scope=sq.id
+            )
         if urls and topic.tool_calls < cfg.topic_max_tool_calls:
             topic.extracts += 1  # one tool call, whether or not it succeeds
             try:

@@ -1,5 +1,7 @@
 """Persistence: the SQLite session store and the exports built on it."""
 
+from deepresearch.errors import StoreError
+
 from deepresearch.store.export import (
     describe_event,
     events_frame,
@@ -11,7 +13,6 @@ from deepresearch.store.sqlite import (
     Event,
     SessionStore,
     SessionSummary,
-    StoreError,
     scrub_secrets,
 )
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, Field
 
-from deepresearch.errors import DeepResearchError, SessionNotFoundError, StateVersionError
+from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.state import Phase, ResearchState, RunStatus
 
 if TYPE_CHECKING:
@@ -61,10 +61,6 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
 """
-
-
-class StoreError(DeepResearchError):
-    """The store file cannot be opened or is not a deepresearch store."""
 
 
 class SessionSummary(BaseModel):

@@ -5,6 +5,7 @@
 - :class:`ScriptedLLM` answers from a script of outputs per output type.
 - :class:`StaticSearch` searches a fixed list of documents by word overlap, records
   every query, and can be slowed down or made to fail.
+- :func:`static_resolver` resolves host names for the URL policy without touching DNS.
 """
 
 from __future__ import annotations
@@ -190,4 +191,29 @@ class EmptySearch:
         return []
 
 
-__all__ = ["EmptySearch", "FunctionLLM", "RecordingEvents", "ScriptedLLM", "StaticSearch"]
+def static_resolver(
+    names: dict[str, list[str]] | None = None, *, default: str | None = "93.184.216.34"
+) -> Callable[[str], Awaitable[list[str]]]:
+    """A host-name resolver for ``UrlPolicy(resolver=...)`` that never touches DNS: ``names``
+    maps a host to its addresses, ``localhost`` is loopback, any other host resolves to
+    ``default`` (a public address), or fails like an unknown name when ``default`` is None."""
+    table = {"localhost": ["127.0.0.1", "::1"], **(names or {})}
+
+    async def resolve(host: str) -> list[str]:
+        if host.lower() in table:
+            return table[host.lower()]
+        if default is None:
+            raise OSError(f"unknown host {host}")
+        return [default]
+
+    return resolve
+
+
+__all__ = [
+    "EmptySearch",
+    "FunctionLLM",
+    "RecordingEvents",
+    "ScriptedLLM",
+    "StaticSearch",
+    "static_resolver",
+]

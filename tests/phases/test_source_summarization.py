@@ -238,15 +238,18 @@ async def test_extract_takes_at_most_the_configured_number_of_urls() -> None:
     pick = ReflectionDecision(research_complete=True, urls_to_extract=urls)
     for cap, taken in [(2, urls[:2]), (3, urls)]:
         llm = ScriptedLLM({ReflectionDecision: [pick]})
-        search = ScriptSearch([[doc(1, "printing press")]], pages)
+        # the URL policy extracts only what a search returned: the search finds snippets
+        found = [doc(1, "printing press"), *(doc(n, "press", title=f"Page {n}") for n in (7, 8, 9))]
+        search = ScriptSearch([found], pages)
         ctx, _ = make_context(llm, search, extract_max_per_iteration=cap)
         state, (sq,) = new_state("printing press")
         topic = await research_topic(ctx, state, sq, G)
         assert search.extracted == [taken] and topic.extracts == 1
-        # pages nobody found by search become sources of this topic, summarised
-        assert [s.url for s in state.sources] == [doc(1, "")["url"], *taken]
+        # extracted pages upgrade the sources the search found, summarised
+        assert [s.url for s in state.sources] == [h["url"] for h in found]
         assert topic.source_ids == [s.id for s in state.sources]
-        assert all(s.summarized for s in state.sources[1:])
+        by_url = {s.url: s for s in state.sources}
+        assert all(by_url[u].raw_content == FULL and by_url[u].summarized for u in taken)
 
 
 async def test_extracted_pages_get_novelty_tags_against_the_topics_sources() -> None:
@@ -260,6 +263,7 @@ async def test_extracted_pages_get_novelty_tags_against_the_topics_sources() -> 
     llm = ScriptedLLM({ReflectionDecision: [pick]})
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, FULL)]], pages))
     state, (sq,) = new_state("printing press")
+    state.question += " Read " + " and ".join(p["url"] for p in pages)  # user-given URLs
     topic = await research_topic(ctx, state, sq, G)
     by_title = {s.title: s for s in state.sources}
     assert by_title["Copy"].novelty == Novelty.DUPLICATE
@@ -283,6 +287,9 @@ async def test_extracted_sources_are_deduplicated_against_every_researchers_sour
     )
     ctx, _ = make_context(llm, search, extract_max_per_iteration=3)
     state, (a, b) = new_state("printing press", "press")
+    state.question += (
+        f" See {urls[2]}"  # the URL policy extracts a page nobody found only if the user gave it
+    )
     await research_topic(ctx, state, a, G)
     topic_b = await research_topic(ctx, state, b, G)
     all_urls = [s.url for s in state.sources]
