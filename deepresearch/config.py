@@ -1,5 +1,6 @@
-"""One Config model. Precedence: explicit arguments > DEEPRESEARCH_* environment >
-config file (deepresearch.toml or [tool.deepresearch] in pyproject.toml) > defaults.
+"""One Config model. Precedence: explicit arguments (including the fields explicitly set
+on a passed Config) > DEEPRESEARCH_* environment > config file (deepresearch.toml or
+[tool.deepresearch] in pyproject.toml) > defaults. :meth:`Config.layered` applies it.
 
 Every field changes behaviour; docs/configuration.md lists each with its default.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import tomllib
 from pathlib import Path
@@ -26,7 +28,32 @@ def default_home() -> Path:
 
 
 class Config(BaseModel):
+    """Every knob in one model; docs/configuration.md lists each with its default.
+
+    ``Config(...)`` holds exactly what you pass (a bad key or value is a
+    :class:`~deepresearch.errors.ConfigError`). Given to a Session, only the fields you set
+    explicitly override the environment and the config file; the rest fall through.
+    """
+
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+    def __init__(self, **data: Any) -> None:
+        _check_keys(data)
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ConfigError(_describe(exc)) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in type(self).model_fields:
+            try:
+                super().__setattr__(name, value)
+            except ValidationError as exc:
+                raise ConfigError(_describe(exc)) from None
+        else:
+            if not name.startswith("_"):
+                _check_keys({name: value})
+            super().__setattr__(name, value)
 
     # -- providers -------------------------------------------------------------------
     llm: str = Field(
@@ -188,6 +215,13 @@ class Config(BaseModel):
         }
         if unknown_w:
             raise ValueError(f"coverage_weights has unknown factors: {sorted(unknown_w)}")
+        bad_w = {
+            k: v for k, v in self.coverage_weights.items() if not (math.isfinite(v) and v >= 0)
+        }
+        if bad_w:
+            raise ValueError(f"coverage_weights must be finite and >= 0, got {bad_w}")
+        if self.coverage_weights and not sum(self.coverage_weights.values()) > 0:
+            raise ValueError("coverage_weights must not all be 0")
         return self
 
     # -- derived ---------------------------------------------------------------------
@@ -209,43 +243,75 @@ class Config(BaseModel):
         env: dict[str, str] | None = None,
         **overrides: Any,
     ) -> Config:
-        """Build a Config from file, environment and explicit overrides (highest wins)."""
+        """Build a Config from defaults < file < environment < ``overrides`` (highest wins).
+
+        ``file`` defaults to ``deepresearch.toml`` (or ``[tool.deepresearch]`` in
+        ``pyproject.toml``) in the working directory; ``env`` to ``os.environ``. An override
+        of ``None`` means "not given" and falls through.
+        """
+        return cls.layered(None, file=file, env=env, **overrides)
+
+    @classmethod
+    def layered(
+        cls,
+        config: Config | None = None,
+        *,
+        file: str | Path | None = None,
+        env: dict[str, str] | None = None,
+        **overrides: Any,
+    ) -> Config:
+        """The one precedence rule: ``overrides`` > fields explicitly set on ``config``
+        (pydantic's ``model_fields_set``) > environment > file > defaults."""
+        _check_keys(overrides)
         data: dict[str, Any] = {}
         data.update(_read_file(Path(file) if file else _find_config_file()))
         data.update(_read_env(os.environ if env is None else env))
+        if config is not None:
+            data.update({k: getattr(config, k) for k in config.model_fields_set})
         data.update({k: v for k, v in overrides.items() if v is not None})
         return cls.build(data)
 
     @classmethod
     def build(cls, data: dict[str, Any]) -> Config:
-        unknown = set(data) - set(cls.model_fields)
-        if unknown:
-            hints = [
-                f"{key!r} -> {close[0]!r}"
-                for key in sorted(unknown)
-                if (close := difflib.get_close_matches(key, cls.model_fields, n=1))
-            ]
-            raise ConfigError(
-                f"Unknown config keys: {sorted(unknown)}. "
-                + (f"Did you mean: {', '.join(hints)}? " if hints else "")
-                + "See docs/configuration.md for every knob."
-            )
+        """Validate a plain dict (e.g. a parsed TOML table) into a Config."""
+        _check_keys(data)
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            problems = "; ".join(
-                (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "")
-                + e["msg"].removeprefix("Value error, ")
-                for e in exc.errors()
-            )
-            raise ConfigError(
-                f"Invalid config: {problems}. See docs/configuration.md for allowed values."
-            ) from None
+            raise ConfigError(_describe(exc)) from None
 
     def merged(self, **overrides: Any) -> Config:
-        data = self.model_dump(exclude_unset=True)
+        """A copy with ``overrides`` applied (``None`` values are ignored); fields set on
+        this Config stay set, so it layers the same way."""
+        data = {k: getattr(self, k) for k in self.model_fields_set}
         data.update({k: v for k, v in overrides.items() if v is not None})
         return Config.build(data)
+
+
+def _check_keys(data: dict[str, Any]) -> None:
+    """Unknown keys are errors that suggest the closest known key."""
+    unknown = set(data) - set(Config.model_fields)
+    if not unknown:
+        return
+    hints = [
+        f"{key!r} -> {close[0]!r}"
+        for key in sorted(unknown)
+        if (close := difflib.get_close_matches(key, Config.model_fields, n=1))
+    ]
+    raise ConfigError(
+        f"Unknown config keys: {sorted(unknown)}. "
+        + (f"Did you mean: {', '.join(hints)}? " if hints else "")
+        + "See docs/configuration.md for every knob."
+    )
+
+
+def _describe(exc: ValidationError) -> str:
+    problems = "; ".join(
+        (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "")
+        + e["msg"].removeprefix("Value error, ")
+        for e in exc.errors()
+    )
+    return f"Invalid config: {problems}. See docs/configuration.md for allowed values."
 
 
 _PHASES = (

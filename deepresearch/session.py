@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import threading
+import warnings
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -59,12 +61,26 @@ class RunResult(BaseModel):
         )
 
 
-def validate_question(question: str, config: Config) -> str:
-    if not isinstance(question, str) or not question.strip():
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def validate_question(question: object, config: Config) -> str:
+    """The question as text with whitespace collapsed, or an InputError saying what to do."""
+    if isinstance(question, bytes | bytearray):
+        raise InputError(
+            f"The question is {type(question).__name__}, not text. Decode it first, e.g. "
+            "question.decode('utf-8')."
+        )
+    if not isinstance(question, str):
+        raise InputError(
+            f"The question must be a str, not {type(question).__name__} ({question!r:.40})."
+        )
+    if not question.strip():
         raise InputError(
             "The research question is empty. Pass a question, e.g. 'How does X work?'."
         )
-    text = " ".join(question.split())
+    # Lone surrogates (undecodable bytes from a terminal) cannot be saved or sent as UTF-8.
+    text = " ".join(_SURROGATES.sub("\ufffd", question).split())
     if len(text) > config.max_question_chars:
         raise InputError(
             f"The question is {len(text)} characters; the limit is {config.max_question_chars}. "
@@ -75,7 +91,29 @@ def validate_question(question: str, config: Config) -> str:
 
 
 class Session:
-    """One research question, run as a whole loop or one phase at a time."""
+    """One research question, run as a whole loop or one phase at a time.
+
+    Configuration follows one rule, highest first: the keyword arguments below and
+    ``**overrides`` (any :class:`Config` field) > fields explicitly set on ``config`` >
+    ``DEEPRESEARCH_*`` environment > ``deepresearch.toml`` > defaults.
+
+    Args:
+        question: what to research (not needed with ``state=``; see :meth:`load`).
+        llm: a model spec (``"offline"``, ``"openai:gpt-4.1-mini"``, ...) or an LLMProvider.
+        search: ``"demo"``, ``"corpus"``, ``"tavily"``, ``"auto"``, a list of them (tried in
+            order), a folder of your documents, or a SearchProvider.
+        config: a :class:`Config`; only the fields you set on it override the lower layers.
+        hooks: think-pause hooks called after each phase (see :class:`Steer`).
+        corpus: a folder of your documents for the ``corpus`` search provider.
+        max_iterations: research iterations (refinement rounds + 1).
+        max_sub_queries: how many sub-queries the planner may write.
+        enable_clarification: ask (or skip) a clarifying question first.
+        persist: save the session, checkpoints and events to the store (default True).
+        store: where to save: a SessionStore or a path (default ``Config.store_path``).
+        progress: a callable receiving one-line progress messages.
+        state: resume from a ResearchState instead of a question.
+        **overrides: any other Config field, e.g. ``max_sources_per_query=3``.
+    """
 
     def __init__(
         self,
@@ -85,16 +123,33 @@ class Session:
         search: str | list[str] | os.PathLike[str] | SearchProvider | None = None,
         config: Config | None = None,
         hooks: list[Hook] | None = None,
-        store: Any = None,
+        corpus: str | os.PathLike[str] | None = None,
+        max_iterations: int | None = None,
+        max_sub_queries: int | None = None,
+        enable_clarification: bool | None = None,
+        persist: bool | None = None,
+        store: SessionStore | str | os.PathLike[str] | bool | None = None,
         progress: Progress | None = None,
         state: ResearchState | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else Config.load()
-        if overrides:
-            base = base.merged(**overrides)
+        if isinstance(store, bool):
+            warnings.warn(
+                "Session(store=True/False) is deprecated; use persist=True/False.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            persist, store = (store if persist is None else persist), None
+        explicit: dict[str, Any] = {
+            "corpus": corpus,
+            "max_iterations": max_iterations,
+            "max_sub_queries": max_sub_queries,
+            "enable_clarification": enable_clarification,
+            "persist": persist,
+            **overrides,
+        }
         if isinstance(llm, str):
-            base = base.merged(llm=llm)
+            explicit["llm"] = llm
         if isinstance(search, os.PathLike) or (
             isinstance(search, str) and search not in SEARCH_NAMES and os.path.isdir(search)
         ):
@@ -104,9 +159,10 @@ class Session:
                     f"search={str(search)!r} is not a folder. Pass a folder of documents, "
                     "or a search name: 'auto', 'corpus', 'demo', 'tavily'."
                 )
-            base = base.merged(corpus=folder, search=["corpus"])
+            explicit.update(corpus=folder, search=["corpus"])
         elif isinstance(search, str | list):
-            base = base.merged(search=[search] if isinstance(search, str) else search)
+            explicit["search"] = [search] if isinstance(search, str) else search
+        base = Config.layered(config, **explicit)
         self.config = base
         self.hooks: list[Hook] = list(hooks or [])
         self.progress = progress
@@ -128,12 +184,26 @@ class Session:
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def load(cls, session_id: str, *, store: Any = None, **kwargs: Any) -> Session:
-        """Reopen a saved session (to read it, or to resume() it)."""
-        config = kwargs.pop("config", None) or Config.load()
-        opened = _open_store(store if store is not None else True, config)
-        if opened is None:
-            raise InputError("Session.load needs a store.")
+    def load(
+        cls,
+        session_id: str,
+        *,
+        store: SessionStore | str | os.PathLike[str] | None = None,
+        config: Config | None = None,
+        **kwargs: Any,
+    ) -> Session:
+        """Reopen a saved session (to read it, or to :meth:`resume` it).
+
+        ``store`` defaults to the configured store; other keyword arguments are as for
+        :class:`Session` (e.g. ``hooks=``, ``progress=``). Raises SessionNotFoundError.
+        """
+        from deepresearch.store import SessionStore
+
+        if isinstance(store, SessionStore):
+            opened = store
+        else:
+            path = store if store is not None else Config.layered(config).resolved_store_path()
+            opened = SessionStore(Path(path).expanduser())
         state = opened.load(session_id)
         return cls(state=state, store=opened, config=config, **kwargs)
 
@@ -359,18 +429,17 @@ class Session:
 def _open_store(store: Any, config: Config) -> SessionStore | None:
     from deepresearch.store import SessionStore
 
-    if store is None:
-        store = config.persist
-    if store is False:
+    if not config.persist:
         return None
-    if store is True:
+    if store is None:
         return SessionStore(config.resolved_store_path())
     if isinstance(store, SessionStore):
         return store
-    if isinstance(store, str | Path):
+    if isinstance(store, str | os.PathLike):
         return SessionStore(Path(store).expanduser())
     raise InputError(
-        f"store must be a SessionStore, a path, True or False, not {type(store).__name__}."
+        f"store must be a SessionStore or a path, not {type(store).__name__}; "
+        "use persist=False to keep nothing."
     )
 
 
@@ -387,8 +456,29 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     return loop.run_until_complete(coro)
 
 
-async def research(question: str, **kwargs: Any) -> Report | None:
-    """One call: run a whole research session and return its report."""
-    session = Session(question, **kwargs)
+async def research(
+    question: str,
+    *,
+    llm: str | LLMProvider | None = None,
+    search: str | list[str] | os.PathLike[str] | SearchProvider | None = None,
+    config: Config | None = None,
+    hooks: list[Hook] | None = None,
+    corpus: str | os.PathLike[str] | None = None,
+    max_iterations: int | None = None,
+    max_sub_queries: int | None = None,
+    enable_clarification: bool | None = None,
+    persist: bool | None = None,
+    store: SessionStore | str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    **overrides: Any,
+) -> Report | None:
+    """One call: run a whole research session and return its report (None if the run
+    stopped before synthesis). The arguments are those of :class:`Session`."""
+    session = Session(
+        question, llm=llm, search=search, config=config, hooks=hooks, corpus=corpus,
+        max_iterations=max_iterations, max_sub_queries=max_sub_queries,
+        enable_clarification=enable_clarification, persist=persist, store=store,
+        progress=progress, **overrides,
+    )  # fmt: skip
     await session.run()
     return session.report

@@ -231,15 +231,58 @@ def test_role_keys_are_the_agent_role_values() -> None:
     assert all(role.value in str(caught.value) for role in AgentRole)  # lists the valid ones
 
 
-def test_direct_construction_and_assignment_still_validate() -> None:
-    # Config(...) itself raises pydantic's ValidationError (a ValueError), not ConfigError.
-    with pytest.raises(ValueError, match="max_iterations"):
+def test_direct_construction_and_assignment_raise_config_error() -> None:
+    # ConfigError is a ValueError, so `except ValueError` written for pydantic still works.
+    with pytest.raises(ConfigError, match="max_iterations"):
         Config(max_iterations=0)
-    with pytest.raises(ValueError, match="Extra inputs are not permitted"):
+    with pytest.raises(ConfigError, match="'max_iteration' -> 'max_iterations'"):
         Config(max_iteration=2)  # type: ignore[call-arg]
+    with pytest.raises(ConfigError, match="Unknown config keys: \\['bogus'\\]"):
+        Config(bogus=1)  # type: ignore[call-arg]
     cfg = Config()
-    with pytest.raises(ValueError, match="max_iterations"):
+    with pytest.raises(ConfigError, match="max_iterations"):
         cfg.max_iterations = 0
+    with pytest.raises(ValueError, match="max_iterations"):
+        cfg.max_iterations = -1
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        {"source_adequacy": float("nan")},
+        {"source_adequacy": -0.1},
+        {"completion_rate": float("inf")},
+        {"source_adequacy": 0.0, "completion_rate": 0.0},
+    ],
+)
+def test_coverage_weights_must_be_finite_non_negative_and_not_all_zero(
+    weights: dict[str, float],
+) -> None:
+    with pytest.raises(ConfigError, match="coverage_weights"):
+        Config(coverage_weights=weights)
+
+
+# -- one precedence rule for a passed Config ---------------------------------------------
+def test_fields_set_on_a_passed_config_override_and_unset_ones_fall_through(
+    tmp_path: Path,
+) -> None:
+    toml = write(tmp_path / "deepresearch.toml", 'llm = "offline"\nmax_iterations = 2\n')
+    env = {"DEEPRESEARCH_MAX_SOURCES_PER_QUERY": "9"}
+    passed = Config(max_sub_queries=3, max_iterations=4)
+
+    cfg = Config.layered(passed, file=toml, env=env, max_sub_queries=6)
+
+    assert cfg.llm == "offline"  # toml: not set on the passed Config
+    assert cfg.max_sources_per_query == 9  # env
+    assert cfg.max_iterations == 4  # set on the Config beats the toml
+    assert cfg.max_sub_queries == 6  # an explicit argument beats the Config
+    assert cfg.max_concurrent_research_units == Config().max_concurrent_research_units
+
+
+def test_an_explicit_none_on_a_passed_config_is_kept(tmp_path: Path) -> None:
+    toml = write(tmp_path / "deepresearch.toml", "task_timeout_s = 50.0\n")
+    cfg = Config.layered(Config(task_timeout_s=None), file=toml, env={})
+    assert cfg.task_timeout_s is None
 
 
 # -- broken files -----------------------------------------------------------------------

@@ -25,7 +25,7 @@ METHODS = {
 
 
 def _session(search: StaticSearch, **kw: object) -> dr.Session:
-    return dr.Session(QUESTION, llm="offline", search=search, store=False, **kw)  # type: ignore[arg-type]
+    return dr.Session(QUESTION, llm="offline", search=search, persist=False, **kw)  # type: ignore[arg-type]
 
 
 async def test_full_run_produces_cited_report(search: StaticSearch) -> None:
@@ -75,9 +75,49 @@ async def test_state_json_round_trip(search: StaticSearch) -> None:
 
 def test_bad_questions_are_typed_errors(search: StaticSearch) -> None:
     with pytest.raises(dr.InputError, match="empty"):
-        dr.Session("   ", search=search, store=False)
+        dr.Session("   ", search=search, persist=False)
     with pytest.raises(dr.InputError, match="limit"):
-        dr.Session("why " * 2000, search=search, store=False)
+        dr.Session("why " * 2000, search=search, persist=False)
+    with pytest.raises(dr.InputError, match="must be a str, not int"):
+        dr.Session(42, search=search, persist=False)  # type: ignore[arg-type]
+    with pytest.raises(dr.InputError, match="bytes, not text"):
+        dr.Session(b"why?", search=search, persist=False)  # type: ignore[arg-type]
+
+
+def test_undecodable_bytes_in_a_question_become_replacement_characters(
+    search: StaticSearch,
+) -> None:
+    # What sys.argv holds for non-UTF-8 bytes on a UTF-8 terminal (surrogateescape).
+    question = b"Who was Jos\xe9 Rizal?".decode("utf-8", "surrogateescape")
+    s = dr.Session(question, search=search, persist=False)
+    assert s.question == "Who was Jos\ufffd Rizal?"
+    assert ResearchState.from_json(s.state.to_json()).question == s.question
+
+
+def test_session_layers_config_file_env_passed_config_and_arguments(
+    search: StaticSearch, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deepresearch.toml").write_text(
+        'llm = "offline"\nmax_iterations = 2\nmax_sources_per_query = 4\n', encoding="utf-8"
+    )
+    monkeypatch.setenv("DEEPRESEARCH_MAX_SOURCES_PER_QUERY", "6")
+    s = dr.Session(
+        QUESTION, search=search, persist=False, config=dr.Config(max_sub_queries=3),
+        max_iterations=1,
+    )  # fmt: skip
+    assert s.config.llm == "offline"  # toml falls through the passed Config
+    assert s.config.max_sources_per_query == 6  # env beats toml
+    assert s.config.max_sub_queries == 3  # set on the Config
+    assert s.config.max_iterations == 1  # the argument beats the toml
+    with pytest.raises(dr.ConfigError, match="max_sub_querys"):
+        dr.Session(QUESTION, search=search, persist=False, max_sub_querys=3)
+
+
+def test_store_false_is_a_deprecated_alias_of_persist_false(search: StaticSearch) -> None:
+    with pytest.warns(DeprecationWarning, match="persist"):
+        s = dr.Session(QUESTION, search=search, store=False)
+    assert s.store is None and not s.config.persist
 
 
 async def test_think_pause_guidance_reaches_the_next_phase(search: StaticSearch) -> None:
@@ -88,7 +128,7 @@ async def test_think_pause_guidance_reaches_the_next_phase(search: StaticSearch)
         seen.append(prompt)
         return "focus on literacy rates" if state.phase == Phase.BRIEF else None
 
-    s = dr.Session(QUESTION, llm=llm, search=search, store=False, hooks=[hook])
+    s = dr.Session(QUESTION, llm=llm, search=search, persist=False, hooks=[hook])
     await s.run()
     plan_inputs = [r.inputs for r in llm.requests if isinstance(r.inputs, PlanInputs)]
     assert plan_inputs and plan_inputs[0].guidance == ["focus on literacy rates"]
@@ -114,7 +154,7 @@ async def test_hook_stop_ends_run_and_edits_apply(search: StaticSearch) -> None:
             return dr.Steer(stop=True)
         return None
 
-    s = dr.Session(QUESTION, llm="offline", search=search, store=False, hooks=[hook])
+    s = dr.Session(QUESTION, llm="offline", search=search, persist=False, hooks=[hook])
     result = await s.run()
     assert result.status == RunStatus.STOPPED
     assert "Gutenberg Bible movable type" in search.queries
@@ -128,7 +168,7 @@ async def test_async_hook_answers_clarification(search: StaticSearch) -> None:
             return "its effect on book prices"
         return None
 
-    s = dr.Session("printing", llm="offline", search=search, store=False, hooks=[hook])
+    s = dr.Session("printing", llm="offline", search=search, persist=False, hooks=[hook])
     await s.clarify()
     assert s.state.clarification is not None
     assert s.state.clarification.need_clarification
@@ -163,9 +203,9 @@ async def test_a_folder_as_search_is_a_local_corpus(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     for search in (notes, str(notes)):
-        s = dr.Session(QUESTION, search=search, store=False, enable_clarification=False)
+        s = dr.Session(QUESTION, search=search, persist=False, enable_clarification=False)
         assert s.config.corpus == notes and s.config.search == ["corpus"]
     await s.run()
     assert s.report is not None and "press.md" in s.report.markdown
     with pytest.raises(dr.InputError, match="not a folder"):
-        dr.Session(QUESTION, search=tmp_path / "missing", store=False)
+        dr.Session(QUESTION, search=tmp_path / "missing", persist=False)

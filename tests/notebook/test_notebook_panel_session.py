@@ -48,9 +48,10 @@ async def drive(panel: ThinkPausePanel, task: asyncio.Task[dr.RunResult], answer
 
 
 def session(panel: ThinkPausePanel, llm: FunctionLLM, search: StaticSearch,
-            store: dr.SessionStore | bool = False) -> dr.Session:  # fmt: skip
+            store: dr.SessionStore | None = None) -> dr.Session:  # fmt: skip
     config = dr.Config(max_iterations=1, enable_supervision=False, max_sub_queries=2)
-    return dr.Session(QUESTION, llm=llm, search=search, config=config, hooks=[panel], store=store)
+    return dr.Session(QUESTION, llm=llm, search=search, config=config, hooks=[panel],
+                      store=store, persist=store is not None)  # fmt: skip
 
 
 async def test_guidance_and_an_added_sub_query_reach_gathering() -> None:

@@ -46,7 +46,7 @@ async def finished() -> dr.Session:
         llm=FunctionLLM(),
         search=StaticSearch(DOCS),
         config=config,
-        store=False,
+        persist=False,
     )
     result = await s.run()
     assert result.ok and s.state.report is not None
@@ -127,7 +127,7 @@ def test_reprs_are_one_line(finished: dr.Session) -> None:
         finished.state,
         finished.state.report,
         finished.result(),
-        dr.Session(long_question, llm=FunctionLLM(), search=StaticSearch(DOCS), store=False),
+        dr.Session(long_question, llm=FunctionLLM(), search=StaticSearch(DOCS), persist=False),
         ResearchState(question=long_question),
     ]
     for obj in objects:

