@@ -36,6 +36,42 @@ class ProviderUnavailableError(ProviderError):
     """A provider cannot be used at all (no key, not installed, unreachable)."""
 
 
+class ProviderSetupError(ProviderUnavailableError):
+    """A provider cannot work as configured: refused credentials (401/403), an unknown
+    model (404) or a server that cannot be reached. Retrying the same call cannot help, so
+    unless the role has a fallback model the run ends at once (see :class:`RunAbortedError`).
+
+    ``setting`` is the Config field to fix and ``env_var`` the environment variable behind it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str = "",
+        setting: str = "",
+        env_var: str = "",
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message, provider=provider, retryable=retryable)
+        self.setting = setting
+        self.env_var = env_var
+
+
+class RunAbortedError(DeepResearchError):
+    """A model the run depends on is unusable as configured, so the run stops at once instead
+    of writing a report without it. Deliberately not a ProviderError: the phases' per-call
+    fallbacks must not absorb it."""
+
+    def __init__(self, cause: ProviderSetupError) -> None:
+        where = [f"Config.{cause.setting}"] if cause.setting else []
+        where += [f"env {cause.env_var}"] if cause.env_var else []
+        fix = f" Fix: {' / '.join(where)}." if where else ""
+        super().__init__(f"{' '.join(str(cause).split()).rstrip('.')}.{fix}")
+        self.cause = cause
+        self.provider = cause.provider
+
+
 class RateLimitError(ProviderError):
     def __init__(self, message: str, *, provider: str = "", retry_after: float | None = None):
         super().__init__(message, provider=provider, retryable=True)
@@ -90,3 +126,7 @@ class UrlRefused(DeepResearchError):
         super().__init__(f"Refused to fetch {url!r}: {reason}.")
         self.url = url
         self.reason = reason
+
+
+class SessionBusyError(DeepResearchError):
+    """Another live process is running this session (it holds the session's lease)."""

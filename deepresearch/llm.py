@@ -4,6 +4,7 @@ errors by cutting the user prompt, fall back along the chain, and account for us
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -15,14 +16,24 @@ from deepresearch.context import RunContext
 from deepresearch.errors import (
     ContextWindowError,
     ProviderError,
+    ProviderSetupError,
     ProviderUnavailableError,
+    RunAbortedError,
     StructuredOutputError,
 )
 from deepresearch.pricing import estimate_cost
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, Message
-from deepresearch.state import AgentRole, PhaseMetrics, ResearchState, UsageRecord
+from deepresearch.state import (
+    AgentDecision,
+    AgentRole,
+    Phase,
+    PhaseMetrics,
+    ResearchState,
+    UsageRecord,
+)
 
 OutT = TypeVar("OutT", bound=BaseModel)
+logger = logging.getLogger("deepresearch")
 
 # Which configured roles a role falls back to, most specific first (the seeds'
 # role resolution chain); the default model ends every chain.
@@ -60,6 +71,10 @@ DEFAULT_MAX_TOKENS: dict[AgentRole, int] = {
 ProviderFactory = Callable[[str], LLMProvider]
 
 
+def _key_env(vendor: str) -> str:
+    return {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(vendor, "")
+
+
 class LLMTimeoutError(ProviderError, TimeoutError):
     """One LLM call exceeded its time limit (``timeout_s`` or ``operation_timeout_s``).
     A ProviderError, so the role's fallback chain and the phases' non-fatal paths apply."""
@@ -83,6 +98,9 @@ class ModelRouter:
         self._factory = factory
         self._cheap_spec = cheap_spec
         self._cache: dict[str, LLMProvider] = {default.name: default}
+        # Specs that proved unusable as configured (spec -> why), skipped from then on.
+        self.unusable: dict[str, str] = {}
+        self.announced: set[str] = set()  # fallbacks already announced, said once a run
 
     def specs(self, role: AgentRole) -> list[str]:
         cfg = self.config
@@ -101,8 +119,17 @@ class ModelRouter:
         return [s for s in chain if not (s in seen or seen.add(s))]  # type: ignore[func-returns-value]
 
     def provider(self, spec: str) -> LLMProvider:
+        """The provider for spec; one that cannot be built (no key, no SDK) is a setup error."""
         if spec not in self._cache:
-            self._cache[spec] = self._factory(spec)
+            try:
+                self._cache[spec] = self._factory(spec)
+            except ProviderSetupError:
+                raise
+            except ProviderUnavailableError as exc:
+                vendor = spec.partition(":")[0]
+                raise ProviderSetupError(
+                    str(exc), provider=spec, setting="role_models", env_var=_key_env(vendor)
+                ) from exc
         return self._cache[spec]
 
     def temperature(self, role: AgentRole) -> float | None:
@@ -133,7 +160,14 @@ async def call_llm(
     scope: str | None = None,
     timeout_s: float | None = None,
 ) -> OutT:
-    """Make one role's call through its model chain; raise the last error if all fail."""
+    """Make one role's call through its model chain; raise the last error if all fail.
+
+    Every way a call goes wrong is recorded on the phase's metrics (its outcome record): a
+    later model answering is a fallback, a chain that fails entirely is a lost call. A model
+    that is unusable as configured (refused key, unknown model, unreachable server) is
+    skipped for the rest of the run; when no model is left the run ends with
+    :class:`RunAbortedError` rather than continuing without one.
+    """
     ctx.cancel.check()
     request = LLMRequest(
         role=role,
@@ -145,43 +179,118 @@ async def call_llm(
         max_tokens=ctx.models.max_tokens(role),
         timeout_s=timeout_s or ctx.config.operation_timeout_s,
     )
+    specs = ctx.models.specs(role)
+    usable = [s for s in specs if s not in ctx.models.unusable]
+    failures: list[str] = [f"{s}: {ctx.models.unusable[s]}" for s in specs if s not in usable]
     last_error: ProviderError | None = None
-    for spec in ctx.models.specs(role):
+    for index, spec in enumerate(usable):
         try:
-            provider = ctx.models.provider(spec)
-        except ProviderUnavailableError as exc:
-            last_error = exc
-            continue
-        fitted = request
-        if ctx.budget is not None and ctx.config.token_management_enabled:
-            fitted = ctx.budget.guard(request, spec)
-        try:
-            response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
-        except ContextWindowError as exc:
-            last_error = exc
-            _record_error(ctx, state, role, phase, spec, exc)
-            continue
+            output = await _call_one(ctx, state, request, spec, output_type, scope)
         except ProviderError as exc:
             last_error = exc
+            failures.append(f"{spec}: {_one_line(exc)}")
             _record_error(ctx, state, role, phase, spec, exc)
+            if isinstance(exc, ProviderSetupError):
+                ctx.models.unusable[spec] = _one_line(exc)
+            if index + 1 < len(usable):
+                _announce_fallback(ctx, state, role, phase, spec, usable[index + 1], exc)
             continue
-        _account(ctx, state, role, phase, response, retries, seconds, scope)
-        output = response.output
-        if not isinstance(output, output_type):
-            try:
-                output = output_type.model_validate(output.model_dump())
-            except ValidationError as exc:
-                # A provider answered with the wrong shape: a parse failure, not a crash.
-                last_error = StructuredOutputError(
-                    f"{spec} answered {type(output).__name__}, not {output_type.__name__}: "
-                    f"{exc.error_count()} validation problem(s)",
-                    provider=spec,
-                )
-                _record_error(ctx, state, role, phase, spec, last_error)
-                continue
+        if failures:
+            _degrade(state, phase, f"{role.value}: answered by {spec} after {'; '.join(failures)}")
+            _bump(state, phase, fallback=True)
         return output
-    assert last_error is not None
+    if isinstance(last_error, ProviderSetupError) or last_error is None:
+        setup = last_error or _setup_error_from(ctx, specs)
+        raise RunAbortedError(setup) from last_error
+    _degrade(state, phase, f"{role.value} call lost: {'; '.join(failures)}")
+    _bump(state, phase, fallback=False)
     raise last_error
+
+
+async def _call_one(
+    ctx: RunContext,
+    state: ResearchState,
+    request: LLMRequest,
+    spec: str,
+    output_type: type[OutT],
+    scope: str | None,
+) -> OutT:
+    """One model of the chain: fit the prompt, complete with token-limit recovery, validate."""
+    provider = ctx.models.provider(spec)
+    fitted = request
+    if ctx.budget is not None and ctx.config.token_management_enabled:
+        fitted = ctx.budget.guard(request, spec)
+    response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
+    _account(ctx, state, request.role, request.phase, response, retries, seconds, scope)
+    output = response.output
+    if isinstance(output, output_type):
+        return output
+    try:
+        return output_type.model_validate(output.model_dump())
+    except ValidationError as exc:
+        # A provider answered with the wrong shape: a parse failure, not a crash.
+        raise StructuredOutputError(
+            f"{spec} answered {type(output).__name__}, not {output_type.__name__}: "
+            f"{exc.error_count()} validation problem(s)",
+            provider=spec,
+        ) from None
+
+
+def _setup_error_from(ctx: RunContext, specs: list[str]) -> ProviderSetupError:
+    """Every model of the chain was already known to be unusable: say why, once more."""
+    reasons = "; ".join(f"{s}: {ctx.models.unusable.get(s, 'unusable')}" for s in specs)
+    return ProviderSetupError(f"No usable model is left ({reasons})", provider=specs[-1])
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:300]
+
+
+def _degrade(state: ResearchState, phase: str, problem: str) -> None:
+    metrics = phase_metrics(state, phase)
+    if metrics is not None:
+        metrics.degrade(problem)
+
+
+def _bump(state: ResearchState, phase: str, *, fallback: bool) -> None:
+    metrics = phase_metrics(state, phase)
+    if metrics is None:
+        return
+    if fallback:
+        metrics.fallback_calls += 1
+    else:
+        metrics.failed_calls += 1
+
+
+def _announce_fallback(
+    ctx: RunContext,
+    state: ResearchState,
+    role: AgentRole,
+    phase: str,
+    failed: str,
+    next_spec: str,
+    exc: ProviderError,
+) -> None:
+    """A configured fallback takes over: say so on stderr (logging) and as a decision."""
+    key = f"fallback:{role.value}:{failed}->{next_spec}"
+    if key in ctx.models.announced:
+        return
+    ctx.models.announced.add(key)
+    logger.warning(
+        "%s: %s failed (%s); falling back to %s", role.value, failed, _one_line(exc), next_spec
+    )
+    decision = state.record(
+        AgentDecision(
+            agent=role.value,
+            action="model_fallback",
+            rationale=f"{failed} failed ({_one_line(exc)}); {next_spec} answers instead.",
+            phase=Phase(phase) if phase in {p.value for p in Phase} else None,
+            iteration=state.iteration,
+            inputs={"model": failed},
+            outputs={"fallback": next_spec},
+        )
+    )
+    ctx.events.emit(state, "decision", decision.model_dump(mode="json"))
 
 
 async def _with_token_recovery(

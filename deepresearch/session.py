@@ -28,6 +28,7 @@ from deepresearch.providers.registry import (
 )
 from deepresearch.state import Phase, Report, ResearchState, RunStatus
 from deepresearch.urls import UrlPolicy
+from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.workflow.hooks import Hook
 from deepresearch.workflow.loop import Workflow
 
@@ -48,9 +49,12 @@ class RunResult(BaseModel):
     iteration: int
     report: Report | None = None
     error: str | None = None
+    # One line per degraded or failed phase run (empty for a clean run).
+    warnings: list[str] = []
 
     @property
     def ok(self) -> bool:
+        """True only for a clean, complete run (not for ``completed_with_warnings``)."""
         return self.status == RunStatus.COMPLETED
 
     def __repr__(self) -> str:
@@ -256,7 +260,7 @@ class Session:
 
     async def resume(self) -> RunResult:
         """Continue a cancelled, timed-out, failed, stopped or crashed run."""
-        if self.state.status == RunStatus.COMPLETED:
+        if self.state.status in FINISHED_STATUSES:
             return self.result()
         self._cancel.reset()
         self.state.error = None
@@ -290,7 +294,7 @@ class Session:
         s = self.state
         return RunResult(
             session_id=s.id, status=s.status, phase=s.phase, iteration=s.iteration,
-            report=s.report, error=s.error,
+            report=s.report, error=s.error, warnings=s.run_warnings(),
         )  # fmt: skip
 
     # -- one phase at a time --------------------------------------------------------------

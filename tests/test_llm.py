@@ -275,8 +275,8 @@ async def test_unavailable_or_failing_models_fall_back_along_the_chain() -> None
     assert factory.built == ["test:missing", "test:broken"]
     assert len(failing.requests) == 1  # a plain ProviderError is not retried here
     errors = events.kinds("llm_error")
-    assert [e["model"] for e in errors] == ["test:broken"]
-    assert errors[0]["role"] == "brief" and "HTTP 500" in errors[0]["error"]
+    assert [e["model"] for e in errors] == ["test:missing", "test:broken"]
+    assert errors[1]["role"] == "brief" and "HTTP 500" in errors[1]["error"]
     assert [u.model for u in state.usage] == ["test:default"]
 
 
@@ -289,7 +289,7 @@ async def test_the_last_error_is_raised_when_every_model_fails() -> None:
     )
     with pytest.raises(ProviderError, match="brief failed"):
         await brief_call(ctx, ResearchState(question=QUESTION))
-    assert len(events.kinds("llm_error")) == 1
+    assert [e["model"] for e in events.kinds("llm_error")] == ["test:missing", "test:default"]
 
 
 async def test_only_unavailable_models_raise_provider_unavailable() -> None:

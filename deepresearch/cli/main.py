@@ -18,6 +18,9 @@ from deepresearch.session import RunResult, Session
 from deepresearch.state import RunStatus
 
 SESSION_COMMANDS = {"list", "show", "delete", "export", "resume"}
+# Exit codes: 0 clean run, 1 failed/stopped/timed out, 2 bad input or setup,
+# 3 finished with warnings (some phase degraded), 130 cancelled.
+EXIT_WARNINGS = 3
 
 
 def _research_parser() -> argparse.ArgumentParser:
@@ -118,6 +121,11 @@ def _finish(session: Session, result: RunResult, args: argparse.Namespace) -> in
             print(f"Report written to {args.out}", file=err)
         else:
             sys.stdout.write(result.report.markdown)
+    if result.status == RunStatus.COMPLETED_WITH_WARNINGS:
+        print("Research completed with warnings; affected parts:", file=err)
+        for line in result.warnings:
+            print(f"  - {line}", file=err)
+        return EXIT_WARNINGS
     if result.status != RunStatus.COMPLETED:
         print(f"Research {result.status.value}: {result.error or ''}".rstrip(": "), file=err)
         if session.store is not None:

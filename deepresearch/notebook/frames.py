@@ -183,6 +183,10 @@ METRICS = Table[PhaseMetrics](
         "search_calls": INT,
         "token_limit_retries": INT,
         "error": TEXT,
+        "outcome": TEXT,
+        "problems": OBJECT,
+        "failed_calls": INT,
+        "fallback_calls": INT,
     },
     index="run",
 )

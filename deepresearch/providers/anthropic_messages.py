@@ -11,7 +11,7 @@ from deepresearch.config import Config
 from deepresearch.errors import (
     ContextWindowError,
     ProviderError,
-    ProviderUnavailableError,
+    ProviderSetupError,
     RateLimitError,
 )
 from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
@@ -150,8 +150,12 @@ class AnthropicMessages:
             return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
         if isinstance(exc, anthropic.APIConnectionError):
             where = self.base_url or ANTHROPIC_URL
-            return ProviderError(
-                f"{name}: cannot reach {where}: {message}", provider=name, retryable=True
+            return ProviderSetupError(
+                f"{name}: cannot reach {where} ({message})",
+                provider=name,
+                setting="anthropic_base_url",
+                env_var="DEEPRESEARCH_ANTHROPIC_BASE_URL",
+                retryable=True,
             )
         if not isinstance(exc, anthropic.APIStatusError):
             if isinstance(exc, anthropic.AnthropicError | ValueError):
@@ -164,9 +168,19 @@ class AnthropicMessages:
             retry_after = parse_retry_after(exc.response.headers)
             return RateLimitError(f"{name}: {detail}", provider=name, retry_after=retry_after)
         if status in (401, 403):
-            return ProviderUnavailableError(
-                f"{name}: the server refused the credentials ({status}); check ANTHROPIC_API_KEY.",
+            return ProviderSetupError(
+                f"{name}: the server refused the API key (HTTP {status}: {detail}); "
+                f"set ANTHROPIC_API_KEY to a valid key",
                 provider=name,
+                env_var="ANTHROPIC_API_KEY",
+            )
+        if status == 404:
+            unknown_model = "model" in lowered
+            return ProviderSetupError(
+                f"{name}: HTTP 404: {detail}",
+                provider=name,
+                setting="llm" if unknown_model else "anthropic_base_url",
+                env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_ANTHROPIC_BASE_URL",
             )
         if status in (400, 413) and any(p in lowered for p in _CONTEXT_PHRASES):
             return ContextWindowError(f"{name}: {detail}", provider=name)

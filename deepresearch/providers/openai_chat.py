@@ -15,7 +15,7 @@ from deepresearch.config import Config
 from deepresearch.errors import (
     ContextWindowError,
     ProviderError,
-    ProviderUnavailableError,
+    ProviderSetupError,
     RateLimitError,
 )
 from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
@@ -154,8 +154,12 @@ class OpenAIChat:
             return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
         if isinstance(exc, openai.APIConnectionError):
             where = self.base_url or OPENAI_URL
-            return ProviderError(
-                f"{name}: cannot reach {where}: {message}", provider=name, retryable=True
+            return ProviderSetupError(
+                f"{name}: cannot reach {where} ({message})",
+                provider=name,
+                setting="openai_base_url",
+                env_var="DEEPRESEARCH_OPENAI_BASE_URL",
+                retryable=True,
             )
         if not isinstance(exc, openai.APIStatusError):
             if isinstance(exc, openai.OpenAIError | ValueError):  # bodies that do not parse
@@ -169,9 +173,19 @@ class OpenAIChat:
             retry_after = parse_retry_after(exc.response.headers)
             return RateLimitError(f"{name}: {message}", provider=name, retry_after=retry_after)
         if status in (401, 403):
-            return ProviderUnavailableError(
-                f"{name}: the server refused the credentials ({status}); check OPENAI_API_KEY.",
+            return ProviderSetupError(
+                f"{name}: the server refused the API key (HTTP {status}: {message}); "
+                f"set OPENAI_API_KEY to a valid key",
                 provider=name,
+                env_var="OPENAI_API_KEY",
+            )
+        if status == 404:
+            unknown_model = code == "model_not_found" or "model" in lowered
+            return ProviderSetupError(
+                f"{name}: HTTP 404: {message}",
+                provider=name,
+                setting="llm" if unknown_model else "openai_base_url",
+                env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_OPENAI_BASE_URL",
             )
         if code == "context_length_exceeded" or "context length" in lowered:
             return ContextWindowError(f"{name}: {message}", provider=name)

@@ -38,13 +38,28 @@ class RunStatus(StrEnum):
     RUNNING = "running"
     AWAITING_INPUT = "awaiting_input"
     COMPLETED = "completed"
+    # Finished, but some phase degraded (a call lost, a model fallback, an extractive
+    # fallback): the report exists and says which parts were affected.
+    COMPLETED_WITH_WARNINGS = "completed_with_warnings"
+    INTERRUPTED = "interrupted"  # its runner died (no live lease); resume continues it
     STOPPED = "stopped"  # a think-pause hook said stop
     CANCELLED = "cancelled"
     TIMED_OUT = "timed_out"
     FAILED = "failed"
 
 
-TERMINAL_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.STOPPED, RunStatus.FAILED})
+TERMINAL_STATUSES = frozenset(
+    {RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS, RunStatus.STOPPED, RunStatus.FAILED}
+)
+FINISHED_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS})
+
+
+class Outcome(StrEnum):
+    """How one phase run went: ``degraded`` means it finished but lost calls or fell back."""
+
+    OK = "ok"
+    DEGRADED = "degraded"
+    FAILED = "failed"
 
 
 class AgentRole(StrEnum):
@@ -227,6 +242,21 @@ class PhaseMetrics(Record):
     search_calls: int = 0
     token_limit_retries: int = 0
     error: str | None = None
+    outcome: Outcome = Outcome.OK
+    # Why the outcome is not ok, one line each ("analyzer: ... ; extractive fallback").
+    problems: list[str] = Field(default_factory=list)
+    failed_calls: int = 0  # LLM calls lost after the whole model chain failed
+    fallback_calls: int = 0  # calls answered by a later model of the chain
+    # Characters of source text the prompts carried vs. what was offered to them.
+    prompt_source_chars: int = 0
+    offered_source_chars: int = 0
+
+    def degrade(self, problem: str) -> None:
+        """Record a problem; the phase is degraded unless it already failed."""
+        if problem not in self.problems:
+            self.problems.append(problem)
+        if self.outcome == Outcome.OK:
+            self.outcome = Outcome.DEGRADED
 
 
 class QueryCoverage(Record):
@@ -315,6 +345,8 @@ class Report(Record):
     fidelity: float | None = None
     fidelity_level: str | None = None
     iteration: int = 1
+    # Which parts of the run were degraded (lost calls, fallbacks); empty for a clean run.
+    warnings: list[str] = Field(default_factory=list)
 
     @property
     def citations_count(self) -> int:

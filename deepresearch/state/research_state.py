@@ -20,6 +20,7 @@ from deepresearch.state.models import (
     Finding,
     Gap,
     GuidanceNote,
+    Outcome,
     Phase,
     PhaseMetrics,
     Record,
@@ -204,6 +205,33 @@ class ResearchState(Record):
         if self.supervision_round >= max_rounds:
             return False
         return bool(self.pending_sub_queries())
+
+    def run_warnings(self) -> list[str]:
+        """One line per degraded or failed phase run, from the phases' outcome records —
+        the one source for the status, the CLI summary, the report and the DataFrames."""
+        lines = []
+        for m in self._standing_metrics():
+            if m.outcome != Outcome.OK:
+                why = "; ".join(m.problems) or m.error or m.outcome.value
+                lines.append(f"{m.phase.value} (iteration {m.iteration}) {m.outcome.value}: {why}")
+        return lines
+
+    def finished_status(self) -> RunStatus:
+        """``completed`` for a clean run, ``completed_with_warnings`` when any phase was not ok."""
+        clean = all(m.outcome == Outcome.OK for m in self._standing_metrics())
+        return RunStatus.COMPLETED if clean else RunStatus.COMPLETED_WITH_WARNINGS
+
+    def _standing_metrics(self) -> list[PhaseMetrics]:
+        """Phase runs whose outcome still stands: an interrupted (failed) run of a phase that
+        a resume ran again is superseded by the later run."""
+        later: set[tuple[Phase, int]] = set()
+        standing = []
+        for m in reversed(self.metrics):
+            key = (m.phase, m.iteration)
+            if not (m.outcome == Outcome.FAILED and key in later):
+                standing.append(m)
+            later.add(key)
+        return standing[::-1]
 
     def record(self, decision: AgentDecision) -> AgentDecision:
         self.decisions.append(decision)

@@ -7,7 +7,12 @@ import asyncio
 import time
 
 from deepresearch.context import RunContext
-from deepresearch.errors import DeepResearchError, ProviderError, ResearchCancelled
+from deepresearch.errors import (
+    DeepResearchError,
+    ProviderError,
+    ResearchCancelled,
+    RunAbortedError,
+)
 from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
 from deepresearch.state import (
     AgentDecision,
@@ -19,6 +24,7 @@ from deepresearch.state import (
 )
 from deepresearch.workflow.gates import validate
 from deepresearch.workflow.hooks import Hook, Steer, apply_edits, call_hooks
+from deepresearch.workflow.outcomes import close_phase, finish
 from deepresearch.workflow.transitions import next_phase, reflection_prompt, should_iterate
 
 STOPPING = frozenset(
@@ -60,6 +66,8 @@ class Workflow:
             await self._abort(
                 state, target, RunStatus.TIMED_OUT, f"Timed out during {target.value}."
             )
+        except RunAbortedError as exc:
+            await self._abort(state, target, RunStatus.FAILED, str(exc))
         except (ProviderError, DeepResearchError) as exc:
             await self._abort(state, target, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         return None
@@ -117,7 +125,7 @@ class Workflow:
         nxt = self._advance(state, phase, steer)
         state.phase = nxt
         if nxt == Phase.DONE:
-            state.status = RunStatus.COMPLETED
+            finish(state)
         state.touch()
         await ctx.checkpoint(state)
         return report
@@ -216,5 +224,6 @@ class Workflow:
         state.phase = phase  # resume continues the interrupted phase
         if state.metrics and state.metrics[-1].phase == phase:
             state.metrics[-1].error = message
+            close_phase(state.metrics[-1], message)
         self.ctx.events.emit(state, status.value, {"phase": phase.value, "error": message})
         await self.ctx.checkpoint(state)

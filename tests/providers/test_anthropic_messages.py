@@ -192,7 +192,7 @@ async def test_keys_never_show(
     )
     with pytest.raises(ProviderError) as info:
         await provider.complete(request())
-    assert "check ANTHROPIC_API_KEY" in str(info.value)
+    assert "ANTHROPIC_API_KEY" in str(info.value)
     assert caplog.text
     for text in (repr(provider), str(info.value), caplog.text, repr(vars(provider))):
         assert KEY not in text

@@ -1,0 +1,66 @@
+"""workflow.outcomes: the status and the report's limitations section come from the
+phases' outcome records."""
+
+from __future__ import annotations
+
+from deepresearch.state import Outcome, Phase, PhaseMetrics, Report, ResearchState, RunStatus
+from deepresearch.workflow.outcomes import WARNINGS_HEADING, close_phase, finish, with_warnings
+
+MARKDOWN = "# Q\n\nBody [1].\n\n## Sources\n\n1. A — https://a.example\n"
+
+
+def state_with(*outcomes: Outcome) -> ResearchState:
+    state = ResearchState(question="Q?")
+    for n, outcome in enumerate(outcomes):
+        m = PhaseMetrics(phase=Phase.ANALYSIS, iteration=n + 1)
+        if outcome == Outcome.DEGRADED:
+            m.degrade("analyzer call lost: HTTP 500")
+        elif outcome == Outcome.FAILED:
+            close_phase(m, "boom")
+        state.metrics.append(m)
+    state.report = Report(markdown=MARKDOWN)
+    return state
+
+
+def test_a_clean_run_completes_and_its_report_is_untouched() -> None:
+    state = state_with(Outcome.OK, Outcome.OK)
+    state.error = "Research was cancelled."
+    assert finish(state) == RunStatus.COMPLETED
+    assert state.report is not None and state.report.markdown == MARKDOWN
+    assert state.error is None and state.run_warnings() == []
+
+
+def test_a_degraded_phase_means_warnings_everywhere() -> None:
+    state = state_with(Outcome.OK, Outcome.DEGRADED)
+    assert finish(state) == RunStatus.COMPLETED_WITH_WARNINGS
+    assert state.report is not None
+    assert state.report.warnings == [
+        "analysis (iteration 2) degraded: analyzer call lost: HTTP 500"
+    ]
+    md = state.report.markdown
+    assert md.index(WARNINGS_HEADING) < md.index("## Sources")
+    assert "analyzer call lost" in md
+
+
+def test_the_section_is_replaced_not_repeated() -> None:
+    once = with_warnings(MARKDOWN, ["first"])
+    twice = with_warnings(once, ["second"])
+    assert twice.count(WARNINGS_HEADING) == 1 and "first" not in twice and "second" in twice
+    assert with_warnings(twice, []) == MARKDOWN
+
+
+def test_degrade_never_hides_a_failure() -> None:
+    m = PhaseMetrics(phase=Phase.SYNTHESIS, iteration=1)
+    close_phase(m, "boom")
+    m.degrade("later problem")
+    assert m.outcome == Outcome.FAILED and m.problems == ["boom", "later problem"]
+
+
+def test_an_interrupted_phase_run_again_by_resume_does_not_count() -> None:
+    state = state_with(Outcome.OK)
+    interrupted = PhaseMetrics(phase=Phase.GATHERING, iteration=1)
+    close_phase(interrupted, "Research was cancelled.")
+    state.metrics += [interrupted, PhaseMetrics(phase=Phase.GATHERING, iteration=1)]
+    assert finish(state) == RunStatus.COMPLETED
+    state.metrics.pop()  # not run again: the failure stands
+    assert state.finished_status() == RunStatus.COMPLETED_WITH_WARNINGS
