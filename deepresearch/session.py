@@ -27,8 +27,8 @@ from deepresearch.providers.registry import (
     resolve_llm_spec,
 )
 from deepresearch.state import Phase, Report, ResearchState, RunStatus
-from deepresearch.urls import UrlPolicy
 from deepresearch.state.models import FINISHED_STATUSES
+from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook
 from deepresearch.workflow.loop import Workflow
 
