@@ -1,6 +1,11 @@
 """Per-role contracts: the structured inputs each phase hands to an LLM call and the
 pydantic output it expects back. Remote models see these through prompts and JSON
 schemas; the offline engine computes the outputs from the inputs directly.
+
+Every output field carries a description, because a remote model reads it in the JSON
+schema: it says what the field means and, for a yes/no decision, which way to lean when
+unsure ("If unsure, true."). Reasoning fields come before the decisions they justify, so
+a model writes its reasons first. No field is asked for that the code does not use.
 """
 
 from __future__ import annotations
@@ -36,9 +41,16 @@ class TopicDigest(Contract):
 
 
 class PlannedQuery(Contract):
-    query: str
-    rationale: str = ""
-    priority: int = 1
+    rationale: str = Field(
+        "", description="Why this sub-query is needed: which part of the question it answers."
+    )
+    query: str = Field(
+        description="A self-contained search query (a few specific keywords, in the language "
+        "of the question), understandable without the other sub-queries."
+    )
+    priority: int = Field(
+        1, ge=1, le=3, description="1 = most important, 3 = least; researched in that order."
+    )
 
 
 # -- clarification ---------------------------------------------------------------------
@@ -48,9 +60,21 @@ class ClarifyInputs(Contract):
 
 
 class ClarifyOutput(Contract):
-    need_clarification: bool
-    question: str = ""
-    verification: str = ""
+    need_clarification: bool = Field(
+        description="true only when the question cannot be researched well without asking "
+        "the person (an unknown acronym, several very different readings, no scope at all). "
+        "If unsure, false."
+    )
+    question: str = Field(
+        "",
+        description="When need_clarification is true: the ONE short question to ask the "
+        "person, in the language of their question. Otherwise empty.",
+    )
+    verification: str = Field(
+        "",
+        description="When need_clarification is false: one or two sentences restating what "
+        "will be researched, in the language of the question. Otherwise empty.",
+    )
 
 
 # -- brief -----------------------------------------------------------------------------
@@ -63,7 +87,11 @@ class BriefInputs(Contract):
 
 
 class BriefOutput(Contract):
-    research_brief: str
+    research_brief: str = Field(
+        description="The research brief: one paragraph in the first person, in the language "
+        "of the question, keeping every constraint the person stated and leaving unstated "
+        "dimensions open."
+    )
 
 
 # -- planning --------------------------------------------------------------------------
@@ -82,8 +110,15 @@ class PlanInputs(Contract):
 
 
 class PlanOutput(Contract):
-    research_brief: str = ""
-    sub_queries: list[PlannedQuery] = Field(default_factory=list)
+    research_brief: str = Field(
+        "",
+        description="2-3 sentences on what a complete answer must cover (used only when no "
+        "brief was written earlier).",
+    )
+    sub_queries: list[PlannedQuery] = Field(
+        default_factory=list,
+        description="Focused, non-overlapping sub-queries that together answer the question.",
+    )
 
 
 # -- topic research --------------------------------------------------------------------
@@ -95,8 +130,17 @@ class SummarizeInputs(Contract):
 
 
 class SummaryOutput(Contract):
-    executive_summary: str
-    key_excerpts: list[str] = Field(default_factory=list, max_length=5)
+    executive_summary: str = Field(
+        description="What the page says that bears on the research focus, in about 25-35% of "
+        "its length (at most ~250 words), keeping numbers, dates, names and units exactly. "
+        "If nothing on the page is relevant, say so in one sentence."
+    )
+    key_excerpts: list[str] = Field(
+        default_factory=list,
+        max_length=5,
+        description="Up to 5 sentences copied word for word from the page that carry its "
+        "most important facts for the research focus; empty if none.",
+    )
 
 
 class ReflectInputs(Contract):
@@ -114,7 +158,38 @@ class ReflectInputs(Contract):
     guidance: list[str] = Field(default_factory=list)
 
 
-ReflectOutput = ReflectionDecision
+class ReflectOutput(Contract):
+    """The researcher's decision after a search; becomes a state ReflectionDecision."""
+
+    rationale: str = Field(
+        "",
+        description="What the sources found so far answer, and what part of the sub-query is "
+        "still unanswered.",
+    )
+    research_complete: bool = Field(
+        False,
+        description="true when the sources already answer the sub-query, or the last search "
+        "brought nothing new: research on it stops. If unsure, false.",
+    )
+    continue_searching: bool = Field(
+        False,
+        description="true to run refined_query as the next search (ignored when "
+        "research_complete is true). If unsure and tool calls remain, true.",
+    )
+    refined_query: str | None = Field(
+        None,
+        description="When continue_searching is true: the next search, more specific than "
+        "every search already run and aimed at the unanswered part, in the language of the "
+        "question.",
+    )
+    urls_to_extract: list[str] = Field(
+        default_factory=list,
+        description="URLs, copied from the sources shown, whose full page should be read "
+        "because the snippet suggests detail it cuts off; may be empty.",
+    )
+
+    def decision(self) -> ReflectionDecision:
+        return ReflectionDecision(**self.model_dump())
 
 
 class CompressInputs(Contract):
@@ -125,7 +200,11 @@ class CompressInputs(Contract):
 
 
 class CompressOutput(Contract):
-    compressed: str
+    compressed: str = Field(
+        description="The findings as '- statement [n]' lines, grouped under short headings "
+        "by theme; every statement keeps the [n] number of the source it comes from, exactly "
+        "as given."
+    )
 
 
 # -- supervision -----------------------------------------------------------------------
@@ -146,28 +225,72 @@ class SupervisionInputs(Contract):
 
 
 class ThinkOutput(Contract):
-    gap_analysis: str
-    gaps: list[str] = Field(default_factory=list)
+    gap_analysis: str = Field(
+        description="How well the findings answer each part of the research brief, naming "
+        "what is well supported and what is thin or missing."
+    )
+    gaps: list[str] = Field(
+        default_factory=list,
+        description="Specific missing content (one per item) that more research could find; "
+        "empty when the brief can be answered now.",
+    )
 
 
 class DirectiveDraft(Contract):
-    research_topic: str
-    perspective: str = ""
-    evidence_needed: str = ""
-    priority: int = Field(2, ge=1, le=3)
+    research_topic: str = Field(
+        description="A paragraph telling a researcher who sees nothing else what to find "
+        "out: the subject, the context from the question, what is already known."
+    )
+    search_query: str = Field(
+        "",
+        description="The researcher's first web search for this directive: a few specific "
+        "keywords in the language of the question.",
+    )
+    perspective: str = Field(
+        "", description="The angle to research from (e.g. economic, clinical, historical)."
+    )
+    evidence_needed: str = Field(
+        "", description="The kind of evidence that would close the gap (figures, studies, ...)."
+    )
+    priority: int = Field(2, ge=1, le=3, description="1 = most important, 3 = least.")
 
 
 class DelegationOutput(Contract):
-    research_complete: bool = False
-    directives: list[DirectiveDraft] = Field(default_factory=list)
-    rationale: str = ""
+    rationale: str = Field(
+        "", description="Why more research is, or is not, needed to answer the brief."
+    )
+    research_complete: bool = Field(
+        False,
+        description="true when the findings already answer the research brief well enough: "
+        "no directives are sent. If unsure, false.",
+    )
+    directives: list[DirectiveDraft] = Field(
+        default_factory=list,
+        description="New research tasks, one per important gap, none repeating an existing "
+        "sub-query; empty when research_complete is true.",
+    )
 
 
 class CoverageAssessment(Contract):
-    overall_coverage: Literal["sufficient", "partial", "insufficient"] = "partial"
-    follow_up_queries: list[PlannedQuery] = Field(default_factory=list)
-    should_continue_gathering: bool = False
-    rationale: str = ""
+    rationale: str = Field(
+        "",
+        description="Per sub-query, whether it is sufficiently covered (2+ quality sources "
+        "from different domains) and what is missing.",
+    )
+    overall_coverage: Literal["sufficient", "partial", "insufficient"] = Field(
+        "partial", description="How well the sources cover the research brief as a whole."
+    )
+    should_continue_gathering: bool = Field(
+        False,
+        description="true to research the follow_up_queries before analysis; false to go on "
+        "with what was found (follow-ups are then not run). If unsure, true when coverage "
+        "is not sufficient.",
+    )
+    follow_up_queries: list[PlannedQuery] = Field(
+        default_factory=list,
+        description="At most 3 queries that drill into what is missing, none repeating an "
+        "existing sub-query.",
+    )
 
 
 # -- analysis --------------------------------------------------------------------------
@@ -182,27 +305,58 @@ class AnalyzeInputs(Contract):
 
 
 class FindingDraft(Contract):
-    content: str
-    confidence: Literal["speculation", "low", "medium", "high", "confirmed"] = "medium"
-    source_ids: list[str] = Field(default_factory=list)
-    category: str | None = None
+    content: str = Field(
+        description="One or two sentences stating a fact that answers part of the question, "
+        "with its specific figures, dates and names, in the language of the question."
+    )
+    confidence: Literal["speculation", "low", "medium", "high", "confirmed"] = Field(
+        "medium",
+        description="confirmed: several authoritative sources state it; high: multiple "
+        "reliable sources agree; medium: one reliable source or several weaker ones; low: a "
+        "single weak source; speculation: inferred, not stated by any source.",
+    )
+    source_ids: list[str] = Field(
+        default_factory=list,
+        description='The ids of the sources that state it, as given (e.g. "src-6"; the '
+        'number 6 or "[6]" is accepted too).',
+    )
+    category: str | None = Field(
+        None, description="A short theme name grouping related findings (e.g. 'Causes')."
+    )
 
 
 class GapDraft(Contract):
-    description: str
-    suggested_queries: list[str] = Field(default_factory=list)
-    priority: int = 1
+    description: str = Field(
+        description="A specific part of the question the sources do not answer."
+    )
+    suggested_queries: list[str] = Field(
+        default_factory=list, description="1-2 searches that could find the missing evidence."
+    )
+    priority: int = Field(1, ge=1, le=3, description="1 = most important, 3 = least.")
 
 
 class QualityUpdate(Contract):
-    source_id: str
-    quality: Literal["low", "medium", "high"]
+    source_id: str = Field(description='The source\'s id as given, e.g. "src-6".')
+    quality: Literal["low", "medium", "high"] = Field(
+        description="high: official, peer-reviewed, primary or an established reference; "
+        "medium: reputable news or a specialist site; low: anonymous, promotional, forum, or "
+        "off-topic."
+    )
 
 
 class AnalysisOutput(Contract):
-    findings: list[FindingDraft] = Field(default_factory=list)
-    gaps: list[GapDraft] = Field(default_factory=list)
-    quality_updates: list[QualityUpdate] = Field(default_factory=list)
+    quality_updates: list[QualityUpdate] = Field(
+        default_factory=list, description="A quality rating for each source you judged."
+    )
+    findings: list[FindingDraft] = Field(
+        default_factory=list,
+        description="The key findings, each resting on the sources that state it; none "
+        "repeating an already known finding.",
+    )
+    gaps: list[GapDraft] = Field(
+        default_factory=list,
+        description="1-3 parts of the question the sources leave unanswered; empty if none.",
+    )
 
 
 # -- synthesis -------------------------------------------------------------------------
@@ -235,7 +389,10 @@ class SynthesizeInputs(Contract):
 
 
 class ReportDraft(Contract):
-    markdown: str
+    markdown: str = Field(
+        description="The whole report in Markdown, citing sources only as [n] with the "
+        "numbers given, without a source list."
+    )
 
 
 # -- refinement ------------------------------------------------------------------------
@@ -260,29 +417,49 @@ class RefineInputs(Contract):
 
 
 class FollowUp(Contract):
-    query: str
-    expected_contribution: str = ""
+    query: str = Field(
+        description="A search not already asked, specific to the gap, in the language of "
+        "the question."
+    )
+    expected_contribution: str = Field("", description="What this search should add to the report.")
 
 
 class GapAssessment(Contract):
-    gap_id: str
-    severity: Literal["critical", "moderate", "minor"] = "moderate"
-    addressable: bool = True
-    follow_up_queries: list[FollowUp] = Field(default_factory=list)
+    gap_id: str = Field(description='The gap\'s id as given, e.g. "gap-2".')
+    severity: Literal["critical", "moderate", "minor"] = Field(
+        "moderate",
+        description="critical: the question cannot be answered without it; moderate: the "
+        "answer is weaker without it; minor: a detail.",
+    )
+    addressable: bool = Field(
+        True,
+        description="true when a web search could plausibly find the missing evidence; "
+        "false for what is unknowable or unpublished. If unsure, true.",
+    )
+    follow_up_queries: list[FollowUp] = Field(
+        default_factory=list,
+        description="1-2 follow-up searches for an addressable gap; empty otherwise.",
+    )
 
 
 class IterationRecommendation(Contract):
-    should_iterate: bool = False
-    rationale: str = ""
-    priority_gaps: list[str] = Field(default_factory=list)
+    rationale: str = Field("", description="Why another research iteration is or is not worth it.")
+    should_iterate: bool = Field(
+        False,
+        description="true to research the follow-up queries in another iteration; false to "
+        "finish with the current report (the follow-ups are then not run). If unsure, true "
+        "when a critical or moderate gap is addressable and iterations remain.",
+    )
 
 
 class RefinementOutput(Contract):
-    gap_analysis: list[GapAssessment] = Field(default_factory=list)
-    iteration_recommendation: IterationRecommendation = Field(
-        default_factory=IterationRecommendation
+    gap_analysis: list[GapAssessment] = Field(
+        default_factory=list, description="One assessment per knowledge gap listed."
     )
-    report_improvements: list[str] = Field(default_factory=list)
+    iteration_recommendation: IterationRecommendation = Field(
+        default_factory=IterationRecommendation,
+        description="Whether to run another iteration on the follow-up queries.",
+    )
 
 
 # -- token budgeting -------------------------------------------------------------------
@@ -296,4 +473,7 @@ class CondenseInputs(Contract):
 
 
 class CondenseOutput(Contract):
-    text: str
+    text: str = Field(
+        description="The shortened text, keeping every [n] citation marker with the "
+        "statement it supports."
+    )

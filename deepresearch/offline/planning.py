@@ -194,7 +194,6 @@ def refine(inputs: RefineInputs) -> RefinementOutput:
     return RefinementOutput(
         gap_analysis=assessments,
         iteration_recommendation=IterationRecommendation(
-            should_iterate=should, rationale=rationale, priority_gaps=priority_gaps
+            should_iterate=should, rationale=rationale
         ),
-        report_improvements=[f"Cover: {g.description}" for g in inputs.gaps[:3]],
     )

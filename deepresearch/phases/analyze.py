@@ -81,10 +81,9 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 if (s.snippet or s.content)
             ]
         )
-    valid = {s.id for s in state.sources}
     added = 0
     for draft in out.findings:
-        ids = [i for i in draft.source_ids if i in valid]
+        ids = source_ids(state, draft.source_ids)
         if not draft.content.strip() or not ids:
             continue  # a finding must rest on a gathered source
         state.findings.append(
@@ -99,9 +98,10 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         )
         added += 1
     for upd in out.quality_updates:
-        src = state.source(upd.source_id)
-        if src is not None:
-            src.quality = SourceQuality(upd.quality)
+        for sid in source_ids(state, [upd.source_id]):
+            src = state.source(sid)
+            if src is not None:
+                src.quality = SourceQuality(upd.quality)
     closed = _close_gaps(state)
     known = {g.description.lower() for g in state.gaps}
     for g in out.gaps:
@@ -126,6 +126,20 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         },
         notes,
     )
+
+
+def source_ids(state: ResearchState, named: list[str]) -> list[str]:
+    """The gathered sources a model named, whether as "src-6", "6" or "[6]" (digests cite
+    by number, the source list by id); unknown names are dropped, order kept, no repeats."""
+    by_citation = {str(s.citation): s.id for s in state.sources}
+    known = {s.id for s in state.sources}
+    out: list[str] = []
+    for name in named:
+        key = name.strip().strip("[]").strip()
+        sid = key if key in known else by_citation.get(key.removeprefix("src-").strip())
+        if sid is not None and sid not in out:
+            out.append(sid)
+    return out
 
 
 def _close_gaps(state: ResearchState) -> int:

@@ -59,7 +59,9 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
                           phase=Phase.REFINEMENT, iteration=state.iteration)
         )  # fmt: skip
     by_id = {g.id: g for g in gaps}
-    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
+    rec = out.iteration_recommendation
+    # The model was told its follow-ups run only when it recommends iterating.
+    room = ctx.config.max_total_sub_queries - len(state.sub_queries) if rec.should_iterate else 0
     added = 0
     for assessment in out.gap_analysis:
         gap = by_id.get(assessment.gap_id)
@@ -79,9 +81,8 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
             gap.follow_up_ids.append(sq.id)
             room -= 1
             added += 1
-        if not gap.follow_up_ids:
+        if not gap.follow_up_ids and rec.should_iterate:
             gap.resolution = "no new follow-up query could be formed"
-    rec = out.iteration_recommendation
     state.record(
         AgentDecision(
             agent="refiner",
@@ -89,7 +90,7 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
             rationale=rec.rationale,
             phase=Phase.REFINEMENT,
             iteration=state.iteration,
-            outputs={"should_iterate": rec.should_iterate, "priority_gaps": rec.priority_gaps},
+            outputs={"should_iterate": rec.should_iterate},
         )
     )
     return PhaseReport(

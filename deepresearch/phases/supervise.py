@@ -267,7 +267,7 @@ async def _delegate(
     for d in sorted(out.directives, key=lambda d: d.priority):
         if len(rnd.new_sub_query_ids) >= cap:
             break  # capped after dedup, so a duplicate does not take a new directive's place
-        query = _directive_query(d.research_topic)
+        query = d.search_query.strip()[:200] or _directive_query(d.research_topic)
         if not d.research_topic.strip() or state.has_sub_query(query):
             continue  # dedup against every existing sub-query and this round's directives
         directive = Directive(
@@ -304,7 +304,7 @@ async def _delegate(
 
 
 def _directive_query(topic: str) -> str:
-    """A directive is a paragraph; its first sentence is the researcher's opening search."""
+    """Without a search_query, a directive's first sentence is the researcher's opening search."""
     first = topic.strip().split(". ", 1)[0].strip().rstrip(".")
     return first[:200] or topic[:200]
 
@@ -319,7 +319,8 @@ async def _assess(
     )  # fmt: skip
     rnd.think = out.rationale
     room = ctx.config.max_total_sub_queries - len(state.sub_queries)
-    cap = max(0, min(3, room))
+    # The model was told its follow-ups run only when it asks to go on gathering.
+    cap = max(0, min(3, room)) if out.should_continue_gathering else 0
     for q in out.follow_up_queries:
         if len(rnd.new_sub_query_ids) >= cap:
             break
@@ -328,7 +329,7 @@ async def _assess(
                 q.query, rationale=q.rationale, priority=2, origin="supervision"
             )
             rnd.new_sub_query_ids.append(sq.id)
-    rnd.should_continue = out.should_continue_gathering and bool(rnd.new_sub_query_ids)
+    rnd.should_continue = bool(rnd.new_sub_query_ids)
     rnd.stop_reason = (
         f"{len(rnd.new_sub_query_ids)} follow-up queries queued"
         if rnd.should_continue

@@ -20,6 +20,7 @@ from deepresearch.roles import (
     CompressInputs,
     CompressOutput,
     ReflectInputs,
+    ReflectOutput,
     SummarizeInputs,
     SummaryOutput,
 )
@@ -291,7 +292,7 @@ async def _reflect(
         guidance=state.guidance_for(Phase.GATHERING),
     )
     try:
-        return await call_llm(
+        out = await call_llm(
             ctx,
             state,
             role=AgentRole.RESEARCHER,
@@ -299,9 +300,10 @@ async def _reflect(
             system=prompts.REFLECT_SYSTEM,
             user=prompts.reflect_user(inputs),
             inputs=inputs,
-            output_type=ReflectionDecision,
+            output_type=ReflectOutput,
             scope=sq.id,
         )
+        return out.decision()
     except ProviderError as exc:
         return ReflectionDecision(research_complete=True, rationale=f"reflection failed: {exc}")
 

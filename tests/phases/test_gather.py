@@ -19,10 +19,9 @@ from pydantic import BaseModel
 from deepresearch.phases.gather import gather
 from deepresearch.phases.supervise import supervise
 from deepresearch.providers.base import LLMRequest
-from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs
+from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs, ReflectOutput
 from deepresearch.state import (
     Phase,
-    ReflectionDecision,
     ResearchState,
     RunStatus,
     SubQueryStatus,
@@ -140,10 +139,10 @@ async def test_total_search_budget_respected_across_delegation_rounds() -> None:
     delegations = {"n": 0}
 
     def respond(request: LLMRequest) -> BaseModel | None:
-        if request.output_type is ReflectionDecision:  # a researcher that never stops
+        if request.output_type is ReflectOutput:  # a researcher that never stops
             inputs = request.inputs
             assert isinstance(inputs, ReflectInputs)
-            return ReflectionDecision(
+            return ReflectOutput(
                 continue_searching=True,
                 refined_query=f"{inputs.queries_run[0]} angle {len(inputs.queries_run)}",
             )

@@ -12,12 +12,12 @@ from deepresearch.errors import ProviderError
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import research_topic
 from deepresearch.providers.base import LLMRequest
-from deepresearch.roles import ReflectInputs, SummarizeInputs, SummaryOutput
-from deepresearch.state import AgentRole, Novelty, Phase, ReflectionDecision
+from deepresearch.roles import ReflectInputs, ReflectOutput, SummarizeInputs, SummaryOutput
+from deepresearch.state import AgentRole, Novelty, Phase
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
 
 G = Phase.GATHERING
-DONE = ReflectionDecision(research_complete=True, rationale="done")
+DONE = ReflectOutput(research_complete=True, rationale="done")
 
 
 def _long(subject: str, n: int = 10) -> str:
@@ -71,7 +71,7 @@ async def test_summary_text_is_what_the_reflection_reads() -> None:
         executive_summary="  The press spread print.  ",
         key_excerpts=["Sentence 1 says the press mattered in year 1441.", "  "],
     )
-    llm = ScriptedLLM({SummaryOutput: [answer], ReflectionDecision: [DONE]})
+    llm = ScriptedLLM({SummaryOutput: [answer], ReflectOutput: [DONE]})
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, _long("press"))]]))
     state, (sq,) = new_state("press")
     await research_topic(ctx, state, sq, G)
@@ -81,7 +81,7 @@ async def test_summary_text_is_what_the_reflection_reads() -> None:
         "The press spread print.\n\nKey excerpts:\n"
         "- Sentence 1 says the press mattered in year 1441."
     )
-    reflect = llm.requests_for(ReflectionDecision)[0].inputs
+    reflect = llm.requests_for(ReflectOutput)[0].inputs
     assert isinstance(reflect, ReflectInputs)
     assert reflect.sources[0].text == (
         "The press spread print. Sentence 1 says the press mattered in year 1441."
@@ -95,7 +95,7 @@ async def test_only_results_longer_than_the_threshold_are_summarized() -> None:
         ({"summarization_min_chars": 100}, [True, True]),
     ]
     for config, expected in cases:
-        llm = ScriptedLLM({ReflectionDecision: [DONE]})
+        llm = ScriptedLLM({ReflectOutput: [DONE]})
         ctx, _ = make_context(llm, ScriptSearch([hits]), **config)
         state, (sq,) = new_state("printing press")
         await research_topic(ctx, state, sq, G)
@@ -147,12 +147,12 @@ async def test_a_summary_that_takes_too_long_falls_back_to_the_raw_text() -> Non
     assert failed == [{"source": src.id, "error": "no answer within 0.05s"}]
     # the researcher carried on with the raw text
     assert topic.reflections and topic.compressed_findings is not None
-    reflect = llm.requests_for(ReflectionDecision)[0].inputs
+    reflect = llm.requests_for(ReflectOutput)[0].inputs
     assert isinstance(reflect, ReflectInputs) and reflect.sources[0].text == text[:600]
 
 
 async def test_a_failing_summarizer_falls_back_to_the_raw_text() -> None:
-    def answer(request: LLMRequest) -> SummaryOutput | ReflectionDecision:
+    def answer(request: LLMRequest) -> SummaryOutput | ReflectOutput:
         if request.output_type is SummaryOutput:
             raise ProviderError("summarizer down")
         return DONE
@@ -172,7 +172,7 @@ async def test_a_failing_summarizer_falls_back_to_the_raw_text() -> None:
 async def test_results_are_summarized_concurrently() -> None:
     running = peak = 0
 
-    async def answer(request: LLMRequest) -> SummaryOutput | ReflectionDecision:
+    async def answer(request: LLMRequest) -> SummaryOutput | ReflectOutput:
         nonlocal running, peak
         if request.output_type is not SummaryOutput:
             return DONE
@@ -202,11 +202,11 @@ def _snippet_hit(n: int) -> dict[str, str]:
 async def test_reflection_is_offered_the_urls_it_may_extract() -> None:
     hits = [doc(1, "printing press text"), doc(2, "more printing press text")]
     for enabled in (True, False):
-        llm = ScriptedLLM({ReflectionDecision: [DONE]})
+        llm = ScriptedLLM({ReflectOutput: [DONE]})
         ctx, _ = make_context(llm, ScriptSearch([hits]), enable_extract=enabled)
         state, (sq,) = new_state("printing press")
         await research_topic(ctx, state, sq, G)
-        request = llm.requests_for(ReflectionDecision)[0]
+        request = llm.requests_for(ReflectOutput)[0]
         assert isinstance(request.inputs, ReflectInputs)
         urls = [h["url"] for h in hits] if enabled else []
         assert request.inputs.extractable_urls == urls
@@ -235,9 +235,9 @@ async def test_reflection_recommends_snippet_only_results_and_extract_summarizes
 async def test_extract_takes_at_most_the_configured_number_of_urls() -> None:
     pages = [doc(n, FULL, title=f"Page {n}") for n in (7, 8, 9)]
     urls = [p["url"] for p in pages]
-    pick = ReflectionDecision(research_complete=True, urls_to_extract=urls)
+    pick = ReflectOutput(research_complete=True, urls_to_extract=urls)
     for cap, taken in [(2, urls[:2]), (3, urls)]:
-        llm = ScriptedLLM({ReflectionDecision: [pick]})
+        llm = ScriptedLLM({ReflectOutput: [pick]})
         # the URL policy extracts only what a search returned: the search finds snippets
         found = [doc(1, "printing press"), *(doc(n, "press", title=f"Page {n}") for n in (7, 8, 9))]
         search = ScriptSearch([found], pages)
@@ -259,8 +259,8 @@ async def test_extracted_pages_get_novelty_tags_against_the_topics_sources() -> 
         "Salt monopolies and glassmaking on Murano financed the lagoon's fleet."
     )
     pages = [doc(7, FULL, title="Copy"), doc(8, other, title="Venice")]
-    pick = ReflectionDecision(research_complete=True, urls_to_extract=[p["url"] for p in pages])
-    llm = ScriptedLLM({ReflectionDecision: [pick]})
+    pick = ReflectOutput(research_complete=True, urls_to_extract=[p["url"] for p in pages])
+    llm = ScriptedLLM({ReflectOutput: [pick]})
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, FULL)]], pages))
     state, (sq,) = new_state("printing press")
     state.question += " Read " + " and ".join(p["url"] for p in pages)  # user-given URLs
@@ -279,9 +279,9 @@ async def test_extracted_sources_are_deduplicated_against_every_researchers_sour
     urls = [p["url"] for p in pages]
     llm = ScriptedLLM(
         {
-            ReflectionDecision: [
+            ReflectOutput: [
                 DONE,
-                ReflectionDecision(research_complete=True, urls_to_extract=urls),
+                ReflectOutput(research_complete=True, urls_to_extract=urls),
             ]
         }
     )
@@ -303,10 +303,10 @@ async def test_extracted_sources_are_deduplicated_against_every_researchers_sour
 
 
 async def test_an_extract_failure_is_not_fatal() -> None:
-    again = ReflectionDecision(
+    again = ReflectOutput(
         continue_searching=True, refined_query="second", urls_to_extract=[doc(1, "")["url"]]
     )
-    llm = ScriptedLLM({ReflectionDecision: [again, DONE]})
+    llm = ScriptedLLM({ReflectOutput: [again, DONE]})
     search = ScriptSearch([[doc(1, SNIPPET)], [doc(2, SNIPPET)]], fail_extract=True)
     ctx, events = make_context(llm, search)
     state, (sq,) = new_state("printing press")
@@ -320,9 +320,9 @@ async def test_an_extract_failure_is_not_fatal() -> None:
 
 
 async def test_extract_can_be_switched_off() -> None:
-    pick = ReflectionDecision(research_complete=True, urls_to_extract=[doc(1, "")["url"]])
+    pick = ReflectOutput(research_complete=True, urls_to_extract=[doc(1, "")["url"]])
     for config in ({"enable_extract": False}, {"extract_max_per_iteration": 0}):
-        llm = ScriptedLLM({ReflectionDecision: [pick]})
+        llm = ScriptedLLM({ReflectOutput: [pick]})
         search = ScriptSearch([[doc(1, SNIPPET)]], [doc(1, FULL)])
         ctx, _ = make_context(llm, search, **config)
         state, (sq,) = new_state("printing press")

@@ -14,8 +14,14 @@ from deepresearch.phases.analyze import analyze
 from deepresearch.phases.gather import compress_pending_topics, gather
 from deepresearch.phases.topic import research_topic
 from deepresearch.providers.base import LLMRequest, LLMResponse
-from deepresearch.roles import AnalysisOutput, AnalyzeInputs, CompressInputs, CompressOutput
-from deepresearch.state import AgentRole, Phase, ReflectionDecision, ResearchState
+from deepresearch.roles import (
+    AnalysisOutput,
+    AnalyzeInputs,
+    CompressInputs,
+    CompressOutput,
+    ReflectOutput,
+)
+from deepresearch.state import AgentRole, Phase, ResearchState
 from deepresearch.testing import FunctionLLM, StaticSearch
 
 G = Phase.GATHERING
@@ -145,7 +151,7 @@ async def test_with_inline_compression_off_the_global_step_compresses_after_all_
     await gather(state, ctx)
     assert all(_compressed(state).values()) and len(_compressions(llm)) == 2
     kinds = [r.output_type for r in llm.requests]
-    last_reflection = max(i for i, k in enumerate(kinds) if k is ReflectionDecision)
+    last_reflection = max(i for i, k in enumerate(kinds) if k is ReflectOutput)
     first_compression = kinds.index(CompressOutput)
     assert first_compression > last_reflection  # deferred until every topic finished
 

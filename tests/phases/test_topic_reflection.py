@@ -12,37 +12,37 @@ from deepresearch.config import Config
 from deepresearch.offline.text import jaccard, term_set
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import novelty_line, research_topic
-from deepresearch.roles import ReflectInputs
-from deepresearch.state import Novelty, Phase, ReflectionDecision
+from deepresearch.roles import ReflectInputs, ReflectOutput
+from deepresearch.state import Novelty, Phase
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
 
 G = Phase.GATHERING
 
 
 def _reflections(llm: FunctionLLM) -> list[ReflectInputs]:
-    out = [r.inputs for r in llm.requests_for(ReflectionDecision)]
+    out = [r.inputs for r in llm.requests_for(ReflectOutput)]
     assert all(isinstance(i, ReflectInputs) for i in out)
     return out  # type: ignore[return-value]
 
 
-def _again(query: str) -> ReflectionDecision:
-    return ReflectionDecision(continue_searching=True, refined_query=query, rationale="more")
+def _again(query: str) -> ReflectOutput:
+    return ReflectOutput(continue_searching=True, refined_query=query, rationale="more")
 
 
 # -- the loop --------------------------------------------------------------------------
 async def test_reflection_follows_every_search_and_stops_on_research_complete(
     search: StaticSearch,
 ) -> None:
-    done = ReflectionDecision(research_complete=True, rationale="three sources agree")
-    llm = ScriptedLLM({ReflectionDecision: [_again("Gutenberg movable type"), done]})
+    done = ReflectOutput(research_complete=True, rationale="three sources agree")
+    llm = ScriptedLLM({ReflectOutput: [_again("Gutenberg movable type"), done]})
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
     topic = await research_topic(ctx, state, sq, G)
     # one reflection per search, and nothing after research_complete though budget remains
     assert search.queries == ["printing press Europe", "Gutenberg movable type"]
     assert topic.searches == 2 and topic.tool_calls == 2 < ctx.config.topic_max_tool_calls
-    assert len(llm.requests_for(ReflectionDecision)) == 2
-    assert topic.reflections == [_again("Gutenberg movable type"), done]
+    assert len(llm.requests_for(ReflectOutput)) == 2
+    assert topic.reflections == [_again("Gutenberg movable type").decision(), done.decision()]
     assert topic.stop_reason == "research complete: three sources agree"
     assert state.topic_results == [topic]
 
@@ -62,10 +62,10 @@ async def test_reflection_is_forced_even_after_an_empty_search() -> None:
 
 
 async def test_refined_query_is_used_in_the_next_search(search: StaticSearch) -> None:
-    def decide(inputs: ReflectInputs, n: int) -> ReflectionDecision:
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
         if n < 3:
             return _again(f"  refined query {n} ")
-        return ReflectionDecision(research_complete=True)
+        return ReflectOutput(research_complete=True)
 
     llm = FunctionLLM(reflect_with(decide))
     ctx, _ = make_context(llm, search)
@@ -81,7 +81,7 @@ async def test_refined_query_is_used_in_the_next_search(search: StaticSearch) ->
 async def test_a_refined_query_that_repeats_an_earlier_search_ends_the_loop(
     search: StaticSearch,
 ) -> None:
-    llm = ScriptedLLM({ReflectionDecision: [_again("Gutenberg"), _again("PRINTING press europe")]})
+    llm = ScriptedLLM({ReflectOutput: [_again("Gutenberg"), _again("PRINTING press europe")]})
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
     topic = await research_topic(ctx, state, sq, G)
@@ -92,13 +92,13 @@ async def test_a_refined_query_that_repeats_an_earlier_search_ends_the_loop(
 async def test_not_continuing_without_research_complete_stops_as_sufficient_for_now(
     search: StaticSearch,
 ) -> None:
-    enough = ReflectionDecision(continue_searching=False, rationale="enough for this round")
-    no_query = ReflectionDecision(continue_searching=True, refined_query=None)
+    enough = ReflectOutput(continue_searching=False, rationale="enough for this round")
+    no_query = ReflectOutput(continue_searching=True, refined_query=None)
     for decision, reason in [
         (enough, "sufficient for now: enough for this round"),
         (no_query, "sufficient for now: "),
     ]:
-        llm = ScriptedLLM({ReflectionDecision: [decision, _again("never run")]})
+        llm = ScriptedLLM({ReflectOutput: [decision, _again("never run")]})
         ctx, _ = make_context(llm, StaticSearch(search.documents))
         state, (sq,) = new_state("printing press Europe")
         topic = await research_topic(ctx, state, sq, G)
@@ -122,8 +122,8 @@ async def test_search_and_extract_both_count_toward_the_budget(
 ) -> None:
     url = search.documents[0].url
 
-    def decide(inputs: ReflectInputs, n: int) -> ReflectionDecision:
-        return ReflectionDecision(
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return ReflectOutput(
             continue_searching=True, refined_query=f"angle {n}", urls_to_extract=[url]
         )
 
@@ -146,9 +146,7 @@ async def test_early_exit_heuristic_fires_on_a_simple_query(search: StaticSearch
     assert topic.searches == 1 and topic.tool_calls < ctx.config.topic_max_tool_calls
     assert topic.reflections[0].research_complete
     assert topic.stop_reason == "research complete: 4 relevant sources cover the sub-query."
-    assert (
-        "3+ relevant sources is likely sufficient" in llm.requests_for(ReflectionDecision)[0].system
-    )
+    assert "3+ relevant sources is likely sufficient" in llm.requests_for(ReflectOutput)[0].system
 
 
 async def test_a_query_the_first_search_does_not_cover_searches_again(
@@ -199,7 +197,7 @@ async def test_novelty_tags_follow_the_thresholds_and_reach_the_researcher() -> 
     near_src = state.sources[1]
     assert near_src.novelty_score == round(1 - _sim(base, near), 3)
     # what the researcher sees: the summary line, the counts and the tag on every title
-    second = llm.requests_for(ReflectionDecision)[1]
+    second = llm.requests_for(ReflectOutput)[1]
     assert isinstance(second.inputs, ReflectInputs)
     line = "Novelty: 1 new, 1 related, 1 duplicate out of 3 results"
     assert second.inputs.novelty_summary == line and line in second.user
@@ -215,7 +213,7 @@ async def test_novelty_tags_follow_the_thresholds_and_reach_the_researcher() -> 
 async def test_novelty_thresholds_come_from_config() -> None:
     base, half = doc(1, BASE, title="Base"), doc(3, HALF, title="Half")
     search = ScriptSearch([[base, half]])
-    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True)))
     ctx, _ = make_context(
         llm, search, novelty_related_threshold=0.05, novelty_duplicate_threshold=0.2
     )
@@ -235,7 +233,7 @@ async def test_similarity_exactly_on_a_threshold_counts_as_related() -> None:
             [doc(3, base, title=""), doc(4, edge_low, title="")],
         ]
     )
-    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True)))
     ctx, _ = make_context(llm, search)
     state, (a, b) = new_state("alpha", "bravo")
     await research_topic(ctx, state, a, G)
@@ -246,7 +244,7 @@ async def test_similarity_exactly_on_a_threshold_counts_as_related() -> None:
 
 async def test_novelty_compares_only_with_sources_of_the_same_sub_query() -> None:
     search = ScriptSearch([[doc(1, BASE, title="Base")], [doc(2, NEAR, title="Near")]])
-    llm = FunctionLLM(reflect_with(lambda i, n: ReflectionDecision(research_complete=True)))
+    llm = FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True)))
     ctx, _ = make_context(llm, search)
     state, (first, second) = new_state("alpha bravo", "alpha kilo")
     await research_topic(ctx, state, first, G)

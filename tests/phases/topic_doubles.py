@@ -14,8 +14,8 @@ from deepresearch.errors import SearchError
 from deepresearch.llm import ModelRouter
 from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit
-from deepresearch.roles import ReflectInputs
-from deepresearch.state import ReflectionDecision, ResearchState, SubQuery
+from deepresearch.roles import ReflectInputs, ReflectOutput
+from deepresearch.state import ResearchState, SubQuery
 from deepresearch.testing import RecordingEvents
 
 QUESTION = "How did the printing press change Europe?"
@@ -96,7 +96,7 @@ def new_state(*queries: str) -> tuple[ResearchState, list[SubQuery]]:
 
 
 def reflect_with(
-    decide: Callable[[ReflectInputs, int], ReflectionDecision | None],
+    decide: Callable[[ReflectInputs, int], ReflectOutput | None],
 ) -> Callable[[LLMRequest], Any]:
     """An answer function for FunctionLLM: reflections come from ``decide(inputs, n)``
     (n counts reflections from 1; None defers to the offline engine), everything else

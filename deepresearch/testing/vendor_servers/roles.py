@@ -31,7 +31,7 @@ def role_answer(schema: str, prompt: str) -> JSON:
         content = prompt.split("Content:", 1)[-1].strip()
         first = re.split(r"(?<=[.!?])\s", content, maxsplit=1)[0][:300]
         return {"executive_summary": content[:400] or "No content.", "key_excerpts": [first]}
-    if schema == "ReflectionDecision":
+    if schema == "ReflectOutput":
         return {"research_complete": True, "rationale": "The sources cover the sub-query."}
     if schema == "CompressOutput":
         lines = [f"- {title} [{n}]" for n, _, title in cited] or ["- No sources."]
