@@ -8,6 +8,7 @@ import asyncio
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
 from deepresearch.phases.common import PhaseReport
+from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
 from deepresearch.state import Phase, ResearchState, SubQuery, SubQueryStatus
 
@@ -24,7 +25,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
             ctx.cancel.check()
             ctx.say(f"researching {sq.id}: {sq.query}")
             try:
-                await research_topic(ctx, state, sq, Phase.GATHERING)
+                await research_topic(ctx, state, sq, Phase.GATHERING, settle=False)
                 sq.status = SubQueryStatus.COMPLETED
             except SearchError as exc:
                 # One failed sub-query does not stop the others.
@@ -42,7 +43,12 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
             )
             await ctx.checkpoint(state)
 
-    await asyncio.gather(*(run_one(sq) for sq in pending))
+    try:
+        await asyncio.gather(*(run_one(sq) for sq in pending))
+    finally:
+        # Final ids and citations in sub-query order, whatever order researchers finished in
+        # (also when the round was cancelled or timed out, so a saved state has final ids).
+        settle_sources(state)
     if cfg.enable_compression and not cfg.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     return PhaseReport(

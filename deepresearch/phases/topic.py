@@ -15,6 +15,7 @@ from deepresearch.llm import call_llm
 from deepresearch.offline.text import jaccard, term_set
 from deepresearch.phases import prompts
 from deepresearch.phases.common import domain_of, run_search, source_text
+from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import (
     CompressInputs,
@@ -42,8 +43,10 @@ _CALL_FAILED = (TimeoutError, ProviderError)
 
 
 async def research_topic(
-    ctx: RunContext, state: ResearchState, sq: SubQuery, phase: Phase
+    ctx: RunContext, state: ResearchState, sq: SubQuery, phase: Phase, *, settle: bool = True
 ) -> TopicResult:
+    """Research one sub-query. Its new sources stay provisional (see phases.settle) when
+    ``settle`` is false: parallel researchers are settled together once all have finished."""
     cfg = ctx.config
     topic = state.topic_result(sq.id) or TopicResult(sub_query_id=sq.id)
     if topic not in state.topic_results:
@@ -92,6 +95,8 @@ async def research_topic(
             query = None
     if query is not None:
         topic.stop_reason = f"tool-call budget of {cfg.topic_max_tool_calls} spent"
+    if settle:
+        settle_sources(state)
     if cfg.inline_compression and cfg.enable_compression:
         await compress_topic(ctx, state, sq, topic, phase)
     _tally_tokens(state, topic)
@@ -106,19 +111,20 @@ async def _add_hits(
     hits: list[SearchHit],
     phase: Phase,
 ) -> list[Source]:
-    seen = state.seen_urls()
+    seen = {s.url for s in visible_sources(state, sq.id)}
     added: list[Source] = []
     for hit in hits:
         if hit.url in seen:
-            continue  # URL dedup across every researcher
+            continue  # URL dedup across researchers (this round's: when settling)
         seen.add(hit.url)
-        src = state.new_source(
+        src = add_provisional_source(
+            state,
+            sq,
             url=hit.url,
             title=hit.title,
             snippet=hit.snippet,
             content=hit.content or hit.snippet,
             raw_content=hit.raw_content,
-            sub_query_id=sq.id,
             provider=ctx.search.name,
             domain=domain_of(hit),
             published=hit.published,
@@ -139,7 +145,7 @@ async def _merge_extracts(
     phase: Phase,
 ) -> None:
     """Extracted full text replaces a known source's text, or becomes a new source."""
-    by_url = {s.url: s for s in state.sources}
+    by_url = {s.url: s for s in visible_sources(state, sq.id)}
     fresh: list[SearchHit] = []
     for hit in hits:
         known = by_url.get(hit.url)
@@ -184,7 +190,7 @@ async def _summarize(
         )
     except _CALL_FAILED as exc:
         # Fall back to the raw text; nothing is lost.
-        ctx.events.emit(state, "summarization_failed", {"source": src.id, "error": str(exc)})
+        ctx.events.emit(state, "summarization_failed", {"url": src.url, "error": str(exc)})
         return
     excerpts = [e for e in out.key_excerpts if e.strip()][:5]
     src.raw_content = original

@@ -144,7 +144,7 @@ async def test_a_summary_that_takes_too_long_falls_back_to_the_raw_text() -> Non
     src = state.sources[0]
     assert not src.summarized and src.content == text and src.excerpts == []
     failed = events.kinds("summarization_failed")
-    assert failed == [{"source": src.id, "error": "no answer within 0.05s"}]
+    assert failed == [{"url": src.url, "error": "no answer within 0.05s"}]
     # the researcher carried on with the raw text
     assert topic.reflections and topic.compressed_findings is not None
     reflect = llm.requests_for(ReflectOutput)[0].inputs
