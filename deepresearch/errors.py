@@ -15,6 +15,15 @@ class InputError(DeepResearchError, ValueError):
     """A bad argument from the caller: empty or oversized question, bad sub-query edit..."""
 
 
+class PhaseOrderError(InputError):
+    """A phase was called before the phase that produces its inputs; ``run_first`` names
+    the Session method to call first (e.g. ``"plan"``)."""
+
+    def __init__(self, message: str, *, run_first: str) -> None:
+        super().__init__(message)
+        self.run_first = run_first
+
+
 class CorpusError(DeepResearchError):
     """A local corpus folder or index cannot be used."""
 

@@ -17,6 +17,7 @@ from deepresearch.config import Config
 from deepresearch.context import CancelToken, NullEvents, Progress, RunContext
 from deepresearch.errors import InputError
 from deepresearch.llm import ModelRouter
+from deepresearch.phase_order import check_phase_inputs
 from deepresearch.phases import PhaseReport
 from deepresearch.providers.base import LLMProvider, SearchProvider
 from deepresearch.providers.registry import (
@@ -26,11 +27,13 @@ from deepresearch.providers.registry import (
     cheap_spec_for,
     resolve_llm_spec,
 )
-from deepresearch.state import Phase, Report, ResearchState, RunStatus
+from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.urls import UrlPolicy
-from deepresearch.workflow.hooks import Hook
+from deepresearch.workflow.hooks import Hook, apply_edits
+from deepresearch.workflow.loop import STOPPING as _STOPPED
 from deepresearch.workflow.loop import Workflow
+from deepresearch.workflow.transitions import should_iterate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -250,7 +253,11 @@ class Session:
 
     # -- running ----------------------------------------------------------------------
     async def run(self) -> RunResult:
-        """Run the whole loop from where the state is."""
+        """Run the whole loop from where the state is: every remaining phase, supervision
+        rounds and refinement iterations, pausing for the hooks after each phase. A run
+        that already finished returns its result unchanged."""
+        if self.state.phase == Phase.DONE:
+            return self.result()
         self._bind()
         ctx = self._context()
         if self.store is not None:
@@ -291,6 +298,7 @@ class Session:
             self._task = current
 
     def result(self) -> RunResult:
+        """How the session stands now, as a RunResult (what run() returns)."""
         s = self.state
         return RunResult(
             session_id=s.id, status=s.status, phase=s.phase, iteration=s.iteration,
@@ -298,7 +306,12 @@ class Session:
         )  # fmt: skip
 
     # -- one phase at a time --------------------------------------------------------------
+    # Each method runs one phase with its quality gate, think pause (hooks) and checkpoint,
+    # and returns the phase's PhaseReport (None if the phase failed, timed out or was
+    # cancelled: see ``status`` and ``state.error``). A phase whose inputs do not exist
+    # yet raises PhaseOrderError naming the method to call first.
     async def _phase(self, phase: Phase) -> PhaseReport | None:
+        check_phase_inputs(self.state, phase)
         self._bind()
         ctx = self._context()
         if self.store is not None:
@@ -306,106 +319,197 @@ class Session:
         return await Workflow(ctx, self.hooks).step(self.state, phase)
 
     async def clarify(self) -> PhaseReport | None:
+        """Decide whether the question needs a clarifying question; if so it is in
+        ``state.clarification.question`` — answer it with :meth:`answer` (or a hook)."""
         return await self._phase(Phase.CLARIFICATION)
 
     async def brief(self) -> PhaseReport | None:
+        """Write the research brief (``state.research_brief``) from the question and the
+        clarification answer, if any."""
         return await self._phase(Phase.BRIEF)
 
     async def plan(self) -> PhaseReport | None:
+        """Split the question into sub-queries (:attr:`sub_queries`). Edit the plan with
+        :meth:`set_sub_queries` before gathering."""
         return await self._phase(Phase.PLANNING)
 
-    async def gather(self) -> PhaseReport | None:
+    async def gather(self, sub_queries: pd.DataFrame | None = None) -> PhaseReport | None:
+        """Research every pending sub-query with parallel topic researchers (:attr:`sources`).
+
+        ``sub_queries``: an edited copy of :attr:`sub_queries`, applied first as with
+        :meth:`set_sub_queries`. Needs a plan: PhaseOrderError otherwise.
+        """
+        if sub_queries is not None:
+            self.set_sub_queries(sub_queries)
         return await self._phase(Phase.GATHERING)
 
     async def supervise(self) -> PhaseReport | None:
+        """Judge coverage per sub-query and queue follow-up sub-queries for weak ones
+        (they are gathered by the next :meth:`gather` — or by :meth:`analyze`)."""
         return await self._phase(Phase.SUPERVISION)
 
     async def analyze(self) -> PhaseReport | None:
+        """Extract findings (with confidence) and gaps from the sources (:attr:`findings`,
+        :attr:`gaps`). Pending sub-queries, such as follow-ups :meth:`supervise` queued,
+        are gathered first, as the loop would."""
+        check_phase_inputs(self.state, Phase.ANALYSIS)
+        if self.state.pending_sub_queries():
+            await self._phase(Phase.GATHERING)
+            if self.state.status in _STOPPED:
+                return None
         return await self._phase(Phase.ANALYSIS)
 
     async def synthesize(self) -> PhaseReport | None:
+        """Write the cited Markdown report (:attr:`report`) from the findings."""
         return await self._phase(Phase.SYNTHESIS)
 
     async def refine(self) -> PhaseReport | None:
+        """Turn unresolved gaps into follow-up sub-queries for the next iteration.
+
+        As in the loop, only when it should iterate: with no unresolved gaps, or with
+        ``state.iteration`` at ``max_iterations``, nothing runs, a decision says why, and
+        None is returned (raise ``s.state.max_iterations`` to allow another iteration).
+        """
+        check_phase_inputs(self.state, Phase.REFINEMENT)
+        if not should_iterate(self.state):
+            reason = (
+                "no unresolved gaps"
+                if not self.state.has_unresolved_gaps()
+                else f"iteration {self.state.iteration} of {self.state.max_iterations} reached"
+            )
+            self._record_user("refine_skipped", f"Refinement not run: {reason}.", {})
+            return None
         return await self._phase(Phase.REFINEMENT)
 
     async def next(self) -> PhaseReport | None:
-        """Run whichever phase the loop would run next."""
-        return await self._phase(self.state.phase) if self.state.phase != Phase.DONE else None
+        """Run whichever phase the loop would run next (``state.phase``); None when done."""
+        if self.state.phase == Phase.DONE:
+            return None
+        return await self._phase(self.state.phase)
 
     def answer(self, text: str) -> None:
-        """Answer the clarifying question before running the next phase."""
+        """Answer the clarifying question (after :meth:`clarify` asked one); the brief and
+        the plan then use the answer."""
         if self.state.clarification is None:
             raise InputError("There is no clarifying question to answer; run clarify() first.")
         self.state.clarification.answer = text.strip()
 
+    def set_sub_queries(self, frame: pd.DataFrame) -> list[str]:
+        """Hand back an edited copy of :attr:`sub_queries` as the plan.
+
+        Change a row's ``query`` to reword it, drop a row to remove it, add rows (any new
+        index, e.g. ``pd.concat([df, pd.DataFrame({"query": ["..."]})])``) to add them.
+        Sub-queries that already ran are not changed: a reworded one is asked again as a
+        new sub-query, a dropped one keeps its sources. Recorded as a steer by agent
+        ``user``. Returns one line per change.
+        """
+        from deepresearch.notebook.frames import plan_edits
+
+        steer = plan_edits(self.state, frame)
+        changes = apply_edits(self.state, steer)
+        kept = [i for i in steer.remove_sub_queries if self.state.sub_query(i) is not None]
+        changes += [f"kept {i}: it already ran, its sources stay" for i in kept]
+        if changes:
+            self._record_user("edit_plan", "; ".join(changes), {"changes": changes})
+            if self.store is not None:
+                self.store.save(self.state)
+        return changes
+
+    def _record_user(self, action: str, rationale: str, outputs: dict[str, object]) -> None:
+        decision = self.state.record(
+            AgentDecision(
+                agent="user", action=action, rationale=rationale, phase=self.state.phase,
+                iteration=self.state.iteration, outputs=dict(outputs),
+            )
+        )  # fmt: skip
+        if self.store is not None:
+            self.store.emit(self.state, "decision", decision.model_dump(mode="json"))
+
     # -- looking at it ----------------------------------------------------------------
+    # The DataFrame properties build a new frame from the state on every access: each is a
+    # copy, so editing it changes nothing (hand an edited plan back with set_sub_queries).
     @property
     def id(self) -> str:
+        """The session id (the key in the store, and for ``deepresearch resume ID``)."""
         return self.state.id
 
     @property
     def question(self) -> str:
+        """The research question, whitespace collapsed."""
         return self.state.question
 
     @property
     def status(self) -> RunStatus:
+        """pending, running, awaiting_input, completed, stopped, cancelled, timed_out or failed."""
         return self.state.status
 
     @property
     def report(self) -> Report | None:
+        """The cited Markdown report (``.markdown``), None before :meth:`synthesize`."""
         return self.state.report
 
     @property
     def sources(self) -> pd.DataFrame:
+        """Sources (a copy), indexed by id: ``cited``/``citation`` (its ``[n]`` in the
+        report), title, url, provider, quality, relevance, sub-query, novelty, ..."""
         from deepresearch.notebook.frames import sources_frame
 
         return sources_frame(self.state)
 
     @property
     def findings(self) -> pd.DataFrame:
+        """Findings (a copy), indexed by id: content, confidence, category, citations."""
         from deepresearch.notebook.frames import findings_frame
 
         return findings_frame(self.state)
 
     @property
     def gaps(self) -> pd.DataFrame:
+        """Gaps (a copy): description, severity, whether and how they were addressed."""
         from deepresearch.notebook.frames import gaps_frame
 
         return gaps_frame(self.state)
 
     @property
     def sub_queries(self) -> pd.DataFrame:
+        """The plan (a copy), indexed by id: query, status, origin (plan, supervision,
+        refinement, user), sources found. Edit it and hand it back with
+        :meth:`set_sub_queries` or ``gather(sub_queries=df)``."""
         from deepresearch.notebook.frames import sub_queries_frame
 
         return sub_queries_frame(self.state)
 
     @property
     def decisions(self) -> pd.DataFrame:
+        """Every agent decision, oldest first (a copy): phase, agent (``user`` for your
+        steers), action, rationale."""
         from deepresearch.notebook.frames import decisions_frame
 
         return decisions_frame(self.state)
 
     @property
     def metrics(self) -> pd.DataFrame:
+        """One row per phase run (a copy): duration, LLM calls, tokens, cost, searches."""
         from deepresearch.notebook.frames import metrics_frame
 
         return metrics_frame(self.state)
 
     @property
     def usage(self) -> pd.DataFrame:
+        """One row per LLM call (a copy): role, phase, model, tokens, cost, retries."""
         from deepresearch.notebook.frames import usage_frame
 
         return usage_frame(self.state)
 
     @property
     def events(self) -> pd.DataFrame:
-        """The audit trail from the store."""
+        """The audit trail from the store (a copy); InputError without a store."""
         if self.store is None:
-            raise InputError("This session has no store; pass store=... to keep an audit trail.")
+            raise InputError("This session does not persist (persist=False): no audit trail.")
         return self.store.events_frame(self.id)
 
     def finding_sources(self, finding_id: str) -> pd.DataFrame:
+        """The sources one finding cites, in its order (same columns as :attr:`sources`)."""
         from deepresearch.notebook.frames import finding_sources
 
         return finding_sources(self.state, finding_id)

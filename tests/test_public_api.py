@@ -10,7 +10,7 @@ EXPECTED = {
     "ProviderError", "ProviderUnavailableError", "RateLimitError", "ContextWindowError",
     "StructuredOutputError", "SearchError", "MissingExtraError", "StateVersionError",
     "SessionNotFoundError", "ResearchCancelled", "PhaseTimeoutError", "__version__",
-    "StoreError", "UrlRefused",
+    "StoreError", "UrlRefused", "PhaseOrderError",
 }  # fmt: skip
 
 

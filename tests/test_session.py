@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -209,3 +210,149 @@ async def test_a_folder_as_search_is_a_local_corpus(tmp_path: Path) -> None:
     assert s.report is not None and "press.md" in s.report.markdown
     with pytest.raises(dr.InputError, match="not a folder"):
         dr.Session(QUESTION, search=tmp_path / "missing", persist=False)
+
+
+# -- editable plans ----------------------------------------------------------------------
+async def test_an_edited_sub_queries_frame_is_the_plan(search: StaticSearch) -> None:
+    import pandas as pd
+
+    s = _session(search, enable_clarification=False)
+    await s.plan()
+    df = s.sub_queries
+    first, second, *rest = list(df.index)
+    df.loc[first, "query"] = "printing press and literacy"  # reword (a copy: no warning)
+    df = df.drop(index=second)  # remove
+    df = pd.concat([df, pd.DataFrame({"query": ["printing press in Venice"]})])  # add
+    assert s.sub_queries.loc[first, "query"] != "printing press and literacy"  # a copy
+
+    await s.gather(sub_queries=df)
+
+    plan = s.sub_queries
+    assert plan.loc[first, "query"] == "printing press and literacy"
+    assert plan.loc[first, "origin"] == "user"
+    assert second not in plan.index
+    added = plan[plan["query"] == "printing press in Venice"]
+    assert len(added) == 1 and added["origin"].iloc[0] == "user"
+    assert set(plan.index) == {first, *rest, added.index[0]}
+    assert added["status"].iloc[0] != "pending"  # gathered
+    steer = [d for d in s.state.decisions if d.action == "edit_plan"]
+    assert len(steer) == 1 and steer[0].agent == "user"
+    assert s.decisions.query("agent == 'user'")["action"].tolist() == ["edit_plan"]
+
+
+async def test_plan_edits_to_finished_sub_queries_keep_their_sources(
+    search: StaticSearch,
+) -> None:
+    s = _session(search, enable_clarification=False)
+    await s.plan()
+    await s.gather()
+    done = s.sub_queries.index[0]
+    n_sources = len(s.state.sources)
+    changes = s.set_sub_queries(s.sub_queries.drop(index=done))
+    assert changes == [f"kept {done}: it already ran, its sources stay"]
+    assert done in s.sub_queries.index and len(s.state.sources) == n_sources
+    with pytest.raises(dr.InputError, match="'query' column"):
+        s.set_sub_queries(s.sources)
+    empty = s.sub_queries
+    empty.loc[done, "query"] = " "
+    with pytest.raises(dr.InputError, match="empty query"):
+        s.set_sub_queries(empty)
+
+
+def test_add_sub_query_records_a_user_origin_and_unknown_ids_are_none() -> None:
+    state = ResearchState(question=QUESTION)
+    assert state.add_sub_query("x").origin == "user"
+    assert state.sub_query("sq-99") is None
+
+
+# -- phase order ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("method", "first"),
+    [("gather", "plan"), ("supervise", "plan"), ("analyze", "plan"), ("synthesize", "plan"),
+     ("refine", "plan")],
+)  # fmt: skip
+async def test_a_phase_before_its_inputs_names_the_phase_to_run_first(
+    search: StaticSearch, method: str, first: str
+) -> None:
+    s = _session(search)
+    with pytest.raises(dr.PhaseOrderError, match=rf"run {first}\(\) first") as caught:
+        await getattr(s, method)()
+    assert caught.value.run_first == first
+    assert s.state.metrics == []  # nothing ran
+
+
+async def test_the_phase_named_is_the_earliest_missing_one(search: StaticSearch) -> None:
+    s = _session(search, enable_clarification=False)
+    await s.plan()
+    with pytest.raises(dr.PhaseOrderError, match=r"run gather\(\) first"):
+        await s.synthesize()
+    await s.gather()
+    with pytest.raises(dr.PhaseOrderError, match=r"run analyze\(\) first"):
+        await s.synthesize()
+    await s.analyze()
+    with pytest.raises(dr.PhaseOrderError, match=r"run synthesize\(\) first"):
+        await s.refine()
+
+
+async def test_analyze_gathers_the_follow_ups_supervise_queued(search: StaticSearch) -> None:
+    s = _session(search, enable_clarification=False)
+    await s.plan()
+    await s.gather()
+    follow_up = s.state.add_sub_query("printing press and the Reformation", origin="supervision")
+    await s.analyze()
+    assert follow_up.status.value != "pending"
+    assert [m.phase.value for m in s.state.metrics][-2:] == ["gathering", "analysis"]
+
+
+async def test_refine_respects_should_iterate(search: StaticSearch) -> None:
+    s = _session(search, enable_clarification=False, max_iterations=1)
+    await s.plan()
+    await s.gather()
+    await s.analyze()
+    await s.synthesize()
+    assert await s.refine() is None  # iteration 1 of 1: the loop would not iterate
+    assert s.state.iteration == 1
+    assert s.state.decisions[-1].action == "refine_skipped"
+    assert "iteration 1 of 1" in s.state.decisions[-1].rationale
+
+
+async def test_run_sync_after_run_keeps_the_finished_status(search: StaticSearch) -> None:
+    s = _session(search)
+    await s.run()
+    before = s.state.model_dump()
+    result = await asyncio.to_thread(s.run_sync)  # a script calling run_sync later
+    assert result.status == RunStatus.COMPLETED and s.status == RunStatus.COMPLETED
+    assert s.state.model_dump() == before
+
+
+def test_every_public_session_member_has_a_docstring() -> None:
+    missing = [
+        name
+        for name, member in vars(dr.Session).items()
+        if not name.startswith("_") and not (getattr(member, "__doc__", None) or "").strip()
+    ]
+    assert missing == []
+
+
+async def test_sources_name_the_provider_that_returned_them_and_their_score(
+    docs: list[dict[str, str]],
+) -> None:
+    from deepresearch.errors import SearchError
+    from deepresearch.providers.fallback import FallbackSearch
+
+    class Down(StaticSearch):
+        async def search(self, query: str, *, max_results: int) -> list[dr.SearchHit]:
+            raise SearchError("down", provider=self.name)
+
+    chain = FallbackSearch([Down(docs, name="test:down"), StaticSearch(docs, name="test:up")])
+    s = dr.Session(QUESTION, llm="offline", search=chain, persist=False)
+    await s.run()
+    sources = s.sources
+    assert not sources.empty
+    assert set(sources["provider"]) == {"test:up"}  # not the chain "test:down+test:up"
+    assert sources["cited"].any()
+    cited = sources[sources["cited"]].sort_values("citation")
+    assert cited["citation"].tolist() == list(range(1, len(cited) + 1))
+    assert s.report is not None
+    for n, title in zip(cited["citation"], cited["title"], strict=True):
+        assert f"{n}. {title}" in s.report.markdown

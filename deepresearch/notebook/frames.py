@@ -34,6 +34,7 @@ from deepresearch.state import (
     SupervisionRound,
     UsageRecord,
 )
+from deepresearch.workflow.hooks import Steer
 
 # Ordered categoricals so sorting and filtering (`df[df.confidence >= "high"]`) follow meaning.
 PHASE = pd.CategoricalDtype([p.value for p in Phase], ordered=True)
@@ -100,11 +101,14 @@ class Table(Generic[R]):
 
 SOURCES = Table[Source](
     columns={
-        "citation": INT,
+        "cited": BOOL,  # derived per state: in the report's Sources list
+        "citation": INT,  # derived per state: its [n] in the report; <NA> when not cited
+        "ref": INT,  # the stable number prompts use, assigned when the source was found
         "title": TEXT,
         "url": TEXT,
         "domain": TEXT,
-        "provider": TEXT,
+        "provider": TEXT,  # the search provider that returned it
+        "relevance": FLOAT,  # that provider's score (BM25 for a corpus, 0-1 for Tavily)
         "quality": QUALITY,
         "sub_query_id": TEXT,
         "iteration": INT,
@@ -115,7 +119,7 @@ SOURCES = Table[Source](
         "snippet": TEXT,
         "content_chars": INT,
     },
-    derive={"content_chars": lambda s: len(s.content)},
+    derive={"content_chars": lambda s: len(s.content), "ref": lambda s: s.citation},
 )
 
 FINDINGS = Table[Finding](
@@ -125,7 +129,8 @@ FINDINGS = Table[Finding](
         "category": TEXT,
         "iteration": INT,
         "source_ids": OBJECT,
-        "citations": OBJECT,  # derived per state: see findings_frame
+        "refs": OBJECT,  # derived per state: the sources' stable numbers
+        "citations": OBJECT,  # derived per state: their [n] in the report (cited ones only)
         "n_sources": INT,
     },
     derive={"n_sources": lambda f: len(f.source_ids)},
@@ -240,19 +245,36 @@ SUPERVISION = Table[SupervisionRound](
 )
 
 
+def report_numbers(state: ResearchState) -> dict[str, int]:
+    """Source id -> its ``[n]`` in the current report (empty before synthesis)."""
+    cited = state.report.cited_source_ids if state.report else []
+    return {source_id: n for n, source_id in enumerate(cited, 1)}
+
+
+def _source_rules(state: ResearchState) -> dict[str, Derive[Source]]:
+    numbers = report_numbers(state)
+    return {"cited": lambda s: s.id in numbers, "citation": lambda s: numbers.get(s.id)}
+
+
 def sources_frame(state: ResearchState) -> pd.DataFrame:
-    """Sources, one row each; `citation` is the `[n]` the report uses."""
-    return SOURCES.frame(state.sources)
+    """Sources, one row each: ``cited``/``citation`` say whether and as which ``[n]`` the
+    report cites it; ``ref`` is the stable number findings and prompts use."""
+    return SOURCES.frame(state.sources, **_source_rules(state))
 
 
 def findings_frame(state: ResearchState) -> pd.DataFrame:
-    """Findings with their confidence and the citations that support them."""
-    citation_of = {s.id: s.citation for s in state.sources}
+    """Findings with their confidence, their sources' ``refs`` and, once there is a report,
+    the ``citations`` (report ``[n]``) of the cited ones."""
+    ref_of = {s.id: s.citation for s in state.sources}
+    numbers = report_numbers(state)
+
+    def refs(f: Finding) -> list[int]:
+        return [ref_of[i] for i in f.source_ids if i in ref_of]
 
     def citations(f: Finding) -> list[int]:
-        return [citation_of[i] for i in f.source_ids if i in citation_of]
+        return [numbers[i] for i in f.source_ids if i in numbers]
 
-    return FINDINGS.frame(state.findings, citations=citations)
+    return FINDINGS.frame(state.findings, refs=refs, citations=citations)
 
 
 def finding_sources(state: ResearchState, finding_id: str) -> pd.DataFrame:
@@ -262,7 +284,9 @@ def finding_sources(state: ResearchState, finding_id: str) -> pd.DataFrame:
         known = [f.id for f in state.findings]
         raise InputError(f"No finding {finding_id!r}; findings are {known}.")
     by_id = {s.id: s for s in state.sources}
-    return SOURCES.frame(by_id[i] for i in finding.source_ids if i in by_id)
+    return SOURCES.frame(
+        (by_id[i] for i in finding.source_ids if i in by_id), **_source_rules(state)
+    )
 
 
 def gaps_frame(state: ResearchState) -> pd.DataFrame:
@@ -277,6 +301,35 @@ def sub_queries_frame(state: ResearchState) -> pd.DataFrame:
         if s.sub_query_id:
             counts[s.sub_query_id] = counts.get(s.sub_query_id, 0) + 1
     return SUB_QUERIES.frame(state.sub_queries, sources=lambda sq: counts.get(sq.id, 0))
+
+
+def plan_edits(state: ResearchState, frame: pd.DataFrame) -> Steer:
+    """What changed between the state's sub-queries and an edited copy of ``s.sub_queries``,
+    as a :class:`Steer`: rows whose ``query`` text changed are edits, rows of known ids that
+    are gone are removals, rows with any other index (e.g. ``pd.concat`` of new rows) are
+    additions. Only the ``query`` column is read."""
+    if not isinstance(frame, pd.DataFrame) or "query" not in frame.columns:
+        raise InputError(
+            "Pass the sub_queries DataFrame (edited): a DataFrame with a 'query' column, "
+            "indexed by sub-query id, e.g. df = s.sub_queries; df.loc['sq-1', 'query'] = '...'."
+        )
+    known = {sq.id: sq for sq in state.sub_queries}
+    edits: dict[str, str] = {}
+    additions: list[str] = []
+    kept: set[str] = set()
+    for index, text in frame["query"].items():
+        if pd.isna(text) or not str(text).strip():
+            raise InputError(f"Row {index!r} of the edited plan has an empty query.")
+        query = " ".join(str(text).split())
+        sq = known.get(str(index)) if isinstance(index, str) else None
+        if sq is None:
+            additions.append(query)
+        else:
+            kept.add(sq.id)
+            if query != sq.query:
+                edits[sq.id] = query
+    removals = [sq_id for sq_id in known if sq_id not in kept]
+    return Steer(add_sub_queries=additions, edit_sub_queries=edits, remove_sub_queries=removals)
 
 
 def decisions_frame(state: ResearchState) -> pd.DataFrame:

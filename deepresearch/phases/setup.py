@@ -145,13 +145,15 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         out = PlanOutput(sub_queries=[])
     planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.max_sub_queries]
     if not planned and not state.has_sub_query(state.question):
-        state.add_sub_query(state.question, rationale="fallback: the question itself")
+        state.add_sub_query(
+            state.question, rationale="fallback: the question itself", origin="plan"
+        )
     room = cfg.max_total_sub_queries - len(state.sub_queries)
     for q in planned:
         if room <= 0:
             break
         if q.query.strip() and not state.has_sub_query(q.query):
-            state.add_sub_query(q.query, rationale=q.rationale, priority=q.priority)
+            state.add_sub_query(q.query, rationale=q.rationale, priority=q.priority, origin="plan")
             room -= 1
     if not state.research_brief and out.research_brief.strip():
         state.research_brief = out.research_brief.strip()

@@ -125,9 +125,10 @@ async def _add_hits(
             snippet=hit.snippet,
             content=hit.content or hit.snippet,
             raw_content=hit.raw_content,
-            provider=ctx.search.name,
+            provider=hit.provider or ctx.search.name,
             domain=domain_of(hit),
             published=hit.published,
+            relevance=hit.score,
         )
         topic.source_ids.append(src.id)
         added.append(src)

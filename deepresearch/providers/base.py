@@ -97,6 +97,7 @@ class SearchHit(BaseModel):
     domain: str = ""
     published: str | None = None
     metadata: dict[str, Any] = {}
+    provider: str = ""  # the provider that returned it (set by a fallback chain)
 
 
 @runtime_checkable

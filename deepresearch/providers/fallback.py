@@ -37,7 +37,8 @@ class FallbackSearch:
         failures = [f"{name}: {why}" for name, why in self._unavailable.items()]
         for provider in self._usable():
             try:
-                return await provider.search(query, max_results=max_results)
+                hits = await provider.search(query, max_results=max_results)
+                return [_tagged(hit, provider) for hit in hits]
             except ProviderError as exc:
                 failures.append(self._note(provider, exc))
         raise SearchError(
@@ -58,7 +59,7 @@ class FallbackSearch:
                 self._note(provider, exc)
                 continue
             for hit in hits:
-                found.setdefault(hit.url, hit)
+                found.setdefault(hit.url, _tagged(hit, provider))
         return [found[u] for u in urls if u in found]
 
     def _note(self, provider: SearchProvider, exc: ProviderError) -> str:
@@ -66,3 +67,8 @@ class FallbackSearch:
             self._unavailable[provider.name] = str(exc)
         logger.warning("search provider %s failed: %s", provider.name, exc)
         return f"{provider.name}: {exc}"
+
+
+def _tagged(hit: SearchHit, provider: SearchProvider) -> SearchHit:
+    """The hit, naming the provider in the chain that returned it."""
+    return hit if hit.provider else hit.model_copy(update={"provider": provider.name})

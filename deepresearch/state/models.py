@@ -139,6 +139,9 @@ class Source(Record):
     related_to: str | None = None  # title of the closest earlier source of the same sub-query
     published: str | None = None
     iteration: int = 1
+    # The search provider's score for the hit (higher = more relevant; each provider has
+    # its own scale: BM25 for a corpus, 0-1 for Tavily).
+    relevance: float | None = None
 
 
 class Finding(Record):

@@ -112,9 +112,11 @@ class ResearchState(Record):
         *,
         rationale: str = "",
         priority: int = 1,
-        origin: SubQueryOrigin = "plan",
+        origin: SubQueryOrigin = "user",
         directive_id: str | None = None,
     ) -> SubQuery:
+        """Append a pending sub-query. ``origin`` says who asked for it: "user" unless a
+        phase passes its own ("plan", "supervision", "refinement")."""
         sq = SubQuery(
             id=self.next_id("sq"),
             query=query.strip(),
@@ -132,6 +134,7 @@ class ResearchState(Record):
         return any(" ".join(sq.query.lower().split()) == key for sq in self.sub_queries)
 
     def sub_query(self, sub_query_id: str) -> SubQuery | None:
+        """The sub-query with this id, or None when there is none (ids: ``sq-1``, ...)."""
         return next((sq for sq in self.sub_queries if sq.id == sub_query_id), None)
 
     def pending_sub_queries(self) -> list[SubQuery]:

@@ -119,7 +119,9 @@ class Workflow:
         if steer.stop:
             state.status = RunStatus.STOPPED
             state.phase = next_phase(state, cfg)
-            self._decide(state, phase, "stop", "A think-pause hook asked to stop.", {})
+            self._decide(
+                state, phase, "stop", "A think-pause hook asked to stop.", {}, agent="user"
+            )
             await ctx.checkpoint(state)
             return report
         nxt = self._advance(state, phase, steer)
@@ -161,7 +163,7 @@ class Workflow:
         if changes or steer.guidance:
             self._decide(
                 state, phase, "apply_guidance", "; ".join(changes) or "guidance recorded",
-                {"guidance": steer.guidance, "changes": changes},
+                {"guidance": steer.guidance, "changes": changes}, agent="user",
             )  # fmt: skip
         return steer
 
@@ -200,10 +202,12 @@ class Workflow:
         action: str,
         rationale: str,
         outputs: dict[str, object],
+        agent: str = "supervisor",
     ) -> None:
+        """Record a decision; ``agent`` is "user" for what a think-pause hook asked."""
         decision = state.record(
             AgentDecision(
-                agent="supervisor",
+                agent=agent,
                 action=action,
                 rationale=rationale,
                 phase=phase,

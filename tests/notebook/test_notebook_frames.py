@@ -39,8 +39,8 @@ def test_empty_and_full_frames_have_the_same_columns_and_dtypes(
 def test_sources_frame_is_indexed_by_id_with_typed_columns(rich_state: ResearchState) -> None:
     df = frames.sources_frame(rich_state)
     assert list(df.index) == ["src-1", "src-2", "src-3"]
-    assert df.loc["src-1", "citation"] == 1
-    assert str(df["citation"].dtype) == "Int64"
+    assert df.loc["src-1", "ref"] == 1
+    assert str(df["citation"].dtype) == "Int64" and str(df["cited"].dtype) == "boolean"
     assert df["quality"].dtype.ordered  # type: ignore[union-attr]
     assert df.loc["src-1", "content_chars"] == len("Gutenberg's press spread literacy.")
     # An ordered categorical filters by meaning.
@@ -49,7 +49,7 @@ def test_sources_frame_is_indexed_by_id_with_typed_columns(rich_state: ResearchS
 
 def test_findings_frame_lists_citations_and_orders_confidence(rich_state: ResearchState) -> None:
     df = frames.findings_frame(rich_state)
-    assert df.loc["f-1", "citations"] == [2, 1]
+    assert df.loc["f-1", "refs"] == [2, 1]
     assert df.loc["f-1", "n_sources"] == 2
     assert df.sort_values("confidence").index[-1] == "f-1"
 
@@ -127,3 +127,23 @@ def test_the_notebook_guide_lists_each_tables_real_index_and_columns(
             assert index.endswith(" id"), name
         else:
             assert index.startswith("running number"), name
+
+
+def test_sources_say_whether_and_as_which_number_the_report_cites_them(
+    rich_state: ResearchState,
+) -> None:
+    from deepresearch.state import Report
+
+    state = rich_state.model_copy(deep=True)
+    state.report = None
+    before = frames.sources_frame(state)
+    assert not before["cited"].any() and before["citation"].isna().all()
+    state.report = Report(markdown="# r\n\nA [1]. B [2].\n", cited_source_ids=["src-2", "src-1"])
+    df = frames.sources_frame(state)
+    assert df["cited"].tolist() == [True, True, False]
+    assert df.loc["src-2", "citation"] == 1 and df.loc["src-1", "citation"] == 2
+    assert pd.isna(df.loc["src-3", "citation"])
+    findings = frames.findings_frame(state)
+    f1 = state.findings[0]
+    numbers = {"src-2": 1, "src-1": 2}
+    assert findings.loc[f1.id, "citations"] == [numbers[i] for i in f1.source_ids if i in numbers]
