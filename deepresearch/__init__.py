@@ -47,6 +47,16 @@ from deepresearch.state import (
     SubQuery,
 )
 from deepresearch.store import SessionStore
+from deepresearch.stream import (
+    FindingAdded,
+    Paused,
+    PhaseFinished,
+    PhaseStarted,
+    ReportReady,
+    RunEvent,
+    RunFinished,
+    SourceFound,
+)
 from deepresearch.workflow.hooks import Hook, Steer
 
 __version__ = "0.1.0"
@@ -59,6 +69,7 @@ __all__ = [
     "CorpusError",
     "DeepResearchError",
     "Finding",
+    "FindingAdded",
     "Gap",
     "Hook",
     "InputError",
@@ -67,15 +78,21 @@ __all__ = [
     "LLMResponse",
     "MissingExtraError",
     "OfflineEngine",
+    "Paused",
     "Phase",
+    "PhaseFinished",
     "PhaseOrderError",
+    "PhaseStarted",
     "PhaseTimeoutError",
     "ProviderError",
     "ProviderUnavailableError",
     "RateLimitError",
     "Report",
+    "ReportReady",
     "ResearchCancelled",
     "ResearchState",
+    "RunEvent",
+    "RunFinished",
     "RunResult",
     "RunStatus",
     "SearchError",
@@ -85,14 +102,15 @@ __all__ = [
     "SessionNotFoundError",
     "SessionStore",
     "Source",
+    "SourceFound",
     "StateVersionError",
     "Steer",
     "StoreError",
     "StructuredOutputError",
     "SubQuery",
     "UrlRefused",
-    "__version__",
     "phases",
     "research",
     "run_sync",
+    "__version__",
 ]

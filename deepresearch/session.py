@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import threading
 import warnings
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -29,6 +30,7 @@ from deepresearch.providers.registry import (
 )
 from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
+from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
 from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
 from deepresearch.workflow.loop import STOPPING as _STOPPED
@@ -188,6 +190,7 @@ class Session:
         self._task: asyncio.Task[RunResult] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -242,7 +245,7 @@ class Session:
                 config=cfg,
                 models=router,
                 search=search,
-                events=store if store is not None else NullEvents(),
+                events=TeeEvents(store if store is not None else NullEvents(), self._listeners),
                 checkpoint=checkpoint,
                 cancel=self._cancel,
                 progress=self.progress,
@@ -274,6 +277,41 @@ class Session:
         ctx = self._context()
         ctx.events.emit(self.state, "resumed", {"phase": self.state.phase.value})
         return await self.run()
+
+    async def stream(self) -> AsyncIterator[RunEvent]:
+        """Run (or resume) the loop and yield typed events as they happen:
+        PhaseStarted, SourceFound, FindingAdded, PhaseFinished, Paused (a think pause),
+        ReportReady, and last RunFinished. Closing the stream early cancels the run (its
+        state so far is saved, and :meth:`resume` continues it); close it explicitly with
+        ``contextlib.aclosing`` when you ``break`` out, or call :meth:`cancel`::
+
+            async with contextlib.aclosing(s.stream()) as events:
+                async for event in events:
+                    if isinstance(event, dr.SourceFound):
+                        print(event.title)
+        """
+        queue: asyncio.Queue[RunEvent | None] = asyncio.Queue()
+        translator = EventTranslator(self.state)
+
+        def listen(state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+            for event in translator.translate(state, kind, payload):
+                queue.put_nowait(event)
+
+        self._listeners.append(listen)
+        runner = self.resume() if self.state.status in _STOPPED else self.run()
+        task = asyncio.ensure_future(runner)
+        task.add_done_callback(lambda _: queue.put_nowait(None))
+        try:
+            while (event := await queue.get()) is not None:
+                yield event
+            result = task.result()
+            yield RunFinished(status=result.status, phase=result.phase, error=result.error)
+        finally:
+            self._listeners.remove(listen)
+            if not task.done():
+                self.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def run_sync(self) -> RunResult:
         """Blocking run() for scripts — also inside a running notebook (via nest-asyncio)."""

@@ -11,6 +11,8 @@ EXPECTED = {
     "StructuredOutputError", "SearchError", "MissingExtraError", "StateVersionError",
     "SessionNotFoundError", "ResearchCancelled", "PhaseTimeoutError", "__version__",
     "StoreError", "UrlRefused", "PhaseOrderError",
+    "RunEvent", "PhaseStarted", "PhaseFinished", "SourceFound", "FindingAdded", "Paused",
+    "ReportReady", "RunFinished",
 }  # fmt: skip
 
 

@@ -356,3 +356,45 @@ async def test_sources_name_the_provider_that_returned_them_and_their_score(
     assert s.report is not None
     for n, title in zip(cited["citation"], cited["title"], strict=True):
         assert f"{n}. {title}" in s.report.markdown
+
+
+# -- streaming -----------------------------------------------------------------------------
+async def test_stream_yields_typed_events_in_order(search: StaticSearch) -> None:
+    seen: list[str] = []
+
+    def hook(state: ResearchState, prompt: str) -> None:
+        seen.append(prompt)
+
+    s = _session(search, hooks=[hook], max_iterations=1)
+    events = [event async for event in s.stream()]
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "phase_started" and kinds[-1] == "run_finished"
+    assert isinstance(events[-1], dr.RunFinished) and events[-1].status == s.status
+    started = [e.phase for e in events if isinstance(e, dr.PhaseStarted)]
+    finished = [e.phase for e in events if isinstance(e, dr.PhaseFinished)]
+    assert started == finished == [m.phase for m in s.state.metrics]
+    found = [e for e in events if isinstance(e, dr.SourceFound)]
+    assert sorted(e.url for e in found) == sorted(src.url for src in s.state.sources)
+    gathering_done = next(
+        i for i, e in enumerate(events)
+        if isinstance(e, dr.PhaseFinished) and e.phase == Phase.GATHERING
+    )  # fmt: skip
+    assert kinds.index("source_found") < gathering_done  # sources arrive while gathering runs
+    findings = [e for e in events if isinstance(e, dr.FindingAdded)]
+    assert {e.finding_id for e in findings} == {f.id for f in s.state.findings}
+    pauses = [e for e in events if isinstance(e, dr.Paused)]
+    assert [p.prompt for p in pauses] == seen
+    ready = [e for e in events if isinstance(e, dr.ReportReady)]
+    assert ready and s.report is not None and ready[-1].markdown == s.report.markdown
+
+
+async def test_leaving_a_stream_early_cancels_the_run(search: StaticSearch) -> None:
+    import contextlib
+
+    s = _session(search)
+    async with contextlib.aclosing(s.stream()) as events:
+        async for event in events:
+            if isinstance(event, dr.PhaseFinished) and event.phase == Phase.PLANNING:
+                break
+    assert s.status == RunStatus.CANCELLED
+    assert s.state.sub_queries and not s.state.findings
