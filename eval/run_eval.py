@@ -1,8 +1,20 @@
-"""Evaluate the offline defaults on eval/dev.jsonl: gold-article citation recall and fact
-recall (case-insensitive, after Unicode NFKC), against plain BM25 top-10 on the question.
+"""Evaluate the offline defaults on an eval set (JSONL): gold-source recall in the report's
+Sources list, fact recall, cited-source count and dangling citations, per question type,
+beside plain BM25 baselines (R@5/10/20) on the question alone.
 
-    python eval/run_eval.py                      # defaults
+    python eval/run_eval.py                          # ../shared/eval/dev.jsonl, demo corpus
+    python eval/run_eval.py --set dev2               # any set in ../shared/eval by name
+    python eval/run_eval.py --set seeds_dev --corpus ../shared/seeds
+    python eval/run_eval.py --set path/to/my.jsonl --only odd     # ids ending odd/even
     python eval/run_eval.py --no-summarization --no-compression   # issue 6 comparison
+
+Scoring follows ../shared/eval/README.md: both sides NFKC-normalised and case-folded; a gold
+title counts when an entry of the report's last Sources section has that title (for a local
+corpus: when the entry's path ends with the gold file name); a fact counts when it appears
+anywhere in the report; a dangling citation is an [n] in the body with no entry n.
+
+The pieces (``score_report``, ``bm25_baseline``, ``summarize``) are plain functions so other
+measures can be added beside them.
 """
 
 from __future__ import annotations
@@ -10,39 +22,151 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
+import sqlite3
 import statistics
 import sys
 import time
 import unicodedata
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import deepresearch as dr
-from deepresearch.providers.demo import demo_corpus
+from deepresearch.providers import readers
+from deepresearch.providers.corpus import CorpusSearch
+from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file
 
 HERE = Path(__file__).resolve().parent
+SHARED_EVAL = HERE.parent.parent / "shared" / "eval"
+BASELINE_KS = (5, 10, 20)
+MAX_CITED = 12
+
+_SOURCES = re.compile(r"^#{1,3}\s*(?:sources|references)\b.*$", re.I | re.M)
+_ENTRY = re.compile(r"^\s*(\d+)\.\s+(.*)$")
+_CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_STOP = frozenset(readers._STOPWORDS)
 
 
 def norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
-def load_questions(path: Path | None) -> list[dict[str, object]]:
-    for candidate in [
-        path,
-        HERE / "dev.jsonl",
-        HERE.parent.parent / "shared" / "eval" / "dev.jsonl",
-    ]:
-        if candidate is not None and candidate.is_file():
-            return [json.loads(line) for line in candidate.read_text().splitlines() if line.strip()]
-    raise SystemExit("dev.jsonl not found; pass --questions PATH")
+# -- questions ----------------------------------------------------------------------------
+def resolve_set(name: str | None) -> Path:
+    """A path, or a set name looked up in eval/ and ../shared/eval/ (default: dev)."""
+    name = name or "dev"
+    for candidate in (Path(name), HERE / f"{name}.jsonl", SHARED_EVAL / f"{name}.jsonl"):
+        if candidate.is_file():
+            return candidate
+    raise SystemExit(f"eval set {name!r} not found; pass --set PATH or a name in {SHARED_EVAL}")
 
 
-async def evaluate(args: argparse.Namespace) -> dict[str, object]:
-    questions = load_questions(args.questions)
-    search = demo_corpus()
+def load_questions(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def select(questions: list[dict[str, Any]], only: str | None) -> list[dict[str, Any]]:
+    """``odd``/``even``: questions whose id ends in an odd/even number (a held-out half)."""
+    if only is None:
+        return questions
+    want = 1 if only == "odd" else 0
+    return [q for q in questions if int(re.findall(r"\d+", str(q["id"]))[-1]) % 2 == want]
+
+
+# -- scoring one report -------------------------------------------------------------------
+def source_entries(markdown: str) -> dict[int, str]:
+    """Entries of the report's last Sources section: number → 'title — url' (normalised)."""
+    parts = _SOURCES.split(markdown)
+    if len(parts) < 2:
+        return {}
+    entries: dict[int, str] = {}
+    for line in parts[-1].splitlines():
+        if m := _ENTRY.match(line):
+            entries[int(m[1])] = norm(m[2])
+    return entries
+
+
+def gold_found(gold: str, entries: Iterable[str], local: bool) -> bool:
+    g = norm(gold)
+    for entry in entries:
+        title, _, url = entry.rpartition(" — ")
+        if local:
+            if url.rstrip("/").endswith("/" + g) or url == g:
+                return True
+        elif title.strip() == g:
+            return True
+    return False
+
+
+def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, Any]:
+    entries = source_entries(markdown)
+    body = _SOURCES.split(markdown)[0] if entries else markdown
+    text = norm(markdown)
+    gold = list(q["gold_titles"])
+    facts = list(q["facts"])
+    cited = {int(n) for m in _CITE.finditer(body) for n in m[1].split(",")}
+    return {
+        "gold_recall": sum(gold_found(g, entries.values(), local) for g in gold) / len(gold),
+        "fact_recall": sum(norm(f) in text for f in facts) / len(facts) if facts else 1.0,
+        "missing_gold": [g for g in gold if not gold_found(g, entries.values(), local)],
+        "missing_facts": [f for f in facts if norm(f) not in text],
+        "cited": len(entries),
+        "dangling": sorted(cited - set(entries)),
+    }
+
+
+# -- BM25 baseline (the README's: whole documents, title weight 5) --------------------------
+class Bm25Baseline:
+    """FTS5 over whole documents, query = the question's non-stopword terms OR-ed."""
+
+    def __init__(self, docs: Iterable[tuple[str, str, str]]) -> None:
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute("CREATE VIRTUAL TABLE d USING fts5(key UNINDEXED, title, body, "
+                          "tokenize='porter unicode61')")  # fmt: skip
+        self.conn.executemany("INSERT INTO d VALUES (?, ?, ?)", docs)
+
+    def top(self, question: str, k: int) -> list[str]:
+        terms = [w for w in re.findall(r"\w+", question.lower()) if w not in _STOP]
+        if not terms:
+            return []
+        match = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms))
+        rows = self.conn.execute(
+            "SELECT key FROM d WHERE d MATCH ? ORDER BY bm25(d, 0, 5.0, 1.0) LIMIT ?",
+            (match, k),
+        ).fetchall()
+        return [norm(r[0]) for r in rows]
+
+    def recalls(self, q: dict[str, Any]) -> dict[str, float]:
+        top = self.top(str(q["question"]), max(BASELINE_KS))
+        gold = [norm(g) for g in q["gold_titles"]]
+        return {f"bm25_r@{k}": sum(g in top[:k] for g in gold) / len(gold) for k in BASELINE_KS}
+
+
+def demo_docs() -> Iterator[tuple[str, str, str]]:
+    for r in DemoRecords(demo_data_file()):
+        yield r["title"], r["title"], r["text"]
+
+
+def folder_docs(folder: Path) -> Iterator[tuple[str, str, str]]:
+    for path in readers.iter_supported_files(folder):
+        try:
+            doc = readers.read_document(path)
+        except readers.UnreadableDocument:
+            continue
+        yield path.name, doc.title, doc.text
+
+
+# -- running ------------------------------------------------------------------------------
+async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
+    questions = select(load_questions(resolve_set(args.set)), args.only)
+    local = args.corpus is not None
+    search = CorpusSearch(args.corpus) if local else demo_corpus()
+    baseline = Bm25Baseline(folder_docs(args.corpus) if local else demo_docs())
     config = dr.Config(
         llm="offline",
-        search=["demo"],
+        search=["corpus" if local else "demo"],
+        corpus=args.corpus,
         persist=False,
         max_iterations=args.max_iterations,
         fetch_time_summarization=not args.no_summarization,
@@ -51,75 +175,95 @@ async def evaluate(args: argparse.Namespace) -> dict[str, object]:
     )
     rows = []
     for q in questions:
-        gold = [norm(t) for t in q["gold_titles"]]  # type: ignore[union-attr]
-        facts = [norm(f) for f in q["facts"]]  # type: ignore[union-attr]
-        baseline = await search.search(str(q["question"]), max_results=10)
-        base_titles = {norm(h.title) for h in baseline}
         started = time.perf_counter()
         session = dr.Session(str(q["question"]), config=config, search=search)
         await session.run()
         seconds = time.perf_counter() - started
         state = session.state
         report = state.report.markdown if state.report else ""
-        cited = {
-            norm(s.title)
-            for s in state.sources
-            if state.report and s.id in state.report.cited_source_ids
-        }
         rows.append(
             {
                 "id": q["id"],
-                "citation_recall": sum(g in cited for g in gold) / len(gold),
-                "fact_recall": sum(f in norm(report) for f in facts) / len(facts),
-                "bm25_top10_recall": sum(g in base_titles for g in gold) / len(gold),
-                "missing_titles": [g for g in gold if g not in cited],
-                "missing_facts": [f for f in facts if f not in norm(report)],
+                "type": q.get("type", "all"),
+                **score_report(report, q, local=local),
+                **baseline.recalls(q),
                 "seconds": round(seconds, 3),
                 "input_tokens": sum(u.input_tokens for u in state.usage),
                 "output_tokens": sum(u.output_tokens for u in state.usage),
-                "llm_calls": len(state.usage),
                 "searches": sum(m.search_calls for m in state.metrics),
                 "sources": len(state.sources),
-                "cited": len(state.report.cited_source_ids) if state.report else 0,
+                "open_gaps": len(state.unresolved_gaps()),
                 "iterations": state.iteration,
             }
         )
+        if args.reports:
+            args.reports.mkdir(parents=True, exist_ok=True)
+            (args.reports / f"{q['id']}.md").write_text(report)
+    return {"set": str(resolve_set(args.set)), **summarize(rows), "rows": rows}
 
-    def mean(key: str) -> float:
-        return round(statistics.mean(float(r[key]) for r in rows), 3)  # type: ignore[arg-type]
 
-    return {
-        "questions": len(rows),
-        "citation_recall": mean("citation_recall"),
-        "fact_recall": mean("fact_recall"),
-        "bm25_top10_recall": mean("bm25_top10_recall"),
-        "median_seconds": round(statistics.median(float(r["seconds"]) for r in rows), 3),  # type: ignore[arg-type]
-        "total_input_tokens": sum(int(r["input_tokens"]) for r in rows),  # type: ignore[call-overload]
-        "total_output_tokens": sum(int(r["output_tokens"]) for r in rows),  # type: ignore[call-overload]
-        "total_searches": sum(int(r["searches"]) for r in rows),  # type: ignore[call-overload]
-        "rows": rows,
+_MEANS = ("gold_recall", "fact_recall", *(f"bm25_r@{k}" for k in BASELINE_KS))
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def figures(group: list[dict[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {"questions": len(group)}
+        for key in _MEANS:
+            out[key] = round(statistics.mean(float(r[key]) for r in group), 3)
+        out["max_cited"] = max(int(r["cited"]) for r in group)
+        out["over_cited"] = sum(int(r["cited"]) > MAX_CITED for r in group)
+        out["dangling"] = sum(len(r["dangling"]) for r in group)
+        out["median_seconds"] = round(statistics.median(float(r["seconds"]) for r in group), 3)
+        return out
+
+    types = sorted({str(r["type"]) for r in rows})
+    by_type = {t: figures([r for r in rows if r["type"] == t]) for t in types}
+    total = {
+        "total_input_tokens": sum(int(r["input_tokens"]) for r in rows),
+        "total_output_tokens": sum(int(r["output_tokens"]) for r in rows),
+        "total_searches": sum(int(r["searches"]) for r in rows),
     }
+    return {"all": figures(rows), "by_type": by_type if len(types) > 1 else {}, **total}
+
+
+def print_table(result: dict[str, Any]) -> None:
+    head = "group      n   gold  facts | bm25 R@5  R@10  R@20 | cited≤12 dangling  med s"
+    print(head)
+    groups = {"all": result["all"], **result["by_type"]}
+    for name, f in groups.items():
+        print(
+            f"{name:<8} {f['questions']:>3}  {f['gold_recall']:.3f} {f['fact_recall']:.3f} |"
+            f"   {f['bm25_r@5']:.3f} {f['bm25_r@10']:.3f} {f['bm25_r@20']:.3f} |"
+            f"   max {f['max_cited']:>2} ({f['over_cited']} over) {f['dangling']:>3}"
+            f"  {f['median_seconds']:.2f}"
+        )
 
 
 def main() -> int:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("--questions", type=Path)
+    p.add_argument("--set", "--questions", dest="set", help="set name (dev, dev2, ...) or path")
+    p.add_argument("--corpus", type=Path, help="a folder to search instead of the demo corpus")
+    p.add_argument("--only", choices=["odd", "even"], help="half of the set, by id parity")
     p.add_argument("--max-iterations", type=int, default=3)
     p.add_argument("--no-summarization", action="store_true")
     p.add_argument("--no-compression", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no per-question lines")
     p.add_argument("--json", type=Path, help="also write the full results here")
+    p.add_argument("--reports", type=Path, help="write each report here as <id>.md")
     args = p.parse_args()
     result = asyncio.run(evaluate(args))
-    for r in result["rows"]:  # type: ignore[union-attr]
-        print(
-            f"{r['id']}: citations {r['citation_recall']:.2f} facts {r['fact_recall']:.2f} "
-            f"bm25 {r['bm25_top10_recall']:.2f} {r['seconds']:.2f}s "
-            f"missing {r['missing_titles'] + r['missing_facts']}"
-        )
-    summary = {k: v for k, v in result.items() if k != "rows"}
-    print(json.dumps(summary, indent=2))
+    if not args.quiet:
+        for r in result["rows"]:
+            print(
+                f"{r['id']} [{r['type']}]: gold {r['gold_recall']:.2f} facts "
+                f"{r['fact_recall']:.2f} bm25@10 {r['bm25_r@10']:.2f} cited {r['cited']} "
+                f"{r['seconds']:.2f}s missing {r['missing_gold'] + r['missing_facts']}"
+                + (f" dangling {r['dangling']}" if r["dangling"] else "")
+            )
+    print_table(result)
+    print(json.dumps({k: v for k, v in result.items() if k not in ("rows", "all", "by_type")}))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     return 0
