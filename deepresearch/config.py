@@ -104,6 +104,12 @@ class Config(BaseModel):
     corpus_index: Path | None = Field(
         None, description="Where the corpus index lives; default beside the store."
     )
+    corpus_follow_symlinks: bool = Field(
+        False, description="Index files that symlinks in the corpus folder point to outside it."
+    )
+    corpus_max_file_bytes: int = Field(
+        20_000_000, ge=1, description="Corpus files larger than this are skipped with a reason."
+    )
 
     # -- the loop (defaults from the seeds) ------------------------------------------
     max_iterations: int = Field(3, ge=1, le=20)

@@ -32,12 +32,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import deepresearch as dr
-from deepresearch.providers import readers
-from deepresearch.providers.corpus import CorpusSearch
-from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this checkout's package, not an installed one
+
+import deepresearch as dr  # noqa: E402
+from deepresearch.providers import readers  # noqa: E402
+from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
+from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
+
 SHARED_EVAL = HERE.parent.parent / "shared" / "eval"
 BASELINE_KS = (5, 10, 20)
 MAX_CITED = 12

@@ -1,9 +1,15 @@
-"""Local corpus search: SQLite FTS5 (BM25) over a folder of your files, or over records.
+"""Local corpus search over a folder of your files, or over records: hybrid retrieval of
+passages (SQLite FTS5 BM25 fused with dense vectors and with titles the query names).
 
 The index is one SQLite file kept outside your folder (``~/.deepresearch/indexes/`` by
 default). It is brought up to date on the first search and on ``refresh()``: only files
-whose (mtime_ns, size) changed are read again, removed files leave the index. A local
-document is cited by its absolute path, so a report's references open on your machine.
+whose (mtime_ns, size) changed are read again, removed files leave the index. Documents
+are split into passages at headings and paragraphs; a long file is cited by passage
+(``/path/file.md#L120-148``, titled with its heading path), a short one by its path.
+
+Only regular files inside the folder are read: FIFOs, sockets and devices are skipped with
+a reason, symlinks out of the folder too unless ``follow_symlinks=True``, and files over
+``max_file_bytes``. Cancelling a search or refresh (Ctrl-C) stops indexing.
 """
 
 from __future__ import annotations
@@ -12,44 +18,50 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from deepresearch.config import default_home
 from deepresearch.errors import CorpusError
-from deepresearch.providers import readers
+from deepresearch.providers import corpus_index as store
+from deepresearch.providers import readers, vectors
 from deepresearch.providers.base import SearchHit
-from deepresearch.providers.readers import build_match_query, clip
+from deepresearch.providers.corpus_index import IndexingCancelled, Lookup, name_key
+from deepresearch.providers.readers import build_match_query
 
-SNIPPET_CHARS = 300
+__all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "IndexingCancelled", "SkippedFile"]
+
 CONTENT_CHARS = 50_000
+DEFAULT_MAX_FILE_BYTES = 20_000_000
 # Title matches count ten times a body match: a document named after the query is the
-# best answer in encyclopedic and note-taking corpora alike.
-TITLE_WEIGHT, BODY_WEIGHT = 10.0, 1.0
-_SCHEMA_VERSION = "1"
-_HIT_COLUMNS = "docs.path, docs.title, docs.snippet, substr(docs.text, 1, ?), docs.domain"
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS docs(
-    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ns INTEGER NOT NULL,
-    size INTEGER NOT NULL, title TEXT NOT NULL, text TEXT NOT NULL, domain TEXT NOT NULL,
-    snippet TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS skipped(
-    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
-    reason TEXT NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    title, body, tokenize='porter unicode61 remove_diacritics 2');
-"""
+# best answer in encyclopedic and note-taking corpora alike; headings count three times.
+TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 3.0, 1.0
+# Weighted reciprocal rank fusion (rank r scores weight / (RRF_K + r)). Lexical ranks
+# weigh most; dense vectors add recall for paraphrases; names the query contains add
+# the entries it names (measured in docs/results.md).
+RRF_K = 60
+LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
+POOL = 100  # candidates taken from each ranking before fusion
+# Cosine below which a passage is not a dense candidate: a static embedding puts every
+# text somewhere near every query, and a search should not return what merely exists.
+DENSE_FLOOR = 0.3
+# A name counts as linked only when its words are rare enough here (sum of their idf):
+# 'Theory' or 'City' name entries too, but nearly every text uses those words.
+SPECIFIC_NAME = 4.6  # log(100): one word found in at most ~1% of passages
+MAX_NAME_WORDS = 6
+_FRAGMENT = re.compile(r"#L(\d+)-(\d+)$")
+T = TypeVar("T")
 
 
 class CorpusWarning(UserWarning):
-    """A file of the corpus folder was skipped (binary, empty, unreadable, no PDF reader)."""
+    """A file of the corpus folder was skipped (binary, empty, unreadable, unsafe, too big)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +94,14 @@ class CorpusSearch:
     concurrently from the same event loop.
     """
 
-    def __init__(self, folder: Path | str, *, index_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path | str,
+        *,
+        index_path: Path | None = None,
+        follow_symlinks: bool = False,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ) -> None:
         root = Path(folder).expanduser()
         if not root.exists():
             raise CorpusError(
@@ -97,6 +116,8 @@ class CorpusSearch:
         self._folder: Path | None = root.resolve()
         self._records: Iterable[Mapping[str, Any]] = ()
         self._fingerprint: str | None = None
+        self._follow_symlinks = follow_symlinks
+        self._max_file_bytes = max_file_bytes
         self._setup(
             name="corpus",
             source=f"folder:{self._folder}",
@@ -116,12 +137,14 @@ class CorpusSearch:
 
         The index is rebuilt only when ``fingerprint`` differs from the stored one, so a
         lazy iterable is not even read when the index is current. Without a fingerprint
-        the records are hashed.
+        the records are hashed. A record is found and cited as a whole.
         """
         self = cls.__new__(cls)
         self._folder = None
         self._records = records if fingerprint else list(records)
         self._fingerprint = fingerprint or _hash_records(self._records)
+        self._follow_symlinks = False
+        self._max_file_bytes = DEFAULT_MAX_FILE_BYTES
         self._setup(name=name, source=f"records:{name}", index_file=Path(index_path))
         return self
 
@@ -132,6 +155,7 @@ class CorpusSearch:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._indexed = False
+        self._lookup: Lookup | None = None
         self._skipped: list[SkippedFile] = []
 
     @property
@@ -149,19 +173,18 @@ class CorpusSearch:
 
     # -- public API ----------------------------------------------------------------------
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
-        return await asyncio.to_thread(self._search, query, max_results)
+        return await self._in_thread(lambda cancel: self._search(query, max_results, cancel))
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
-        return await asyncio.to_thread(self._extract, urls)
+        return await self._in_thread(lambda cancel: self._extract(urls, cancel))
 
     async def refresh(self) -> IndexStats:
         """Bring the index up to date with the folder (or records) now."""
-        return await asyncio.to_thread(self.index)
+        return await self._in_thread(self._index)
 
     def index(self) -> IndexStats:
         """Synchronous ``refresh()``."""
-        with self._lock:
-            return self._sync()
+        return self._index(None)
 
     def close(self) -> None:
         with self._lock:
@@ -169,30 +192,94 @@ class CorpusSearch:
                 self._conn.close()
                 self._conn = None
                 self._indexed = False
+                self._lookup = None
 
-    # -- queries ------------------------------------------------------------------------
-    def _search(self, query: str, max_results: int) -> list[SearchHit]:
+    async def _in_thread(self, work: Callable[[threading.Event], T]) -> T:
+        """Run in a worker thread; a cancelled caller (Ctrl-C) stops indexing there."""
+        cancel = threading.Event()
+        try:
+            return await asyncio.to_thread(work, cancel)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+
+    def _index(self, cancel: threading.Event | None) -> IndexStats:
+        with self._lock:
+            return self._sync(cancel)
+
+    # -- queries (hybrid retrieval) ---------------------------------------------------------
+    def _search(self, query: str, max_results: int, cancel: threading.Event) -> list[SearchHit]:
         match = build_match_query(query)
         if match is None or max_results <= 0:
             return []
         with self._lock:
-            conn = self._ready()
-            rows = conn.execute(
-                f"SELECT {_HIT_COLUMNS}, -bm25(fts, {TITLE_WEIGHT}, {BODY_WEIGHT}) AS score "
-                "FROM fts JOIN docs ON docs.id = fts.rowid WHERE fts MATCH ? "
-                "ORDER BY score DESC LIMIT ?",
-                (CONTENT_CHARS, match, max_results),
-            ).fetchall()
-        return [self._hit(*row) for row in rows]
+            conn = self._ready(cancel)
+            lookup = self._lookup_for(conn)
+            lexical = [
+                pid
+                for (pid,) in conn.execute(
+                    f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY "
+                    f"bm25(fts, {TITLE_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) LIMIT ?",
+                    (match, POOL),
+                )
+            ]
+            rankings = [
+                (LEXICAL_WEIGHT, lexical),
+                (DENSE_WEIGHT, _dense_ranking(lookup, query)),
+                (NAMED_WEIGHT, _named_ranking(conn, lookup, query)),
+            ]
+            fused = _fuse(rankings)
+            return self._hits(conn, fused, max_results)
 
-    def _extract(self, urls: list[str]) -> list[SearchHit]:
+    def _hits(self, conn: sqlite3.Connection, fused: dict[int, float], limit: int) -> list[SearchHit]:  # fmt: skip
+        hits: list[SearchHit] = []
+        seen_docs: set[int] = set()
+        for pid in sorted(fused, key=lambda p: -fused[p]):
+            row = conn.execute(
+                "SELECT d.id, d.path, d.title, d.snippet, d.domain, p.heading, p.first_line, "
+                "p.last_line, p.text, (SELECT count(*) FROM passages q WHERE q.doc_id = d.id), "
+                "substr(d.text, 1, ?) FROM passages p JOIN docs d ON d.id = p.doc_id "
+                "WHERE p.id = ?",
+                (CONTENT_CHARS, pid),
+            ).fetchone()
+            if row is None:
+                continue
+            doc_id, key, title, snippet, domain, heading, first, last, text, parts, whole = row
+            whole_doc = self._folder is None or parts == 1
+            if whole_doc and doc_id in seen_docs:
+                continue  # a record (or a one-passage file) is found and cited as a whole
+            seen_docs.add(doc_id)
+            if whole_doc:
+                hit = self._hit(key, title, snippet, whole, domain, fused[pid])
+            else:
+                hit = self._passage_hit(key, title, heading, first, last, text, domain)
+                hit = hit.model_copy(update={"score": fused[pid]})
+            hits.append(hit)
+            if len(hits) >= limit:
+                break
+        return hits
+
+    def _extract(self, urls: list[str], cancel: threading.Event) -> list[SearchHit]:
         hits: list[SearchHit] = []
         with self._lock:
-            conn = self._ready()
+            conn = self._ready(cancel)
             for url in urls:
+                fragment = _FRAGMENT.search(url)
+                key = self._key_for(_FRAGMENT.sub("", url))
+                if fragment is not None:
+                    row = conn.execute(
+                        "SELECT d.path, d.title, p.heading, p.first_line, p.last_line, "
+                        "p.text, d.domain FROM passages p JOIN docs d ON d.id = p.doc_id "
+                        "WHERE d.path = ? AND p.first_line = ? AND p.last_line = ?",
+                        (key, int(fragment[1]), int(fragment[2])),
+                    ).fetchone()
+                    if row is not None:
+                        hits.append(self._passage_hit(*row))
+                    continue
                 row = conn.execute(
-                    f"SELECT {_HIT_COLUMNS}, NULL FROM docs WHERE path = ?",
-                    (CONTENT_CHARS, self._key_for(url)),
+                    "SELECT path, title, snippet, substr(text, 1, ?), domain, NULL FROM docs "
+                    "WHERE path = ?",
+                    (CONTENT_CHARS, key),
                 ).fetchone()
                 if row is not None:
                     hits.append(self._hit(*row))
@@ -207,6 +294,19 @@ class CorpusSearch:
             snippet=snippet,
             content=content,
             score=score,
+            domain=domain,
+        )
+
+    def _passage_hit(
+        self, key: str, title: str, heading: str, first: int, last: int, text: str, domain: str
+    ) -> SearchHit:
+        """A passage of a long file, cited as file#Lfirst-last and titled with its headings."""
+        label = heading.rsplit(" › ", 1)[-1] if heading else ""
+        return SearchHit(
+            url=f"{self._url_for(key)}#L{first}-{last}",
+            title=f"{title} › {label}" if label and label != title else title,
+            snippet=readers.clip(text, store.SNIPPET_CHARS),
+            content=text,
             domain=domain,
         )
 
@@ -226,11 +326,16 @@ class CorpusSearch:
         return url
 
     # -- index maintenance (lock held) -------------------------------------------------------
-    def _ready(self) -> sqlite3.Connection:
+    def _ready(self, cancel: threading.Event | None) -> sqlite3.Connection:
         conn = self._connection()
         if not self._indexed:
-            self._sync()
+            self._sync(cancel)
         return conn
+
+    def _lookup_for(self, conn: sqlite3.Connection) -> Lookup:
+        if self._lookup is None:
+            self._lookup = Lookup.load(conn)
+        return self._lookup
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is not None:
@@ -239,8 +344,7 @@ class CorpusSearch:
             self.index_file.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.index_file, timeout=30.0, check_same_thread=False)
             try:
-                conn.executescript(_SCHEMA)
-                meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+                meta = _open_schema(conn)
             except sqlite3.Error:
                 conn.close()
                 raise
@@ -249,30 +353,35 @@ class CorpusSearch:
                 f"Cannot use the corpus index {str(self.index_file)!r} ({exc}). Delete the "
                 "file to rebuild it, or pass another index path (Config(corpus_index=...))."
             ) from exc
-        if meta.get("schema") != _SCHEMA_VERSION or meta.get("source") != self._source:
+        if meta.get("schema") != store.SCHEMA_VERSION or meta.get("source") != self._source:
             # An index of another folder or an older layout: start afresh.
             with conn:
-                _clear(conn)
-                conn.execute("DELETE FROM meta")
-                _set_meta(conn, schema=_SCHEMA_VERSION, source=self._source)
+                for table in ("docs", "passages", "vectors", "skipped", "fts", "meta"):
+                    conn.execute(f"DROP TABLE IF EXISTS {table}")
+                conn.executescript(store.SCHEMA)
+                store.set_meta(conn, schema=store.SCHEMA_VERSION, source=self._source)
         self._conn = conn
         return conn
 
-    def _sync(self) -> IndexStats:
+    def _sync(self, cancel: threading.Event | None) -> IndexStats:
         conn = self._connection()
         with conn:
             if self._folder is not None:
-                stats = self._sync_folder(conn, self._folder)
+                stats = self._sync_folder(conn, self._folder, cancel)
             else:
-                stats = self._sync_records(conn)
+                stats = self._sync_records(conn, cancel)
+            store.embed_missing(conn, cancel)
         self._indexed = True
+        self._lookup = None
         self._skipped = [
             SkippedFile(path=self._url_for(key), reason=reason)
             for key, reason in conn.execute("SELECT path, reason FROM skipped ORDER BY path")
         ]
         return stats
 
-    def _sync_folder(self, conn: sqlite3.Connection, folder: Path) -> IndexStats:
+    def _sync_folder(
+        self, conn: sqlite3.Connection, folder: Path, cancel: threading.Event | None
+    ) -> IndexStats:
         known = {k: (m, s) for k, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
         known_skips = {
             k: (m, s) for k, m, s in conn.execute("SELECT path, mtime_ns, size FROM skipped")
@@ -280,6 +389,7 @@ class CorpusSearch:
         seen: set[str] = set()
         added = updated = skipped = unchanged = 0
         for path in readers.iter_supported_files(folder):
+            store.check_cancel(cancel)
             key = path.relative_to(folder).as_posix()
             seen.add(key)
             signature = _signature(path)
@@ -290,10 +400,14 @@ class CorpusSearch:
                 skipped += 1  # already warned about this exact version of the file
                 continue
             try:
+                readers.check_file(
+                    path, folder, follow_symlinks=self._follow_symlinks,
+                    max_bytes=self._max_file_bytes,
+                )  # fmt: skip
                 document = readers.read_document(path)
             except readers.UnreadableDocument as exc:
                 skipped += 1
-                _delete_doc(conn, key)
+                store.delete_doc(conn, key)
                 conn.execute(
                     "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)",
                     (key, *signature, str(exc)),
@@ -301,27 +415,29 @@ class CorpusSearch:
                 warnings.warn(f"Skipped {path}: {exc}", CorpusWarning, stacklevel=2)
                 continue
             conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
-            updated += _delete_doc(conn, key)
+            updated += store.delete_doc(conn, key)
             added += key not in known
             parent = Path(key).parent.as_posix()
             domain = "local" if parent == "." else parent
-            _insert_doc(conn, key, signature, document, domain)
+            store.insert_doc(conn, key, signature, document, domain)
         removed = 0
         for key in known.keys() - seen:
-            removed += _delete_doc(conn, key)
+            removed += store.delete_doc(conn, key)
         for key in known_skips.keys() - seen:
             conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
         return IndexStats(added, updated, removed, skipped, unchanged)
 
-    def _sync_records(self, conn: sqlite3.Connection) -> IndexStats:
+    def _sync_records(self, conn: sqlite3.Connection, cancel: threading.Event | None) -> IndexStats:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         count = int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
         if meta.get("fingerprint") == self._fingerprint:
             return IndexStats(unchanged=count)
-        _clear(conn)
+        store.clear(conn)
         added = skipped = 0
         seen: set[str] = set()
-        for record in self._records:
+        for n, record in enumerate(self._records):
+            if n % 500 == 0:
+                store.check_cancel(cancel)
             url, text = str(record.get("url") or ""), str(record.get("text") or "")
             reason = "no url" if not url else "no text" if not text.strip() else ""
             reason = reason or ("duplicate url" if url in seen else "")
@@ -333,10 +449,62 @@ class CorpusSearch:
             seen.add(url)
             domain = str(record.get("domain") or urlparse(url).netloc or self._name)
             doc = readers.Document(title=str(record.get("title") or url), text=text)
-            _insert_doc(conn, url, (0, len(text)), doc, domain, str(record.get("snippet") or ""))
+            snippet = str(record.get("snippet") or "")
+            store.insert_doc(conn, url, (0, len(text)), doc, domain, snippet)
             added += 1
-        _set_meta(conn, fingerprint=self._fingerprint or "")
+        store.set_meta(conn, fingerprint=self._fingerprint or "")
         return IndexStats(added=added, removed=count, skipped=skipped)
+
+
+def _open_schema(conn: sqlite3.Connection) -> dict[str, str]:
+    conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("schema") == store.SCHEMA_VERSION:
+        conn.executescript(store.SCHEMA)
+    return meta
+
+
+def _dense_ranking(lookup: Lookup, query: str) -> list[int]:
+    if lookup.matrix is None or not len(lookup.matrix_ids):
+        return []
+    embedder = vectors.load_embedder()
+    if embedder is None:
+        return []
+    scores = lookup.matrix @ embedder.embed([query])[0]
+    top = scores.argsort()[::-1][:POOL]
+    return [lookup.matrix_ids[i] for i in top if scores[i] >= DENSE_FLOOR]
+
+
+def _named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[int]:
+    """Entity linking: the longest query n-grams that are a title or heading here, kept
+    when their words are specific to few passages, most specific first."""
+    tokens = name_key(query).split()
+    found: list[tuple[float, int, list[int]]] = []
+    used: set[int] = set()
+    for size in range(min(MAX_NAME_WORDS, len(tokens)), 0, -1):
+        for i in range(len(tokens) - size + 1):
+            span = set(range(i, i + size))
+            key = " ".join(tokens[i : i + size])
+            if span & used or key not in lookup.names:
+                continue
+            words = [w for w in key.split() if w not in readers.STOPWORDS]
+            specificity = sum(lookup.idf(conn, w) for w in words)
+            if words and specificity >= SPECIFIC_NAME:
+                found.append((specificity, i, lookup.names[key]))
+                used |= span
+    ranking: list[int] = []
+    for _, _, pids in sorted(found, key=lambda f: (-f[0], f[1])):
+        ranking += [p for p in pids if p not in ranking]
+    return ranking
+
+
+def _fuse(rankings: list[tuple[float, list[int]]]) -> dict[int, float]:
+    """Weighted reciprocal rank fusion."""
+    fused: dict[int, float] = {}
+    for weight, ranking in rankings:
+        for rank, pid in enumerate(ranking, 1):
+            fused[pid] = fused.get(pid, 0.0) + weight / (RRF_K + rank)
+    return fused
 
 
 def _signature(path: Path) -> tuple[int, int]:
@@ -354,41 +522,6 @@ def _resolve_index_file(index_path: Path | None, default: Path) -> Path:
         return default
     path = Path(index_path).expanduser()
     return path / default.name if path.is_dir() or not path.suffix else path
-
-
-def _clear(conn: sqlite3.Connection) -> None:
-    for table in ("docs", "skipped", "fts"):
-        conn.execute(f"DELETE FROM {table}")
-
-
-def _set_meta(conn: sqlite3.Connection, **values: str) -> None:
-    conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
-
-
-def _insert_doc(
-    conn: sqlite3.Connection, key: str, signature: tuple[int, int], doc: readers.Document,
-    domain: str, snippet: str = "",
-) -> None:  # fmt: skip
-    row = (key, *signature, doc.title, doc.text, domain, snippet or clip(doc.text, SNIPPET_CHARS))
-    cursor = conn.execute(
-        "INSERT INTO docs(path, mtime_ns, size, title, text, domain, snippet) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        row,
-    )
-    conn.execute(
-        "INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
-        (cursor.lastrowid, doc.title, doc.text),
-    )
-
-
-def _delete_doc(conn: sqlite3.Connection, key: str) -> int:
-    """Remove one document; 1 if it was indexed, else 0."""
-    row = conn.execute("SELECT id FROM docs WHERE path = ?", (key,)).fetchone()
-    if row is None:
-        return 0
-    conn.execute("DELETE FROM fts WHERE rowid = ?", (row[0],))
-    conn.execute("DELETE FROM docs WHERE id = ?", (row[0],))
-    return 1
 
 
 def _hash_records(records: Iterable[Mapping[str, Any]]) -> str:

@@ -8,12 +8,16 @@ reason into a warning and an entry of ``CorpusSearch.skipped``.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+
+from deepresearch.providers.passages import looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
@@ -29,6 +33,7 @@ _STOPWORD_TEXT = (
     "when where which who whom whose why will with would you your"
 )
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = _STOPWORDS
 _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
@@ -38,6 +43,9 @@ _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
 class Document:
     title: str
     text: str
+    # The text with its Markdown heading lines kept ('## Budgets'), for splitting into
+    # passages at headings; empty when the text itself has none.
+    outline: str = ""
 
 
 class UnreadableDocument(Exception):
@@ -56,6 +64,39 @@ def iter_supported_files(folder: Path) -> Iterator[Path]:
             path = Path(parent) / name
             if not name.startswith(".") and is_supported(path):
                 yield path
+
+
+def check_file(path: Path, root: Path, *, follow_symlinks: bool, max_bytes: int) -> None:
+    """Raise UnreadableDocument unless ``path`` is a regular file, inside ``root`` (or
+    symlinks may be followed), and at most ``max_bytes`` long. Never opens the file, so a
+    FIFO or device cannot block."""
+    if path.is_symlink() and not follow_symlinks:
+        try:
+            inside = path.resolve(strict=True).is_relative_to(root.resolve())
+        except OSError:
+            inside = True  # a broken link: reading it fails and says why
+        if not inside:
+            raise UnreadableDocument(
+                "a symlink to a file outside the corpus folder (set "
+                "corpus_follow_symlinks=True to index such files)"
+            )
+    try:
+        info = path.stat()
+    except OSError:
+        return  # reading fails and says why
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a FIFO" if stat.S_ISFIFO(info.st_mode)
+            else "a socket" if stat.S_ISSOCK(info.st_mode)
+            else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "not a file"
+        )  # fmt: skip
+        raise UnreadableDocument(f"not a regular file ({kind})")
+    if info.st_size > max_bytes:
+        raise UnreadableDocument(
+            f"larger than the size limit ({info.st_size:,} > {max_bytes:,} bytes; "
+            "raise corpus_max_file_bytes to index it)"
+        )
 
 
 def clip(text: str, limit: int) -> str:
@@ -94,16 +135,30 @@ def read_document(path: Path) -> Document:
 
 
 def _read_bytes(path: Path) -> bytes:
+    """The file's bytes; only a regular file is read (opened non-blocking, so a FIFO or
+    device that slipped past the indexer's checks cannot hang the read)."""
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except PermissionError as exc:
         raise UnreadableDocument("permission denied: check the file's read permission") from exc
     except OSError as exc:
         raise UnreadableDocument(f"cannot read the file ({exc.strerror or exc})") from exc
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UnreadableDocument("not a regular file")
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise UnreadableDocument(f"cannot read the file ({exc.strerror or exc})") from exc
 
 
 def _decode_text(path: Path) -> str:
     data = _read_bytes(path)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise UnreadableDocument("damaged UTF-16 text: re-save the file as UTF-8") from exc
     # NUL bytes never occur in real text files: this catches binaries renamed to .txt.
     if b"\x00" in data:
         raise UnreadableDocument("binary content (NUL bytes), not a text file")
@@ -126,11 +181,17 @@ def _read_text(path: Path) -> Document:
     text = _decode_text(path)
     heading = _HEADING.search(text)
     title = heading.group(1).strip() if heading else path.stem
-    if path.suffix.lower() in (".md", ".markdown"):
-        # '# Heading' lines become sentences of their own, so that the heading's '#'s
-        # and words do not run into the paragraph below it in a quoted finding.
-        text = _MD_HEADING_LINE.sub(lambda m: m.group(1).rstrip(".:") + ".", text)
-    return Document(title=title, text=_tidy(text))
+    return _with_outline(title, text, markdown=path.suffix.lower() in (".md", ".markdown"))
+
+
+def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
+    """Markdown (by suffix or by content): '# Heading' lines become sentences of their
+    own in ``text``, so that the '#'s and words do not run into the paragraph below in a
+    quoted finding; ``outline`` keeps them for splitting into passages."""
+    if not (markdown or looks_like_markdown(text)):
+        return Document(title=title, text=_tidy(text))
+    plain = _MD_HEADING_LINE.sub(lambda m: m.group(1).rstrip(".:") + ".", text)
+    return Document(title=title, text=_tidy(plain), outline=text.strip())
 
 
 class _HTMLText(HTMLParser):
@@ -141,6 +202,7 @@ class _HTMLText(HTMLParser):
         {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section",
          "article", "header", "footer", "blockquote", "pre", "table", "ul", "ol", "hr"}
     )  # fmt: skip
+    _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -148,6 +210,7 @@ class _HTMLText(HTMLParser):
         self.title_parts: list[str] = []
         self._skip_depth = 0
         self._in_title = False
+        self._heading_level = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self._SKIPPED:
@@ -156,6 +219,10 @@ class _HTMLText(HTMLParser):
             self._in_title = True
         elif tag in self._BLOCKS:
             self.parts.append("\n")
+            if tag in self._HEADINGS:
+                # Headings kept as Markdown heading lines: passages split at them.
+                self._heading_level = int(tag[1])
+                self.parts.append("#" * self._heading_level + " ")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self._SKIPPED:
@@ -164,12 +231,15 @@ class _HTMLText(HTMLParser):
             self._in_title = False
         elif tag in self._BLOCKS:
             self.parts.append("\n")
+            self._heading_level = 0
 
     def handle_data(self, data: str) -> None:
         if self._skip_depth:
             return
         if self._in_title:
             self.title_parts.append(data)
+        elif self._heading_level:
+            self.parts.append(" ".join(data.split()) + " ")
         else:
             self.parts.append(data)
 
@@ -179,7 +249,7 @@ def _read_html(path: Path) -> Document:
     parser.feed(_decode_text(path))
     parser.close()
     title = " ".join("".join(parser.title_parts).split())
-    return Document(title=title or path.stem, text=_tidy("".join(parser.parts)))
+    return _with_outline(title or path.stem, _tidy("".join(parser.parts)), markdown=True)
 
 
 def _read_pdf(path: Path) -> Document:

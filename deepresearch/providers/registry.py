@@ -147,7 +147,12 @@ def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> Sear
             raise ProviderUnavailableError("no corpus folder configured", provider=name)
         from deepresearch.providers.corpus import CorpusSearch
 
-        return CorpusSearch(config.corpus, index_path=config.corpus_index)
+        return CorpusSearch(
+            config.corpus,
+            index_path=config.corpus_index,
+            follow_symlinks=config.corpus_follow_symlinks,
+            max_file_bytes=config.corpus_max_file_bytes,
+        )
     if name == "demo":
         from deepresearch.providers.demo import demo_corpus
 

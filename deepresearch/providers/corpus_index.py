@@ -1,0 +1,163 @@
+"""The corpus index file: documents, their passages, an FTS5 table over the passages and
+(when wordllama is installed) a dense vector per passage. Plain functions over one SQLite
+connection; ``CorpusSearch`` holds the lock and decides when to call them."""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+
+from deepresearch.errors import CorpusError
+from deepresearch.providers import readers, vectors
+from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passages
+from deepresearch.providers.readers import clip
+
+SCHEMA_VERSION = "2"
+SNIPPET_CHARS = 300
+EMBED_BATCH = 512
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs(
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL, title TEXT NOT NULL, text TEXT NOT NULL, domain TEXT NOT NULL,
+    snippet TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS passages(
+    id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, heading TEXT NOT NULL,
+    first_line INTEGER NOT NULL, last_line INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id);
+CREATE TABLE IF NOT EXISTS vectors(passage_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS skipped(
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    reason TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
+"""
+_NAME_TOKEN = re.compile(r"\w[\w'\-]*")
+
+
+class IndexingCancelled(CorpusError):
+    """Indexing stopped because the caller was cancelled (Ctrl-C); nothing half-written
+    was kept, the next search indexes again."""
+
+
+def check_cancel(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise IndexingCancelled("Indexing the corpus was cancelled; nothing was changed.")
+
+
+def name_key(text: str) -> str:
+    """A title or phrase as comparable tokens: 'Theory of Relativity' → 'theory of relativity'."""
+    return " ".join(_NAME_TOKEN.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+def clear(conn: sqlite3.Connection) -> None:
+    for table in ("docs", "passages", "vectors", "skipped", "fts"):
+        conn.execute(f"DELETE FROM {table}")
+
+
+def set_meta(conn: sqlite3.Connection, **values: str) -> None:
+    conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+
+
+def insert_doc(
+    conn: sqlite3.Connection, key: str, signature: tuple[int, int], doc: readers.Document,
+    domain: str, snippet: str = "",
+) -> None:  # fmt: skip
+    row = (key, *signature, doc.title, doc.text, domain, snippet or clip(doc.text, SNIPPET_CHARS))
+    cursor = conn.execute(
+        "INSERT INTO docs(path, mtime_ns, size, title, text, domain, snippet) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        row,
+    )
+    doc_id = cursor.lastrowid
+    whole = [Passage("", doc.text, 1, max(1, doc.text.count("\n") + 1))]
+    short = len(doc.text) <= TARGET_CHARS  # a short document is one passage
+    parts = whole if short else split_passages(doc.outline or doc.text) or whole
+    for part in parts:
+        pid = conn.execute(
+            "INSERT INTO passages(doc_id, heading, first_line, last_line, text) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (doc_id, part.heading, part.first_line, part.last_line, part.text),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
+            (pid, doc.title, part.heading, part.text),
+        )
+
+
+def delete_doc(conn: sqlite3.Connection, key: str) -> int:
+    """Remove one document and its passages; 1 if it was indexed, else 0."""
+    row = conn.execute("SELECT id FROM docs WHERE path = ?", (key,)).fetchone()
+    if row is None:
+        return 0
+    for (pid,) in conn.execute("SELECT id FROM passages WHERE doc_id = ?", (row[0],)).fetchall():
+        conn.execute("DELETE FROM fts WHERE rowid = ?", (pid,))
+        conn.execute("DELETE FROM vectors WHERE passage_id = ?", (pid,))
+    conn.execute("DELETE FROM passages WHERE doc_id = ?", (row[0],))
+    conn.execute("DELETE FROM docs WHERE id = ?", (row[0],))
+    return 1
+
+
+def embed_missing(conn: sqlite3.Connection, cancel: threading.Event | None = None) -> int:
+    """Compute vectors for passages that have none (new passages, or wordllama installed
+    after the index was built). Returns how many were added; 0 without wordllama."""
+    embedder = vectors.load_embedder()
+    if embedder is None:
+        return 0
+    rows = conn.execute(
+        "SELECT p.id, d.title, p.heading, p.text FROM passages p JOIN docs d ON d.id = p.doc_id "
+        "LEFT JOIN vectors v ON v.passage_id = p.id WHERE v.passage_id IS NULL ORDER BY p.id"
+    ).fetchall()
+    for start in range(0, len(rows), EMBED_BATCH):
+        check_cancel(cancel)
+        batch = rows[start : start + EMBED_BATCH]
+        matrix = embedder.embed([f"{t}. {h}. {x}" if h else f"{t}. {x}" for _, t, h, x in batch])
+        conn.executemany(
+            "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+            [(pid, vectors.to_blob(vec)) for (pid, *_), vec in zip(batch, matrix, strict=True)],
+        )
+    return len(rows)
+
+
+@dataclass
+class Lookup:
+    """In-memory views of the index for one search session, rebuilt after each sync: the
+    dense matrix, names (titles and headings) for entity linking, word specificity."""
+
+    passage_count: int = 0
+    matrix_ids: list[int] = field(default_factory=list)
+    matrix: vectors.Matrix | None = None
+    names: dict[str, list[int]] = field(default_factory=dict)
+    _idf: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection) -> Lookup:
+        count = int(conn.execute("SELECT count(*) FROM passages").fetchone()[0])
+        rows = conn.execute("SELECT passage_id, vec FROM vectors ORDER BY passage_id").fetchall()
+        matrix = vectors.from_blobs([r[1] for r in rows]) if rows else None
+        names: dict[str, list[int]] = {}
+        for title, first in conn.execute(
+            "SELECT d.title, min(p.id) FROM docs d JOIN passages p ON p.doc_id = d.id GROUP BY d.id"
+        ):
+            for key in {name_key(title), name_key(re.sub(r"\s*\(.*?\)", "", title))}:
+                if key:
+                    names.setdefault(key, []).append(first)
+        for heading, first in conn.execute(
+            "SELECT heading, min(id) FROM passages WHERE heading != '' GROUP BY doc_id, heading"
+        ):
+            key = name_key(heading.rsplit(" › ", 1)[-1])
+            if key:
+                names.setdefault(key, []).append(first)
+        return cls(count, [r[0] for r in rows], matrix, names)
+
+    def idf(self, conn: sqlite3.Connection, word: str) -> float:
+        """log(N / (1 + passages containing the word)): how specific a word is here."""
+        if word not in self._idf:
+            quoted = '"' + word.replace('"', '""') + '"'
+            df = int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)).fetchone()[0])  # fmt: skip
+            self._idf[word] = math.log((self.passage_count + 1) / (df + 1))
+        return self._idf[word]

@@ -1,0 +1,134 @@
+"""Long documents as passages: split at headings and paragraphs, each passage keeping its
+heading path and line range, so search can find (and a report can cite) the place in a
+file that answers, not just the file.
+
+Markdown is recognised by content (``#`` heading lines outside code fences), whatever the
+file's extension; the HTML reader writes its ``<h1>``–``<h6>`` as such lines too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A passage of a few hundred words: long enough to hold a statement with its context,
+# short enough that the passage which answers is what ranks first.
+TARGET_CHARS = 1_200
+MAX_CHARS = 2_400
+HEADING_SEPARATOR = " › "
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_EMPHASIS = re.compile(r"[*`]+")
+_WORDY = re.compile(r"\w{2}")
+
+
+@dataclass(frozen=True)
+class Passage:
+    heading: str  # the heading path, outermost first, joined by HEADING_SEPARATOR
+    text: str
+    first_line: int  # 1-based, inclusive
+    last_line: int
+
+
+@dataclass
+class _Block:
+    lines: list[str]
+    first: int
+    last: int
+
+    @property
+    def size(self) -> int:
+        return sum(len(line) + 1 for line in self.lines)
+
+
+def looks_like_markdown(text: str) -> bool:
+    """Markdown by content: at least one '#' heading line outside a code fence."""
+    return any(True for _ in _headings(text.splitlines()))
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, level, heading text) of each heading outside code fences."""
+    out: list[tuple[int, int, str]] = []
+    fenced = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and (m := _HEADING.match(line)):
+            out.append((i, len(m[1]), _EMPHASIS.sub("", m[2]).strip()))
+    return out
+
+
+def split_passages(text: str) -> list[Passage]:
+    """Sections at headings, then paragraphs packed up to ~TARGET_CHARS; a code block stays
+    whole unless it alone is longer than MAX_CHARS."""
+    lines = text.splitlines()
+    marks = _headings(lines)
+    passages: list[Passage] = []
+    path: list[tuple[int, str]] = []
+    bounds = [*(i for i, _, _ in marks), len(lines)]
+    if not marks or marks[0][0] > 0:
+        passages += _pack("", lines, 0, bounds[0])
+    for n, (start, level, title) in enumerate(marks):
+        path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
+        heading = HEADING_SEPARATOR.join(t for _, t in path)
+        passages += _pack(heading, lines, start + 1, bounds[n + 1])
+    return passages
+
+
+def _pack(heading: str, lines: list[str], start: int, end: int) -> list[Passage]:
+    out: list[Passage] = []
+    current: _Block | None = None
+    for block in _blocks(lines, start, end):
+        if current is not None and current.size + block.size > TARGET_CHARS:
+            out.append(_passage(heading, current))
+            current = None
+        if current is None:
+            current = block
+        else:
+            current.lines += ["", *block.lines]
+            current.last = block.last
+    if current is not None:
+        out.append(_passage(heading, current))
+    return [p for p in out if _WORDY.search(p.text)]
+
+
+def _passage(heading: str, block: _Block) -> Passage:
+    return Passage(heading, "\n".join(block.lines).strip(), block.first + 1, block.last + 1)
+
+
+def _blocks(lines: list[str], start: int, end: int) -> list[_Block]:
+    """Paragraphs (blank-line separated; a fenced block is one paragraph), each at most
+    MAX_CHARS: longer ones are cut at line breaks."""
+    blocks: list[_Block] = []
+    current: list[tuple[int, str]] = []
+    fenced = False
+
+    def flush() -> None:
+        if current:
+            blocks.extend(_cut(current))
+            current.clear()
+
+    for i in range(start, end):
+        line = lines[i]
+        if _FENCE.match(line):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            flush()
+            continue
+        current.append((i, line))
+    flush()
+    return blocks
+
+
+def _cut(numbered: list[tuple[int, str]]) -> list[_Block]:
+    out: list[_Block] = []
+    block = _Block([], numbered[0][0], numbered[0][0])
+    for i, line in numbered:
+        if block.lines and block.size + len(line) > MAX_CHARS:
+            out.append(block)
+            block = _Block([], i, i)
+        block.lines.append(line[:MAX_CHARS])
+        block.last = i
+    out.append(block)
+    return out

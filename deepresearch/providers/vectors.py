@@ -1,0 +1,71 @@
+"""Dense vectors for hybrid corpus search, from ``wordllama`` (the optional ``vectors``
+extra): a 256-dimension static embedding model shipped inside its wheel, CPU only, no
+download. Without the package the corpus searches lexically (BM25) alone.
+
+wordllama 0.4 looks for its tokenizer file under ``<cache_dir>/tokenizers/`` and would
+download it otherwise; the wheel ships the file in its own ``tokenizers`` folder, so the
+package folder is passed as the cache folder and downloads are disabled.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+MODEL_NAME = "wordllama-l2_supercat-256"
+DIMENSIONS = 256
+EMBED_CHARS = 2_000  # a static model averages tokens: the head of a passage says enough
+
+Matrix = NDArray[np.float32]
+_lock = threading.Lock()
+_model: Any = None
+
+
+def available() -> bool:
+    return importlib.util.find_spec("wordllama") is not None
+
+
+class Embedder:
+    """Unit-length float32 vectors of texts (so a dot product is the cosine)."""
+
+    name = MODEL_NAME
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+
+    def embed(self, texts: list[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        clipped = [t[:EMBED_CHARS] for t in texts]
+        vectors = np.asarray(self._model.embed(clipped, norm=True), dtype=np.float32)
+        return vectors
+
+
+def load_embedder() -> Embedder | None:
+    """The shared embedder, loaded once; None when wordllama is not installed."""
+    global _model
+    if not available():
+        return None
+    with _lock:
+        if _model is None:
+            import wordllama
+
+            package = Path(wordllama.__file__).parent
+            _model = wordllama.WordLlama.load(cache_dir=package, disable_download=True)
+    return Embedder(_model)
+
+
+def to_blob(vector: Matrix) -> bytes:
+    return np.asarray(vector, dtype=np.float16).tobytes()
+
+
+def from_blobs(blobs: list[bytes]) -> Matrix:
+    if not blobs:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    joined = np.frombuffer(b"".join(blobs), dtype=np.float16)
+    return joined.reshape(len(blobs), -1).astype(np.float32)
