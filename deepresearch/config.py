@@ -13,7 +13,7 @@ import math
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -63,7 +63,8 @@ class Config(BaseModel):
     )
     search: list[str] = Field(
         default_factory=lambda: ["auto"],
-        description="Ordered search providers with fallback: 'auto', 'tavily', 'corpus', 'demo'.",
+        description="Search providers: 'auto', 'tavily', 'corpus', 'demo', 'semantic_scholar', "
+        "'openalex', 'arxiv', 'crossref', 'google', 'searxng', 'duckduckgo' (see search_mode).",
     )
     role_models: dict[str, str] = Field(
         default_factory=dict,
@@ -84,6 +85,34 @@ class Config(BaseModel):
     tavily_include_raw_content: bool = False
     tavily_include_domains: list[str] = Field(default_factory=list)
     tavily_exclude_domains: list[str] = Field(default_factory=list)
+    # -- more search providers and direct pages (docs/search-providers.md) ------------
+    search_mode: Literal["fallback", "merge"] = Field(
+        "fallback",
+        description="How several `search` providers combine: 'fallback' (the first that "
+        "answers) or 'merge' (ask all, fuse by reciprocal rank, drop duplicates).",
+    )
+    keyless_web_search: bool = Field(
+        False,
+        description="Let 'auto' add DuckDuckGo (no key; needs the web extra) when no keyed "
+        "web search is set. Off by default: the default run stays offline.",
+    )
+    semantic_scholar_base_url: str | None = None
+    openalex_base_url: str | None = None
+    arxiv_base_url: str | None = None
+    crossref_base_url: str | None = None
+    polite_pool_email: str | None = Field(
+        None, description="Your email for the OpenAlex and Crossref polite pools (mailto)."
+    )
+    google_base_url: str | None = None
+    google_engine_id: str | None = Field(None, description="Programmable Search Engine id (cx).")
+    searxng_base_url: str | None = Field(
+        None, description="Your SearxNG instance (JSON format enabled), e.g. http://localhost:8888."
+    )
+    duckduckgo_base_url: str | None = None
+    duckduckgo_region: str = "us-en"
+    page_max_bytes: int = Field(5_000_000, ge=1000, description="Largest page extract reads.")
+    page_timeout_s: float = Field(20.0, gt=0, description="Time limit for one page fetch.")
+    respect_robots_txt: bool = Field(True, description="Skip pages robots.txt disallows.")
     structured_output: str = Field(
         "auto", description="'auto' (native where supported), 'native', or 'prompt' (parse text)."
     )

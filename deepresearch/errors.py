@@ -139,3 +139,12 @@ class UrlRefused(DeepResearchError):
 
 class SessionBusyError(DeepResearchError):
     """Another live process is running this session (it holds the session's lease)."""
+
+
+class PageFetchError(ProviderError):
+    """A page could not be extracted: an HTTP error, a content type that is not read, too
+    many redirects, robots.txt, or no readable text. ``status`` is the HTTP status if any."""
+
+    def __init__(self, message: str, *, provider: str = "web", status: int | None = None):
+        super().__init__(message, provider=provider)
+        self.status = status

@@ -129,6 +129,7 @@ async def _add_hits(
             domain=domain_of(hit),
             published=hit.published,
             relevance=hit.score,
+            **hit.scholarly_fields(),
         )
         topic.source_ids.append(src.id)
         added.append(src)

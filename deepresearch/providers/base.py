@@ -97,7 +97,21 @@ class SearchHit(BaseModel):
     domain: str = ""
     published: str | None = None
     metadata: dict[str, Any] = {}
-    provider: str = ""  # the provider that returned it (set by a fallback chain)
+    provider: str = ""  # the provider that returned it (set by merged and fallback search)
+    # Scholarly metadata (Semantic Scholar, OpenAlex, arXiv, Crossref); empty elsewhere.
+    authors: list[str] = []
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    citation_count: int | None = None
+    open_access_url: str | None = None
+
+    def scholarly_fields(self) -> dict[str, Any]:
+        """The bibliographic fields a Source copies (see Source.authors and the rest)."""
+        return {name: getattr(self, name) for name in SCHOLARLY_FIELDS}
+
+
+SCHOLARLY_FIELDS = ("authors", "year", "venue", "doi", "citation_count", "open_access_url")
 
 
 @runtime_checkable

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from deepresearch.config import Config
 from deepresearch.errors import ConfigError, MissingExtraError, ProviderUnavailableError
@@ -12,7 +12,22 @@ from deepresearch.providers.base import LLMProvider, SearchProvider
 OFFLINE = "offline"
 
 
-SEARCH_NAMES = frozenset({"auto", "corpus", "demo", "tavily"})
+SEARCH_NAMES = frozenset(
+    {
+        "auto",
+        "corpus",
+        "demo",
+        "tavily",
+        # docs/search-providers.md
+        "semantic_scholar",
+        "openalex",
+        "arxiv",
+        "crossref",
+        "google",
+        "searxng",
+        "duckduckgo",
+    }
+)
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -112,7 +127,13 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
         from deepresearch.errors import CorpusError
 
         raise CorpusError(_no_search_message(problems))
-    return providers[0] if len(providers) == 1 else FallbackSearch(providers)
+    if len(providers) == 1:
+        return providers[0]
+    if config.search_mode == "merge":
+        from deepresearch.providers.merged import MergedSearch
+
+        return MergedSearch(providers)
+    return FallbackSearch(providers)
 
 
 def _no_search_message(problems: list[str]) -> str:
@@ -132,16 +153,29 @@ def _no_search_message(problems: list[str]) -> str:
 
 
 def _expand_auto(name: str, config: Config, env: Mapping[str, str]) -> list[str]:
-    """'auto': Tavily when a key (or a local Tavily URL) is set, then your corpus, else demo."""
+    """'auto': the web searches you set up (Tavily or Google with a key, your SearxNG;
+    DuckDuckGo when keyless_web_search is on and none is), then your corpus, else demo."""
     if name != "auto":
         return [name]
     names = ["tavily"] if env.get("TAVILY_API_KEY") or config.tavily_base_url else []
+    names += _auto_web_search(config, env)
     if config.corpus is not None:
         names.append("corpus")
     return names or ["demo"]
 
 
+def _auto_web_search(config: Config, env: Mapping[str, str]) -> list[str]:
+    names = ["google"] if env.get("GOOGLE_API_KEY") and config.google_engine_id else []
+    if config.searxng_base_url:
+        names.append("searxng")
+    if config.keyless_web_search and not names and not env.get("TAVILY_API_KEY"):
+        names.append("duckduckgo")
+    return names
+
+
 def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> SearchProvider:
+    if name in _MORE_SEARCH:
+        return _MORE_SEARCH[name](config, env)
     if name == "corpus":
         if config.corpus is None:
             raise ProviderUnavailableError("no corpus folder configured", provider=name)
@@ -161,6 +195,58 @@ def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> Sear
         from deepresearch.providers.tavily_search import TavilySearch
 
         return TavilySearch.from_config(config, environ=env)
-    raise ConfigError(
-        f"Unknown search provider {name!r}. Use 'tavily', 'corpus', 'demo' or 'auto'."
-    )
+    raise ConfigError(f"Unknown search provider {name!r}. Use one of {sorted(SEARCH_NAMES)}.")
+
+
+# -- scholarly and web search providers (docs/search-providers.md) ----------------------
+def _semantic_scholar(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.semantic_scholar import SemanticScholarSearch
+
+    return SemanticScholarSearch.from_config(config, environ=env)
+
+
+def _openalex(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.openalex import OpenAlexSearch
+
+    return OpenAlexSearch.from_config(config, environ=env)
+
+
+def _arxiv(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.arxiv import ArxivSearch
+
+    return ArxivSearch.from_config(config)
+
+
+def _crossref(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.crossref import CrossrefSearch
+
+    return CrossrefSearch.from_config(config)
+
+
+def _google(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.google_search import GoogleSearch
+
+    return GoogleSearch.from_config(config, environ=env)
+
+
+def _searxng(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.searxng import SearxngSearch
+
+    return SearxngSearch.from_config(config)
+
+
+def _duckduckgo(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.duckduckgo import DuckDuckGoSearch
+
+    return DuckDuckGoSearch.from_config(config)
+
+
+_MORE_SEARCH: dict[str, Callable[[Config, Mapping[str, str]], SearchProvider]] = {
+    "semantic_scholar": _semantic_scholar,
+    "openalex": _openalex,
+    "arxiv": _arxiv,
+    "crossref": _crossref,
+    "google": _google,
+    "searxng": _searxng,
+    "duckduckgo": _duckduckgo,
+}

@@ -82,15 +82,26 @@ _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderG
 )
 
 
-def gate_for(endpoint: str, config: Config) -> ProviderGate:
-    """The gate shared by every provider object that talks to ``endpoint``."""
+def gate_for(
+    endpoint: str,
+    config: Config,
+    *,
+    max_concurrency: int | None = None,
+    requests_per_minute: float | None = None,
+) -> ProviderGate:
+    """The gate shared by every provider object that talks to ``endpoint``.
+
+    ``max_concurrency`` and ``requests_per_minute`` are the API's own documented limits
+    (arXiv: one request every three seconds): concurrency is the smaller of the API's and
+    the config's; an explicit ``provider_requests_per_minute`` replaces the API's rate.
+    """
     loop = asyncio.get_running_loop()
     gates = _GATES.setdefault(loop, {})
-    key = f"{endpoint}|{config.provider_max_concurrency}|{config.provider_requests_per_minute}"
+    concurrency = min(config.provider_max_concurrency, max_concurrency or 1_000_000)
+    rate = config.provider_requests_per_minute or requests_per_minute
+    key = f"{endpoint}|{concurrency}|{rate}"
     if key not in gates:
-        gates[key] = ProviderGate(
-            config.provider_max_concurrency, config.provider_requests_per_minute
-        )
+        gates[key] = ProviderGate(concurrency, rate)
     return gates[key]
 
 

@@ -142,6 +142,13 @@ class Source(Record):
     # The search provider's score for the hit (higher = more relevant; each provider has
     # its own scale: BM25 for a corpus, 0-1 for Tavily).
     relevance: float | None = None
+    # Bibliographic fields from scholarly search (empty for web pages and local files).
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None  # bare, lower-case: "10.1038/nature14539"
+    citation_count: int | None = None
+    open_access_url: str | None = None
 
 
 class Finding(Record):
