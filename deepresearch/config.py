@@ -91,7 +91,7 @@ class Config(BaseModel):
         description="How several `search` providers combine: 'fallback' (the first that "
         "answers) or 'merge' (ask all, fuse by reciprocal rank, drop duplicates).",
     )
-    keyless_web_search: bool = Field(
+    auto_duckduckgo: bool = Field(
         False,
         description="Let 'auto' add DuckDuckGo (no key; needs the web extra) when no keyed "
         "web search is set. Off by default: the default run stays offline.",

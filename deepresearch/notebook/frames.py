@@ -256,10 +256,28 @@ def _source_rules(state: ResearchState) -> dict[str, Derive[Source]]:
     return {"cited": lambda s: s.id in numbers, "citation": lambda s: numbers.get(s.id)}
 
 
+# Bibliographic columns, added to `sources` when a scholarly provider filled any of them.
+SCHOLARLY_SOURCES = Table[Source](
+    columns={
+        "authors": TEXT,
+        "year": INT,
+        "venue": TEXT,
+        "doi": TEXT,
+        "citation_count": INT,
+        "open_access_url": TEXT,
+    },
+    derive={"authors": lambda s: "; ".join(s.authors) if s.authors else None},
+)
+
+
 def sources_frame(state: ResearchState) -> pd.DataFrame:
     """Sources, one row each: ``cited``/``citation`` say whether and as which ``[n]`` the
-    report cites it; ``ref`` is the stable number findings and prompts use."""
-    return SOURCES.frame(state.sources, **_source_rules(state))
+    report cites it; ``ref`` is the stable number findings and prompts use. Sources from
+    scholarly search add authors, year, venue, doi, citation_count and open_access_url."""
+    frame = SOURCES.frame(state.sources, **_source_rules(state))
+    if any(s.authors or s.doi or s.year is not None for s in state.sources):
+        frame = frame.join(SCHOLARLY_SOURCES.frame(state.sources))
+    return frame
 
 
 def findings_frame(state: ResearchState) -> pd.DataFrame:

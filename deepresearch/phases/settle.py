@@ -9,7 +9,7 @@ round and its own, and shown to its own prompts with citation numbers no other s
 source has. When the round ends, :func:`settle_sources` gives them their final ids and
 citation numbers in a stable order — sub-query order, then the order each researcher
 found them (search after search, by rank) — folds URLs that two researchers both found
-into the first one's source, and rewrites each topic's ``[n]`` citations to match.
+into the first one's source (a DOI found twice too), and rewrites each topic's ``[n]`` citations to match.
 """
 
 from __future__ import annotations
@@ -57,18 +57,21 @@ def settle_sources(state: ResearchState) -> int:
     pending.sort(key=lambda s: (rank.get(s.sub_query_id or "", len(rank)), _local(s)))
     kept = [s for s in state.sources if not is_provisional(s)]
     by_url = {s.url: s for s in kept}
+    by_doi = {s.doi: s for s in kept if s.doi}  # one paper found under two landing pages
     new_id: dict[str, str] = {}
     citation_maps: dict[str, dict[int, int]] = {}
     for src in pending:
         owner = src.sub_query_id or ""
         old_id, old_citation = src.id, src.citation
-        final = by_url.get(src.url)
+        final = by_url.get(src.url) or (by_doi.get(src.doi) if src.doi else None)
         if final is None:
             n = state.counters.get("src", 0) + 1
             state.counters["src"] = n
             src.id, src.citation = f"src-{n}", n
             kept.append(src)
             by_url[src.url] = final = src
+            if src.doi:
+                by_doi.setdefault(src.doi, src)
         new_id[old_id] = final.id
         citation_maps.setdefault(owner, {})[old_citation] = final.citation
     state.sources = kept

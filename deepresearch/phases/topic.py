@@ -111,12 +111,16 @@ async def _add_hits(
     hits: list[SearchHit],
     phase: Phase,
 ) -> list[Source]:
-    seen = {s.url for s in visible_sources(state, sq.id)}
+    visible = visible_sources(state, sq.id)
+    seen = {s.url for s in visible}
+    seen_dois = {s.doi for s in visible if s.doi}
     added: list[Source] = []
     for hit in hits:
-        if hit.url in seen:
-            continue  # URL dedup across researchers (this round's: when settling)
+        if hit.url in seen or (hit.doi and hit.doi in seen_dois):
+            continue  # URL (and DOI: one paper, many landing pages) dedup across researchers
         seen.add(hit.url)
+        if hit.doi:
+            seen_dois.add(hit.doi)
         src = add_provisional_source(
             state,
             sq,

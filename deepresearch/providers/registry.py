@@ -154,7 +154,7 @@ def _no_search_message(problems: list[str]) -> str:
 
 def _expand_auto(name: str, config: Config, env: Mapping[str, str]) -> list[str]:
     """'auto': the web searches you set up (Tavily or Google with a key, your SearxNG;
-    DuckDuckGo when keyless_web_search is on and none is), then your corpus, else demo."""
+    DuckDuckGo when auto_duckduckgo is on and none is), then your corpus, else demo."""
     if name != "auto":
         return [name]
     names = ["tavily"] if env.get("TAVILY_API_KEY") or config.tavily_base_url else []
@@ -168,7 +168,7 @@ def _auto_web_search(config: Config, env: Mapping[str, str]) -> list[str]:
     names = ["google"] if env.get("GOOGLE_API_KEY") and config.google_engine_id else []
     if config.searxng_base_url:
         names.append("searxng")
-    if config.keyless_web_search and not names and not env.get("TAVILY_API_KEY"):
+    if config.auto_duckduckgo and not names and not env.get("TAVILY_API_KEY"):
         names.append("duckduckgo")
     return names
 

@@ -53,6 +53,7 @@ class PageFetcher:
         self.policy = policy or UrlPolicy(allow_private=config.allow_private_urls)
         self.skipped: dict[str, str] = {}
         self._robots: dict[str, Any] = {}  # origin -> protego.Protego | bool (allow all)
+        self._robots_loading: dict[str, asyncio.Future[Any]] = {}
         self._clients: ClientPerLoop[httpx.AsyncClient] = ClientPerLoop(
             lambda: httpx.AsyncClient(
                 headers={"user-agent": f"{USER_AGENT} (research assistant)"},
@@ -84,6 +85,7 @@ class PageFetcher:
 
     async def fetch(self, url: str, *, provider: str = "web") -> SearchHit:
         """One page as a hit with its text; raises PageFetchError or UrlRefused."""
+        await self.policy.check(url, known_urls={url})  # before robots.txt is asked for
         if self.config.respect_robots_txt and not await self._robots_allow(url):
             raise PageFetchError(f"{url}: robots.txt disallows it", provider=provider)
         page = await self._get(url, max_bytes=self.config.page_max_bytes)
@@ -128,7 +130,15 @@ class PageFetcher:
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
         if origin not in self._robots:
-            self._robots[origin] = await self._load_robots(origin)
+            # Pages of one site are fetched together: read its robots.txt once.
+            loading = self._robots_loading.get(origin)
+            if loading is None:
+                loading = asyncio.ensure_future(self._load_robots(origin))
+                self._robots_loading[origin] = loading
+            try:
+                self._robots[origin] = await asyncio.shield(loading)
+            finally:
+                self._robots_loading.pop(origin, None)
         rules = self._robots[origin]
         return rules if isinstance(rules, bool) else bool(rules.can_fetch(url, USER_AGENT))
 
@@ -150,10 +160,7 @@ async def _read(response: httpx.Response, url: str, max_bytes: int, kinds: tuple
     content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
     if not any(content_type.startswith(kind) for kind in kinds):
         raise PageFetchError(f"{url}: content type {content_type or 'none'!r} is not read")
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > max_bytes * 4:
-        raise PageFetchError(f"{url}: {int(declared)} bytes is far over page_max_bytes")
-    chunks, size = [], 0
+    chunks, size = [], 0  # the rest of a larger page is never downloaded
     async for chunk in response.aiter_bytes():
         chunks.append(chunk)
         size += len(chunk)
