@@ -48,7 +48,7 @@ class ArxivSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> ArxivSearch:
-        ensure_importable("feedparser", "deepresearch[scholarly]")
+        ensure_importable("feedparser", "deepresearch-sdk[scholarly]")
         api = ArxivApi(
             cls.name,
             config.arxiv_base_url or ARXIV_URL,

@@ -31,7 +31,7 @@ class DuckDuckGoSearch:
     name = "duckduckgo"
 
     def __init__(self, config: Config) -> None:
-        ensure_importable("ddgs", "deepresearch[web]")
+        ensure_importable("ddgs", "deepresearch-sdk[web]")
         self.config = config
         self.retry = RetryPolicy.from_config(config)
         self.pages = PageFetcher(config)

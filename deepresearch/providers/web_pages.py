@@ -190,7 +190,7 @@ def _pdf_text(page: Page) -> str:
         from pypdf import PdfReader
     except ImportError:
         raise PageFetchError(
-            f"{page.url}: PDF support is not installed: pip install 'deepresearch[pdf]'"
+            f"{page.url}: PDF support is not installed: pip install 'deepresearch-sdk[pdf]'"
         ) from None
     try:
         reader = PdfReader(io.BytesIO(page.body))
@@ -205,7 +205,7 @@ def _ensure_extractor() -> None:
         import trafilatura  # noqa: F401
     except ImportError as exc:
         raise ProviderUnavailableError(
-            f"Page extraction needs the web extra: pip install 'deepresearch[web]' ({exc.name} "
+            f"Page extraction needs the web extra: pip install 'deepresearch-sdk[web]' ({exc.name} "
             "is missing).",
             provider="web",
         ) from None
