@@ -110,6 +110,8 @@ async def run_search(
                 "duration_s": round(time.perf_counter() - started, 4),
                 "scope": scope,
                 "error": error,
+                # merged search: providers that failed while others answered
+                "provider_failures": dict(getattr(ctx.search, "last_failures", {}) or {}),
             },
         )
     return hits

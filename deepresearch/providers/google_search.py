@@ -83,6 +83,7 @@ class GoogleSearch:
             config.google_base_url or GOOGLE_URL,
             config,
             limits=ApiLimits(requests_per_minute=100),
+            headers={"x-goog-api-key": key.reveal()},  # not in the URL, which gets logged
             secrets=(key,),
             key_hint=f"Check {KEY_ENV} and that the Custom Search API is enabled for it.",
         )
@@ -93,7 +94,6 @@ class GoogleSearch:
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
         params = {
-            "key": self._key.reveal(),
             "cx": self.engine_id,
             "q": query,
             "num": max(1, min(max_results, _MAX_NUM)),

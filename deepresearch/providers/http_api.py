@@ -9,6 +9,7 @@ to read the answer, and this module does the rest the same way for all of them.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,23 @@ from deepresearch.providers.resilience import (
     gate_for,
     parse_retry_after,
 )
+
+
+class _RedactKeys(logging.Filter):
+    """httpx logs each request's URL at INFO; OpenAlex takes its key as a query parameter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: list[Secret] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = redact(record.getMessage(), *self.secrets), None
+        return True
+
+
+_HTTPX_LOG = _RedactKeys()
+logging.getLogger("httpx").addFilter(_HTTPX_LOG)
 
 
 @dataclass(frozen=True)
@@ -71,6 +89,7 @@ class HttpApi:
         self.retry = RetryPolicy.from_config(config)
         self.key_hint = key_hint  # what to do when the API refuses the credentials
         self._secrets = secrets
+        _HTTPX_LOG.secrets.extend(s for s in secrets if s not in _HTTPX_LOG.secrets)
         all_headers = {"user-agent": user_agent(config), **(headers or {})}
         self._clients: ClientPerLoop[httpx.AsyncClient] = ClientPerLoop(
             lambda: httpx.AsyncClient(

@@ -253,3 +253,16 @@ async def test_arxiv_gate_spaces_requests_by_its_documented_rate() -> None:
         "arxiv|x", api_config(provider_requests_per_minute=None), requests_per_minute=20
     )
     assert gate._interval == pytest.approx(3.0)
+
+
+async def test_keys_in_query_strings_never_reach_the_httpx_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with OpenAlexServer(PAPERS) as server, caplog.at_level("INFO", logger="httpx"):
+        provider = OpenAlexSearch.from_config(
+            api_config(openalex_base_url=server.base_url), environ={"OPENALEX_API_KEY": KEY}
+        )
+        await provider.search(QUERY, max_results=1)
+    assert server.requests[0].query["api_key"] == KEY
+    assert any("/works" in r.getMessage() for r in caplog.records)
+    assert not any(KEY in r.getMessage() for r in caplog.records)

@@ -169,3 +169,27 @@ def test_session_extracts_pages_a_search_returned(tmp_path: Path) -> None:
     assert page_reads, "the page was never extracted"
     source = next(s for s in session.state.sources if s.url == site.url("/attention"))
     assert "fixed-length bottleneck" in (source.raw_content or source.content)
+
+
+def test_a_provider_failing_in_a_merged_session_is_on_record(tmp_path: Path) -> None:
+    from deepresearch.testing.search_servers import openalex_error
+
+    openalex = OpenAlexServer(PAPERS)
+    s2 = SemanticScholarServer(PAPERS)
+    with serving(openalex, s2):
+        openalex.enqueue(*[openalex_error(401, "Unauthorized", "Invalid API key")] * 50)
+        config = session_config(
+            tmp_path,
+            search=["openalex", "semantic_scholar"],
+            search_mode="merge",
+            openalex_base_url=openalex.base_url,
+            semantic_scholar_base_url=s2.base_url,
+        )
+        session = dr.Session(QUESTION, config=config)
+        session.run_sync()
+    assert session.state.status == RunStatus.COMPLETED
+    assert {s.provider for s in session.state.sources} == {"semantic_scholar"}
+    events = session.store.events(session.state.id)
+    calls = [e.payload for e in events if e.kind == "search_call"]
+    assert calls and all("openalex" in c["provider_failures"] for c in calls)
+    assert len(openalex.requests) == 1  # refused once: not asked again this run

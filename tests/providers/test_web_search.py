@@ -33,7 +33,8 @@ async def test_google_maps_items_and_sends_key_and_engine_id() -> None:
         hits = await provider.search(QUERY, max_results=25)
     request = server.requests[0]
     assert request.path == "/customsearch/v1" and request.query["cx"] == "engine-1"
-    assert request.query["key"] == KEY and request.query["num"] == "10"  # the API's ceiling
+    assert request.headers["x-goog-api-key"] == KEY and "key" not in request.query
+    assert request.query["num"] == "10"  # the API's ceiling
     assert [h.url for h in hits][:1] == [WEB_PAGES[1]["url"]]
     assert all(h.provider == "google" and h.domain == "en.wikipedia.org" for h in hits)
     assert KEY not in repr(provider)

@@ -29,12 +29,13 @@ class DocumentServer(LoopbackWebServer):
 
 
 class GoogleServer(DocumentServer):
-    """``GET /customsearch/v1?key=&cx=&q=&num=`` (at most 10 results)."""
+    """``GET /customsearch/v1?cx=&q=&num=`` with the key as ``key=`` or ``x-goog-api-key``
+    (at most 10 results)."""
 
     def route(self, request: WebRequest) -> WebReply:
         if request.path != "/customsearch/v1":
             return google_error(404, "Requested entity was not found.", "notFound", "NOT_FOUND")
-        if not request.query.get("key"):
+        if not (request.query.get("key") or request.headers.get("x-goog-api-key")):
             return google_error(
                 403,
                 "Method doesn't allow unregistered callers (callers without established "
