@@ -112,6 +112,8 @@ async def run_search(
                 "error": error,
                 # merged search: providers that failed while others answered
                 "provider_failures": dict(getattr(ctx.search, "last_failures", {}) or {}),
+                # extract: URLs no provider could read (robots.txt, HTTP error, content type)
+                "not_extracted": [u for u in extract or [] if u not in {h.url for h in hits}],
             },
         )
     return hits

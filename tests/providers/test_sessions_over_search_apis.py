@@ -169,6 +169,42 @@ def test_session_extracts_pages_a_search_returned(tmp_path: Path) -> None:
     assert page_reads, "the page was never extracted"
     source = next(s for s in session.state.sources if s.url == site.url("/attention"))
     assert "fixed-length bottleneck" in (source.raw_content or source.content)
+    extracts = [
+        e.payload
+        for e in session.store.events(session.state.id)
+        if e.kind == "search_call" and e.payload["kind"] == "extract"
+    ]
+    assert extracts and all(e["not_extracted"] == [] for e in extracts)
+
+
+def test_pages_robots_txt_forbids_stay_unread_and_are_on_record(tmp_path: Path) -> None:
+    page = article_html("Attention explained", ["Attention lets a model consult every word."])
+    site = PageServer({"/attention": ("text/html", page)}, robots="User-agent: *\nDisallow: /\n")
+    with site:
+        documents = [
+            {
+                "url": site.url("/attention"),
+                "title": "Attention in machine translation",
+                "content": "Attention changed machine translation. " * 20,
+            }
+        ]
+        with SearxngServer(documents) as searx:
+            config = session_config(
+                tmp_path,
+                search=["searxng"],
+                searxng_base_url=searx.base_url,
+                enable_extract=True,
+                allow_private_urls=True,
+            )
+            session = dr.Session(QUESTION, config=config)
+            session.run_sync()
+    assert [r.path for r in site.requests if r.path != "/robots.txt"] == []
+    extracts = [
+        e.payload
+        for e in session.store.events(session.state.id)
+        if e.kind == "search_call" and e.payload["kind"] == "extract"
+    ]
+    assert extracts and extracts[0]["not_extracted"] == [site.url("/attention")]
 
 
 def test_a_provider_failing_in_a_merged_session_is_on_record(tmp_path: Path) -> None:
