@@ -5,6 +5,7 @@
 """
 
 from deepresearch import phases
+from deepresearch.batch import BatchResult, ProviderLimit, research_many, research_many_sync
 from deepresearch.config import Config
 from deepresearch.errors import (
     ConfigError,
@@ -62,6 +63,7 @@ from deepresearch.workflow.hooks import Hook, Steer
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchResult",
     "Confidence",
     "Config",
     "ConfigError",
@@ -85,6 +87,7 @@ __all__ = [
     "PhaseStarted",
     "PhaseTimeoutError",
     "ProviderError",
+    "ProviderLimit",
     "ProviderUnavailableError",
     "RateLimitError",
     "Report",
@@ -111,6 +114,8 @@ __all__ = [
     "UrlRefused",
     "phases",
     "research",
+    "research_many",
+    "research_many_sync",
     "run_sync",
     "__version__",
 ]

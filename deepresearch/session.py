@@ -28,6 +28,7 @@ from deepresearch.providers.registry import (
     cheap_spec_for,
     resolve_llm_spec,
 )
+from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
@@ -140,6 +141,7 @@ class Session:
         store: SessionStore | str | os.PathLike[str] | bool | None = None,
         progress: Progress | None = None,
         state: ResearchState | None = None,
+        provider_wrapper: ProviderWrapper | None = None,
         **overrides: Any,
     ) -> None:
         if isinstance(store, bool):
@@ -177,6 +179,8 @@ class Session:
         self.progress = progress
         self._llm = llm if isinstance(llm, LLMProvider) else None
         self._search = search if isinstance(search, SearchProvider) else None
+        # A batch routes every provider through its shared rate limiter and budget.
+        self._wrapper = provider_wrapper
         self.store = _open_store(store, base)
         if state is None:
             if question is None:
@@ -222,12 +226,16 @@ class Session:
             cfg = self.config
             spec = resolve_llm_spec(cfg)
             default = self._llm or build_llm(spec, cfg)
+            wrap = self._wrapper
 
             def factory(s: str) -> LLMProvider:
-                return build_llm(s, cfg)
+                built = build_llm(s, cfg)
+                return wrap.llm(built) if wrap is not None else built
 
-            router = ModelRouter(cfg, default, factory, cheap_spec_for)
             search = self._search or build_search(cfg)
+            if wrap is not None:
+                default, search = wrap.llm(default), wrap.search(search)
+            router = ModelRouter(cfg, default, factory, cheap_spec_for)
             self.state.llm, self.state.search = default.name, search.name
             budget = None
             if cfg.token_management_enabled:

@@ -27,7 +27,7 @@ def _research_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="deepresearch",
         description="Research a question and print a cited Markdown report. "
-        "Session commands: deepresearch {list,show,delete,export,resume} --help",
+        "Session commands: deepresearch {list,show,delete,export,resume,batch} --help",
     )
     p.add_argument("question", help="the research question")
     _common(p)
@@ -169,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "resume":
             return resume_main(argv[1:])
+        if argv and argv[0] == "batch":
+            from deepresearch.cli.batch import batch_main
+
+            return batch_main(argv[1:], _config)
         if argv and argv[0] in SESSION_COMMANDS:
             from deepresearch.cli import sessions
 

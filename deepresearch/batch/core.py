@@ -1,0 +1,148 @@
+"""research_many: many questions, a bounded number at once, one shared limiter and budget.
+
+Each question's session id is a hash of the question and the effective configuration, so
+running the same batch again finds its sessions in the store: completed ones are reused,
+interrupted or failed ones are resumed from their last checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from deepresearch.batch.jobs import (
+    Limits,
+    invalid_row,
+    open_batch_store,
+    prepare,
+    resume_point,
+    run_prepared,
+    shared_limits,
+    skipped_row,
+)
+from deepresearch.batch.progress import BatchProgress, Progress, batch_progress
+from deepresearch.batch.result import BatchResult, BatchRow, row_from_state
+from deepresearch.config import Config
+from deepresearch.errors import DeepResearchError, InputError
+from deepresearch.providers.shared_limits import ProviderWrapper, SharedLimits
+from deepresearch.session import run_sync
+from deepresearch.state import ResearchState
+from deepresearch.store import SessionStore
+
+BACKENDS = ("asyncio", "ray")
+
+
+async def research_many(
+    questions: Iterable[str],
+    *,
+    concurrency: int = 8,
+    config: Config | None = None,
+    backend: str = "asyncio",
+    limits: Limits | None = None,
+    store: Any = None,
+    progress: bool | Progress | None = True,
+    ray_options: Mapping[str, Any] | None = None,
+    **session_kwargs: Any,
+) -> BatchResult:
+    """Research every question; at most ``concurrency`` sessions run at once.
+
+    ``limits`` maps a provider (vendor such as ``"openai"`` or a full spec) to a
+    :class:`ProviderLimit` shared by the whole batch. ``backend="ray"`` runs each session
+    as a Ray task (see docs/batch.md). Other keyword arguments go to every ``Session``.
+    """
+    if concurrency < 1:
+        raise InputError("concurrency must be at least 1.")
+    if backend not in BACKENDS:
+        raise InputError(f"backend must be one of {BACKENDS}, not {backend!r}.")
+    if "state" in session_kwargs or "provider_wrapper" in session_kwargs:
+        raise InputError("research_many makes its own sessions; do not pass state=.")
+    items = list(questions)
+    wrong = [q for q in items if not isinstance(q, str)]
+    if wrong:
+        raise InputError(f"questions must be strings; got {type(wrong[0]).__name__}: {wrong[0]!r}")
+    unique = list(dict.fromkeys(_normalized(q) for q in items))
+    cfg = config if config is not None else Config.load()
+    opened = open_batch_store(store, cfg)
+    shared = shared_limits(limits, cfg)
+    reporter = batch_progress(len(unique), progress)
+    started = time.perf_counter()
+    if backend == "ray":
+        from deepresearch.batch.ray_backend import run_on_ray
+
+        rows, states = await run_on_ray(
+            unique,
+            cfg,
+            opened,
+            shared,
+            reporter,
+            concurrency,
+            dict(ray_options or {}),
+            session_kwargs,
+        )
+    else:
+        rows, states = await _run_in_process(
+            unique, cfg, opened, shared, reporter, concurrency, session_kwargs
+        )
+    by_question = dict(zip(unique, rows, strict=True))
+    result = BatchResult(
+        [by_question[_normalized(q)] for q in items],
+        store=opened,
+        states=states if opened is None else None,
+        seconds=time.perf_counter() - started,
+        spent={k: v.model_dump() for k, v in shared.snapshot().items()},
+    )
+    reporter.close()
+    return result
+
+
+def research_many_sync(questions: Iterable[str], **kwargs: Any) -> BatchResult:
+    """Blocking research_many() for scripts and notebooks."""
+    return run_sync(research_many(questions, **kwargs))
+
+
+def _normalized(question: str) -> str:
+    """One run per distinct question: repeated lines share a session and a row."""
+    return " ".join(question.split())
+
+
+async def _run_in_process(
+    questions: list[str],
+    config: Config,
+    store: SessionStore | None,
+    shared: SharedLimits,
+    reporter: BatchProgress,
+    concurrency: int,
+    session_kwargs: dict[str, Any],
+) -> tuple[list[BatchRow], dict[str, ResearchState]]:
+    wrapper = ProviderWrapper(shared)
+    slots = asyncio.Semaphore(concurrency)
+    states: dict[str, ResearchState] = {}
+
+    async def one(question: str) -> BatchRow:
+        async with slots:
+            clock = time.perf_counter()
+            try:
+                session, done = prepare(question, config, store, session_kwargs, wrapper)
+            except DeepResearchError as exc:
+                return invalid_row(question, exc)
+            spent = shared.any_exhausted()
+            if spent is not None and not done:
+                return skipped_row(question, spent)
+            resumed_from = resume_point(session, done)
+            error = None if done else await run_prepared(session)
+            if store is None:  # nothing to reload it from later
+                states[session.id] = session.state
+            return row_from_state(
+                question, session.state, seconds=time.perf_counter() - clock,
+                reused=done, error=error, resumed_from=resumed_from,
+            )  # fmt: skip
+
+    async def reported(question: str) -> BatchRow:
+        row = await one(question)
+        reporter.finished(row)
+        return row
+
+    rows = await asyncio.gather(*(reported(q) for q in questions))
+    return list(rows), states

@@ -1,0 +1,68 @@
+"""Questions from a file: one per line (.txt), a JSON object per line (.jsonl) or a CSV.
+
+In .jsonl and .csv files the question is the ``question`` field (a CSV without that
+header uses its first column). Blank lines and lines starting with ``#`` in .txt are skipped.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from deepresearch.errors import InputError
+
+
+def read_questions(path: str | Path) -> list[str]:
+    file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"Cannot read the questions file {file}: {exc}") from exc
+    suffix = file.suffix.lower()
+    if suffix == ".jsonl":
+        questions = _from_jsonl(text, file)
+    elif suffix == ".csv":
+        questions = _from_csv(text, file)
+    else:
+        questions = [
+            line.strip()
+            for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+    if not questions:
+        raise InputError(f"{file} holds no questions.")
+    return questions
+
+
+def _from_jsonl(text: str, file: Path) -> list[str]:
+    questions = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{file}:{number} is not JSON: {exc.msg}") from exc
+        question = record.get("question") if isinstance(record, dict) else record
+        if not isinstance(question, str):
+            raise InputError(f'{file}:{number} needs a "question" string field.')
+        questions.append(question)
+    return questions
+
+
+def _from_csv(text: str, file: Path) -> list[str]:
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    if not rows:
+        return []
+    header = [c.strip().lower() for c in rows[0]]
+    if "question" in header:
+        column = header.index("question")
+        body = rows[1:]
+    else:
+        column, body = 0, rows
+    missing = [i for i, r in enumerate(body, 2) if len(r) <= column]
+    if missing:
+        raise InputError(f"{file}: row {missing[0]} has no question column.")
+    return [r[column] for r in body]

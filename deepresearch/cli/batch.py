@@ -1,0 +1,70 @@
+"""`deepresearch batch questions.txt|.jsonl|.csv`: research every question in a file.
+
+One JSON line per question (session id, status, sources cited, findings, gaps, tokens,
+cost, time, error) goes to ``--out`` or stdout; progress and the totals go to stderr.
+Running the same command again reuses completed sessions and resumes the others.
+Exit code 0 when every question completed, 1 otherwise, 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from deepresearch.batch import read_questions, research_many_sync
+from deepresearch.batch.core import BACKENDS
+from deepresearch.config import Config
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="deepresearch batch",
+        description="Research every question of a file (.txt: one per line; .jsonl or .csv: "
+        "a 'question' field). Re-running the same batch skips completed questions.",
+    )
+    p.add_argument("questions", type=Path, help="questions file: .txt, .jsonl or .csv")
+    p.add_argument("--concurrency", type=int, default=8, help="sessions at once (default 8)")
+    p.add_argument("--backend", choices=BACKENDS, default="asyncio", help="default: asyncio")
+    p.add_argument("--out", type=Path, help="write the result rows (JSONL) here, not stdout")
+    p.add_argument(
+        "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)"
+    )
+    p.add_argument("--search", help="search providers, comma-separated: demo, corpus, tavily, auto")
+    p.add_argument("--corpus", type=Path, help="search this folder of your documents")
+    p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
+    p.add_argument("--config", type=Path, help="a deepresearch.toml file")
+    p.add_argument(
+        "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"
+    )
+    p.add_argument("--no-store", action="store_true", help="keep nothing (no re-run skipping)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+def batch_main(argv: list[str], load_config: Callable[[argparse.Namespace], Config]) -> int:
+    """``load_config`` is the CLI's own (deepresearch.cli.main), so the options mean the same."""
+    args = _parser().parse_args(argv)
+    questions = read_questions(args.questions)
+    config = load_config(args)
+    try:
+        result = research_many_sync(
+            questions,
+            concurrency=args.concurrency,
+            config=config,
+            backend=args.backend,
+            progress=not args.quiet,
+        )
+    except KeyboardInterrupt:
+        print("Interrupted; run the same command again to resume.", file=sys.stderr)
+        return 130
+    if args.out:
+        args.out.write_text(result.to_jsonl(), encoding="utf-8")
+    else:
+        sys.stdout.write(result.to_jsonl())
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()))
+    print(f"{len(result)} questions: {counts}", file=sys.stderr)
+    if result.store is not None and not args.quiet:
+        print(f"Sessions saved to {result.store.path}", file=sys.stderr)
+    return 0 if result.ok else 1
