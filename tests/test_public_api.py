@@ -13,6 +13,7 @@ EXPECTED = {
     "StoreError", "UrlRefused", "PhaseOrderError",
     "RunEvent", "PhaseStarted", "PhaseFinished", "SourceFound", "FindingAdded", "Paused",
     "ReportReady", "RunFinished",
+    "research_many", "research_many_sync", "BatchResult", "ProviderLimit",
 }  # fmt: skip
 
 
