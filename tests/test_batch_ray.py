@@ -99,4 +99,3 @@ def test_ray_budget_is_one_actor_for_all_workers(
     )
     assert list(result.frame.status)[2:] == ["skipped", "skipped"]
     assert result.spent["offline"]["tokens"] >= per_question * 1.5
-
