@@ -92,7 +92,7 @@ async def test_rerun_skips_completed_and_resumes_interrupted(
     # only the resumed session searched (one whole run searches about as much; 20 would
     # search 20 times as much), and it did not start over: the brief ran once
     single = StaticSearch(docs)
-    await dr.Session(QUESTIONS[index], llm="offline", search=single, store=False).run()
+    await dr.Session(QUESTIONS[index], llm="offline", search=single, persist=False).run()
     assert 0 < len(search.queries) <= 2 * len(single.queries)
     resumed = second.session(index)
     assert [m.phase for m in resumed.state.metrics].count(Phase.BRIEF) == 1
@@ -154,7 +154,7 @@ async def test_limits_see_every_request(docs: list[dict[str, str]], tmp_path: Pa
 
 def test_sync_twin_without_store(docs: list[dict[str, str]]) -> None:
     result = dr.research_many_sync(
-        QUESTIONS[:2], llm="offline", search=StaticSearch(docs), store=False, progress=False
+        QUESTIONS[:2], llm="offline", search=StaticSearch(docs), persist=False, progress=False
     )
     assert result.ok and result.store is None
     assert result.session(1).report is not None

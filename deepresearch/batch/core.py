@@ -42,6 +42,7 @@ async def research_many(
     backend: str = "asyncio",
     limits: Limits | None = None,
     store: Any = None,
+    persist: bool | None = None,
     progress: bool | Progress | None = True,
     ray_options: Mapping[str, Any] | None = None,
     **session_kwargs: Any,
@@ -49,8 +50,10 @@ async def research_many(
     """Research every question; at most ``concurrency`` sessions run at once.
 
     ``limits`` maps a provider (vendor such as ``"openai"`` or a full spec) to a
-    :class:`ProviderLimit` shared by the whole batch. ``backend="ray"`` runs each session
-    as a Ray task (see docs/batch.md). Other keyword arguments go to every ``Session``.
+    :class:`ProviderLimit` shared by the whole batch. ``store`` (a SessionStore or a path)
+    and ``persist`` are as for ``Session``; every session of the batch shares the store.
+    ``backend="ray"`` runs each session as a Ray task (see docs/batch.md). Other keyword
+    arguments go to every ``Session``.
     """
     if concurrency < 1:
         raise InputError("concurrency must be at least 1.")
@@ -63,7 +66,7 @@ async def research_many(
     if wrong:
         raise InputError(f"questions must be strings; got {type(wrong[0]).__name__}: {wrong[0]!r}")
     unique = list(dict.fromkeys(_normalized(q) for q in items))
-    cfg = config if config is not None else Config.load()
+    cfg = Config.layered(config, persist=persist)
     opened = open_batch_store(store, cfg)
     shared = shared_limits(limits, cfg)
     reporter = batch_progress(len(unique), progress)

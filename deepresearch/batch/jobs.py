@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,17 +46,19 @@ def _provider_name(value: object) -> str | None:
 
 
 def open_batch_store(store: Any, config: Config) -> SessionStore | None:
-    if store is None:
-        store = config.persist
-    if store is False:
+    """The one store every session of the batch writes to (None with persist=False)."""
+    if not config.persist:
         return None
-    if store is True:
+    if store is None:
         return SessionStore(config.resolved_store_path())
     if isinstance(store, SessionStore):
         return store
-    if isinstance(store, str | Path):
+    if isinstance(store, str | os.PathLike):
         return SessionStore(Path(store).expanduser())
-    raise InputError(f"store must be a SessionStore, a path, True or False, not {type(store)}.")
+    raise InputError(
+        f"store must be a SessionStore or a path, not {type(store).__name__}; "
+        "use persist=False to keep nothing."
+    )
 
 
 def shared_limits(limits: Limits | None, config: Config) -> SharedLimits:
@@ -76,7 +79,12 @@ def prepare(
     """The session for a question: a saved one with the same id, or a new one.
     Returns (session, already_completed)."""
     session = Session(
-        question, config=config, store=store or False, provider_wrapper=wrapper, **session_kwargs
+        question,
+        config=config,
+        store=store,
+        persist=store is not None,
+        provider_wrapper=wrapper,
+        **session_kwargs,
     )
     sid = job_id(
         session.state.question,

@@ -127,7 +127,7 @@ class BatchResult:
         else:
             session_id = which
         if session_id in self._states:
-            return Session(state=self._states[session_id], store=self.store or False)
+            return Session(state=self._states[session_id], persist=False)
         if self.store is None:
             raise InputError(f"No session {session_id!r} in this batch.")
         return Session.load(session_id, store=self.store)

@@ -16,6 +16,7 @@ from pathlib import Path
 from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
 from deepresearch.config import Config
+from deepresearch.errors import InputError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +39,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"
     )
-    p.add_argument("--no-store", action="store_true", help="keep nothing (no re-run skipping)")
+    p.add_argument(
+        "--no-persist", dest="no_persist", action="store_true",
+        help="save nothing (a re-run then cannot skip completed questions)",
+    )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return p
 
@@ -46,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
 def batch_main(argv: list[str], load_config: Callable[[argparse.Namespace], Config]) -> int:
     """``load_config`` is the CLI's own (deepresearch.cli.main), so the options mean the same."""
     args = _parser().parse_args(argv)
+    if args.out is not None and args.out.is_dir():
+        raise InputError(f"--out {args.out} is a folder; give a file name, e.g. results.jsonl.")
     questions = read_questions(args.questions)
     config = load_config(args)
     try:
