@@ -197,8 +197,9 @@ def test_cli_batch(
     out = tmp_path / "results.jsonl"
     args = ["batch", str(questions), "--concurrency", "2", "--out", str(out), "--llm", "offline",
             "--corpus", str(corpus), "--store", str(tmp_path / "s.db"), "--quiet"]  # fmt: skip
-    assert main(args) == 0
+    code = main(args)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert code == 0, rows
     assert [r["status"] for r in rows] == ["completed"] * 3
     assert all(r["sources_cited"] > 0 for r in rows)
     assert main(args) == 0  # the re-run reuses every session

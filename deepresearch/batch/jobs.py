@@ -19,6 +19,7 @@ from deepresearch.errors import InputError
 from deepresearch.providers.shared_limits import ProviderLimit, ProviderWrapper, SharedLimits
 from deepresearch.session import Session
 from deepresearch.state import RunStatus
+from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store import SessionStore
 
 # Config fields that say where results go, not what the research is.
@@ -94,7 +95,7 @@ def prepare(
     )
     if store is not None and store.exists(sid):
         session.state = store.load(sid)
-        return session, session.state.status == RunStatus.COMPLETED
+        return session, session.state.status in FINISHED_STATUSES
     session.state.id = sid
     return session, False
 

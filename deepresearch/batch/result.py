@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from deepresearch.errors import InputError
 from deepresearch.state import ResearchState, RunStatus
+from deepresearch.state.models import FINISHED_STATUSES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +35,7 @@ class BatchRow(BaseModel):
     findings: int = 0
     gaps: int = 0
     open_gaps: int = 0
+    warnings: int = 0  # degraded or failed phase runs (see Session.result().warnings)
     tokens: int = 0
     cost_usd: float = 0.0
     seconds: float = 0.0
@@ -43,7 +45,13 @@ class BatchRow(BaseModel):
 
     @property
     def ok(self) -> bool:
+        """A clean, complete run (not ``completed_with_warnings``)."""
         return self.status == RunStatus.COMPLETED.value
+
+    @property
+    def finished(self) -> bool:
+        """A report exists: completed, with or without warnings."""
+        return self.status in {s.value for s in FINISHED_STATUSES}
 
 
 def row_from_state(
@@ -67,6 +75,7 @@ def row_from_state(
         findings=len(state.findings),
         gaps=len(state.gaps),
         open_gaps=sum(1 for g in state.gaps if not g.addressed),
+        warnings=len(state.run_warnings()),
         tokens=sum(u.input_tokens + u.output_tokens for u in state.usage),
         cost_usd=round(sum(u.cost_usd for u in state.usage), 6),
         seconds=round(seconds, 3),
@@ -107,8 +116,13 @@ class BatchResult:
 
     @property
     def ok(self) -> bool:
-        """True only when every question completed."""
+        """True only when every question completed cleanly."""
         return all(r.ok for r in self.rows)
+
+    @property
+    def finished(self) -> bool:
+        """True when every question has a report (some may carry warnings)."""
+        return all(r.finished for r in self.rows)
 
     @property
     def failed(self) -> list[BatchRow]:

@@ -3,7 +3,8 @@
 One JSON line per question (session id, status, sources cited, findings, gaps, tokens,
 cost, time, error) goes to ``--out`` or stdout; progress and the totals go to stderr.
 Running the same command again reuses completed sessions and resumes the others.
-Exit code 0 when every question completed, 1 otherwise, 130 on Ctrl-C.
+Exit code 0 when every question completed cleanly, 3 when every question has a report but
+some completed with warnings, 1 otherwise, 130 on Ctrl-C (as for one question).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
 from deepresearch.config import Config
 from deepresearch.errors import InputError
+
+EXIT_WARNINGS = 3  # the same code `deepresearch "question"` uses
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,4 +76,6 @@ def batch_main(argv: list[str], load_config: Callable[[argparse.Namespace], Conf
     print(f"{len(result)} questions: {counts}", file=sys.stderr)
     if result.store is not None and not args.quiet:
         print(f"Sessions saved to {result.store.path}", file=sys.stderr)
-    return 0 if result.ok else 1
+    if result.ok:
+        return 0
+    return EXIT_WARNINGS if result.finished else 1
