@@ -1,5 +1,7 @@
 """Anthropic messages. Structured output by forced tool use (one tool whose input schema
-is the output type); prompt-and-parse with repair when tools are off or rejected."""
+is the output type) on a call's first attempt; repairs, and models that proved they ignore
+or reject tools, use prompted tool use: the schema in the system prompt, the JSON parsed
+from the text (see ``structured.NativeOutput``)."""
 
 from __future__ import annotations
 
@@ -27,9 +29,9 @@ from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
 from deepresearch.providers.structured import (
     AdaptedRequest,
     Answer,
+    NativeOutput,
     complete_structured,
     json_schema,
-    keep_native,
     schema_instructions,
 )
 
@@ -50,7 +52,8 @@ class AnthropicMessages:
         self.config = config
         self.base_url = base_url
         self.retry = RetryPolicy.from_config(config)
-        self.native_output = config.structured_output != "prompt"
+        # Learned per model from evidence (see NativeOutput), never from one bad answer.
+        self.native = NativeOutput(config.structured_output)
         self.send_temperature = True
         self._key = key
         self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: anthropic_client(key, base_url))
@@ -70,6 +73,11 @@ class AnthropicMessages:
         return cls(model, config, key, base_url)
 
     @property
+    def native_output(self) -> bool:
+        """Whether calls start with the native schema (False once the model proved it ignores it)."""
+        return self.native.enabled
+
+    @property
     def name(self) -> str:
         return f"anthropic:{self.model}"
 
@@ -85,11 +93,11 @@ class AnthropicMessages:
             endpoint=f"anthropic|{self.base_url or ANTHROPIC_URL}",
             config=self.config,
             retry=self.retry,
+            native=self.native,
         )
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        self.native_output = keep_native(self.native_output, self.config.structured_output, extra)
-        native = self.native_output
+        native = self.native.for_attempt(extra)
         tool = request.output_type.__name__
         system = request.system
         if not native:
@@ -187,13 +195,7 @@ class AnthropicMessages:
         if status == 400 and self.send_temperature and "temperature" in lowered:
             self.send_temperature = False
             return AdaptedRequest()
-        if (
-            status == 400
-            and self.native_output
-            and self.config.structured_output == "auto"
-            and "tool" in lowered
-        ):
-            self.native_output = False
+        if status == 400 and "tool" in lowered and self.native.rejected():
             return AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
         return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)

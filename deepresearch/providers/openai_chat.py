@@ -1,9 +1,10 @@
 """OpenAI chat completions, and any OpenAI-compatible server (Ollama, vLLM, llama.cpp
 server, LM Studio) through ``Config.openai_base_url``.
 
-Structured output is native (``response_format`` = ``json_schema``) unless the config says
-``prompt`` or the server rejects it, in which case the schema goes into the system prompt
-and the answer is parsed and repaired (see structured.py).
+Structured output is negotiated per call (see ``structured.NativeOutput``): the first attempt
+uses ``response_format`` = ``json_schema`` unless the config says ``prompt`` or this model
+proved it ignores or rejects it; every repair puts the schema and the validation error in
+the prompt and parses the answer.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
 from deepresearch.providers.structured import (
     AdaptedRequest,
     Answer,
+    NativeOutput,
     complete_structured,
     json_schema,
-    keep_native,
     schema_instructions,
 )
 
@@ -56,8 +57,8 @@ class OpenAIChat:
         self.config = config
         self.base_url = base_url
         self.retry = RetryPolicy.from_config(config)
-        # Learned per provider: flipped off when the server rejects them.
-        self.native_output = config.structured_output != "prompt"
+        # Learned per model from evidence (see NativeOutput), never from one bad answer.
+        self.native = NativeOutput(config.structured_output)
         self.send_temperature = not is_reasoning_model(model)
         self._key = key
         self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: openai_client(key, base_url))
@@ -77,6 +78,11 @@ class OpenAIChat:
         return cls(model, config, key, base_url)
 
     @property
+    def native_output(self) -> bool:
+        """Whether calls start with the native schema (False once the model proved it ignores it)."""
+        return self.native.enabled
+
+    @property
     def name(self) -> str:
         return f"openai:{self.model}"
 
@@ -91,11 +97,11 @@ class OpenAIChat:
             endpoint=f"openai|{self.base_url or OPENAI_URL}",
             config=self.config,
             retry=self.retry,
+            native=self.native,
         )
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        self.native_output = keep_native(self.native_output, self.config.structured_output, extra)
-        native = self.native_output
+        native = self.native.for_attempt(extra)
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": _messages(request, extra, None if native else request.output_type),
@@ -194,8 +200,7 @@ class OpenAIChat:
                 self.send_temperature = False
                 return AdaptedRequest()
             rejected_format = "response_format" in lowered or "json_schema" in lowered
-            if self.native_output and rejected_format and self.config.structured_output == "auto":
-                self.native_output = False
+            if rejected_format and self.native.rejected():
                 return AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)
         return ProviderError(

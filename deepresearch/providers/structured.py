@@ -26,6 +26,8 @@ from deepresearch.providers.resilience import RetryPolicy, call_with_retries, ga
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
 # A reasoning block whose closing tag was cut off (max tokens) hides everything after it.
 _OPEN_THINK = re.compile(r"^\s*<(think|thinking|reasoning)>(?!.*</\1>).*", re.DOTALL | re.I)
+# Where real JSON starts (not a brace in prose such as "{carefully}").
+_JSON_START = re.compile(r"[\[{]\s*[\"\[{]")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 # What a StructuredOutputError tells the user to do.
 REPAIR_ADVICE = (
@@ -84,6 +86,7 @@ def extract_json(text: str) -> Any:
         raise ValueError("the answer was empty (or only a reasoning block)")
     candidates = [m.strip() for m in _FENCE.findall(cleaned)] + [cleaned]
     decoder = json.JSONDecoder()
+    broken = False
     for candidate in candidates:
         try:
             return json.loads(candidate)
@@ -94,30 +97,57 @@ def extract_json(text: str) -> Any:
             try:
                 value, _ = decoder.raw_decode(candidate, match.start())
             except json.JSONDecodeError:
+                if _JSON_START.match(candidate, match.start()):
+                    # A JSON value that does not close (cut off, or malformed): never read
+                    # an object nested inside it as if it were the answer.
+                    broken = True
+                    break
                 continue
             return value
+    if broken:
+        raise ValueError("the JSON in the answer is incomplete or malformed (cut off?)")
     raise ValueError("no JSON object found in the answer")
 
 
-def contains_json(text: str) -> bool:
-    try:
-        extract_json(text)
-    except ValueError:
-        return False
-    return True
+class NativeOutput:
+    """What one model (one provider object) has shown about native structured output.
 
+    Each call decides from this evidence: the first attempt uses the native schema while it
+    is ``enabled``; every repair turn is prompted (schema and validation error in the prompt).
+    A single malformed answer never switches native off: only a server that rejects the
+    feature (HTTP 400) or a model whose native answers failed ``IGNORED_AFTER`` times without
+    ever succeeding is remembered as ignoring it — for that model only.
+    """
 
-def ignored_schema(repair_turns: list[Message]) -> bool:
-    """True when the answer being repaired held no JSON at all: the server ignored the
-    native schema (unlike an answer that is JSON but fails validation)."""
-    return bool(repair_turns) and not contains_json(repair_turns[-2].content)
+    IGNORED_AFTER = 2
 
+    def __init__(self, mode: str) -> None:
+        self.mode = mode  # Config.structured_output: auto | native | prompt
+        self.enabled = mode != "prompt"
+        self.hits = 0  # first attempts whose native answer validated
+        self.misses = 0  # first attempts whose native answer did not
 
-def keep_native(native: bool, mode: str, repair_turns: list[Message]) -> bool:
-    """Whether to go on sending the native schema. In ``auto`` mode, an answer being
-    repaired that held no JSON at all means the server ignores it: the schema goes into
-    the prompt from now on."""
-    return native and not (mode == "auto" and ignored_schema(repair_turns))
+    def for_attempt(self, repair_turns: list[Message]) -> bool:
+        """Native schema for this attempt? Repairs are prompted unless native is forced."""
+        return self.enabled and (not repair_turns or self.mode == "native")
+
+    def observe(self, valid_first_time: bool) -> None:
+        if valid_first_time:
+            self.hits += 1
+            return
+        self.misses += 1
+        if self.mode == "auto" and self.hits == 0 and self.misses >= self.IGNORED_AFTER:
+            self.enabled = False
+
+    def rejected(self) -> bool:
+        """The server refused the native feature: switch it off (``auto`` only); True if so."""
+        if self.mode != "auto" or not self.enabled:
+            return False
+        self.enabled = False
+        return True
+
+    def __repr__(self) -> str:
+        return f"NativeOutput(enabled={self.enabled}, hits={self.hits}, misses={self.misses})"
 
 
 def validate(data: Any, output_type: type[BaseModel]) -> BaseModel:
@@ -213,10 +243,12 @@ async def complete_structured(
     endpoint: str,
     config: Config,
     retry: RetryPolicy,
+    native: NativeOutput | None = None,
 ) -> LLMResponse:
     """The loop both remote LLM providers share: each answer is fetched with retries inside
     the gate shared by every provider object on ``endpoint``, re-sent at once after an
-    :class:`AdaptedRequest`, then validated and repaired (:func:`complete_with_repair`)."""
+    :class:`AdaptedRequest`, then validated and repaired (:func:`complete_with_repair`).
+    ``native`` (the vendor's per-model evidence) learns whether the first answer was usable."""
     gate = gate_for(endpoint, config)
 
     async def adapting(extra: list[Message]) -> Answer:
@@ -229,9 +261,17 @@ async def complete_structured(
     async def ask(extra: list[Message]) -> Answer:
         return await call_with_retries(lambda: adapting(extra), policy=retry, gate=gate)
 
-    result = await complete_with_repair(
-        ask, request.output_type, max_repairs=config.max_repair_attempts, provider=provider
-    )
+    native_first = native is not None and native.for_attempt([])
+    try:
+        result = await complete_with_repair(
+            ask, request.output_type, max_repairs=config.max_repair_attempts, provider=provider
+        )
+    except StructuredOutputError:
+        if native_first and native is not None:
+            native.observe(False)
+        raise
+    if native_first and native is not None:
+        native.observe(result.repair_attempts == 0)
     return LLMResponse(
         output=result.output,
         model=provider,

@@ -68,16 +68,30 @@ async def test_native_structured_output(openai_server: OpenAIServer) -> None:
 async def test_server_ignoring_response_format_switches_to_prompt_and_parse() -> None:
     with OpenAIServer(answer=lambda n, p: {"label": n, "score": 1}, structured=False) as srv:
         provider = make(srv)
-        response = await provider.complete(request())
-        second = await provider.complete(request())
+        responses = [await provider.complete(request()) for _ in range(3)]
         sent = [r.json for r in srv.requests]
-    # The first answer was chat (the model never saw the schema): one repair in prompt mode,
-    # which the provider then keeps using.
-    assert response.output == Verdict(label="Verdict", score=1)
-    assert response.repair_attempts == 1 and second.repair_attempts == 0
-    assert "<think>" in response.raw_text
-    assert ["response_format" in body for body in sent] == [True, False, False]
+    # Each chat answer (the model never saw the schema) is repaired in prompt mode, schema
+    # in the prompt. After two native misses and no hit the model is known to ignore the
+    # schema, and later calls start in prompt mode.
+    assert all(r.output == Verdict(label="Verdict", score=1) for r in responses)
+    assert [r.repair_attempts for r in responses] == [1, 1, 0]
+    assert "<think>" in responses[0].raw_text
+    assert ["response_format" in body for body in sent] == [True, False, True, False, False]
+    assert 'schema named "Verdict"' in sent[1]["messages"][0]["content"]
     assert provider.native_output is False
+
+
+async def test_one_malformed_answer_does_not_switch_native_off(
+    openai_server: OpenAIServer,
+) -> None:
+    provider = make(openai_server)
+    openai_server.enqueue(Reply(200, openai_completion('{"label": "Verdict", "sco')))
+    first = await provider.complete(request())
+    later = [await provider.complete(request()) for _ in range(2)]
+    formats = ["response_format" in r.json for r in openai_server.requests]
+    assert first.repair_attempts == 1 and all(r.repair_attempts == 0 for r in later)
+    assert formats == [True, False, True, True]  # native again after the one bad answer
+    assert provider.native_output is True
 
 
 async def test_prompt_mode_parses_chatty_fenced_json_with_think_blocks() -> None:

@@ -13,6 +13,7 @@ from deepresearch.providers.resilience import RetryPolicy
 from deepresearch.providers.structured import (
     AdaptedRequest,
     Answer,
+    NativeOutput,
     complete_structured,
     complete_with_repair,
     extract_json,
@@ -141,3 +142,26 @@ async def test_complete_structured_resends_adapted_requests_and_retries_errors()
         Usage(6, 2),
     )
     assert len(sleep.waits) == 1 and [len(e) for e in seen] == [0, 0, 0, 2]
+
+
+def test_a_cut_off_answer_is_not_read_as_an_object_nested_inside_it() -> None:
+    with pytest.raises(ValueError, match="incomplete or malformed"):
+        extract_json('{"findings": [{"content": "Gutenberg", "source_ids": ["s1"]}, {"con')
+    assert extract_json('Sure {thinking}. {"label": "x", "score": 1}') == {"label": "x", "score": 1}
+
+
+def test_native_output_is_switched_off_by_evidence_for_one_model_only() -> None:
+    flaky, ignoring, forced = NativeOutput("auto"), NativeOutput("auto"), NativeOutput("native")
+    for valid in (True, False, False, False):
+        flaky.observe(valid)
+    assert flaky.enabled  # it worked once: malformed answers are the model's bad days
+    ignoring.observe(False)
+    assert ignoring.enabled  # one miss proves nothing
+    ignoring.observe(False)
+    assert not ignoring.enabled
+    for _ in range(3):
+        forced.observe(False)
+    assert forced.enabled and forced.for_attempt([Message("user", "fix it")])
+    assert not flaky.for_attempt([Message("user", "fix it")])  # repairs are prompted
+    assert NativeOutput("prompt").enabled is False
+    assert NativeOutput("native").rejected() is False

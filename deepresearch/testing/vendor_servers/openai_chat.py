@@ -18,8 +18,16 @@ from deepresearch.testing.vendor_servers.roles import role_answer
 
 
 class OpenAIServer(VendorServer):
-    """``POST /v1/chat/completions``. ``structured=False`` mimics a local server that ignores
-    ``response_format`` and answers in chatty text with a fenced JSON block."""
+    """``POST /v1/chat/completions``, behaving like the servers users run:
+
+    - ``structured=False``: ignores ``response_format`` and answers in chatty text with a
+      fenced JSON block (a small model behind llama.cpp);
+    - ``json_only=True`` (with ``structured=False``): ignores the schema but always answers
+      bare JSON — JSON of its own shape unless the schema is in the prompt (vLLM in JSON mode);
+    - ``garbage_every=n``: every n-th chat answer is cut off mid-JSON (truncated output);
+    - ``context_window=n``: refuses prompts over n tokens (4 characters a token) with
+      OpenAI's ``context_length_exceeded`` error, like an Ollama model with an 8k window.
+    """
 
     def __init__(
         self,
@@ -27,11 +35,19 @@ class OpenAIServer(VendorServer):
         *,
         answer: Answerer | None = None,
         structured: bool = True,
+        json_only: bool = False,
+        garbage_every: int = 0,
+        context_window: int | None = None,
         max_lifetime_s: float = 120.0,
     ) -> None:
         super().__init__(responder, max_lifetime_s=max_lifetime_s)
         self.answer = answer or role_answer
         self.structured = structured
+        self.json_only = json_only
+        self.garbage_every = garbage_every
+        self.context_window = context_window
+        self.largest_prompt_tokens = 0
+        self._answered = 0
 
     @property
     def base_url(self) -> str:
@@ -42,14 +58,27 @@ class OpenAIServer(VendorServer):
             return openai_error(404, f"Invalid URL (POST {request.path})", code="unknown_url")
         body = request.json
         prompt = "\n\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        tokens = len(prompt) // 4 + 1
+        with self._lock:
+            self.largest_prompt_tokens = max(self.largest_prompt_tokens, tokens)
+            self._answered += 1
+            garbage = bool(self.garbage_every) and self._answered % self.garbage_every == 0
+        if self.context_window is not None and tokens > self.context_window:
+            return openai_context_window_error(self.context_window, tokens)
         fmt = body.get("response_format") or {}
         native = self.structured and fmt.get("type") == "json_schema"
         name = fmt.get("json_schema", {}).get("name", "") if native else schema_name_in(prompt)
-        if not name:  # a model that was never shown a schema just chats
-            text = "Sure! I'd be happy to help with that."
+        if not name:  # a model that was never shown a schema just chats (or emits any JSON)
+            text = (
+                json.dumps({"answer": "Sure! I'd be happy to help with that."})
+                if self.json_only
+                else "Sure! I'd be happy to help with that."
+            )
         else:
             data = self.answer(name, prompt)
-            text = json.dumps(data) if native else chatty(data)
+            text = json.dumps(data) if native or self.json_only else chatty(data)
+        if garbage:
+            text = text[: max(1, len(text) // 2)]
         return Reply(200, openai_completion(text, model=str(body.get("model", ""))))
 
 
@@ -96,11 +125,11 @@ def openai_error(
     return Reply(status, body, headers, delay_s)
 
 
-def openai_context_window_error() -> Reply:
+def openai_context_window_error(window: int = 128_000, tokens: int = 131_072) -> Reply:
     return openai_error(
         400,
-        "This model's maximum context length is 128000 tokens. However, your messages "
-        "resulted in 131072 tokens. Please reduce the length of the messages.",
+        f"This model's maximum context length is {window} tokens. However, your messages "
+        f"resulted in {tokens} tokens. Please reduce the length of the messages.",
         param="messages",
         code="context_length_exceeded",
     )
