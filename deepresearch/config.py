@@ -194,6 +194,9 @@ class Config(BaseModel):
     # -- timeouts (seconds) ----------------------------------------------------------
     task_timeout_s: float | None = Field(3600.0, gt=0)
     operation_timeout_s: float = Field(120.0, gt=0)
+    # One HTTP attempt of an LLM call; timed-out attempts are retried with backoff within
+    # the whole call's limit. None: half the call's limit, so one retry always fits.
+    attempt_timeout_s: float | None = Field(None, gt=0)
     phase_timeouts_s: dict[str, float] = Field(
         default_factory=lambda: {
             "clarification": 120.0,

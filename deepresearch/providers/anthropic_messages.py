@@ -25,7 +25,7 @@ from deepresearch.providers.credentials import (
     ensure_importable,
     redact,
 )
-from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
+from deepresearch.providers.resilience import RetryPolicy, attempt_timeout, parse_retry_after
 from deepresearch.providers.structured import (
     AdaptedRequest,
     Answer,
@@ -125,7 +125,7 @@ class AnthropicMessages:
             kwargs["extra_body"] = {"temperature": min(request.temperature, 1.0)}
         try:
             message = await self._clients.get().messages.create(
-                **kwargs, timeout=request.timeout_s or self.config.operation_timeout_s
+                **kwargs, timeout=attempt_timeout(self.config, request.timeout_s)
             )
         except Exception as exc:
             raise self._translate(exc) from None
@@ -155,7 +155,11 @@ class AnthropicMessages:
         name = self.name
         message = redact(str(getattr(exc, "message", exc)), self._key)
         if isinstance(exc, anthropic.APITimeoutError):
-            return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
+            return ProviderError(
+                f"{name}: request timed out (one attempt; Config.attempt_timeout_s).",
+                provider=name,
+                retryable=True,
+            )
         if isinstance(exc, anthropic.APIConnectionError):
             where = self.base_url or ANTHROPIC_URL
             return ProviderSetupError(

@@ -28,7 +28,7 @@ from deepresearch.providers.credentials import (
     openai_client,
     redact,
 )
-from deepresearch.providers.resilience import RetryPolicy, parse_retry_after
+from deepresearch.providers.resilience import RetryPolicy, attempt_timeout, parse_retry_after
 from deepresearch.providers.structured import (
     AdaptedRequest,
     Answer,
@@ -122,7 +122,7 @@ class OpenAIChat:
             kwargs[field] = request.max_tokens
         try:
             completion = await self._clients.get().chat.completions.create(
-                **kwargs, timeout=request.timeout_s or self.config.operation_timeout_s
+                **kwargs, timeout=attempt_timeout(self.config, request.timeout_s)
             )
         except Exception as exc:
             raise self._translate(exc) from None
@@ -157,7 +157,11 @@ class OpenAIChat:
         name = self.name
         message = redact(str(getattr(exc, "message", exc)), self._key)
         if isinstance(exc, openai.APITimeoutError):
-            return ProviderError(f"{name}: request timed out.", provider=name, retryable=True)
+            return ProviderError(
+                f"{name}: request timed out (one attempt; Config.attempt_timeout_s).",
+                provider=name,
+                retryable=True,
+            )
         if isinstance(exc, openai.APIConnectionError):
             where = self.base_url or OPENAI_URL
             return ProviderSetupError(

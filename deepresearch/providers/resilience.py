@@ -2,7 +2,7 @@
 
 Vendor modules translate SDK exceptions into typed errors first (``RateLimitError`` with
 its ``Retry-After``; ``ProviderError(retryable=True)`` for 5xx, overload and timeouts);
-:func:`call_with_retries` then retries only what is retryable, waiting
+:func:`call_with_retries` then retries only what is retryable (with tenacity), waiting
 ``min(retry_max_delay_s, base * 2**attempt)`` with jitter, or what the server asked for.
 """
 
@@ -16,6 +16,8 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError, RateLimitError
@@ -111,22 +113,47 @@ async def call_with_retries(
     policy: RetryPolicy,
     gate: ProviderGate,
 ) -> T:
-    """Run call inside the gate; retry retryable ProviderErrors with backoff."""
-    attempt = 0
-    while True:
-        try:
-            async with gate:
-                return await call()
-        except ProviderError as exc:
-            if not exc.retryable or attempt >= policy.max_retries:
-                if attempt:
-                    exc.add_note(f"gave up after {attempt} retr{'y' if attempt == 1 else 'ies'}")
-                raise
-            retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
-            wait = policy.delay(attempt, retry_after)
-            attempt += 1
-            logger.warning("%s; retry %d/%d in %.2fs", exc, attempt, policy.max_retries, wait)
-            await policy.sleep(wait)
+    """Run call inside the gate; retry retryable ProviderErrors with backoff (tenacity),
+    waiting what a 429's ``Retry-After`` asks for when it says."""
+
+    def wait(state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome is not None else None
+        retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+        return policy.delay(state.attempt_number - 1, retry_after)
+
+    def log(state: RetryCallState) -> None:
+        exc = state.outcome.exception() if state.outcome is not None else None
+        wait_s = state.next_action.sleep if state.next_action is not None else 0.0
+        logger.warning(
+            "%s; retry %d/%d in %.2fs", exc, state.attempt_number, policy.max_retries, wait_s
+        )
+
+    retrying = AsyncRetrying(
+        retry=retry_if_exception(lambda exc: isinstance(exc, ProviderError) and exc.retryable),
+        stop=stop_after_attempt(policy.max_retries + 1),
+        wait=wait,
+        sleep=policy.sleep,
+        before_sleep=log,
+        reraise=True,
+    )
+    try:
+        async for attempt in retrying:
+            with attempt:
+                async with gate:
+                    return await call()
+    except ProviderError as exc:
+        retries = retrying.statistics.get("attempt_number", 1) - 1
+        if retries:
+            exc.add_note(f"gave up after {retries} retr{'y' if retries == 1 else 'ies'}")
+        raise
+    raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
+
+
+def attempt_timeout(config: Config, call_timeout_s: float | None) -> float:
+    """Seconds one HTTP attempt may take: ``attempt_timeout_s`` (default half the whole call's
+    limit) and never more than the whole call, so a timed-out attempt leaves room to retry."""
+    whole = call_timeout_s or config.operation_timeout_s
+    return min(config.attempt_timeout_s or whole / 2, whole)
 
 
 def parse_retry_after(headers: object) -> float | None:

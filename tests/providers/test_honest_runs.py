@@ -4,6 +4,7 @@ reached, or fail one role — status, error, decisions, report and CLI exit code
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 from pathlib import Path
@@ -164,3 +165,24 @@ def test_the_cli_exits_non_zero_and_says_why(
     assert code == EXIT_WARNINGS
     assert "completed with warnings" in err and "synthesis" in err
     assert WARNINGS_HEADING in out
+
+
+async def test_a_slow_attempt_is_retried_within_the_whole_call_limit(tmp_path: Path) -> None:
+    # The first answer would come after 2.5 s, beyond the whole call's 2 s: only an attempt
+    # timeout shorter than the call (default: half of it) leaves room to retry.
+    answered = 0
+
+    def first_one_slow(request: RecordedRequest) -> Reply:
+        nonlocal answered
+        answered += 1
+        reply = server.default_reply(request)
+        return dataclasses.replace(reply, delay_s=2.5) if answered == 1 else reply
+
+    with OpenAIServer(first_one_slow) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url, operation_timeout_s=2.0)
+        session = dr.Session(
+            QUESTION, llm="openai:gpt-4.1-mini", search=StaticSearch(DOCUMENTS), config=cfg
+        )
+        result = await session.run()
+    assert result.status == RunStatus.COMPLETED, result.warnings
+    assert answered == len(session.state.usage) + 1  # one timed-out attempt, retried
