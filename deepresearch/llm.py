@@ -222,6 +222,7 @@ async def _call_one(
         fitted = ctx.budget.guard(request, spec)
     response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
     _account(ctx, state, request.role, request.phase, response, retries, seconds, scope)
+    _record_carried(state, request, fitted)
     output = response.output
     if isinstance(output, output_type):
         return output
@@ -234,6 +235,29 @@ async def _call_one(
             f"{exc.error_count()} validation problem(s)",
             provider=spec,
         ) from None
+
+
+def source_chars(inputs: BaseModel) -> int:
+    """Characters of source material a role's inputs hold: source texts and topic digests."""
+    sources = getattr(inputs, "sources", None) or []
+    topics = getattr(inputs, "topics", None) or []
+    return sum(len(getattr(v, "text", "") or "") for v in sources) + sum(
+        len(getattr(t, "compressed", "") or "") for t in topics
+    )
+
+
+def _record_carried(state: ResearchState, request: LLMRequest, sent: LLMRequest) -> None:
+    """What the prompt really carried of the gathered material (after any guard cut),
+    beside what was gathered: the basis of the report's content fidelity."""
+    metrics = phase_metrics(state, request.phase)
+    offered = source_chars(request.inputs)
+    if metrics is None or not offered:
+        return
+    cut = len(request.user) - len(sent.user)
+    metrics.prompt_source_chars += max(0, offered - cut)
+    metrics.offered_source_chars = max(
+        metrics.offered_source_chars, sum(len(s.content) for s in state.sources)
+    )
 
 
 def _setup_error_from(ctx: RunContext, specs: list[str]) -> ProviderSetupError:

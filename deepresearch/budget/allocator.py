@@ -14,6 +14,7 @@ Allocation (see docs/budgeting.md for a worked example):
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -43,8 +44,13 @@ from .degrade import (
     target_tokens,
     weighted_fidelity,
 )
-from .limits import call_budget, context_limit, phase_fraction
-from .tokens import counter_for, truncate_to_tokens
+from .limits import (
+    call_budget,
+    check_window,
+    context_limit,
+    phase_fraction,
+)
+from .tokens import counter_for, truncate_keeping_lines
 
 __all__ = [
     "BudgetItem",
@@ -219,8 +225,18 @@ class TokenBudget:
         )
 
     def available(self, model_spec: str, phase: str) -> int:
-        """The phase's share of the per-call budget (1.0 for phases without a fraction)."""
-        return int(self.call_budget(model_spec) * phase_fraction(phase))
+        """The phase's share of the per-call budget (1.0 for phases without a fraction;
+        larger for small windows, see ``limits.phase_fraction``)."""
+        limit = self.context_limit(model_spec)
+        return int(self.call_budget(model_spec) * phase_fraction(phase, limit))
+
+    def check_windows(self, model_specs: list[str]) -> None:
+        """ConfigError before the run when a model's window is too small to be useful."""
+        cfg = self.config
+        for spec in dict.fromkeys(model_specs):
+            check_window(
+                spec, cfg.model_context_overrides, cfg.runtime_overhead, cfg.token_safety_margin
+            )
 
     # -- fitting ---------------------------------------------------------------------
     async def fit(
@@ -336,6 +352,15 @@ class TokenBudget:
             metadata=item.metadata,
         )
 
+    def _cap_answer(self, request: LLMRequest, model_spec: str) -> LLMRequest:
+        """Prompt and answer must share the window: ``max_tokens`` is capped at the reserve
+        beside the prompt budget (it matters for small windows, e.g. 8k local models)."""
+        limit = self.context_limit(model_spec)
+        cap = limit - self.call_budget(model_spec)
+        if request.max_tokens is None or request.max_tokens <= cap:
+            return request
+        return dataclasses.replace(request, max_tokens=cap)
+
     # -- the last safety net -----------------------------------------------------------
     def guard(self, request: LLMRequest, model_spec: str) -> LLMRequest:
         """The request unchanged when system + user fit the per-call budget; otherwise
@@ -343,6 +368,7 @@ class TokenBudget:
         sentence boundaries to fit."""
         if not self.config.token_management_enabled:
             return request
+        request = self._cap_answer(request, model_spec)
         count = counter_for(model_spec)
         limit = self.call_budget(model_spec) - MESSAGE_OVERHEAD_TOKENS * len(request.messages)
         system, user = request.system, request.user
@@ -350,9 +376,9 @@ class TokenBudget:
         if system_tokens + count(user) <= limit:
             return request
         if system_tokens > limit // 2:
-            system = truncate_to_tokens(system, limit // 2, model_spec)
+            system = truncate_keeping_lines(system, limit // 2, model_spec)
             system_tokens = count(system)
-        user = truncate_to_tokens(user, max(0, limit - system_tokens), model_spec)
+        user = truncate_keeping_lines(user, max(0, limit - system_tokens), model_spec)
         return LLMRequest(
             role=request.role,
             phase=request.phase,

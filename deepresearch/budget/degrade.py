@@ -209,8 +209,22 @@ def report_fidelity(state: ResearchState) -> tuple[float | None, str | None]:
     if not state.content_fidelity:
         return None, None
     entries = [(f.level, f.original_tokens) for f in state.content_fidelity.values()]
-    score = round(weighted_fidelity(entries), 2)
+    score = min(weighted_fidelity(entries), carried_fraction(state))
+    score = round(score, 2)
     return score, fidelity_level(score)
+
+
+def carried_fraction(state: ResearchState) -> float:
+    """How much of the gathered source text the fullest phase's prompts really carried
+    (1.0 when nothing was gathered): a run whose prompts held no source text scores 0,
+    whatever the budget records say."""
+    gathered = sum(len(s.content) for s in state.sources)
+    if not gathered:
+        return 1.0
+    by_phase: dict[str, int] = {}
+    for m in state.metrics:
+        by_phase[m.phase.value] = by_phase.get(m.phase.value, 0) + m.prompt_source_chars
+    return min(1.0, max(by_phase.values(), default=0) / gathered)
 
 
 def fidelity_line(state: ResearchState) -> str | None:

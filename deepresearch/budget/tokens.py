@@ -131,6 +131,30 @@ def truncate_to_tokens(text: str, max_tokens: int, model_spec: str = "offline") 
     return _cut_words(text, max_tokens, count)
 
 
+def truncate_keeping_lines(text: str, max_tokens: int, model_spec: str = "offline") -> str:
+    """Like :func:`truncate_to_tokens`, but keeps the text's line structure (a prompt's
+    headings, ``[n] (ID: ...)`` source lines, fields): whole leading lines, then the line
+    that does not fit cut at a sentence. The result never counts more than max_tokens."""
+    count = counter_for(model_spec)
+    if count(text) <= max_tokens:
+        return text
+    lines = text.splitlines()
+    low, high = 0, len(lines)  # the most whole leading lines that fit, by bisection
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count("\n".join(lines[:mid])) <= max_tokens:
+            low = mid
+        else:
+            high = mid - 1
+    kept = "\n".join(lines[:low])
+    if low < len(lines):
+        room = max_tokens - count(kept) - 1
+        tail = truncate_to_tokens(lines[low], room, model_spec) if room > 0 else ""
+        if tail and count(f"{kept}\n{tail}" if kept else tail) <= max_tokens:
+            kept = f"{kept}\n{tail}" if kept else tail
+    return kept
+
+
 def _cut_words(text: str, max_tokens: int, count: Callable[[str], int]) -> str:
     """The longest word prefix (plus an ellipsis) within max_tokens, by binary search."""
     words = text.split()

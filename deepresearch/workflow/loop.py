@@ -16,6 +16,7 @@ from deepresearch.errors import (
 from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
 from deepresearch.state import (
     AgentDecision,
+    AgentRole,
     Gap,
     Phase,
     PhaseMetrics,
@@ -41,6 +42,7 @@ class Workflow:
     async def run(self, state: ResearchState) -> ResearchState:
         """Run from ``state.phase`` until done, stopped, cancelled, timed out or failed."""
         cfg = self.ctx.config
+        self._preflight()
         self._deadline = time.monotonic() + cfg.task_timeout_s if cfg.task_timeout_s else None
         state.status = RunStatus.RUNNING
         try:
@@ -49,6 +51,13 @@ class Workflow:
         finally:
             self._deadline = None
         return state
+
+    def _preflight(self) -> None:
+        """Refuse, before anything runs, a configuration that cannot research: a model whose
+        window cannot hold the smallest useful prompt (ConfigError naming the fix)."""
+        budget = self.ctx.budget
+        if budget is not None and self.ctx.config.token_management_enabled:
+            budget.check_windows([s for role in AgentRole for s in self.ctx.models.specs(role)])
 
     async def step(self, state: ResearchState, phase: Phase | None = None) -> PhaseReport | None:
         """Run one phase (``state.phase`` unless named), with gate, think pause and advance.

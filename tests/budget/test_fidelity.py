@@ -44,3 +44,18 @@ def test_report_fidelity_weights_items_by_original_size() -> None:
     assert report_fidelity(state) == (0.4, "compressed")
     line = fidelity_line(state)
     assert line == "Fidelity: 0.40 (compressed) — 1 of 3 items summarized, 1 dropped"
+
+
+def test_prompts_that_held_no_source_text_never_score_full() -> None:
+    from deepresearch.state import Phase, PhaseMetrics
+
+    state = ResearchState(question="Q?")
+    state.new_source(url="https://a.example", title="A", content="x" * 1000)
+    state.content_fidelity["sq-1"] = record("sq-1", "full", 4)  # a tiny digest, kept whole
+    analysis = PhaseMetrics(phase=Phase.ANALYSIS, iteration=1)
+    state.metrics.append(analysis)
+    assert report_fidelity(state) == (0.0, "minimal")
+    analysis.prompt_source_chars = 500  # half of what was gathered reached a prompt
+    assert report_fidelity(state) == (0.5, "compressed")
+    analysis.prompt_source_chars = 5000
+    assert report_fidelity(state) == (1.0, "full")

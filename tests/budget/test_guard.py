@@ -54,3 +54,18 @@ def test_guard_is_off_with_token_management() -> None:
     r = request("s", sentences(200, "press"))
     off = TokenBudget(CONFIG.merged(token_management_enabled=False))
     assert off.guard(r, "offline") is r
+
+
+def test_a_cut_prompt_keeps_its_line_structure() -> None:
+    sources = "\n".join(
+        f"[{n}] (ID: src-{n}) Title {n}\n  Content: {sentences(8, f'fact{n}')}"
+        for n in range(1, 30)
+    )
+    budget = TokenBudget(CONFIG)
+    guarded = budget.guard(
+        request("You compress.", f"Question: Q?\n\nSources:\n\n{sources}"), "offline"
+    )
+    assert prompt_tokens(guarded) <= budget.call_budget("offline")
+    lines = guarded.user.splitlines()
+    assert lines[0] == "Question: Q?" and "[1] (ID: src-1) Title 1" in lines
+    assert sources.startswith("\n".join(lines[4:-1]))  # whole leading lines, in order

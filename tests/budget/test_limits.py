@@ -6,6 +6,7 @@ import pytest
 
 from deepresearch.budget import TokenBudget, context_limit
 from deepresearch.config import Config
+from deepresearch.errors import ConfigError
 
 
 @pytest.mark.parametrize(
@@ -47,6 +48,24 @@ def test_available_budget_per_phase() -> None:
     assert budget.available("offline", "supervision") == 81_000  # no fraction: the whole call
 
 
-def test_overhead_larger_than_the_window_leaves_nothing() -> None:
+def test_the_overhead_never_takes_more_than_a_quarter_of_the_window() -> None:
     budget = TokenBudget(Config(model_context_overrides={"offline": 5000}, runtime_overhead=6000))
-    assert budget.available("offline", "analysis") == 0
+    assert budget.call_budget("offline") == int((5000 - 1250) * 0.85)
+
+
+def test_small_windows_give_every_phase_most_of_the_call() -> None:
+    for window in (4096, 8192):
+        budget = TokenBudget(Config(model_context_overrides={"offline": window}))
+        call = budget.call_budget("offline")
+        assert call == int(window * 0.75 * 0.85)  # not (window - 10,000): that is nothing
+        for phase in ("planning", "analysis", "synthesis", "refinement"):
+            assert budget.available("offline", phase) == int(call * 0.85)
+    mid = TokenBudget(Config(model_context_overrides={"offline": 32_000}))
+    assert 0.40 < mid.available("offline", "analysis") / mid.call_budget("offline") < 0.85
+
+
+def test_a_window_too_small_to_research_is_a_config_error_naming_the_fix() -> None:
+    budget = TokenBudget(Config(model_context_overrides={"tiny": 1500}))
+    budget.check_windows(["offline", "openai:gpt-4.1-mini"])
+    with pytest.raises(ConfigError, match="model_context_overrides"):
+        budget.check_windows(["offline", "openai:tiny"])
