@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
+from deepresearch import redaction
 from deepresearch.errors import MissingExtraError, ProviderUnavailableError
 
 ENV_KEYS = {
@@ -72,12 +73,9 @@ def api_key(
 
 
 def redact(text: str, *secrets: Secret) -> str:
-    """Remove keys from text that came back from a server (some echo part of the key)."""
-    for secret in secrets:
-        value = secret.reveal()
-        if len(value) >= 6:
-            text = text.replace(value, "********")
-    return text
+    """Remove keys from text that came back from a server: the whole key and any 8+
+    character piece of it, since some servers echo part of the key (deepresearch.redaction)."""
+    return redaction.redact(text, [s.reveal() for s in secrets], mask="********")
 
 
 def openai_client(key: Secret, base_url: str | None) -> Any:

@@ -1,7 +1,7 @@
 """Persistence: the SQLite session store and the exports built on it."""
 
 from deepresearch.errors import StoreError
-
+from deepresearch.redaction import scrub_secrets
 from deepresearch.store.export import (
     describe_event,
     events_frame,
@@ -9,12 +9,8 @@ from deepresearch.store.export import (
     export_markdown,
     timeline,
 )
-from deepresearch.store.sqlite import (
-    Event,
-    SessionStore,
-    SessionSummary,
-    scrub_secrets,
-)
+from deepresearch.store.records import Event, SessionSummary
+from deepresearch.store.sqlite import SessionStore
 
 __all__ = [
     "Event",

@@ -9,8 +9,9 @@ from typing import Any
 
 import pandas as pd
 
+from deepresearch.redaction import scrub_secrets
 from deepresearch.state import ResearchState
-from deepresearch.store.sqlite import Event, scrub_secrets
+from deepresearch.store.records import Event
 
 
 def export_json(state: ResearchState) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import builtins
 import json
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -22,10 +21,12 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
-from deepresearch.state import Phase, ResearchState, RunStatus
+from deepresearch.redaction import scrub_secrets
+from deepresearch.state import ResearchState
+from deepresearch.store.records import Event, SessionSummary
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,56 +62,6 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
 """
-
-
-class SessionSummary(BaseModel):
-    """One row of ``SessionStore.list()``: enough to pick a session without loading it."""
-
-    id: str
-    question: str
-    status: RunStatus
-    phase: Phase
-    iteration: int
-    created_at: datetime
-    updated_at: datetime
-    sources: int = 0
-    findings: int = 0
-
-
-class Event(BaseModel):
-    """One entry of the append-only audit trail."""
-
-    id: int
-    session_id: str
-    ts: datetime
-    kind: str
-    phase: str
-    iteration: int
-    payload: dict[str, Any] = Field(default_factory=dict)
-
-
-# -- secrets --------------------------------------------------------------------------
-# Defense in depth: nothing should put a key into state or events, but if something
-# does (an error message echoing a header, say) it must not reach the disk.
-_KEY_PATTERN = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:sk-ant-|sk-|tvly-)(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{16,}"
-)
-_KEY_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY")
-REDACTED = "[redacted]"
-
-
-def scrub_secrets(text: str) -> str:
-    """Replace anything that looks like an API key, and the configured keys' values."""
-    for var in _KEY_ENV_VARS:
-        value = os.environ.get(var, "").strip()
-        # Real keys are long; placeholders such as "not-needed" for local servers are not
-        # secrets, and replacing short words could hit ordinary text.
-        if len(value) >= 16:
-            text = text.replace(value, REDACTED)
-            escaped = json.dumps(value)[1:-1]  # the same key as it appears inside JSON
-            if escaped != value:
-                text = text.replace(escaped, REDACTED)
-    return _KEY_PATTERN.sub(REDACTED, text)
 
 
 def _json_default(value: Any) -> Any:
