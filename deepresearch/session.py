@@ -570,14 +570,14 @@ class Session:
         )
 
     def _repr_html_(self) -> str:
-        from deepresearch.notebook.display import session_html
+        from deepresearch.render import session_html
 
         return session_html(self)
 
     def _repr_markdown_(self) -> str | None:
-        from deepresearch.notebook.display import report_markdown
+        from deepresearch.render import state_report_markdown
 
-        return report_markdown(self.state) if self.state.report else None
+        return state_report_markdown(self.state) if self.state.report else None
 
 
 def _open_store(store: Any, config: Config) -> SessionStore | None:

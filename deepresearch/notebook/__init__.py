@@ -1,11 +1,11 @@
 """Notebook layer: DataFrames of a state, rich display, the think-pause panel, progress."""
 
 from deepresearch.notebook.display import (
-    linked_report_markdown,
+    report_html,
     report_markdown,
+    safe_href,
     session_html,
     show_report,
-    source_href,
     state_html,
     state_markdown,
 )
@@ -31,12 +31,12 @@ __all__ = [
     "finding_sources",
     "findings_frame",
     "gaps_frame",
-    "linked_report_markdown",
     "metrics_frame",
+    "report_html",
     "report_markdown",
+    "safe_href",
     "session_html",
     "show_report",
-    "source_href",
     "sources_frame",
     "state_html",
     "state_markdown",

@@ -12,7 +12,7 @@ from deepresearch.offline import report as offline_report
 from deepresearch.phases import prompts
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import FindingBrief, ReportDraft, SourceRef, SynthesizeInputs
-from deepresearch.state import AgentRole, Phase, Report, ResearchState
+from deepresearch.state import AgentRole, Citation, Phase, Report, ResearchState
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SRC_ID = re.compile(r"\[(src-\d+)\]")
@@ -136,6 +136,10 @@ def finalize_report(
         markdown=text,
         sections=[m[2] for m in _HEADING.finditer(text)],
         cited_source_ids=order,
+        citations=[
+            Citation(number=n, source_id=sid, title=by_id[sid].title, url=by_id[sid].url)
+            for n, sid in enumerate(order, 1)
+        ],
         word_count=len(text.split()),
         confidence_summary=confidence,
         fidelity=fidelity,

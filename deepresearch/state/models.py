@@ -346,10 +346,21 @@ class AllocationSummary(Record):
         return self.tokens_used / self.tokens_available
 
 
+class Citation(Record):
+    """One entry of a report's sources list: what ``[number]`` in the report points to."""
+
+    number: int
+    source_id: str
+    title: str = ""
+    url: str = ""
+
+
 class Report(Record):
     markdown: str
     sections: list[str] = Field(default_factory=list)
     cited_source_ids: list[str] = Field(default_factory=list)
+    # Typed: renderers link [n] through this list, never by parsing the text back.
+    citations: list[Citation] = Field(default_factory=list)
     word_count: int = 0
     confidence_summary: dict[str, int] = Field(default_factory=dict)
     fidelity: float | None = None
@@ -371,7 +382,12 @@ class Report(Record):
     def __str__(self) -> str:
         return self.markdown
 
-    def _repr_markdown_(self) -> str:  # escaped, [n] linked via its Sources list (notebook layer)
-        from deepresearch.notebook.display import linked_report_markdown
+    def _repr_markdown_(self) -> str:  # escaped, [n] linked via its typed citations
+        from deepresearch.render import report_markdown
 
-        return linked_report_markdown(self)
+        return report_markdown(self)
+
+    def _repr_html_(self) -> str:  # the same, rendered and cleaned (markdown-it-py + nh3)
+        from deepresearch.render import report_html
+
+        return report_html(self)

@@ -13,6 +13,7 @@ from deepresearch.errors import StateVersionError
 from deepresearch.state.models import (
     AgentDecision,
     AllocationSummary,
+    Citation,
     Clarification,
     Confidence,
     ContentFidelity,
@@ -90,12 +91,12 @@ class ResearchState(Record):
     __str__ = __repr__
 
     def _repr_html_(self) -> str:  # Jupyter: a compact, escaped card (notebook layer)
-        from deepresearch.notebook.display import state_html
+        from deepresearch.render import state_html
 
         return state_html(self)
 
     def _repr_markdown_(self) -> str:  # the linked report, or a summary before synthesis
-        from deepresearch.notebook.display import state_markdown
+        from deepresearch.render import state_markdown
 
         return state_markdown(self)
 
@@ -150,6 +151,20 @@ class ResearchState(Record):
 
     def source_by_citation(self, number: int) -> Source | None:
         return next((s for s in self.sources if s.citation == number), None)
+
+    def report_citations(self) -> list[Citation]:
+        """The report's typed citations; for a report saved before they were typed, rebuilt
+        from ``cited_source_ids`` and the sources (synthesis numbers them 1..k in order)."""
+        if self.report is None:
+            return []
+        if self.report.citations:
+            return list(self.report.citations)
+        by_id = {s.id: s for s in self.sources}
+        cited = [by_id[i] for i in self.report.cited_source_ids if i in by_id]
+        return [
+            Citation(number=n, source_id=s.id, title=s.title, url=s.url)
+            for n, s in enumerate(cited, 1)
+        ]
 
     def seen_urls(self) -> set[str]:
         return {s.url for s in self.sources}

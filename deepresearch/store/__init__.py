@@ -3,8 +3,12 @@
 from deepresearch.errors import StoreError
 from deepresearch.redaction import scrub_secrets
 from deepresearch.store.export import (
+    cited_sources_csl,
     describe_event,
     events_frame,
+    export_bibtex,
+    export_csl_json,
+    export_html,
     export_json,
     export_markdown,
     timeline,
@@ -17,8 +21,12 @@ __all__ = [
     "SessionStore",
     "SessionSummary",
     "StoreError",
+    "cited_sources_csl",
     "describe_event",
     "events_frame",
+    "export_bibtex",
+    "export_csl_json",
+    "export_html",
     "export_json",
     "export_markdown",
     "scrub_secrets",

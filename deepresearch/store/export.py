@@ -1,8 +1,11 @@
-"""Turn a saved session into something to read or share: JSON, Markdown, a timeline."""
+"""Turn a saved session into something to read or share: JSON, Markdown, a standalone
+HTML page, the cited sources as CSL-JSON or BibTeX, a timeline."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -10,6 +13,14 @@ from typing import Any
 import pandas as pd
 
 from deepresearch.redaction import scrub_secrets
+from deepresearch.render import (
+    escape_markdown,
+    markdown_html,
+    one_line,
+    safe_href,
+    state_report_markdown,
+    strip_controls,
+)
 from deepresearch.state import ResearchState
 from deepresearch.store.records import Event
 
@@ -20,8 +31,10 @@ def export_json(state: ResearchState) -> str:
 
 
 def export_markdown(state: ResearchState) -> str:
-    """A shareable Markdown document: question, status, report, sources, decisions."""
-    lines = [f"# {state.question}", ""]
+    """A shareable Markdown document: question, status, report, sources, decisions. Every
+    string from sources or models is escaped, and only http(s) citations are links
+    (deepresearch.render)."""
+    lines = [f"# {escape_markdown(one_line(state.question))}", ""]
     lines += [
         f"- Session: `{state.id}`",
         f"- Status: {state.status.value} (phase {state.phase.value}, "
@@ -36,20 +49,25 @@ def export_markdown(state: ResearchState) -> str:
             f"(iteration {state.abort_iteration or state.iteration})"
         )
     if state.error:
-        lines.append(f"- Error: {state.error}")
+        lines.append(f"- Error: {escape_markdown(one_line(state.error))}")
     lines.append("")
 
     lines += ["## Report", ""]
     if state.report is not None:
-        lines += [_demote_headings(state.report.markdown.strip()), ""]
+        lines += [_demote_headings(state_report_markdown(state).strip()), ""]
     else:
         lines += ["_No report yet: the session has not reached synthesis._", ""]
 
     lines += ["## Sources", ""]
     if state.sources:
         for src in sorted(state.sources, key=lambda s: s.citation):
-            title = _one_line(src.title) or src.url
-            lines.append(f"{src.citation}. [{title}]({src.url}) — {src.quality.value}")
+            title = escape_markdown(one_line(src.title or src.url))
+            href = safe_href(src.url)
+            location = escape_markdown(one_line(src.url))
+            shown = f"[{title}]({href})" if href else title
+            if not href and location != title:
+                shown += f" ({location})"
+            lines.append(f"{src.citation}. {shown} — {src.quality.value}")
     else:
         lines.append("_No sources gathered._")
     lines.append("")
@@ -60,13 +78,81 @@ def export_markdown(state: ResearchState) -> str:
         for d in state.decisions:
             phase = d.phase.value if d.phase is not None else ""
             lines.append(
-                f"| {_stamp(d.timestamp)} | {phase} | {d.agent} | {_cell(d.action)} "
+                f"| {_stamp(d.timestamp)} | {phase} | {_cell(d.agent)} | {_cell(d.action)} "
                 f"| {_cell(d.rationale)} |"
             )
     else:
         lines.append("_No decisions recorded._")
     lines.append("")
     return scrub_secrets("\n".join(lines))
+
+
+def export_html(state: ResearchState) -> str:
+    """A standalone HTML page of :func:`export_markdown`: rendered by markdown-it-py and
+    cleaned by nh3, with a Content-Security-Policy that forbids scripts."""
+    body = markdown_html(export_markdown(state))
+    title = html.escape(one_line(strip_controls(state.question)))[:200]
+    return scrub_secrets(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">\n"
+        f"<title>{title}</title>\n<style>{_PAGE_STYLE}</style></head>\n"
+        f"<body>\n{body}\n</body></html>\n"
+    )
+
+
+_PAGE_STYLE = (
+    "body{max-width:50em;margin:2em auto;padding:0 1em;font:16px/1.5 sans-serif}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
+)
+
+
+def cited_sources_csl(state: ResearchState) -> list[dict[str, Any]]:
+    """The report's cited sources as CSL-JSON items (for Zotero, pandoc, citeproc)."""
+    by_id = {s.id: s for s in state.sources}
+    items: list[dict[str, Any]] = []
+    for c in state.report_citations():
+        item: dict[str, Any] = {
+            "id": c.source_id,
+            "type": "webpage" if safe_href(c.url) else "document",
+            "title": strip_controls(one_line(c.title or c.url)),
+            "citation-number": c.number,
+        }
+        if safe_href(c.url):
+            item["URL"] = c.url
+        src = by_id.get(c.source_id)
+        if src is not None and src.domain:
+            item["container-title"] = src.domain
+        if src is not None and src.published:
+            item["issued"] = {"raw": str(src.published)}
+        items.append(item)
+    return items
+
+
+def export_csl_json(state: ResearchState) -> str:
+    """:func:`cited_sources_csl` as indented JSON."""
+    return scrub_secrets(json.dumps(cited_sources_csl(state), indent=2, ensure_ascii=False))
+
+
+def export_bibtex(state: ResearchState) -> str:
+    """The report's cited sources as BibTeX ``@misc`` entries, keyed by source id."""
+    entries = []
+    for item in cited_sources_csl(state):
+        fields = [f"  title = {{{_bibtex(item['title'])}}}"]
+        if "URL" in item:
+            fields.append(f"  howpublished = {{\\url{{{_bibtex(item['URL'])}}}}}")
+        if "container-title" in item:
+            fields.append(f"  organization = {{{_bibtex(item['container-title'])}}}")
+        if "issued" in item:
+            fields.append(f"  note = {{Published {_bibtex(item['issued']['raw'])}}}")
+        key = re.sub(r"[^A-Za-z0-9]", "", item["id"]) or "source"
+        entries.append(f"@misc{{{key},\n" + ",\n".join(fields) + "\n}")
+    return scrub_secrets("\n\n".join(entries) + ("\n" if entries else ""))
+
+
+def _bibtex(text: str) -> str:
+    """Text safe inside a BibTeX brace group: braces and backslashes removed."""
+    return re.sub(r"[{}\\]", "", text)
 
 
 def timeline(events: Sequence[Event], state: ResearchState | None = None) -> str:
@@ -260,11 +346,11 @@ def _stamp(value: datetime) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return one_line(strip_controls(str(text)))
 
 
 def _cell(text: str) -> str:
-    return _one_line(text).replace("|", "\\|")
+    return escape_markdown(_one_line(text)).replace("|", "\\|")
 
 
 def _demote_headings(markdown: str) -> str:

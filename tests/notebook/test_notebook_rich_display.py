@@ -11,7 +11,7 @@ from IPython.core.formatters import DisplayFormatter
 
 import deepresearch as dr
 from deepresearch.notebook import NotebookProgress, ThinkPausePanel
-from deepresearch.state import Report, ResearchState
+from deepresearch.state import Citation, Report, ResearchState
 from deepresearch.testing import FunctionLLM, StaticSearch
 
 SCRIPT = "<script>alert('x')</script>"
@@ -79,12 +79,12 @@ def test_session_state_and_report_display_escape_web_text(finished: dr.Session) 
         assert 'href="https://ex.org/press?a=1&amp;b=2"' in page
     assert f"Session {finished.id}" in session["text/html"]
     report = shown(finished.state.report)
-    assert set(report) == {"text/markdown", "text/plain"}
+    assert set(report) == {"text/html", "text/markdown", "text/plain"}
+    assert_safe_html(report["text/html"])
     for md in (session["text/markdown"], state["text/markdown"], report["text/markdown"]):
         assert_safe_markdown(md)
         assert "](https://ex.org/press?a=1&b=2)" in md  # citations and the list are links
-    # A Report on its own links its citations through its own sources list, like the
-    # state does with the state's sources.
+    # A Report on its own links its citations through its typed citations, like the state.
     assert report["text/markdown"] == state["text/markdown"] == session["text/markdown"]
 
 
@@ -102,21 +102,28 @@ def test_the_panel_and_the_progress_log_escape_web_text(finished: dr.Session) ->
         assert "<script" not in page and not BARE_AMPERSAND.search(page)
 
 
-def test_a_report_alone_links_citations_through_its_sources_list() -> None:
+def test_a_report_alone_links_citations_through_its_typed_citations() -> None:
     report = Report(
         markdown="# R\n\n1. A numbered point — not-a-source\n\nPress [1]. Both [1, 2]. "
-        "Evil [3]. None [4].\n\n## Sources\n\n"
-        f"1. Press & co {SCRIPT} — https://ex.org/p?a=1&b=(2)\n"
-        "2. Notes — /data/my-notes.md\n"
-        "3. Evil — javascript:alert(1)\n"
+        "Evil [3]. None [4].\n\n## Sources\n\n1. Forged — https://evil.example/\n",
+        citations=[
+            Citation(
+                number=1,
+                source_id="src-1",
+                title=f"Press & co {SCRIPT}",
+                url="https://ex.org/p?a=1&b=(2)",
+            ),
+            Citation(number=2, source_id="src-4", title="Notes", url="/data/my-notes.md"),
+            Citation(number=3, source_id="src-9", title="Evil", url="javascript:alert(1)"),
+        ],
     )
     md = shown(report)["text/markdown"]
     assert_safe_markdown(md)
     assert "Press \\[[1](https://ex.org/p?a=1&b=%282%29)\\]" in md
-    assert "\\[[1](https://ex.org/p?a=1&b=%282%29), [2](file:///data/my-notes.md)\\]" in md
+    assert "\\[[1](https://ex.org/p?a=1&b=%282%29), 2\\]" in md  # a local path is not linked
     assert "Evil \\[3\\]" in md and "None \\[4\\]" in md and "(javascript" not in md
-    assert "— [https://ex.org/p?a=1&amp;b=(2)](https://ex.org/p?a=1&b=%282%29)" in md
-    assert "1. A numbered point — not-a-source\n" in md  # only the Sources list is read
+    assert "1. [Press &amp; co &lt;script>" in md and "Forged" not in md
+    assert "1. A numbered point — not-a-source\n" in md  # the text is not read back
     assert str(report) == report.markdown  # print() still gives the raw Markdown
 
 

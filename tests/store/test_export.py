@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,6 +19,9 @@ from deepresearch.store import (
     Event,
     SessionStore,
     describe_event,
+    export_bibtex,
+    export_csl_json,
+    export_html,
     export_json,
     export_markdown,
     timeline,
@@ -65,7 +70,7 @@ def test_export_markdown_has_question_status_report_sources_decisions() -> None:
     assert "## Report\n\n### Printing press\n\n#### Literacy" in md
     assert "\n# not a heading\n" in md
     assert "1. [Literacy | history](https://example.org/a) — unknown" in md
-    assert "2. [docs/notes.md](docs/notes.md)" in md
+    assert "2. docs/notes.md — unknown" in md  # a local path is shown, never linked
     assert "| supervisor | research_complete | coverage 0.9 \\| enough |" in md
 
 
@@ -197,3 +202,42 @@ def test_describe_event_keeps_one_line() -> None:
         payload={"error": "first line\nsecond line"},
     )
     assert describe_event(event) == "✘ phase failed: first line second line"
+
+
+HOSTILE_TITLE = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> <script>bad()</script>"
+
+
+def hostile_state() -> ResearchState:
+    state = finished_state()
+    state.sources[0].title = HOSTILE_TITLE
+    state.new_source(url="file:///etc/passwd", title="passwd", content="root:x:0:0")
+    state.new_source(url="http://[2001:db8::7]/paper", title="IPv6 {paper}", content="c")
+    assert state.report is not None
+    state.report.markdown = f"Claim [1]. Local [2]. Six [3]. {HOSTILE_TITLE}\n"
+    state.report.cited_source_ids = ["src-1", "src-3", "src-4"]
+    state.decisions[0].rationale = "\x1b[31m<script>x()</script>"
+    return state
+
+
+def test_exports_of_a_hostile_session_carry_no_live_markup_or_unsafe_links() -> None:
+    state = hostile_state()
+    md = export_markdown(state)
+    assert "<script" not in md and "<img" not in md and "\x1b" not in md
+    assert not re.search(r"(?<!\\)\]\((javascript|file):", md)  # escaped, never a link
+    assert "\\[[3](http://[2001:db8::7]/paper)\\]" in md
+    page = export_html(state)
+    assert page.startswith("<!DOCTYPE html>") and "default-src 'none'" in page
+    hrefs = set(re.findall(r'href="([^"]*)"', page))
+    assert hrefs == {"https://example.org/a", "http://[2001:db8::7]/paper"}
+    assert "<script" not in page.split("</head>")[1] and "<img" not in page
+
+
+def test_cited_sources_export_as_csl_json_and_bibtex() -> None:
+    state = hostile_state()
+    items = json.loads(export_csl_json(state))
+    assert [i["citation-number"] for i in items] == [1, 2, 3]
+    assert items[0]["URL"] == "https://example.org/a" and "URL" not in items[1]
+    assert items[1]["type"] == "document"
+    bib = export_bibtex(state)
+    assert bib.count("@misc{") == 3 and "\\url{http://[2001:db8::7]/paper}" in bib
+    assert "IPv6 paper" in bib  # braces from a title cannot break the entry
