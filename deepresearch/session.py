@@ -32,6 +32,7 @@ from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
+from deepresearch.store.guard import GuardedStore
 from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
 from deepresearch.workflow.loop import STOPPING as _STOPPED
@@ -57,6 +58,8 @@ class RunResult(BaseModel):
     error: str | None = None
     # One line per degraded or failed phase run (empty for a clean run).
     warnings: list[str] = []
+    saved: bool = True  # False: the store failed mid-run; store_error says why
+    store_error: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -182,6 +185,7 @@ class Session:
         # A batch routes every provider through its shared rate limiter and budget.
         self._wrapper = provider_wrapper
         self.store = _open_store(store, base)
+        self._saver = GuardedStore(self.store, progress) if self.store is not None else None
         if state is None:
             if question is None:
                 raise InputError("Session needs a question (or use Session.load(id)).")
@@ -242,18 +246,18 @@ class Session:
                 from deepresearch.budget.allocator import TokenBudget
 
                 budget = TokenBudget(cfg)
-            store = self.store
+            saver = self._saver
 
             async def checkpoint(state: ResearchState) -> None:
-                if store is not None:
-                    store.save(state)
-                    store.emit(state, "checkpoint", {"phase": state.phase.value})
+                if saver is not None:
+                    saver.save(state)
+                    saver.emit(state, "checkpoint", {"phase": state.phase.value})
 
             self._ctx = RunContext(
                 config=cfg,
                 models=router,
                 search=search,
-                events=TeeEvents(store if store is not None else NullEvents(), self._listeners),
+                events=TeeEvents(saver if saver is not None else NullEvents(), self._listeners),
                 checkpoint=checkpoint,
                 cancel=self._cancel,
                 progress=self.progress,
@@ -271,9 +275,11 @@ class Session:
             return self.result()
         self._bind()
         ctx = self._context()
-        if self.store is not None:
-            self.store.save(self.state)
+        if self._saver is not None:
+            self._saver.save(self.state)
         await Workflow(ctx, self.hooks).run(self.state)
+        if self._saver is not None:
+            self._saver.finish(self.state)
         return self.result()
 
     async def resume(self) -> RunResult:
@@ -349,6 +355,8 @@ class Session:
         return RunResult(
             session_id=s.id, status=s.status, phase=s.phase, iteration=s.iteration,
             report=s.report, error=s.error, warnings=s.run_warnings(),
+            saved=self._saver is None or self._saver.saved,
+            store_error=self._saver.error if self._saver is not None else None,
         )  # fmt: skip
 
     # -- one phase at a time --------------------------------------------------------------
@@ -360,8 +368,8 @@ class Session:
         check_phase_inputs(self.state, phase)
         self._bind()
         ctx = self._context()
-        if self.store is not None:
-            self.store.save(self.state)
+        if self._saver is not None:
+            self._saver.save(self.state)
         return await Workflow(ctx, self.hooks).step(self.state, phase)
 
     async def clarify(self) -> PhaseReport | None:

@@ -12,15 +12,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from deepresearch.cli.sessions import EXIT_STORE_FAILED
 from deepresearch.config import Config
-from deepresearch.errors import DeepResearchError, InputError
+from deepresearch.errors import DeepResearchError, InputError, StoreError
+from deepresearch.render import one_line, report_markdown, terminal_text
 from deepresearch.session import RunResult, Session
 from deepresearch.state import RunStatus
 
 SESSION_COMMANDS = {"list", "show", "delete", "export", "resume"}
 # Exit codes: 0 clean run, 1 failed/stopped/timed out, 2 bad input or setup,
-# 3 finished with warnings (some phase degraded), 130 cancelled.
+# 3 finished with warnings (some phase degraded), 4 the session store failed
+# (EXIT_STORE_FAILED: damaged, full disk, read-only, locked), 130 cancelled.
 EXIT_WARNINGS = 3
+STORE_FAILED = EXIT_STORE_FAILED
 
 
 def _research_parser() -> argparse.ArgumentParser:
@@ -96,7 +100,7 @@ def check_out_path(path: Path | None) -> None:
 def _progress(quiet: bool) -> Callable[[str], None] | None:
     if quiet:
         return None
-    return lambda message: print(f"· {message}", file=sys.stderr, flush=True)
+    return lambda message: print(f"· {terminal_text(message)}", file=sys.stderr, flush=True)
 
 
 def _run(session: Session, resume: bool) -> RunResult:
@@ -116,21 +120,25 @@ def _finish(session: Session, result: RunResult, args: argparse.Namespace) -> in
     if args.json:
         sys.stdout.write(session.state.to_json() + "\n")
     elif result.report is not None:
+        # Sources wrote part of this text: escaped Markdown, no terminal control characters.
+        text = terminal_text(report_markdown(result.report))
         if args.out:
-            args.out.write_text(result.report.markdown, encoding="utf-8")
+            args.out.write_text(text, encoding="utf-8")
             print(f"Report written to {args.out}", file=err)
         else:
-            sys.stdout.write(result.report.markdown)
-    if result.status == RunStatus.COMPLETED_WITH_WARNINGS:
-        print("Research completed with warnings; affected parts:", file=err)
-        for line in result.warnings:
-            print(f"  - {line}", file=err)
-        return EXIT_WARNINGS
+# Exit codes: 0 clean run, 1 failed/stopped/timed out, 2 bad input or setup,
+# 3 finished with warnings (some phase degraded), 4 the session store failed
+# (EXIT_STORE_FAILED: damaged, full disk, read-only, locked), 130 cancelled.
+EXIT_WARNINGS = 3
+STORE_FAILED = EXIT_STORE_FAILED
     if result.status != RunStatus.COMPLETED:
-        print(f"Research {result.status.value}: {result.error or ''}".rstrip(": "), file=err)
-        if session.store is not None:
+        error = terminal_text(one_line(result.error or ""))
+        print(f"Research {result.status.value}: {error}".rstrip(": "), file=err)
+        if session.store is not None and result.saved:
             print(f"Resume with: deepresearch resume {session.id}", file=err)
         return 130 if result.status == RunStatus.CANCELLED else 1
+    if not result.saved:
+        return STORE_FAILED
     if session.store is not None and not args.quiet:
         print(f"Session {session.id} saved to {session.store.path}", file=err)
     return 0
@@ -181,8 +189,11 @@ def main(argv: list[str] | None = None) -> int:
             args = parser.parse_args(argv)
             return int(args.func(args))
         return research_main(argv)
+    except StoreError as exc:
+        print(f"deepresearch: store error: {terminal_text(one_line(str(exc)))}", file=sys.stderr)
+        return STORE_FAILED
     except DeepResearchError as exc:
-        print(f"deepresearch: error: {exc}", file=sys.stderr)
+        print(f"deepresearch: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -1,7 +1,7 @@
 """`deepresearch list | show ID | delete ID | export ID`: the saved sessions from a shell.
 
 main.py calls :func:`register` and dispatches ``args.func(args) -> int``. Every failure
-is one line on stderr and exit code 2.
+is one line on stderr and exit code 2 (4 when the store itself fails).
 """
 
 from __future__ import annotations
@@ -12,10 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from deepresearch.config import Config
-from deepresearch.errors import DeepResearchError, SessionNotFoundError, StateVersionError
+from deepresearch.errors import (
+    DeepResearchError,
+    SessionNotFoundError,
+    StateVersionError,
+    StoreError,
+)
+from deepresearch.render import one_line, terminal_text
 from deepresearch.store import SessionStore, export_json, export_markdown, timeline
 
 EXIT_ERROR = 2
+# The session store cannot be read or written (damaged, full disk, read-only, locked).
+EXIT_STORE_FAILED = 4
 QUESTION_WIDTH = 60
 
 Command = Callable[[argparse.Namespace], int]
@@ -145,6 +153,8 @@ def _guarded(command: Command) -> Command:
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
+        except StoreError as exc:
+            return _fail(str(exc), code=EXIT_STORE_FAILED)
         except (DeepResearchError, OSError) as exc:
             return _fail(str(exc))
 
@@ -153,12 +163,14 @@ def _guarded(command: Command) -> Command:
     return run
 
 
-def _fail(message: str) -> int:
-    print(f"error: {' '.join(message.split())}", file=sys.stderr)
-    return EXIT_ERROR
+def _fail(message: str, *, code: int = EXIT_ERROR) -> int:
+    print(f"error: {terminal_text(one_line(message))}", file=sys.stderr)
+    return code
 
 
 def _write(text: str) -> None:
-    """Print, degrading symbols instead of crashing on a terminal that cannot show them."""
+    """Print without terminal control characters from sources or questions, degrading
+    symbols instead of crashing on a terminal that cannot show them."""
+    text = terminal_text(text)
     encoding = sys.stdout.encoding or "utf-8"
     print(text.encode(encoding, errors="replace").decode(encoding, errors="replace"))

@@ -9,6 +9,7 @@ the transaction it was writing, never what earlier checkpoints committed.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
 import os
 import sqlite3
@@ -25,7 +26,7 @@ from pydantic import BaseModel
 
 from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.redaction import scrub_secrets
-from deepresearch.state import ResearchState
+from deepresearch.state import ResearchState, RunStatus
 from deepresearch.store.records import Event, SessionSummary
 
 if TYPE_CHECKING:
@@ -62,6 +63,47 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
 """
+
+
+@contextmanager
+def store_errors(path: Path) -> Iterator[None]:
+    """Turn SQLite and file-system failures into one-line StoreErrors that say what to do."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(describe_store_failure(path, exc)) from exc
+
+
+def describe_store_failure(path: Path, exc: BaseException) -> str:
+    """One line: what went wrong with the store file and what to do about it."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    lowered = text.lower()
+    errno = getattr(exc, "errno", None)
+    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
+        return (
+            f"The session store {path} is damaged ({text}). Move it aside or restore a "
+            "backup, or run with --no-store / --store OTHER.db."
+        )
+    if "full" in lowered or errno in (28, 27):  # ENOSPC, EFBIG
+        return f"The disk holding {path} is full ({text}). Free some space and resume."
+    if "readonly" in lowered or "read-only" in lowered or errno in (13, 30):  # EACCES, EROFS
+        return (
+            f"The session store {path} is read-only ({text}). Make it and its folder "
+            "writable, or use --store OTHER.db."
+        )
+    if "locked" in lowered or "busy" in lowered:
+        return (
+            f"The session store {path} stayed locked by another process past the busy "
+            f"timeout ({text}). Retry when that process has finished."
+        )
+    if "disk i/o" in lowered:
+        return (
+            f"Writing the session store {path} failed ({text}): a full disk, a file-size "
+            "limit or a failing device. Free space or check the device, then resume."
+        )
+    return f"The session store {path} failed: {text}."
 
 
 def _json_default(value: Any) -> Any:
@@ -133,7 +175,7 @@ class SessionStore:
             self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"Cannot open the session store {self.path}: {exc}") from exc
+            raise StoreError(describe_store_failure(self.path, exc)) from exc
         with self._connections_lock:
             self._connections.append((os.getpid(), conn))
         return conn
@@ -153,20 +195,32 @@ class SessionStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction; BEGIN IMMEDIATE takes the lock up front so two writers
-        never deadlock upgrading from a read."""
-        conn = self._conn()
-        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        never deadlock upgrading from a read. Storage failures become StoreError."""
+        with store_errors(self.path):
+            conn = self._conn()
+            self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+            try:
+                yield conn
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):  # a broken file may refuse even this
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        conn = self._conn()
-        rows: list[tuple[Any, ...]] = self._retry(lambda: conn.execute(sql, params).fetchall())
+        with store_errors(self.path):
+            conn = self._conn()
+            rows: list[tuple[Any, ...]] = self._retry(lambda: conn.execute(sql, params).fetchall())
         return rows
+
+    def mark_status(self, session_id: str, status: RunStatus) -> None:
+        """Set only a session's status: a small in-place update that may still succeed when
+        a full snapshot cannot be written (a full disk), so no session stays ``running``."""
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?",
+                (status.value, _now(), session_id),
+            )
 
     def _init_schema(self) -> None:
         try:
