@@ -46,10 +46,9 @@ def test_a_damaged_store_is_a_store_error_everywhere(
     path = tmp_path / "sessions.db"
     ids = filled_store(path)
     damage(path)
-    with pytest.raises(StoreError, match="is damaged"):
-        with SessionStore(path) as store:
-            store.list()
-            store.load(ids[-1])
+    with pytest.raises(StoreError, match="is damaged"), SessionStore(path) as store:
+        store.list()
+        store.load(ids[-1])
     for argv in (["list"], ["show", ids[0]], ["export", ids[0]], ["resume", ids[0], "--quiet"]):
         assert main([*argv, "--store", str(path)]) == 4, argv
         err = capsys.readouterr().err
@@ -78,9 +77,8 @@ def test_a_read_only_store_is_a_store_error(tmp_path: Path) -> None:
         file.chmod(stat.S_IRUSR)
     tmp_path.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
-        with pytest.raises(StoreError, match="read-only"):
-            with SessionStore(path) as store:
-                store.save(ResearchState(question="q"))
+        with pytest.raises(StoreError, match="read-only"), SessionStore(path) as store:
+            store.save(ResearchState(question="q"))
     finally:
         tmp_path.chmod(stat.S_IRWXU)
 
