@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlparse
 
@@ -21,9 +23,17 @@ from deepresearch.providers.credentials import (
     redact,
     tavily_client,
 )
-from deepresearch.providers.resilience import RetryPolicy, call_with_retries, gate_for
+from deepresearch.providers.resilience import (
+    RetryPolicy,
+    call_with_retries,
+    gate_for,
+    parse_retry_after,
+)
 
 TAVILY_URL = "https://api.tavily.com"
+# Retry-After of the last 429 answer in this task (set by the httpx response hook, read when
+# the SDK's error is translated: the hook runs in the caller's task, so calls never mix).
+_RETRY_AFTER: ContextVar[float | None] = ContextVar("tavily_retry_after", default=None)
 # Tavily caps a search at 120 s and an extract at 60 s.
 _SEARCH_TIMEOUT_CAP_S = 120.0
 _EXTRACT_TIMEOUT_CAP_S = 60.0
@@ -39,7 +49,7 @@ class TavilySearch:
         self.base_url = base_url
         self.retry = RetryPolicy.from_config(config)
         self._key = key
-        self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: tavily_client(key, base_url))
+        self._clients: ClientPerLoop[Any] = ClientPerLoop(self._new_client)
 
     @classmethod
     def from_config(
@@ -56,6 +66,23 @@ class TavilySearch:
 
     def __repr__(self) -> str:
         return f"TavilySearch(base_url={self.base_url or TAVILY_URL!r})"
+
+    def _new_client(self) -> Any:
+        """The tavily client, over an httpx client of ours when tavily-python accepts one
+        (``client=``, since 0.7): its response hook reads Retry-After from 429 answers,
+        which the SDK's ``UsageLimitExceededError`` does not carry. Older SDKs: the retry
+        policy's jittered backoff instead."""
+        tavily = ensure_importable("tavily", "tavily-python")
+        if "client" not in inspect.signature(tavily.AsyncTavilyClient).parameters:
+            return tavily_client(self._key, self.base_url)
+        http = httpx.AsyncClient(
+            base_url=self.base_url or TAVILY_URL,
+            timeout=self.config.operation_timeout_s,
+            event_hooks={"response": [_remember_retry_after]},
+        )
+        return tavily.AsyncTavilyClient(
+            api_key=self._key.reveal(), api_base_url=self.base_url, client=http
+        )
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
         cfg = self.config
@@ -116,6 +143,7 @@ class TavilySearch:
         gate = gate_for(f"tavily|{self.base_url or TAVILY_URL}", self.config)
 
         async def once() -> dict[str, Any]:
+            _RETRY_AFTER.set(None)
             try:
                 return await call(self._clients.get())
             except Exception as exc:
@@ -160,7 +188,9 @@ class TavilySearch:
 
         detail = redact(str(exc), self._key) or type(exc).__name__
         if isinstance(exc, errors.UsageLimitExceededError):
-            return RateLimitError(f"tavily: rate limited: {detail}", provider="tavily")
+            return RateLimitError(
+                f"tavily: rate limited: {detail}", provider="tavily", retry_after=_RETRY_AFTER.get()
+            )
         if isinstance(exc, errors.InvalidAPIKeyError | errors.MissingAPIKeyError):
             return ProviderUnavailableError(
                 "tavily: the API key was refused; check TAVILY_API_KEY.", provider="tavily"
@@ -186,3 +216,8 @@ class TavilySearch:
         if isinstance(exc, json.JSONDecodeError | KeyError | TypeError | AttributeError):
             return self._malformed(detail)
         return exc
+
+
+async def _remember_retry_after(response: httpx.Response) -> None:
+    if response.status_code == 429:
+        _RETRY_AFTER.set(parse_retry_after(response.headers))

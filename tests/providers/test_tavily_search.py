@@ -89,6 +89,14 @@ async def test_rate_limit_then_ok(server: TavilyServer) -> None:
     assert len(waits(tavily)) == 1
 
 
+async def test_rate_limit_waits_as_long_as_retry_after_says(server: TavilyServer) -> None:
+    limited = tavily_error(429, "Too many requests.")
+    server.enqueue(dataclasses.replace(limited, headers={"Retry-After": "7"}))
+    tavily = make(server, retry_max_delay_s=30)
+    assert await tavily.search("paper", max_results=3)
+    assert waits(tavily) == [7.0]
+
+
 async def test_server_errors_exhausted_raise_provider_error(server: TavilyServer) -> None:
     server.enqueue(*[Reply(502, "bad gateway") for _ in range(3)])
     with pytest.raises(ProviderError, match="HTTP 502") as info:
