@@ -126,11 +126,14 @@ def _finish(session: Session, result: RunResult, args: argparse.Namespace) -> in
             args.out.write_text(text, encoding="utf-8")
             print(f"Report written to {args.out}", file=err)
         else:
-# Exit codes: 0 clean run, 1 failed/stopped/timed out, 2 bad input or setup,
-# 3 finished with warnings (some phase degraded), 4 the session store failed
-# (EXIT_STORE_FAILED: damaged, full disk, read-only, locked), 130 cancelled.
-EXIT_WARNINGS = 3
-STORE_FAILED = EXIT_STORE_FAILED
+            sys.stdout.write(text)
+    if not result.saved:
+        print(f"deepresearch: the session was NOT saved: {result.store_error}", file=err)
+    if result.status == RunStatus.COMPLETED_WITH_WARNINGS:
+        print("Research completed with warnings; affected parts:", file=err)
+        for line in result.warnings:
+            print(f"  - {terminal_text(line)}", file=err)
+        return STORE_FAILED if not result.saved else EXIT_WARNINGS
     if result.status != RunStatus.COMPLETED:
         error = terminal_text(one_line(result.error or ""))
         print(f"Research {result.status.value}: {error}".rstrip(": "), file=err)
