@@ -112,10 +112,10 @@ __all__ = [
     "StructuredOutputError",
     "SubQuery",
     "UrlRefused",
+    "__version__",
     "phases",
     "research",
     "research_many",
     "research_many_sync",
     "run_sync",
-    "__version__",
 ]

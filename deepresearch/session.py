@@ -31,8 +31,8 @@ from deepresearch.providers.registry import (
 from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
-from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
 from deepresearch.store.guard import GuardedStore
+from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
 from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
 from deepresearch.workflow.loop import STOPPING as _STOPPED
