@@ -84,7 +84,7 @@ def describe_store_failure(path: Path, exc: BaseException) -> str:
     if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
         return (
             f"The session store {path} is damaged ({text}). Move it aside or restore a "
-            "backup, or run with --no-store / --store OTHER.db."
+            "backup, or run with --no-persist / --store OTHER.db."
         )
     if "full" in lowered or errno in (28, 27):  # ENOSPC, EFBIG
         return f"The disk holding {path} is full ({text}). Free some space and resume."

@@ -4,6 +4,7 @@ still prints its report, says it was not saved, and never leaves its session run
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -55,18 +56,17 @@ def test_a_damaged_store_is_a_store_error_everywhere(
         assert err.count("\n") == 1 and "damaged" in err and "Traceback" not in err
 
 
-def test_a_new_run_on_a_damaged_store_still_prints_its_report(
+def test_a_new_run_on_a_damaged_store_stops_before_researching(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The store is checked when it opens: nothing is researched (so nothing is lost)."""
     path = tmp_path / "sessions.db"
     filled_store(path)
     damage(path)
     code = main(["printing press", "--llm", "offline", "--search", "demo", "--store", str(path)])
     out, err = capsys.readouterr()
-    assert code == 4
-    assert "damaged" in err and "Traceback" not in err
-    if "NOT saved" in err:  # the store opened; the run went on in memory
-        assert "## Sources" in out
+    assert code == 4 and out == ""
+    assert err.count("\n") == 1 and "is damaged" in err and "--no-persist" in err
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files")
@@ -125,3 +125,22 @@ def test_a_full_disk_mid_run_prints_the_report_and_leaves_no_session_running(
     with SessionStore(path) as store:
         (summary,) = store.list()
     assert summary.status != RunStatus.RUNNING
+
+
+def test_a_lock_held_past_the_busy_timeout_is_a_store_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deepresearch.store import sqlite as store_module
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(store_module, "LOCK_RETRIES", 2)
+    path = tmp_path / "sessions.db"
+    filled_store(path, sessions=1)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="stayed locked"), SessionStore(path) as store:
+            store.save(ResearchState(question="q"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
