@@ -140,3 +140,21 @@ def test_show_corrupted_state_still_prints_events(
     captured = capsys.readouterr()
     assert "search 'literacy'" in captured.out
     assert captured.err.startswith(f"error: Session '{state.id}'")
+
+
+def test_terminal_escapes_from_questions_and_sources_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.db"
+    state = ResearchState(question="Why \x1b]0;pwned\x07\x1b[2Jnow\u202e?")
+    state.new_source(url="file:///etc/passwd", title="<script>x()</script>\x1b[31m", content="c")
+    state.report = Report(markdown="Claim [1]. \x1b[1mbold\x1b[0m <img src=x onerror=alert(1)>\n")
+    with SessionStore(path) as store:
+        store.save(state)
+    for argv in (["list"], ["show", state.id], ["export", state.id]):
+        assert run([*argv, "--store", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out, argv
+    assert run(["export", state.id, "--store", str(path)]) == 0
+    exported = capsys.readouterr().out
+    assert "<img" not in exported and "<script" not in exported and "](file:" not in exported
