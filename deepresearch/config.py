@@ -423,12 +423,22 @@ def _read_env(environ: Any) -> dict[str, Any]:
 
 
 def _parse_env_value(key: str, value: str) -> Any:
-    text = value.strip()
+    return parse_config_value(key[len(ENV_PREFIX) :].lower(), value, source=key)
+
+
+def parse_config_value(name: str, text: str, *, source: str | None = None) -> Any:
+    """A config value written as text (environment, ``--set``): JSON for lists and
+    tables, a comma list for list fields, else the text (pydantic converts numbers and
+    booleans)."""
+    text = text.strip()
     if text[:1] in "[{":
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{key} looks like JSON but does not parse: {exc}") from None
-    if key.endswith("_SEARCH") or key == ENV_PREFIX + "SEARCH":
+            raise ConfigError(
+                f"{source or name} looks like JSON but does not parse: {exc}"
+            ) from None
+    field = Config.model_fields.get(name)
+    if field is not None and getattr(field.annotation, "__origin__", None) is list:
         return [p.strip() for p in text.split(",") if p.strip()]
     return text

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from deepresearch.cli.result import result_json
 from deepresearch.config import Config
 from deepresearch.errors import (
     DeepResearchError,
@@ -19,11 +20,28 @@ from deepresearch.errors import (
     StoreError,
 )
 from deepresearch.render import one_line, terminal_text
-from deepresearch.store import SessionStore, export_json, export_markdown, timeline
+from deepresearch.state import ResearchState
+from deepresearch.store import (
+    SessionStore,
+    export_bibtex,
+    export_csl_json,
+    export_html,
+    export_json,
+    export_markdown,
+    timeline,
+)
 
 EXIT_ERROR = 2
 # The session store cannot be read or written (damaged, full disk, read-only, locked).
-EXIT_STORE_FAILED = 4
+EXIT_STORE_FAILED = 4  # the same as cli.research's
+EXPORTS: dict[str, Callable[[ResearchState], str]] = {
+    "md": export_markdown,
+    "html": export_html,
+    "json": result_json,
+    "bibtex": export_bibtex,
+    "csl": export_csl_json,
+    "state": export_json,
+}
 QUESTION_WIDTH = 60
 
 Command = Callable[[argparse.Namespace], int]
@@ -31,7 +49,11 @@ Command = Callable[[argparse.Namespace], int]
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the session commands to the main parser."""
-    p = subparsers.add_parser("list", help="list saved research sessions")
+    p = subparsers.add_parser(
+        "list",
+        help="list saved research sessions",
+        description="List saved research sessions, newest first.",
+    )
     _add_store_option(p)
     p.set_defaults(func=_guarded(cmd_list))
 
@@ -45,9 +67,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_store_option(p)
     p.set_defaults(func=_guarded(cmd_delete))
 
-    p = subparsers.add_parser("export", help="export a session as JSON or Markdown")
+    p = subparsers.add_parser(
+        "export", help="export a session", description="Write a saved session in one format."
+    )
     p.add_argument("id", help="session id")
-    p.add_argument("--format", choices=("json", "md"), default="md", help="default: md")
+    p.add_argument(
+        "--format", choices=tuple(EXPORTS), default="md",
+        help="md: summary and report (default); html: a standalone, sanitized page; json: "
+        "the compact result document (as `deepresearch --json`); bibtex / csl: the report's "
+        "cited sources for reference managers; state: the full saved state",
+    )  # fmt: skip
     p.add_argument("--out", type=Path, help="write to this file instead of stdout")
     _add_store_option(p)
     p.set_defaults(func=_guarded(cmd_export))
@@ -119,7 +148,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_existing(args) as store:
         state = store.load(args.id)
-    text = export_json(state) if args.format == "json" else export_markdown(state)
+    text = EXPORTS[args.format](state)
     if args.out is None:
         _write(text)
         return 0
@@ -153,6 +182,8 @@ def _guarded(command: Command) -> Command:
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
+        except BrokenPipeError:
+            raise  # the reader went away: main() ends quietly
         except StoreError as exc:
             return _fail(str(exc), code=EXIT_STORE_FAILED)
         except (DeepResearchError, OSError) as exc:

@@ -1,10 +1,16 @@
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from deepresearch.cli.main import main
+from deepresearch.cli.main import SUBCOMMANDS, main, version
+from deepresearch.state import ResearchState
+from deepresearch.store import SessionStore
 
 
 def test_empty_question_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,3 +104,119 @@ def test_undecodable_bytes_in_the_question_are_not_a_crash(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "Jos\ufffd Rizal" in captured.out
+
+
+# -- output formats, summary, options -------------------------------------------------------
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text(
+        "# Printing press\n\nThe printing press was invented by Johannes Gutenberg around 1440. "
+        "It made books cheaper across Europe and spread literacy.\n"
+    )
+    (corpus / "reformation.txt").write_text(
+        "The Reformation spread quickly because printed pamphlets carried Luther's ideas.\n"
+    )
+    return corpus
+
+
+def run_json(notes: Path, tmp_path: Path, *extra: str) -> int:
+    return main(["How did the printing press change Europe?", "--corpus", str(notes),
+                 "--llm", "offline", "--store", str(tmp_path / "s.db"), *extra])  # fmt: skip
+
+
+def test_json_is_a_compact_result_document_and_out_writes_it(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "result.json"
+    assert run_json(notes, tmp_path, "--json", "--out", str(out)) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""  # it went to the file
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["question"] == "How did the printing press change Europe?"
+    assert doc["status"] == "completed" and doc["report"].startswith("# ")
+    cited = [s for s in doc["sources"] if s["citation"] is not None]
+    assert cited and [s["citation"] for s in cited] == list(range(1, len(cited) + 1))
+    for s in cited:
+        assert f"{s['citation']}. {s['title']}" in doc["report"]
+    assert doc["findings"] and all("content" in f for f in doc["findings"])
+    assert set(doc["usage"]) >= {"llm_calls", "input_tokens", "output_tokens", "cost_usd"}
+    assert "content" not in json.dumps(doc["sources"])  # no page texts
+    argv = ["export", doc["session_id"], "--format", "state", "--store", str(tmp_path / "s.db")]
+    state = json.loads(main_output(argv, capsys))
+    assert state["id"] == doc["session_id"] and state["sources"][0]["content"]
+    assert len(out.read_text(encoding="utf-8")) < len(json.dumps(state))
+
+
+def main_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["md", "json", "state"])
+def test_out_is_honoured_with_every_format(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    out = tmp_path / f"result.{fmt}"
+    assert run_json(notes, tmp_path, "--format", fmt, "--out", str(out), "--quiet") == 0
+    assert capsys.readouterr().out == ""
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# ") if fmt == "md" else json.loads(text)
+
+
+def test_a_summary_line_ends_the_run_on_stderr(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_json(notes, tmp_path) == 0
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"completed in \d+\.\d s · \d+/\d+ sources cited · \d+ LLM calls · [\d,]+ tokens"
+        r" · \$\d+\.\d{4} estimated",
+        last,
+    ), last
+
+
+def test_set_and_common_knobs_reach_the_config(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run_json(notes, tmp_path, "--json", "--quiet", "--no-clarify", "--max-sub-queries",
+                    "2", "--set", "max_sources_per_query=1", "--set", "max_iterations=1")  # fmt: skip
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    with SessionStore(tmp_path / "s.db") as store:
+        state = store.load(doc["session_id"])
+    planned = [sq for sq in state.sub_queries if sq.origin == "plan"]
+    assert 1 <= len(planned) <= 2
+    assert state.clarification is None
+    assert all(len(state.sources_for(sq.id)) <= 1 for sq in planned)
+    assert main(["q?", "--set", "max_sources_per_querys=1"]) == 2
+    assert "max_sources_per_query" in capsys.readouterr().err  # the did-you-mean hint
+    assert main(["q?", "--set", "novalue"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_version_and_help_list_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"deepresearch {version()}"
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    for name, (description, _) in SUBCOMMANDS.items():
+        assert re.search(rf"^  {name}\s+{re.escape(description)}$", text, re.M), name
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    with SessionStore(store) as s:
+        for i in range(300):
+            s.save(ResearchState(question=f"question number {i}"))
+    shell = f"{sys.executable} -m deepresearch list --store {store} | head -1"
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    assert done.stdout.startswith("ID")
+    assert done.stderr == ""
+    assert done.returncode in (0, 141)

@@ -82,7 +82,7 @@ def test_export_json_and_md(
     saved: tuple[Path, ResearchState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path, state = saved
-    assert run(["export", state.id, "--format", "json", "--store", str(path)]) == 0
+    assert run(["export", state.id, "--format", "state", "--store", str(path)]) == 0
     assert ResearchState.from_json(capsys.readouterr().out) == state
     out = tmp_path / "out" / "report.md"
     assert run(["export", state.id, "--out", str(out), "--store", str(path)]) == 0
