@@ -562,6 +562,44 @@ class Session:
             raise InputError("This session does not persist (persist=False): no audit trail.")
         return self.store.events_frame(self.id)
 
+    def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
+        """Write the session to a file; ``format`` defaults from the suffix: ``.md`` (summary
+        and report), ``.html`` (a standalone, sanitized page, citations linked, sources
+        listed), ``.bib`` (BibTeX of the cited sources), ``.json`` (the full state; loads
+        back with ResearchState.from_json), or ``format="csl"`` (CSL-JSON of the cited
+        sources). Returns the path written."""
+        from deepresearch.store import (
+            export_bibtex,
+            export_csl_json,
+            export_html,
+            export_json,
+            export_markdown,
+        )
+
+        target = Path(path).expanduser()
+        by_suffix = {
+            ".md": "md",
+            ".html": "html",
+            ".htm": "html",
+            ".bib": "bibtex",
+            ".json": "state",
+        }
+        exporters = {
+            "md": export_markdown, "html": export_html, "bibtex": export_bibtex,
+            "csl": export_csl_json, "state": export_json,
+        }  # fmt: skip
+        chosen = format or by_suffix.get(target.suffix.lower())
+        if chosen not in exporters:
+            raise InputError(
+                f"Cannot tell the format of {target.name!r}: use a .md, .html, .bib or .json "
+                f"name, or format= one of {sorted(exporters)}."
+            )
+        if target.is_dir():
+            raise InputError(f"{target} is a folder; give a file name.")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(exporters[chosen](self.state) + "\n", encoding="utf-8")
+        return target
+
     def finding_sources(self, finding_id: str) -> pd.DataFrame:
         """The sources one finding cites, in its order (same columns as :attr:`sources`)."""
         from deepresearch.notebook.frames import finding_sources

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -398,3 +399,22 @@ async def test_leaving_a_stream_early_cancels_the_run(search: StaticSearch) -> N
                 break
     assert s.status == RunStatus.CANCELLED
     assert s.state.sub_queries and not s.state.findings
+
+
+async def test_save_writes_each_export_format(search: StaticSearch, tmp_path: Path) -> None:
+    s = _session(search)
+    await s.run()
+    assert s.report is not None and s.report.citations
+    first = s.report.citations[0]
+    md = s.save(tmp_path / "out" / "r.md").read_text(encoding="utf-8")
+    assert "### Report" in md or "# " in md
+    page = s.save(tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and f'href="{first.url}"' in page
+    bib = s.save(tmp_path / "r.bib").read_text(encoding="utf-8")
+    assert bib.count("@misc{") == len(s.report.citations)
+    csl = s.save(tmp_path / "r.csl.json", format="csl").read_text(encoding="utf-8")
+    assert json.loads(csl)[0]["citation-number"] == first.number
+    state = s.save(tmp_path / "r.json").read_text(encoding="utf-8")
+    assert ResearchState.from_json(state).id == s.id
+    with pytest.raises(dr.InputError, match="format"):
+        s.save(tmp_path / "r.docx")

@@ -31,7 +31,7 @@ DISTRIBUTION = "deepresearch-sdk"
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "list": ("list saved research sessions", "deepresearch.cli.sessions"),
     "show": ("a session's summary and timeline", "deepresearch.cli.sessions"),
-    "export": ("write a session as md, json (result) or state", "deepresearch.cli.sessions"),
+    "export": ("write a session: md, html, json, bibtex, csl, state", "deepresearch.cli.sessions"),
     "delete": ("delete a session with its events", "deepresearch.cli.sessions"),
     "resume": ("continue a saved session", "deepresearch.cli.research"),
     "batch": ("research every question of a file (.txt, .jsonl, .csv)", "deepresearch.cli.batch"),

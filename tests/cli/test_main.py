@@ -220,3 +220,16 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert done.stdout.startswith("ID")
     assert done.stderr == ""
     assert done.returncode in (0, 141)
+
+
+@pytest.mark.parametrize(("fmt", "start"), [("html", "<!DOCTYPE html>"), ("bibtex", "@misc{"),
+                                            ("csl", "[")])  # fmt: skip
+def test_export_html_bibtex_and_csl(
+    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str, start: str
+) -> None:
+    assert run_json(notes, tmp_path, "--json", "--quiet") == 0
+    session_id = json.loads(capsys.readouterr().out)["session_id"]
+    out = tmp_path / "exports" / f"x.{fmt}"
+    argv = ["export", session_id, "--format", fmt, "--out", str(out)]
+    assert main([*argv, "--store", str(tmp_path / "s.db")]) == 0
+    assert out.read_text(encoding="utf-8").startswith(start)
