@@ -31,6 +31,7 @@ class SourceText(Contract):
     text: str = ""
     quality: str = "unknown"
     sub_query_id: str | None = None
+    domain: str = ""
 
 
 class TopicDigest(Contract):
@@ -80,6 +81,7 @@ class ClarifyOutput(Contract):
 # -- brief -----------------------------------------------------------------------------
 class BriefInputs(Contract):
     question: str
+    clarifying_question: str = ""  # what the clarifier asked, so the answer can be read
     clarification_answer: str | None = None
     verification: str = ""
     guidance: list[str] = Field(default_factory=list)
@@ -107,6 +109,7 @@ class PlanInputs(Contract):
     guidance: list[str] = Field(default_factory=list)
     scout: list[ScoutHit] = Field(default_factory=list)
     existing_queries: list[str] = Field(default_factory=list)
+    today: str = ""
 
 
 class PlanOutput(Contract):
@@ -127,6 +130,8 @@ class SummarizeInputs(Contract):
     title: str
     url: str
     content: str
+    question: str = ""
+    today: str = ""
 
 
 class SummaryOutput(Contract):
@@ -156,6 +161,9 @@ class ReflectInputs(Contract):
     extractable_urls: list[str] = Field(default_factory=list)
     max_extract: int = 2
     guidance: list[str] = Field(default_factory=list)
+    perspective: str = ""  # from the supervisor's directive, when the sub-query is one
+    evidence_needed: str = ""
+    today: str = ""
 
 
 class ReflectOutput(Contract):
@@ -197,6 +205,7 @@ class CompressInputs(Contract):
     sub_query: str
     queries: list[str] = Field(default_factory=list)
     sources: list[SourceText] = Field(default_factory=list)
+    today: str = ""
 
 
 class CompressOutput(Contract):
@@ -222,6 +231,7 @@ class SupervisionInputs(Contract):
     gap_analysis: str = ""  # filled for the delegate step from the think step
     gaps: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
+    today: str = ""
 
 
 class ThinkOutput(Contract):
@@ -302,6 +312,7 @@ class AnalyzeInputs(Contract):
     topics: list[TopicDigest] = Field(default_factory=list)
     known_findings: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
+    today: str = ""
 
 
 class FindingDraft(Contract):
@@ -379,6 +390,10 @@ class SynthesizeInputs(Contract):
     question: str
     research_brief: str | None = None
     findings: list[FindingBrief] = Field(default_factory=list)
+    # Budget-fitted evidence behind the findings, citing the same [n] numbers: each
+    # topic's compressed notes, and excerpts of cited sources no note covers.
+    notes: list[TopicDigest] = Field(default_factory=list)
+    excerpts: list[SourceText] = Field(default_factory=list)
     gaps: list[str] = Field(default_factory=list)
     sources: list[SourceRef] = Field(default_factory=list)
     iteration: int = 1
@@ -386,6 +401,7 @@ class SynthesizeInputs(Contract):
     source_count: int = 0
     high_quality_count: int = 0
     guidance: list[str] = Field(default_factory=list)
+    today: str = ""
 
 
 class ReportDraft(Contract):
@@ -414,6 +430,7 @@ class RefineInputs(Contract):
     high_confidence_count: int = 0
     existing_queries: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
+    today: str = ""
 
 
 class FollowUp(Contract):

@@ -54,6 +54,7 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         topics=topics,
         known_findings=[f.content for f in state.findings],
         guidance=state.consume_guidance(Phase.ANALYSIS),
+        today=ctx.today,
     )
     notes: list[str] = []
     try:

@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.llm import phase_metrics
+from deepresearch.offline.text import sentences
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import SourceText
 from deepresearch.state import Phase, ResearchState, Source
@@ -29,14 +30,18 @@ class PhaseReport:
         return f"{self.phase.value}: {parts}" + (" (skipped)" if self.skipped else "")
 
 
-def source_text(src: Source, *, limit: int = 4000, raw: bool = False) -> SourceText:
-    """The view of a source prompts and the offline engine read (``raw``: the original
-    text rather than its fetch-time summary, for compression, which must lose nothing)."""
+def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> SourceText:
+    """The view of a source prompts and the offline engine read: its fetch-time summary and
+    verbatim excerpts when it has them (made from far more of the page than fits here);
+    with ``page``, the start of the page's own text fills the rest of ``limit``."""
     body = src.content
-    if raw and src.raw_content:
-        body = src.raw_content
-    elif src.summarized and src.excerpts:
+    if src.summarized and src.excerpts:
         body = src.content.split("\n\nKey excerpts:", 1)[0] + " " + " ".join(src.excerpts)
+    if page and src.summarized and src.raw_content and len(body) < limit:
+        # The page's opening sentences the summary does not already quote, verbatim.
+        opening = [s for s in sentences(src.raw_content[:limit]) if s not in body]
+        if opening:
+            body += "\n\n" + " ".join(opening)
     return SourceText(
         id=src.id,
         citation=src.citation,
@@ -46,23 +51,8 @@ def source_text(src: Source, *, limit: int = 4000, raw: bool = False) -> SourceT
         text=body[:limit],
         quality=src.quality.value,
         sub_query_id=src.sub_query_id,
+        domain=src.domain,
     )
-
-
-def format_sources(sources: list[SourceText], *, with_text: bool = True) -> str:
-    blocks = []
-    for s in sources:
-        lines = [f"[{s.citation}] (ID: {s.id}) {s.title}"]
-        if not (s.text or s.snippet):
-            blocks.append(lines[0])  # its content is in a compressed topic above
-            continue
-        lines.append(f"  URL: {s.url}")
-        if s.snippet:
-            lines.append(f"  Snippet: {s.snippet}")
-        if with_text and s.text:
-            lines.append(f"  Content: {s.text}")
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
 
 
 def domain_of(hit: SearchHit) -> str:

@@ -32,6 +32,7 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
         high_confidence_count=len(state.high_confidence_findings()),
         existing_queries=[sq.query for sq in state.sub_queries],
         guidance=state.consume_guidance(Phase.REFINEMENT),
+        today=ctx.today,
     )
     try:
         out = await call_llm(

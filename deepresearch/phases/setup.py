@@ -70,6 +70,7 @@ async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
     c = state.clarification
     inputs = BriefInputs(
         question=state.question,
+        clarifying_question=c.question if c and c.need_clarification else "",
         clarification_answer=c.answer if c else None,
         verification=c.verification if c else "",
         guidance=state.consume_guidance(Phase.BRIEF),
@@ -126,6 +127,7 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         guidance=state.consume_guidance(Phase.PLANNING),
         scout=scout,
         existing_queries=[sq.query for sq in state.sub_queries],
+        today=ctx.today,
     )
     notes: list[str] = []
     try:

@@ -161,7 +161,7 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         rnd.stop_reason = f"supervision round limit ({cfg.max_supervision_rounds}) reached"
         return _report(rnd)
 
-    inputs = _inputs(state, cfg, rnd)
+    inputs = _inputs(state, cfg, rnd, ctx.today)
     try:
         if cfg.delegation_model:
             await _delegate(ctx, state, rnd, inputs)
@@ -176,7 +176,9 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     return _report(rnd)
 
 
-def _inputs(state: ResearchState, cfg: Config, rnd: SupervisionRound) -> SupervisionInputs:
+def _inputs(
+    state: ResearchState, cfg: Config, rnd: SupervisionRound, today: str
+) -> SupervisionInputs:
     topics = [
         TopicDigest(
             sub_query_id=t.sub_query_id,
@@ -205,6 +207,7 @@ def _inputs(state: ResearchState, cfg: Config, rnd: SupervisionRound) -> Supervi
         existing_queries=[sq.query for sq in state.sub_queries],
         max_directives=min(3, cfg.max_concurrent_research_units),
         guidance=state.consume_guidance(Phase.SUPERVISION),
+        today=today,
     )
 
 

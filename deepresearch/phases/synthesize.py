@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.budget_hooks import fit_findings
+from deepresearch.budget.tokens import count_tokens
+from deepresearch.budget_hooks import PROMPT_FRAME_TOKENS, fit_findings
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
 from deepresearch.llm import call_llm
 from deepresearch.offline import report as offline_report
 from deepresearch.phases import prompts
-from deepresearch.phases.common import PhaseReport
-from deepresearch.roles import FindingBrief, ReportDraft, SourceRef, SynthesizeInputs
+from deepresearch.phases.common import PhaseReport, source_text
+from deepresearch.phases.messages import synthesize_user
+from deepresearch.roles import (
+    FindingBrief,
+    ReportDraft,
+    SourceRef,
+    SourceText,
+    SynthesizeInputs,
+    TopicDigest,
+)
 from deepresearch.state import AgentRole, Citation, Phase, Report, ResearchState
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -20,7 +29,9 @@ _SOURCES_HEADING = re.compile(r"^#{1,3}\s*(sources|references|bibliography)\b.*$
 _HEADING = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
 
 
-def synthesis_inputs(state: ResearchState, guidance: list[str]) -> SynthesizeInputs:
+def synthesis_inputs(
+    state: ResearchState, guidance: list[str], today: str = ""
+) -> SynthesizeInputs:
     cite = {s.id: s.citation for s in state.sources}
     findings = [
         FindingBrief(
@@ -48,12 +59,14 @@ def synthesis_inputs(state: ResearchState, guidance: list[str]) -> SynthesizeInp
         source_count=len(state.sources),
         high_quality_count=len(state.high_quality_sources()),
         guidance=guidance,
+        today=today,
     )
 
 
 async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
-    inputs = synthesis_inputs(state, state.consume_guidance(Phase.SYNTHESIS))
+    inputs = synthesis_inputs(state, state.consume_guidance(Phase.SYNTHESIS), ctx.today)
     inputs.findings = await fit_findings(ctx, state, Phase.SYNTHESIS, inputs.findings)
+    inputs.notes, inputs.excerpts = _evidence(state, inputs, _evidence_room(ctx, inputs))
     notes: list[str] = []
     try:
         draft = await call_llm(
@@ -81,6 +94,59 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
         },
         notes,
     )
+
+
+def _evidence_room(ctx: RunContext, inputs: SynthesizeInputs) -> int | None:
+    """Tokens left for evidence once the findings are in (None: no token management)."""
+    if ctx.budget is None or not ctx.config.token_management_enabled:
+        return None
+    spec = ctx.models.specs(AgentRole.SYNTHESIZER)[0]
+    used = count_tokens(prompts.SYNTHESIZE_SYSTEM + synthesize_user(inputs), spec)
+    return ctx.budget.available(spec, Phase.SYNTHESIS.value) - used - PROMPT_FRAME_TOKENS
+
+
+def _evidence(
+    state: ResearchState, inputs: SynthesizeInputs, room: int | None
+) -> tuple[list[TopicDigest], list[SourceText]]:
+    """What the findings rest on, with the same [n] numbers: the lines of each topic's
+    notes that cite a source the findings cite, then excerpts of cited sources no such
+    line covers — in that order until ``room`` tokens are spent (whole lines only)."""
+    cited = {c for f in inputs.findings for c in f.citations}
+    left = room
+    notes: list[TopicDigest] = []
+    covered: set[int] = set()
+    for topic in state.topic_results:
+        sq = state.sub_query(topic.sub_query_id)
+        if sq is None or not topic.compressed_findings:
+            continue
+        kept = []
+        for line in topic.compressed_findings.splitlines():
+            numbers = {int(n) for n in re.findall(r"\[(\d+)\]", line)}
+            if not numbers & cited:
+                continue
+            cost = count_tokens(line)
+            if left is not None and cost > left:
+                break
+            kept.append(line)
+            covered |= numbers
+            left = None if left is None else left - cost
+        if kept:
+            notes.append(
+                TopicDigest(
+                    sub_query_id=topic.sub_query_id, query=sq.query, compressed="\n".join(kept)
+                )
+            )
+    excerpts: list[SourceText] = []
+    for src in state.sources:
+        if src.citation not in cited or src.citation in covered:
+            continue
+        view = source_text(src, limit=800)
+        cost = count_tokens(view.text) + 20
+        if left is not None and cost > left:
+            break
+        excerpts.append(view)
+        left = None if left is None else left - cost
+    return notes, excerpts
 
 
 def _fidelity(ctx: RunContext, state: ResearchState) -> tuple[float | None, str | None]:

@@ -180,6 +180,8 @@ async def _summarize(
         title=src.title,
         url=src.url,
         content=_head(original, ctx.config.summarization_max_input_chars),
+        question=state.question,
+        today=ctx.today,
     )
     try:
         out = await _timed_call(
@@ -302,6 +304,9 @@ async def _reflect(
         extractable_urls=[v.url for v in views] if cfg.enable_extract else [],
         max_extract=cfg.extract_max_per_iteration if cfg.enable_extract else 0,
         guidance=state.guidance_for(Phase.GATHERING),
+        perspective=directive.perspective if directive else "",
+        evidence_needed=directive.evidence_needed if directive else "",
+        today=ctx.today,
     )
     try:
         out = await call_llm(
@@ -332,7 +337,8 @@ async def compress_topic(
         question=state.question,
         sub_query=sq.query,
         queries=list(topic.queries),
-        sources=[source_text(s, raw=True) for s in sources],
+        sources=[source_text(s, page=True) for s in sources],
+        today=ctx.today,
     )
     try:
         out = await _timed_call(

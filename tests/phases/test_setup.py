@@ -326,11 +326,13 @@ async def test_the_brief_keeps_constraints_given_in_clarification(search: Static
     (request,) = requests_of(llm, BriefInputs)
     assert request.inputs == BriefInputs(
         question=VAGUE,
+        clarifying_question="Which aspect?",
         clarification_answer=CONSTRAINT,
         verification="Rome, the city",
         today="2025-01-01",
     )
-    assert f"The person clarified: {CONSTRAINT}" in request.user
+    # the answer is shown with the question it answers
+    assert f"We asked: Which aspect?\nThey answered: {CONSTRAINT}" in request.user
     assert "Understanding so far: Rome, the city" in request.user
 
 
@@ -418,7 +420,7 @@ async def test_planning_uses_the_brief_when_there_is_one(search: StaticSearch) -
     (request,) = requests_of(llm, PlanInputs)
     (plan_inputs,) = inputs_of(llm, PlanInputs)
     assert plan_inputs.research_brief == state.research_brief
-    assert f"Research Brief:\n{state.research_brief}" in request.user
+    assert f"Research brief:\n{state.research_brief}" in request.user
     assert state.research_brief == "Focus on literacy and the Reformation, 1450-1600."
     assert report.summary["has_research_brief"] is True
     assert 1 <= len(state.sub_queries) <= ctx.config.max_sub_queries
@@ -437,7 +439,7 @@ async def test_planning_falls_back_to_the_question_without_a_brief(
     (plan_inputs,) = inputs_of(llm, PlanInputs)
     assert plan_inputs.research_brief is None and plan_inputs.question == QUESTION
     assert "Research Brief" not in request.user
-    assert f"Research Query: {QUESTION}" in request.user
+    assert f"Research question: {QUESTION}" in request.user
     assert state.research_brief  # the planner's own short brief fills the gap
     assert state.sub_queries
 
@@ -511,7 +513,7 @@ async def test_the_synthesis_prompt_includes_the_brief(search: StaticSearch) -> 
         Finding(id="f-1", content="Literacy rose.", confidence=Confidence.HIGH, source_ids=[src.id])
     )
     text = prompts.synthesize_user(synthesis_inputs(state, []))
-    assert f"## Research Brief\n{state.research_brief}" in text
+    assert f"Research brief:\n{state.research_brief}" in text
 
     llm = FunctionLLM()
     ctx, _, _ = make_ctx(llm, search)
@@ -520,7 +522,7 @@ async def test_the_synthesis_prompt_includes_the_brief(search: StaticSearch) -> 
     assert state.research_brief in request.user
 
     state.research_brief = None
-    assert "Research Brief" not in prompts.synthesize_user(synthesis_inputs(state, []))
+    assert "Research brief" not in prompts.synthesize_user(synthesis_inputs(state, []))
 
 
 async def test_an_old_state_without_a_brief_loads_and_plans(search: StaticSearch) -> None:

@@ -51,7 +51,14 @@ async def test_long_results_get_a_summary_and_verbatim_excerpts_and_keep_the_raw
     assert len(original) > 300
     asked = [r.inputs for r in llm.requests_for(SummaryOutput)]
     assert asked == [
-        SummarizeInputs(query=sq.query, title="Printing press", url=long_src.url, content=original)
+        SummarizeInputs(
+            query=sq.query,
+            title="Printing press",
+            url=long_src.url,
+            content=original,
+            question=state.question,
+            today=ctx.today,
+        )
     ]
     assert long_src.summarized and long_src.raw_content == original
     assert 1 <= len(long_src.excerpts) <= 5
@@ -211,8 +218,11 @@ async def test_reflection_is_offered_the_urls_it_may_extract() -> None:
         urls = [h["url"] for h in hits] if enabled else []
         assert request.inputs.extractable_urls == urls
         assert request.inputs.max_extract == (2 if enabled else 0)
-        assert ("URLs you may extract: " + ", ".join(urls) in request.user) is enabled
-    assert "urls_to_extract (at most 2)" in prompts.REFLECT_SYSTEM
+        # each source's URL is shown with it; the limit is said only when extracting is on
+        assert all(f'url="{u}"' in request.user for u in urls)
+        assert ("at most 2 of these URLs in urls_to_extract" in request.user) is enabled
+        assert ("leave urls_to_extract empty" in request.user) is not enabled
+    assert "urls_to_extract" in prompts.REFLECT_SYSTEM
 
 
 async def test_reflection_recommends_snippet_only_results_and_extract_summarizes_them() -> None:

@@ -175,7 +175,7 @@ async def test_second_round_sees_the_delta_of_what_gathering_added() -> None:
     think_inputs = llm.requests_for(ThinkOutput)[1].inputs
     assert isinstance(think_inputs, SupervisionInputs)
     assert think_inputs.delta == second.delta
-    assert "Coverage delta since last round" in llm.requests_for(ThinkOutput)[1].user
+    assert "Change since the last round" in llm.requests_for(ThinkOutput)[1].user
 
 
 # -- dedup and caps -----------------------------------------------------------------------

@@ -67,7 +67,8 @@ async def test_inline_compression_fills_the_topic_result_with_cited_findings(
     assert topic.compressed_findings and topic.compression_error is None
     (request,) = llm.requests_for(CompressOutput)
     assert request.system == prompts.COMPRESS_SYSTEM and request.phase == G.value
-    # every source goes in with its citation number and its original text, not its summary
+    # every source goes in with its citation number and its fetch-time summary and verbatim
+    # excerpts (made from up to 50,000 characters), not the top of its raw text
     (inputs,) = _compressions(llm)
     sources = [state.source(i) for i in topic.source_ids]
     assert [(s.id, s.citation) for s in inputs.sources] == [
@@ -77,7 +78,8 @@ async def test_inline_compression_fills_the_topic_result_with_cited_findings(
     assert summarized, "the long conftest document is summarised at fetch time"
     for src in summarized:
         view = next(v for v in inputs.sources if v.id == src.id)
-        assert view.text == src.raw_content and src.content not in request.user
+        assert src.raw_content and view.text != src.raw_content[: len(view.text)]
+        assert all(e in view.text for e in src.excerpts) and view.text in request.user
     # and the [n] citations survive into the compressed findings
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", topic.compressed_findings)}
     assert cited == {s.citation for s in sources if s}

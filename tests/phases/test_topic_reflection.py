@@ -146,7 +146,7 @@ async def test_early_exit_heuristic_fires_on_a_simple_query(search: StaticSearch
     assert topic.searches == 1 and topic.tool_calls < ctx.config.topic_max_tool_calls
     assert topic.reflections[0].research_complete
     assert topic.stop_reason == "research complete: 4 relevant sources cover the sub-query."
-    assert "3+ relevant sources is likely sufficient" in llm.requests_for(ReflectOutput)[0].system
+    assert "about 3 relevant sources cover it" in llm.requests_for(ReflectOutput)[0].system
 
 
 async def test_a_query_the_first_search_does_not_cover_searches_again(

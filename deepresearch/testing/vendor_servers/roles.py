@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from deepresearch.testing.vendor_servers.base import JSON
 
 _SOURCE = re.compile(r"^\[(\d+)\] (?:\(ID: ([\w-]+)\) )?(.+)$", re.MULTILINE)
+# Sources wrapped in tags by deepresearch.phases.messages: <source n="3" id="src-3" title="…"
+_TAGGED = re.compile(r'^<source n="(\d+)"(?: id="([\w/-]+)")?(?: title="([^"]*)")?', re.M)
 _QUESTION = re.compile(
     r"^(?:Research question|Research Query|Original Research Query): (.+)$", re.M
 )
@@ -18,6 +21,7 @@ def role_answer(schema: str, prompt: str) -> JSON:
     found = _QUESTION.search(prompt)
     question = found.group(1).strip() if found else "the question"
     sources = [(int(n), sid, title.strip()) for n, sid, title in _SOURCE.findall(prompt)]
+    sources += [(int(n), sid, html.unescape(t)) for n, sid, t in _TAGGED.findall(prompt)]
     cited = [s for s in sources if s[1]] or sources
     if schema == "ClarifyOutput":
         return {"need_clarification": False, "verification": f"Researching: {question}"}
@@ -28,7 +32,8 @@ def role_answer(schema: str, prompt: str) -> JSON:
         queries = [{"query": f"{question} {a}", "priority": i + 1} for i, a in enumerate(angles)]
         return {"research_brief": f"Evidence about {question}", "sub_queries": queries}
     if schema == "SummaryOutput":
-        content = prompt.split("Content:", 1)[-1].strip()
+        page = prompt[prompt.find("<source") :] if "<source" in prompt else prompt
+        content = re.sub(r"</?source[^>]*>", "", page).strip()
         first = re.split(r"(?<=[.!?])\s", content, maxsplit=1)[0][:300]
         return {"executive_summary": content[:400] or "No content.", "key_excerpts": [first]}
     if schema == "ReflectOutput":

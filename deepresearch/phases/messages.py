@@ -1,0 +1,228 @@
+"""The user message of each role, built from its structured inputs (see ``roles``).
+
+Everything that came from a search or a file is wrapped in a ``<source>`` tag (see
+:func:`source_block`); the system prompts say such text is data, never instructions.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from deepresearch.phases.common import guidance_block
+from deepresearch.roles import (
+    AnalyzeInputs,
+    BriefInputs,
+    ClarifyInputs,
+    CompressInputs,
+    PlanInputs,
+    RefineInputs,
+    ReflectInputs,
+    SourceText,
+    SummarizeInputs,
+    SupervisionInputs,
+    SynthesizeInputs,
+)
+
+
+def _attr(value: str) -> str:
+    return escape(value, quote=True)
+
+
+def _body(text: str) -> str:
+    """Text as it goes inside a tag: a closing tag inside it cannot end the source early."""
+    return text.replace("</source", "</ source").replace("<source", "< source").strip()
+
+
+def source_block(attrs: dict[str, str], body: str = "", *, tag: str = "source") -> str:
+    head = " ".join(f'{k}="{_attr(v)}"' for k, v in attrs.items() if v)
+    if not body.strip():
+        return f"<{tag} {head} />"
+    return f"<{tag} {head}>\n{_body(body)}\n</{tag}>"
+
+
+def source_view(s: SourceText, *, with_text: bool = True, with_id: bool = True) -> str:
+    """One source as the prompts show it: number, id, title, URL, domain, then its text."""
+    attrs = {"n": str(s.citation)}
+    if with_id:
+        attrs["id"] = s.id
+    attrs |= {"title": s.title, "url": s.url, "domain": s.domain}
+    if s.quality not in ("", "unknown"):
+        attrs["quality"] = s.quality
+    lines = []
+    if s.snippet and (not with_text or not s.text):
+        lines.append(f"Snippet: {s.snippet}")
+    if with_text and s.text:
+        lines.append(s.text)
+    return source_block(attrs, "\n".join(lines))
+
+
+def _today(today: str) -> list[str]:
+    return [f"Today's date: {today}."] if today else []
+
+
+def _brief(brief: str | None) -> list[str]:
+    return ["", "Research brief:", brief] if brief else []
+
+
+def clarify_user(i: ClarifyInputs) -> str:
+    return "\n".join([*_today(i.today), f"Research question: {i.question}"])
+
+
+def brief_user(i: BriefInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}"]
+    if i.clarifying_question and i.clarification_answer:
+        lines += [f"We asked: {i.clarifying_question}", f"They answered: {i.clarification_answer}"]
+    elif i.clarification_answer:
+        lines.append(f"The person added: {i.clarification_answer}")
+    if i.verification:
+        lines.append(f"Understanding so far: {i.verification}")
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def plan_user(i: PlanInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    lines += ["", f"Plan at most {i.max_sub_queries} sub-queries."]
+    if i.scout:
+        lines += ["", "A first search found:"]
+        lines += [
+            source_block({"n": str(n), "title": h.title}, h.snippet)
+            for n, h in enumerate(i.scout, 1)
+        ]
+    if i.existing_queries:
+        lines += [
+            "",
+            "Already researched (do not repeat):",
+            *[f"- {q}" for q in i.existing_queries],
+        ]
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def summarize_user(i: SummarizeInputs) -> str:
+    lines = [*_today(i.today)]
+    if i.question:
+        lines.append(f"Research question: {i.question}")
+    lines += [
+        f"Research focus: {i.query}",
+        "",
+        source_block({"title": i.title, "url": i.url}, i.content),
+    ]
+    return "\n".join(lines)
+
+
+def reflect_user(i: ReflectInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    lines += ["", f"Your sub-query: {i.sub_query}"]
+    if i.perspective:
+        lines.append(f"Perspective: {i.perspective}")
+    if i.evidence_needed:
+        lines.append(f"Evidence needed: {i.evidence_needed}")
+    lines += [
+        "",
+        f"Tool calls used: {i.tool_calls_used} of {i.max_tool_calls}",
+        "Searches run: " + "; ".join(f'"{q}"' for q in i.queries_run),
+        i.novelty_summary,
+        "",
+        f"Sources found ({len(i.sources)}):",
+        *[source_view(s, with_id=False) for s in i.sources],
+    ]
+    if i.max_extract and i.extractable_urls:
+        lines += ["", f"You may list at most {i.max_extract} of these URLs in urls_to_extract."]
+    elif not i.max_extract:
+        lines += ["", "Extraction is off: leave urls_to_extract empty."]
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def compress_user(i: CompressInputs) -> str:
+    lines = [
+        *_today(i.today),
+        f"Research question: {i.question}",
+        f"Sub-query: {i.sub_query}",
+        "Searches run: " + "; ".join(f'"{q}"' for q in i.queries),
+        "",
+        "Sources:",
+        *[source_view(s, with_id=False) for s in i.sources],
+    ]
+    return "\n".join(lines)
+
+
+def supervise_user(i: SupervisionInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    lines += ["", f"Supervision round {i.round} of {i.max_rounds}.", "", "Coverage per sub-query:"]
+    for c in i.coverage:
+        quality = ", ".join(f"{k} {v}" for k, v in sorted(c.quality.items())) or "none rated"
+        verdict = "sufficient" if c.sufficient else "insufficient"
+        lines.append(
+            f"- {c.sub_query_id} ({c.status.value}) {c.query}: {c.source_count} sources from "
+            f"{c.domains} domains (quality: {quality}) — {verdict}"
+        )
+    if i.delta:
+        lines += ["", "Change since the last round:", *i.delta]
+    for t in i.topics:
+        lines += ["", source_block({"topic": t.sub_query_id, "query": t.query}, t.compressed)]
+    if i.history:
+        lines += ["", "Earlier rounds:", *i.history]
+    if i.gap_analysis:
+        lines += ["", "Gap analysis:", i.gap_analysis, *[f"- {g}" for g in i.gaps]]
+    lines += ["", "Existing sub-queries (do not repeat):", *[f"- {q}" for q in i.existing_queries]]
+    lines.append(f"At most {i.max_directives} directives or follow-up queries.")
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def analyze_user(i: AnalyzeInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    if i.topics:
+        lines += ["", "Researchers' notes per topic:"]
+        lines += [
+            source_block({"topic": t.sub_query_id, "query": t.query}, t.compressed)
+            for t in i.topics
+        ]
+    lines += ["", "Sources:", *[source_view(s) for s in i.sources]]
+    if i.known_findings:
+        lines += ["", "Already known (do not repeat):", *[f"- {f}" for f in i.known_findings]]
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def synthesize_user(i: SynthesizeInputs) -> str:
+    lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    lines += ["", "Findings:"]
+    for f in i.findings:
+        cites = "".join(f"[{c}]" for c in f.citations)
+        theme = f", theme: {f.category}" if f.category else ""
+        lines.append(f"- {f.content} {cites} (confidence: {f.confidence}{theme})")
+    if i.notes or i.excerpts:
+        lines += ["", "Evidence behind the findings:"]
+        lines += [
+            source_block({"topic": t.sub_query_id, "query": t.query}, t.compressed) for t in i.notes
+        ]
+        lines += [source_view(s, with_id=False) for s in i.excerpts]
+    if i.gaps:
+        lines += ["", "Knowledge gaps still open:", *[f"- {g}" for g in i.gaps]]
+    lines += ["", "Sources (cite by number):"]
+    lines += [f"[{s.citation}] {s.title} — {s.url} (quality: {s.quality})" for s in i.sources]
+    lines += [
+        "",
+        f"Iteration {i.iteration} of {i.max_iterations}; {i.source_count} sources examined, "
+        f"{i.high_quality_count} rated high quality.",
+    ]
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def refine_user(i: RefineInputs) -> str:
+    lines = [
+        *_today(i.today),
+        f"Research question: {i.question}",
+        "",
+        "Start of the current report:",
+    ]
+    lines += [source_block({"kind": "report"}, i.report_excerpt), "", "Open knowledge gaps:"]
+    for g in i.gaps:
+        lines.append(f"- {g.id} (priority {g.priority}): {g.description}")
+        if g.suggested_queries:
+            lines.append(f"  suggested searches: {'; '.join(g.suggested_queries)}")
+    lines += [
+        "",
+        f"Iteration {i.iteration} of {i.max_iterations}; {i.source_count} sources; "
+        f"{i.finding_count} findings ({i.high_confidence_count} high confidence).",
+        "Already asked: " + "; ".join(i.existing_queries),
+    ]
+    return "\n".join(lines) + guidance_block(i.guidance)
