@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -44,6 +45,7 @@ LEVEL_FIDELITY: dict[str, float] = {
     DegradationLevel.HEADLINE: 0.1,
     DegradationLevel.DROPPED: 0.0,
 }
+_CITATION = re.compile(r"\[\d+\]")
 # A summary shorter than this cannot hold one sentence; small items keep that much.
 MIN_SUMMARY_TOKENS = 16
 # Prompt framing around a chunk sent to the summarizer (instructions, question, labels).
@@ -125,6 +127,9 @@ class Condenser:
             return Condensed(_truncate(text, level, target, count_spec), type(exc).__name__)
         if not summary.strip():
             return Condensed(_truncate(text, level, target, count_spec), "empty summary")
+        if _CITATION.search(text) and not _CITATION.search(summary):
+            # Findings rest on [n] numbers: a summary without them would drop the findings.
+            return Condensed(_truncate(text, level, target, count_spec), "citations lost")
         summary = truncate_to_tokens(summary, target, count_spec)
         if self._cache is not None:
             self._cache[key] = summary
@@ -144,7 +149,8 @@ class Condenser:
         summarizer_spec = ctx.models.specs(AgentRole.SUMMARIZER)[0]
         system = (
             f"You condense research material. {_INSTRUCTIONS[level]} Write at most "
-            f"{target} tokens. Use only facts from the text."
+            f"{target} tokens. Use only facts from the text. Keep every [n] citation "
+            "marker exactly as written, next to the statement it supports."
         )
         framing = count_tokens(system + state.question, summarizer_spec) + _PROMPT_SLACK_TOKENS
         room = max(MIN_SUMMARY_TOKENS, self._call_budget(summarizer_spec) - framing)

@@ -80,9 +80,10 @@ CLARIFY_SYSTEM = _join(
     "You are given the question and today's date.",
     "Ask only when it really matters: an acronym or term you cannot place, several very "
     "different readings, or no way to tell what kind of answer is wanted. Do not ask about "
-    "details the research can leave open or find out itself. If you ask, `question` is the "
-    "ONE short question the person will be shown — no list, no preamble. If you do not ask, "
-    "`verification` restates in one or two sentences what will be researched.",
+    "details the research can leave open or find out itself. To ask, set need_clarification "
+    "to true and write in `question` the ONE short question the person will be shown — no "
+    "list, no preamble. Otherwise set need_clarification to false and restate in "
+    "`verification`, in one or two sentences, what will be researched.",
     LANGUAGE,
     JSON_ANSWER,
 )
@@ -200,8 +201,9 @@ SUPERVISE_THINK_SYSTEM = _join(
 
 SUPERVISE_DELEGATE_SYSTEM = _join(
     _SUPERVISOR,
-    "Your job now: given the gap analysis, either declare the research complete or write "
-    "directives for new researchers (the user message says how many at most).",
+    "Your job now: given the gap analysis, either set research_complete to true (no "
+    "directives) or write directives for new researchers (the user message says how many "
+    "at most).",
     "A researcher sees only its directive — not the question, the other researchers' work "
     "or your notes — so each directive must stand alone: a paragraph saying what to find "
     "out and why, with the context it needs, from which perspective, and what evidence "

@@ -5,6 +5,7 @@ tagged for novelty, and the topic is compressed inline when it finishes."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -353,12 +354,20 @@ async def compress_topic(
             output_type=CompressOutput,
             timeout_s=ctx.config.compression_timeout_s,
         )
+        if not _cites_sources(out.compressed, inputs):
+            raise ProviderError("the compressed findings cite none of the sources [n]")
         topic.compressed_findings = out.compressed
         topic.compression_error = None
     except _CALL_FAILED as exc:
         topic.compression_error = f"{type(exc).__name__}: {exc}"
         ctx.events.emit(state, "compression_failed", {"sub_query": sq.id, "error": str(exc)})
     _tally_tokens(state, topic)  # the global step compresses after research_topic tallied
+
+
+def _cites_sources(text: str, inputs: CompressInputs) -> bool:
+    """Later steps read a digest's [n] numbers: one that cites no source is unusable."""
+    numbers = {s.citation for s in inputs.sources}
+    return any(int(n) in numbers for n in re.findall(r"\[(\d+)\]", text))
 
 
 async def _timed_call(
