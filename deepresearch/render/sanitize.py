@@ -18,7 +18,6 @@ is untrusted. The rules, applied here and nowhere else:
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
@@ -37,8 +36,9 @@ _MARKDOWN_ACTIVE = re.compile(r"([\\\[\]])")
 _ESCAPE_SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]"
 )
-# Bidirectional overrides can make a terminal show text in a different order than it is.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# C0/C1 controls except tab and newline, lone surrogates, and the bidirectional overrides
+# that can make a terminal show text in a different order than it is.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 _CARD_ATTRIBUTES = {"a": {"href", "title"}, "div": {"style"}, "ul": {"style"}}
 
 
@@ -73,14 +73,9 @@ def one_line(text: str) -> str:
 
 
 def strip_controls(text: str) -> str:
-    """``text`` without escape sequences, control characters (newline and tab are kept)
-    or bidirectional overrides."""
-    text = _ESCAPE_SEQUENCE.sub("", text)
-    return "".join(
-        c
-        for c in text
-        if c in "\n\t" or (unicodedata.category(c) not in ("Cc", "Cs") and c not in _BIDI_CONTROLS)
-    )
+    """``text`` without escape sequences, control characters (newline and tab are kept),
+    lone surrogates or bidirectional overrides."""
+    return _CONTROLS.sub("", _ESCAPE_SEQUENCE.sub("", text))
 
 
 def terminal_text(text: str) -> str:
