@@ -183,12 +183,15 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
         seconds = time.perf_counter() - started
         state = session.state
         report = state.report.markdown if state.report else ""
+        gathered = [f"{norm(s.title)} — {norm(s.url)}" for s in state.sources]
+        gold = list(q["gold_titles"])
         rows.append(
             {
                 "id": q["id"],
                 "type": q.get("type", "all"),
                 **score_report(report, q, local=local),
                 **baseline.recalls(q),
+                "gathered_recall": sum(gold_found(g, gathered, local) for g in gold) / len(gold),
                 "seconds": round(seconds, 3),
                 "input_tokens": sum(u.input_tokens for u in state.usage),
                 "output_tokens": sum(u.output_tokens for u in state.usage),
@@ -196,6 +199,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 "sources": len(state.sources),
                 "open_gaps": len(state.unresolved_gaps()),
                 "iterations": state.iteration,
+                "status": str(getattr(state.status, "value", state.status)),
             }
         )
         if args.reports:
@@ -204,7 +208,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
     return {"set": str(resolve_set(args.set)), **summarize(rows), "rows": rows}
 
 
-_MEANS = ("gold_recall", "fact_recall", *(f"bm25_r@{k}" for k in BASELINE_KS))
+_MEANS = ("gold_recall", "gathered_recall", "fact_recall", *(f"bm25_r@{k}" for k in BASELINE_KS))
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -229,12 +233,13 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    head = "group      n   gold  facts | bm25 R@5  R@10  R@20 | cited≤12 dangling  med s"
+    head = "group      n   gold gathrd facts | bm25 R@5  R@10  R@20 | cited≤12 dangling  med s"
     print(head)
     groups = {"all": result["all"], **result["by_type"]}
     for name, f in groups.items():
         print(
-            f"{name:<8} {f['questions']:>3}  {f['gold_recall']:.3f} {f['fact_recall']:.3f} |"
+            f"{name:<8} {f['questions']:>3}  {f['gold_recall']:.3f} {f['gathered_recall']:.3f}"
+            f" {f['fact_recall']:.3f} |"
             f"   {f['bm25_r@5']:.3f} {f['bm25_r@10']:.3f} {f['bm25_r@20']:.3f} |"
             f"   max {f['max_cited']:>2} ({f['over_cited']} over) {f['dangling']:>3}"
             f"  {f['median_seconds']:.2f}"

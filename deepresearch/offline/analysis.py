@@ -1,28 +1,20 @@
-"""Offline analysis: extract findings as ranked sentences with their real source ids,
-rate confidence by agreement between sources, and find gaps from uncovered aspects."""
+"""Offline analysis: findings per question part, from the sources that answer that part.
+
+Each part of the question (see ``parts``) is matched against every statement of every
+gathered source, words weighted by how rare they are among the gathered texts. A source
+is kept for a part only above a relevance floor; its best statements for that part become
+findings (category = the part, so the report's sections follow the question). A part that
+no source answers becomes an open gap, with a query to research it."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
-from deepresearch.offline.aspects import (
-    Aspect,
-    aspect_query,
-    aspects_of,
-    entity_leads,
-    states,
-    subject_of,
-)
-from deepresearch.offline.planning import main_topic
-from deepresearch.offline.text import (
-    cited_lines,
-    containment,
-    jaccard,
-    keywords,
-    sentences,
-    stem,
-    term_set,
-)
+from deepresearch.offline.parts import Part, bridge_entities, question_parts
+from deepresearch.offline.statements import statements
+from deepresearch.offline.text import cited_lines, containment, jaccard, keywords, stem, term_set
+from deepresearch.providers import vectors
 from deepresearch.roles import (
     AnalysisOutput,
     AnalyzeInputs,
@@ -33,144 +25,190 @@ from deepresearch.roles import (
 )
 
 MAX_FINDINGS = 30
-PER_SOURCE = {"core": 6, "related": 2}
-AGREEMENT = 0.6
-STATES_ASPECT = 0.75  # a source that states an asked-for aspect is core to the question
-NAMED_BY_LEAD = 0.5  # a source a followed lead names is related
-LEADS_PER_GAP_PASS = 2  # leads turned into gaps per aspect and analysis  # share of a sentence's terms another source must contain to support it
+SOURCES_PER_PART = 5
+FINDINGS_PER_SOURCE = 2
+RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
+RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
+AGREEMENT = 0.6  # share of a statement's words another source must contain to support it
 
 
 @dataclass
 class Candidate:
     text: str
     source_id: str
-    position: int
+    part: int
     score: float
     terms: set[str] = field(default_factory=set)
     supporters: set[str] = field(default_factory=set)
 
 
-def _candidates_from_topics(inputs: AnalyzeInputs) -> dict[str, list[str]]:
-    """Compressed topics list each sentence as '- text [n]'; map them back to source ids."""
+class Weights:
+    """Inverse document frequency of words over the gathered texts: a word every source
+    uses says little about which one answers."""
+
+    def __init__(self, texts: list[set[str]]) -> None:
+        self.n = len(texts)
+        self.df: dict[str, int] = {}
+        for terms in texts:
+            for t in terms:
+                self.df[t] = self.df.get(t, 0) + 1
+
+    def idf(self, term: str) -> float:
+        return math.log(1 + (self.n + 1) / (self.df.get(term, 0) + 0.5))
+
+    def match(self, part: set[str], terms: set[str]) -> float:
+        total = sum(self.idf(t) for t in part)
+        return sum(self.idf(t) for t in part & terms) / total if total else 0.0
+
+
+def source_texts(inputs: AnalyzeInputs) -> dict[str, list[str]]:
+    """Statements per source id: from compressed topics ('- text [n]' lines) when there
+    are some, else from the source's own text."""
     by_citation = {s.citation: s.id for s in inputs.sources}
     out: dict[str, list[str]] = {}
     for topic in inputs.topics:
         for n, statement in cited_lines(topic.compressed):
             if n in by_citation:
                 out.setdefault(by_citation[n], []).append(statement)
+    for src in inputs.sources:
+        if src.id not in out and src.text:
+            out[src.id] = statements(src.text)
     return out
 
 
-def _source_relevance(src: SourceText, q_terms: set[str], topic_terms: set[str]) -> float:
-    title = term_set(src.title)
-    if title and title <= q_terms:
-        return 1.0  # the question names this entry
-    title_hit = len(title & q_terms) / (len(title) or 1)
-    body_hit = containment(q_terms, term_set(src.text))
-    return 0.6 * title_hit + 0.4 * body_hit + (0.2 if title & topic_terms else 0.0)
+def part_scores(
+    parts: list[Part], sources: list[SourceText], units: dict[str, list[str]], weights: Weights
+) -> dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]:
+    """(source id, part index) → (score, statements ranked for that part). A source's
+    title counts as part of every statement: an entry on the thing asked about answers."""
+    out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
+    for src in sources:
+        title = term_set(src.title)
+        for i, part in enumerate(parts):
+            ranked = []
+            for pos, unit in enumerate(units.get(src.id, [])):
+                score = weights.match(part.terms, term_set(unit) | title)
+                ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
+            ranked.sort(key=lambda r: -r[0])
+            best = ranked[0][0] if ranked else 0.0
+            out[(src.id, i)] = (best, ranked)
+    return out
 
 
-def _inherited_relevance(
-    src: SourceText, inputs: AnalyzeInputs, subject: set[str], aspects: list[Aspect]
-) -> float:
-    """Relevance a source earns without repeating the question's words: it states an
-    aspect the question asks for ('Athenian democracy was established…'), or a sub-query
-    that followed a lead names it exactly ('ancient Greece democracy' → *Ancient Greece*)."""
-    if any(states(s, subject, a) for a in aspects for s in sentences(src.text)):
-        return STATES_ASPECT
-    title = term_set(src.title)
-    for query in inputs.sub_queries:
-        q = term_set(query)
-        if title and q & subject and title <= q and (q - subject) <= title:
-            return NAMED_BY_LEAD
-    return 0.0
+def source_scores(
+    parts: list[Part],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    question: str,
+) -> dict[tuple[str, int], float]:
+    """How well each source answers each part: its best statement, its similarity to the
+    part (dense vectors, when installed), whether the question names it (its title's
+    words all in the question), and whether sources that answer the part name it."""
+    asked = term_set(question)
+    named = {s.id: bool(term_set(s.title)) and term_set(s.title) <= asked for s in sources}
+    dense = _dense(parts, sources, units)
+    out: dict[tuple[str, int], float] = {}
+    for i, _part in enumerate(parts):
+        first = {
+            s.id: statement[(s.id, i)][0] + 0.3 * named[s.id] for s in sources
+        }
+        leaders = sorted(sources, key=lambda s: -first[s.id])[:3]
+        mentioned = " ".join(u for s in leaders for _, u in statement[(s.id, i)][1][:3])
+        mention_terms = term_set(mentioned)
+        for s in sources:
+            t = term_set(s.title)
+            bridged = bool(t) and t <= mention_terms and s not in leaders
+            out[(s.id, i)] = (
+                0.6 * statement[(s.id, i)][0]
+                + 0.25 * dense.get((s.id, i), 0.0)
+                + 0.3 * named[s.id]
+                + 0.2 * bridged
+            )
+    return out
+
+
+def _dense(
+    parts: list[Part], sources: list[SourceText], units: dict[str, list[str]]
+) -> dict[tuple[str, int], float]:
+    embedder = vectors.load_embedder()
+    if embedder is None or not sources:
+        return {}
+    docs = embedder.embed([f"{s.title}. " + " ".join(units[s.id][:4]) for s in sources])
+    asks = embedder.embed([p.text for p in parts])
+    sims = docs @ asks.T
+    return {
+        (s.id, i): max(0.0, float(sims[j, i]))
+        for j, s in enumerate(sources)
+        for i in range(len(parts))
+    }
 
 
 def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
-    question_terms = term_set(inputs.question)
-    focus_terms = question_terms | term_set(" ".join(inputs.sub_queries))
-    guidance_terms = term_set(" ".join(inputs.guidance))
-    topic_terms = term_set(main_topic(inputs.question))
-    texts = _candidates_from_topics(inputs) if inputs.topics else {}
-    # A source digested into a compressed topic arrives without text; its sentences are there.
-    inputs = inputs.model_copy(
-        update={
-            "sources": [
-                s if s.text else s.model_copy(update={"text": " ".join(texts.get(s.id, []))})
-                for s in inputs.sources
-            ]
-        }
-    )
-    source_terms = {s.id: term_set(s.title + " " + s.text) for s in inputs.sources}
-    subject = term_set(subject_of(inputs.question))
-    aspects = aspects_of(inputs.question)
-    relevance = {
-        s.id: max(
-            _source_relevance(s, question_terms, topic_terms),
-            _inherited_relevance(s, inputs, subject, aspects),
-        )
-        for s in inputs.sources
-    }
-
-    candidates: list[Candidate] = []
-    for src in sorted(inputs.sources, key=lambda s: (-relevance[s.id], s.citation)):
-        rel = relevance[src.id]
-        if rel < 0.25:
-            continue
-        limit = PER_SOURCE["core"] if rel >= 0.75 else PER_SOURCE["related"]
-        sents = texts.get(src.id) or sentences(src.text)
-        scored = []
-        for pos, sent in enumerate(sents):
-            terms = term_set(sent)
-            score = rel + len(terms & focus_terms) / (len(focus_terms) or 1)
-            score += 0.5 * len(terms & guidance_terms) / (len(guidance_terms) or 1)
-            score += 0.3 if pos == 0 else 0.0
-            scored.append(Candidate(sent, src.id, pos, score, terms))
-        scored.sort(key=lambda c: -c.score)
-        candidates.extend(scored[:limit])
-
+    parts = question_parts(inputs.question)
+    units = source_texts(inputs)
+    sources = [s for s in inputs.sources if units.get(s.id)]
+    bag = {s.id: term_set(s.title + " " + " ".join(units[s.id])) for s in sources}
+    weights = Weights(list(bag.values()))
+    statement = part_scores(parts, sources, units, weights)
+    scores = source_scores(parts, sources, units, statement, inputs.question)
+    guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
     chosen: list[Candidate] = []
-    for cand in sorted(candidates, key=lambda c: -c.score):
-        if any(jaccard(cand.terms, k) >= 0.6 for k in known):
-            continue
-        twin = next((c for c in chosen if jaccard(c.terms, cand.terms) >= 0.5), None)
-        if twin is not None:
-            twin.supporters.add(cand.source_id)
-            continue
+    kept_for: dict[int, list[str]] = {}
+    for i, _part in enumerate(parts):
+        ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
+        best = scores[(ranked[0].id, i)] if ranked else 0.0
+        floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
+        kept = [s for s in ranked if scores[(s.id, i)] >= floor][:SOURCES_PER_PART]
+        kept_for[i] = [s.id for s in kept]
+        for rank, src in enumerate(kept):
+            taken = 0
+            for score, unit in statement[(src.id, i)][1]:
+                terms = term_set(unit)
+                if taken >= FINDINGS_PER_SOURCE:
+                    break
+                if any(jaccard(terms, k) >= 0.6 for k in known):
+                    continue
+                # The same statement may answer two parts, but each part lists it once.
+                twins = [c for c in chosen if jaccard(terms, c.terms) >= 0.5]
+                if any(c.part == i for c in twins) or (twins and taken):
+                    continue
+                bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
+                order = scores[(src.id, i)] + score + bonus - 0.01 * rank
+                chosen.append(Candidate(unit, src.id, i, order, terms))
+                taken += 1
+    relevant = {sid for ids in kept_for.values() for sid in ids}
+    for cand in chosen:
         cand.supporters = {cand.source_id} | {
             sid
-            for sid, terms in source_terms.items()
+            for sid in relevant
             if sid != cand.source_id
             and len(cand.terms) >= 4
-            and containment(cand.terms, terms) >= AGREEMENT
+            and containment(cand.terms, bag[sid]) >= AGREEMENT
         }
-        chosen.append(cand)
-        if len(chosen) >= MAX_FINDINGS:
-            break
-
-    quality = {s.id: _quality(s, relevance[s.id]) for s in inputs.sources}
-    titles = {s.id: s.title for s in inputs.sources}
+    chosen = sorted(chosen, key=lambda c: (c.part, -c.score))[:MAX_FINDINGS]
+    quality = {s.id: _quality(s, s.id in relevant) for s in inputs.sources}
     findings = [
         FindingDraft(
             content=c.text,
             confidence=_confidence(c, quality),
             source_ids=sorted(c.supporters, key=lambda sid: (sid != c.source_id, sid)),
-            category=titles.get(c.source_id) or None,
+            category=parts[c.part].text,
         )
-        for c in sorted(chosen, key=lambda c: (-relevance[c.source_id], c.source_id, c.position))
+        for c in chosen
     ]
-    gaps = _gaps(inputs, findings)
+    gaps = _gaps(inputs, parts, kept_for, sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
 
 
-def _quality(src: SourceText, relevance: float) -> str:
+def _quality(src: SourceText, relevant: bool) -> str:
     """A proxy without knowing the publisher: substantial, on-topic text rates higher."""
     length = len(src.text)
-    if relevance >= 0.75 and length >= 200:
+    if relevant and length >= 200:
         return "high"
-    if relevance >= 0.4 or length >= 400:
+    if relevant or length >= 400:
         return "medium"
     return "low"
 
@@ -187,69 +225,44 @@ def _confidence(cand: Candidate, quality: dict[str, str]) -> str:
     return "low"
 
 
-def _gaps(inputs: AnalyzeInputs, findings: list[FindingDraft]) -> list[GapDraft]:
-    covered: set[str] = set()
-    for f in findings:
-        covered |= term_set(f.content)
-    for k in inputs.known_findings:
-        covered |= term_set(k)
-    topic = subject_of(inputs.question)
-    subject = term_set(topic)
-    stated = [*(f.content for f in findings), *inputs.known_findings]
+def _gaps(
+    inputs: AnalyzeInputs,
+    parts: list[Part],
+    kept_for: dict[int, list[str]],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    findings: list[FindingDraft],
+) -> list[GapDraft]:
+    """One gap per part that no source answers (with a bridge entity to follow when an
+    earlier part's sources name one), and per reviewer note not yet answered."""
+    answered_before = set(inputs.known_findings)
+    titles = [s.title for s in sources]
     gaps: list[GapDraft] = []
-    for term in keywords(inputs.question):
-        aspect = next((a for a in aspects_of(term)), None)
-        if aspect is not None:
-            if not any(states(s, subject, aspect) for s in stated):
-                gaps.append(
-                    GapDraft(
-                        description=f"No finding states the {aspect.name} of {topic}.",
-                        suggested_queries=[aspect_query(topic, aspect)],
-                        priority=1,
-                    )
-                )
-        elif stem(term) not in covered:
-            gaps.append(
-                GapDraft(
-                    description=f"No finding covers '{term}' in relation to {topic}.",
-                    suggested_queries=[f"{term} {topic}"],
-                    priority=1,
-                )
+    for i, part in enumerate(parts):
+        if kept_for.get(i) or any(f.category == part.text for f in findings):
+            continue
+        if any(part.text in k for k in answered_before):
+            continue
+        earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
+        texts = [" ".join(units[sid]) for sid in earlier]
+        leads = bridge_entities(part, texts, titles, inputs.question) if texts else []
+        queries = [f"{lead} {' '.join(keywords(part.text)[:4])}" for lead in leads]
+        gaps.append(
+            GapDraft(
+                description=f"No source found answers this part of the question: {part.text}",
+                suggested_queries=[*queries, part.query],
+                priority=1,
             )
-    gaps += _lead_gaps(inputs, topic)
+        )
+    covered = {t for f in findings for t in term_set(f.content)}
     for note in inputs.guidance:
         terms = [w for w in keywords(note) if stem(w) not in covered]
         if terms:
             gaps.append(
                 GapDraft(
                     description=f"Reviewer guidance not yet answered: {note}",
-                    suggested_queries=[" ".join([*terms[:5], topic])],
+                    suggested_queries=[" ".join(terms[:6])],
                     priority=1,
                 )
             )
-    return gaps[:3]
-
-
-def _lead_gaps(inputs: AnalyzeInputs, topic: str) -> list[GapDraft]:
-    """Entities that sources name where they state an asked-for aspect, not researched
-    yet: the next iteration follows them (supervision does the same within an iteration
-    when it sees compressed topics)."""
-    asked = {" ".join(q.lower().split()) for q in inputs.sub_queries}
-    texts = [s.text for s in inputs.sources if s.text]
-    titles = [s.title for s in inputs.sources]
-    gaps: list[GapDraft] = []
-    for aspect in aspects_of(inputs.question):
-        for lead in entity_leads(topic, aspect, texts, titles)[:LEADS_PER_GAP_PASS]:
-            query = f"{lead} {topic}"
-            if query.lower() not in asked:
-                gaps.append(
-                    GapDraft(
-                        description=(
-                            f"Sources name {lead} where they state the {aspect.name} of "
-                            f"{topic}; it is not researched yet."
-                        ),
-                        suggested_queries=[query],
-                        priority=2,
-                    )
-                )
-    return gaps
+    return gaps[:4]

@@ -3,7 +3,7 @@ and what a scout search found in the corpus."""
 
 from __future__ import annotations
 
-from deepresearch.offline.aspects import aspect_query, aspects_of
+from deepresearch.offline.parts import question_parts
 from deepresearch.offline.text import (
     clauses,
     keywords,
@@ -29,7 +29,6 @@ from deepresearch.roles import (
 )
 
 MIN_QUERY_CHARS = 10
-_PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "these", "that"})
 
 
 def main_topic(question: str, scout: list[ScoutHit] | None = None) -> str:
@@ -99,25 +98,14 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=1,
                 )
             )
-    topic_terms = term_set(topic)
-    for part in clauses(question):
-        # A later clause often says "it"; name the topic so the query stands alone.
-        refers_back = bool(_PRONOUNS & set(part.lower().split()))
-        query = f"{topic}: {part}" if refers_back and not term_set(part) & topic_terms else part
+    for part in question_parts(question):
         candidates.append(
-            PlannedQuery(query=query, rationale="A part of the question as asked.", priority=1)
-        )
-        for aspect in aspects_of(part):
-            candidates.append(
-                PlannedQuery(
-                    query=aspect_query(topic, aspect),
-                    rationale=(
-                        f"The question asks for the {aspect.name} of {topic}: search the "
-                        "words sources use when they state it."
-                    ),
-                    priority=2,
-                )
+            PlannedQuery(
+                query=part.query if part.refers_back else part.text,
+                rationale="A part of the question, researched and checked on its own.",
+                priority=1,
             )
+        )
     q_terms = term_set(question)
     for hit in inputs.scout:
         t_terms = term_set(hit.title)
@@ -129,13 +117,6 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=2,
                 )
             )
-    candidates.append(
-        PlannedQuery(
-            query=f"{topic} history, significance and consequences",
-            rationale="Background and wider context.",
-            priority=3,
-        )
-    )
     existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
     # Stable by priority, so the limit never cuts a part of the question for an extra.

@@ -8,7 +8,6 @@ from itertools import combinations
 from deepresearch.offline.text import jaccard, term_set, truncate_words
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 
-RANK = {"confirmed": 0, "high": 1, "medium": 2, "low": 3, "speculation": 4}
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 
 
@@ -34,15 +33,42 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
     return out
 
 
+MAX_CITED = 12  # sources a report cites at most: the ones that answer, not all gathered
+PER_PART = 6  # findings per question part in the report
+
+
+def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]], set[int]]:
+    """Findings grouped by the question part they answer (their category), in order, taken
+    round-robin across parts until MAX_CITED distinct sources are cited."""
+    groups: dict[str, list[FindingBrief]] = {}
+    for f in findings:
+        groups.setdefault(f.category or "General", []).append(f)
+    chosen: dict[str, list[FindingBrief]] = {k: [] for k in groups}
+    cited: set[int] = set()
+    for rank in range(max((len(v) for v in groups.values()), default=0)):
+        for part, items in groups.items():
+            if rank >= len(items) or len(chosen[part]) >= PER_PART:
+                continue
+            f = items[rank]
+            room = [c for c in f.citations if c in cited or len(cited) < MAX_CITED]
+            if not room or len(cited | set(room)) > MAX_CITED:
+                continue
+            cited |= set(room)
+            chosen[part].append(f.model_copy(update={"citations": room}))
+    return {k: v for k, v in chosen.items() if v}, cited
+
+
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
-    ranked = sorted(inputs.findings, key=lambda f: (RANK.get(f.confidence, 5), f.id))
+    findings = inputs.findings
     guidance_terms = term_set(" ".join(inputs.guidance))
     if guidance_terms:
-        ranked.sort(key=lambda f: -len(term_set(f.content) & guidance_terms))
+        findings = sorted(findings, key=lambda f: -len(term_set(f.content) & guidance_terms))
+    parts, _cited = _select(findings)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
-    if ranked:
-        top = ranked[:3]
-        lines.append(" ".join(f"{f.content} {_cite(f)}" for f in top))
+    if parts:
+        for part, items in parts.items():
+            answer = " ".join(f"{f.content} {_cite(f)}" for f in items[:2])
+            lines.append(f"- **{part.rstrip('?')}?** {answer}")
         strong = sum(1 for f in inputs.findings if f.confidence in ("high", "confirmed"))
         lines += [
             "",
@@ -51,23 +77,24 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         ]
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
+    for gap in inputs.gaps:
+        if gap.startswith("No source found answers"):
+            lines.append(f"- Not answered: {gap.split(':', 1)[-1].strip()}")
 
     lines += ["", "## Key findings"]
-    themes: dict[str, list[FindingBrief]] = {}
-    for f in inputs.findings:
-        themes.setdefault(f.category or "General", []).append(f)
-    for theme, items in themes.items():
-        lines += ["", f"### {theme}", ""]
+    shown = [f for items in parts.values() for f in items]
+    for part, items in parts.items():
+        lines += ["", f"### {part.rstrip('?')}", ""]
         for f in items:
             lines.append(f"- {f.content} {_cite(f)} *(confidence: {f.confidence})*")
 
     lines += ["", "## Conflicting information", ""]
-    conflicts = _conflicts(inputs.findings)
+    conflicts = _conflicts(shown)
     lines += conflicts or ["No direct contradictions were found among the sources examined."]
 
     lines += ["", "## Gaps and limitations", ""]
     lines += [f"- {g}" for g in inputs.gaps] or ["- No open gaps were identified."]
-    weak = sum(1 for f in inputs.findings if f.confidence in ("low", "speculation"))
+    weak = sum(1 for f in shown if f.confidence in ("low", "speculation"))
     if weak:
         lines.append(f"- {weak} finding(s) rest on a single source and should be checked.")
     lines.append(
@@ -76,8 +103,8 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     )
 
     lines += ["", "## Conclusion", ""]
-    if ranked:
-        lead = ranked[0]
+    if shown:
+        lead = shown[0]
         lines.append(
             f"In short: {lead.content} {_cite(lead)} "
             + (

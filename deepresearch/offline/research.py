@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.aspects import (
-    ASPECTS,
-    aspect_query,
-    aspects_of,
-    entity_leads,
-    subject_of,
-)
+from deepresearch.offline.parts import Part, bridge_entities, question_parts
+from deepresearch.offline.statements import statements
 from deepresearch.offline.text import (
     cited_lines,
     containment,
@@ -42,7 +37,7 @@ from deepresearch.state.models import ReflectionDecision
 _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
 )
-LEADS_PER_ASPECT = 2  # entities followed per aspect and round
+HOPS_PER_TOPIC = 2  # bridge entities a topic researcher follows after its first search
 RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
 
 
@@ -92,6 +87,13 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
                 refined_query=guided,
                 rationale=f"Following reviewer guidance: {truncate_words(note, 100)}",
             )
+    hop = _next_hop(inputs, focus, ran)
+    if hop:
+        return ReflectionDecision(
+            continue_searching=True,
+            refined_query=hop,
+            rationale=f"Sources that answer '{truncate_words(focus, 80)}' name {hop}: follow it.",
+        )
     new = inputs.last_novelty.get("new", 0)
     if inputs.last_novelty and new == 0:
         return ReflectionDecision(
@@ -133,31 +135,36 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     )
 
 
+def _next_hop(inputs: ReflectInputs, focus: str, ran: set[str]) -> str | None:
+    """A bridge entity to search next: named by the sources that best answer this
+    sub-query, not gathered yet, not named by the question. At most HOPS_PER_TOPIC."""
+    if len(inputs.queries_run) > HOPS_PER_TOPIC or not inputs.sources:
+        return None
+    part = Part(focus, " ".join(keywords(focus)), False)
+    ranked = sorted(
+        inputs.sources, key=lambda s: -len(part.terms & term_set(s.title + " " + s.text))
+    )[:3]
+    titles = [s.title for s in inputs.sources]
+    for lead in bridge_entities(part, [s.text for s in ranked], titles, inputs.question, 3):
+        if lead.lower() not in ran:
+            return lead
+    return None
+
+
 def compress(inputs: CompressInputs) -> CompressOutput:
     """Reformat, not summarise: every sentence kept, each with its source's [n]."""
     lines = [f"Queries made: {'; '.join(inputs.queries) or inputs.sub_query}", "", "Findings:"]
     for src in inputs.sources:
-        for sent in sentences(src.text) or ([src.text] if src.text else []):
+        for sent in statements(src.text):
             lines.append(f"- {sent} [{src.citation}]")
     lines += ["", "Sources:"]
     lines += [f"[{s.citation}] {s.title} — {s.url}" for s in inputs.sources]
     return CompressOutput(compressed="\n".join(lines))
 
 
-def _uncovered(inputs: SupervisionInputs) -> list[str]:
-    """Question terms no gathered sentence contains (a digest's own 'Queries made' line
-    would count the question's words as found)."""
-    covered: set[str] = set()
-    for text in _digest_sources(inputs)[0]:
-        covered |= term_set(text)
-    return [w for w in keywords(inputs.question) if stem(w) not in covered]
-
-
 _DIGEST_SOURCE = re.compile(r"^\[(?P<n>\d+)\]\s+(?P<title>.+?)(?:\s+—\s+\S*)?$")
-
-
-_LEAD_GAP = re.compile(r"^a lead to follow: (?P<lead>.+?) \(")
-_ASPECT_GAP = re.compile(r"^the (?P<aspect>\w+) of .+ is not stated yet$")
+_PART_GAP = re.compile(r"^no source answers '(?P<part>.+)' yet(?:; sources name (?P<lead>.+))?$")
+PART_ANSWERED = 0.5  # share of a part's words one gathered statement must hold
 
 
 def _digest_sources(inputs: SupervisionInputs) -> tuple[list[str], list[str]]:
@@ -174,42 +181,35 @@ def _digest_sources(inputs: SupervisionInputs) -> tuple[list[str], list[str]]:
     return [" ".join(t) for t in texts.values()], titles
 
 
-def _aspect_gaps(inputs: SupervisionInputs, missing: list[str]) -> tuple[list[str], set[str]]:
-    """Gaps for question terms that ask for an aspect (origin, cause): follow the entities
-    sources name where they state that aspect, or search the aspect's words first. Returns
-    the gaps and the terms they account for."""
-    topic = subject_of(inputs.question)
-    asked = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+def _answered(part: Part, texts: list[str], titles: list[str]) -> bool:
+    """Some gathered statement (with its source's title) holds most of the part's words."""
+    for text, title in zip(texts, [*titles, *[""] * len(texts)], strict=False):
+        extra = term_set(title)
+        for sent in sentences(text) or [text]:
+            if containment(part.terms, term_set(sent) | extra) >= PART_ANSWERED:
+                return True
+    return False
+
+
+def _part_gaps(inputs: SupervisionInputs) -> list[str]:
+    """One gap per question part no gathered statement answers, naming a bridge entity
+    when the sources that answer earlier parts name one."""
     texts, titles = _digest_sources(inputs)
+    parts = question_parts(inputs.question)
     gaps: list[str] = []
-    handled: set[str] = set()
-    for aspect in aspects_of(" ".join(missing)):
-        handled |= {w for w in missing if w in aspect.triggers}
-        leads = [
-            lead
-            for lead in entity_leads(topic, aspect, texts, titles)
-            if f"{lead} {topic}".lower() not in asked
-        ]
-        if leads:
-            gaps += [
-                f"a lead to follow: {lead} (sources name it where they state the "
-                f"{aspect.name} of {topic})"
-                for lead in leads[:LEADS_PER_ASPECT]
-            ]
-        elif aspect_query(topic, aspect).lower() not in asked:
-            gaps.append(f"the {aspect.name} of {topic} is not stated yet")
-    return gaps, handled
+    for i, part in enumerate(parts):
+        if _answered(part, texts, titles):
+            continue
+        earlier = [t for t in texts if any(_answered(p, [t], []) for p in parts[:i])]
+        leads = bridge_entities(part, earlier, titles, inputs.question, 1) if earlier else []
+        lead = f"; sources name {leads[0]}" if leads else ""
+        gaps.append(f"no source answers '{part.text}' yet{lead}")
+    return gaps
 
 
 def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
     thin = [c for c in inputs.coverage if not c.sufficient]
-    missing = _uncovered(inputs)
-    aspect_gaps, handled = _aspect_gaps(inputs, missing)
-    # A thin sub-query that asks for an aspect is served by the aspect's gaps.
-    to_fill = [c for c in thin if not (handled and aspects_of(c.query))]
-    gaps = [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in to_fill]
-    gaps += aspect_gaps
-    gaps += [f"nothing found yet about '{term}'" for term in missing if term not in handled]
+    gaps = _part_gaps(inputs)
     gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
     lines = [
         f"Round {inputs.round}/{inputs.max_rounds}: "
@@ -221,14 +221,14 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
 
 
 def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
-    topic = subject_of(inputs.question)
-    if m := _LEAD_GAP.match(gap):
-        return f"{m['lead']} {topic}"
-    if m := _ASPECT_GAP.match(gap):
-        return next(aspect_query(topic, a) for a in ASPECTS if a.name == m["aspect"])
-    subject = topic.split()[:3]
+    if m := _PART_GAP.match(gap):
+        part = next((p for p in question_parts(inputs.question) if p.text == m["part"]), None)
+        words = " ".join(keywords(m["part"])[:4])
+        if m["lead"]:
+            return f"{m['lead']} {words}".strip()
+        return part.query if part else words
     terms = [w for w in keywords(gap) if w not in _GAP_FRAME]
-    return " ".join(dict.fromkeys(terms[:6] + subject))
+    return " ".join(dict.fromkeys(terms[:8]))
 
 
 def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:

