@@ -26,7 +26,7 @@ from deepresearch.roles import (
 
 MAX_FINDINGS = 30
 SOURCES_PER_PART = 5
-FINDINGS_PER_SOURCE = 2
+FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.6  # share of a statement's words another source must contain to support it
