@@ -106,6 +106,13 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                 priority=1,
             )
         )
+    candidates.append(
+        PlannedQuery(
+            query=topic,
+            rationale=f"The question's main subject, {topic}, on its own.",
+            priority=2,
+        )
+    )
     q_terms = term_set(question)
     for hit in inputs.scout:
         t_terms = term_set(hit.title)
@@ -117,6 +124,13 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=2,
                 )
             )
+    candidates.append(
+        PlannedQuery(
+            query=f"{topic} history, significance and consequences",
+            rationale="Background and wider context.",
+            priority=3,
+        )
+    )
     existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
     # Stable by priority, so the limit never cuts a part of the question for an extra.

@@ -87,13 +87,6 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
                 refined_query=guided,
                 rationale=f"Following reviewer guidance: {truncate_words(note, 100)}",
             )
-    hop = _next_hop(inputs, focus, ran)
-    if hop:
-        return ReflectionDecision(
-            continue_searching=True,
-            refined_query=hop,
-            rationale=f"Sources that answer '{truncate_words(focus, 80)}' name {hop}: follow it.",
-        )
     new = inputs.last_novelty.get("new", 0)
     if inputs.last_novelty and new == 0:
         return ReflectionDecision(
@@ -123,6 +116,13 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
                 urls_to_extract=extract,
                 rationale=f"Not yet covered: {', '.join(missing)}.",
             )
+    hop = _next_hop(inputs, focus, ran)
+    if hop:
+        return ReflectionDecision(
+            continue_searching=True,
+            refined_query=hop,
+            rationale=f"Sources that answer '{truncate_words(focus, 80)}' name {hop}: follow it.",
+        )
     if extract:
         return ReflectionDecision(
             continue_searching=False,
