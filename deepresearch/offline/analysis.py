@@ -28,6 +28,7 @@ MAX_FINDINGS = 30
 SOURCES_PER_PART = 5
 FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
+MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.6  # share of a statement's words another source must contain to support it
 
@@ -105,14 +106,15 @@ def source_scores(
     """How well each source answers each part: its best statement, its similarity to the
     part (dense vectors, when installed), whether the question names it (its title's
     words all in the question), and whether sources that answer the part name it."""
-    asked = term_set(question)
-    named = {s.id: bool(term_set(s.title)) and term_set(s.title) <= asked for s in sources}
+    named = {
+        (s.id, i): bool(term_set(s.title)) and term_set(s.title) <= p.terms
+        for s in sources
+        for i, p in enumerate(parts)
+    }
     dense = _dense(parts, sources, units)
     out: dict[tuple[str, int], float] = {}
     for i, _part in enumerate(parts):
-        first = {
-            s.id: statement[(s.id, i)][0] + 0.3 * named[s.id] for s in sources
-        }
+        first = {s.id: statement[(s.id, i)][0] + 0.3 * named[(s.id, i)] for s in sources}
         leaders = sorted(sources, key=lambda s: -first[s.id])[:3]
         mentioned = " ".join(u for s in leaders for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
@@ -122,7 +124,7 @@ def source_scores(
             out[(s.id, i)] = (
                 0.6 * statement[(s.id, i)][0]
                 + 0.25 * dense.get((s.id, i), 0.0)
-                + 0.3 * named[s.id]
+                + 0.3 * named[(s.id, i)]
                 + 0.2 * bridged
             )
     return out
@@ -160,7 +162,11 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
         best = scores[(ranked[0].id, i)] if ranked else 0.0
         floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
-        kept = [s for s in ranked if scores[(s.id, i)] >= floor][:SOURCES_PER_PART]
+        kept = [
+            s
+            for s in ranked
+            if scores[(s.id, i)] >= floor and statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
+        ][:SOURCES_PER_PART]
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -182,7 +188,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     for cand in chosen:
         cand.supporters = {cand.source_id} | {
             sid
-            for sid in relevant
+            for sid in bag
             if sid != cand.source_id
             and len(cand.terms) >= 4
             and containment(cand.terms, bag[sid]) >= AGREEMENT

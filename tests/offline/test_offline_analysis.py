@@ -1,10 +1,12 @@
 """Offline analysis: extracted findings cite the real source ids, confidence comes from
-agreement between sources, and gaps from the question's uncovered terms."""
+agreement between sources, findings are grouped by question part, and each part no
+source answers is a gap."""
 
 from __future__ import annotations
 
 from deepresearch.offline import analysis
-from deepresearch.offline.text import sentences, stem, term_set
+from deepresearch.offline.parts import question_parts
+from deepresearch.offline.text import sentences
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
 
 QUESTION = "How did the printing press spread in Europe?"
@@ -61,7 +63,7 @@ def test_findings_are_sentences_of_the_sources_they_cite() -> None:
         assert set(f.source_ids) <= set(by_id)
         first = by_id[f.source_ids[0]]  # the source the sentence was taken from
         assert f.content in sentences(first.text)
-        assert f.category == first.title
+        assert f.category == question_parts(QUESTION)[0].text  # the part it answers
 
 
 def test_an_unrelated_source_yields_no_findings() -> None:
@@ -109,52 +111,15 @@ def test_every_source_gets_a_quality_rating() -> None:
     assert quality["src-4"] == "low"  # off-topic
 
 
-def test_gaps_name_question_terms_no_finding_covers() -> None:
-    out = analyze("How did the printing press spread in Europe and what did it cost Venice?")
-    covered: set[str] = set()
-    for f in out.findings:
-        covered |= term_set(f.content)
-    described = " ".join(g.description for g in out.gaps)
-    assert "'cost'" in described and "'venice'" in described
-    assert "'printing'" not in described and "'press'" not in described
-    for gap in out.gaps:
-        term = gap.description.split("'")[1]
-        assert stem(term) not in covered
-        assert gap.suggested_queries and term in gap.suggested_queries[0]
-    assert len(out.gaps) <= 3
+def test_each_part_no_source_answers_is_a_gap() -> None:
+    question = "How did the printing press spread in Europe, and what did the guild charge Venice?"
+    out = analyze(question)
+    first, second = (p.text for p in question_parts(question))
+    assert {f.category for f in out.findings} == {first}
+    (gap,) = out.gaps
+    assert gap.description.endswith(second) and first not in gap.description
+    assert any("venice" in q.lower() and "guild" in q.lower() for q in gap.suggested_queries)
 
 
-def test_known_findings_are_not_repeated_and_count_as_covered() -> None:
-    first = analyze()
-    again = analyze(known_findings=[f.content for f in first.findings])
-    assert not {f.content for f in again.findings} & {f.content for f in first.findings}
-
-
-def test_guidance_not_yet_answered_becomes_a_gap() -> None:
-    out = analyze(guidance=["What did the Ottoman sultans decide about printing?"])
-    assert any("Ottoman" in g.description for g in out.gaps)
-
-
-def test_compressed_topics_map_cited_lines_back_to_source_ids() -> None:
-    srcs = [s.model_copy(update={"text": ""}) for s in sources()]  # text lives in the topic
-    topic = TopicDigest(
-        sub_query_id="sq-1",
-        query="printing press spread",
-        compressed=f"Findings:\n- {SHARED} [1]\n- Printing spread to over two hundred European "
-        "cities by 1500. [1]\n- Not cited anywhere.",
-        source_ids=["src-1"],
-    )
-    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=srcs, topics=[topic]))
-    assert out.findings
-    assert all(f.source_ids[0] == "src-1" for f in out.findings)
-    assert "Not cited anywhere." not in {f.content for f in out.findings}
-
-
-def test_analysis_is_deterministic() -> None:
-    assert analyze() == analyze()
-
-
-def test_no_sources_no_findings_but_gaps() -> None:
-    out = analysis.analyze(AnalyzeInputs(question=QUESTION))
-    assert out.findings == [] and out.quality_updates == []
-    assert out.gaps
+def test_a_part_answered_leaves_no_gap() -> None:
+    assert analyze().gaps == []
