@@ -210,6 +210,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[str]:
 def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
     thin = [c for c in inputs.coverage if not c.sufficient]
     gaps = _part_gaps(inputs)
+    gaps += [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
     gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
     lines = [
         f"Round {inputs.round}/{inputs.max_rounds}: "

@@ -88,10 +88,11 @@ def test_only_the_findings_citation_numbers_are_used() -> None:
     assert used == {1, 2, 3}
 
 
-def test_the_summary_leads_with_the_strongest_finding() -> None:
+def test_the_summary_answers_each_part_with_its_findings() -> None:
     md = report.synthesize(inputs()).markdown
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert summary.strip().startswith("Gutenberg built a printing press")
+    assert summary.strip().startswith("- **Printing press?** Gutenberg built a printing press")
+    assert "- **Literacy?** Literacy rose" in summary
     assert "3 sources and 3 findings, 1 of them supported by more than one source" in summary
     conclusion = md.split("## Conclusion", 1)[1]
     assert "Gutenberg built a printing press" in conclusion
@@ -144,8 +145,22 @@ def test_a_report_without_findings_still_has_every_section() -> None:
 def test_guidance_moves_matching_findings_to_the_front() -> None:
     md = report.synthesize(inputs(guidance=["What about literacy?"])).markdown
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert summary.strip().startswith("Literacy rose")
+    assert summary.strip().startswith("- **Literacy?** Literacy rose")
 
 
 def test_the_report_is_deterministic() -> None:
     assert report.synthesize(inputs()) == report.synthesize(inputs())
+
+
+def test_at_most_twelve_sources_are_cited() -> None:
+    many = [
+        FindingBrief(
+            id=f"f-{n}", content=f"Statement number {n} about printing.", confidence="medium",
+            citations=[n], category=f"Part {n % 3}",
+        )
+        for n in range(1, 31)
+    ]  # fmt: skip
+    md = report.synthesize(inputs(findings=many)).markdown
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
+    assert len(cited) == report.MAX_CITED
+    assert {"### Part 0", "### Part 1", "### Part 2"} <= set(md.splitlines())  # every part
