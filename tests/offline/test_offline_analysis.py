@@ -123,3 +123,39 @@ def test_each_part_no_source_answers_is_a_gap() -> None:
 
 def test_a_part_answered_leaves_no_gap() -> None:
     assert analyze().gaps == []
+
+
+def test_known_findings_are_not_repeated_and_count_as_covered() -> None:
+    first = analyze()
+    again = analyze(known_findings=[f.content for f in first.findings])
+    assert not {f.content for f in again.findings} & {f.content for f in first.findings}
+
+
+def test_guidance_not_yet_answered_becomes_a_gap() -> None:
+    out = analyze(guidance=["What did the Ottoman sultans decide about printing?"])
+    assert any("Ottoman" in g.description for g in out.gaps)
+
+
+def test_compressed_topics_map_cited_lines_back_to_source_ids() -> None:
+    srcs = [s.model_copy(update={"text": ""}) for s in sources()]  # text lives in the topic
+    topic = TopicDigest(
+        sub_query_id="sq-1",
+        query="printing press spread",
+        compressed=f"Findings:\n- {SHARED} [1]\n- Printing spread to over two hundred European "
+        "cities by 1500. [1]\n- Not cited anywhere.",
+        source_ids=["src-1"],
+    )
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=srcs, topics=[topic]))
+    assert out.findings
+    assert all(f.source_ids[0] == "src-1" for f in out.findings)
+    assert "Not cited anywhere." not in {f.content for f in out.findings}
+
+
+def test_analysis_is_deterministic() -> None:
+    assert analyze() == analyze()
+
+
+def test_no_sources_no_findings_but_gaps() -> None:
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION))
+    assert out.findings == [] and out.quality_updates == []
+    assert out.gaps
