@@ -10,6 +10,7 @@ package folder is passed as the cache folder and downloads are disabled.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -53,11 +54,22 @@ def load_embedder() -> Embedder | None:
         return None
     with _lock:
         if _model is None:
-            import wordllama
-
+            wordllama = _import_quietly()
             package = Path(wordllama.__file__).parent
             _model = wordllama.WordLlama.load(cache_dir=package, disable_download=True)
     return Embedder(_model)
+
+
+def _import_quietly() -> Any:
+    """Import wordllama without its side effect: it calls ``logging.basicConfig(INFO)`` on
+    import, which would turn on every library's INFO logging in the user's process."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    import wordllama
+
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    return wordllama
 
 
 def to_blob(vector: Matrix) -> bytes:
