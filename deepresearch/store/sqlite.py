@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from enum import Enum
@@ -27,12 +27,14 @@ from pydantic import BaseModel
 from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.redaction import scrub_secrets
 from deepresearch.state import ResearchState, RunStatus
+from deepresearch.store.lean import compress_text, pack, unpack
 from deepresearch.store.records import Event, SessionSummary
 
 if TYPE_CHECKING:
     import pandas as pd
 
-STORE_VERSION = 1
+# 2: snapshots are packed (zlib, long texts by reference; deepresearch.store.lean).
+STORE_VERSION = 2
 SNAPSHOTS_KEPT = 20
 BUSY_TIMEOUT_MS = 10_000
 LOCK_RETRIES = 5
@@ -62,6 +64,10 @@ CREATE TABLE IF NOT EXISTS archive (
     record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
+CREATE TABLE IF NOT EXISTS texts (hash TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS text_refs (
+    session_id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, hash)
+) WITHOUT ROWID;
 """
 
 
@@ -239,6 +245,11 @@ class SessionStore:
                         f"The store {self.path} was written by a newer deepresearch "
                         f"(store version {row[0]}, this one reads {STORE_VERSION}). Upgrade."
                     )
+                elif int(row[0]) < STORE_VERSION:  # old snapshots stay readable as they are
+                    conn.execute(
+                        "UPDATE meta SET value = ? WHERE key = 'store_version'",
+                        (str(STORE_VERSION),),
+                    )
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"{self.path} is not a usable deepresearch session store: {exc}"
@@ -256,9 +267,10 @@ class SessionStore:
     # -- sessions and snapshots -------------------------------------------------------
     def save(self, state: ResearchState) -> None:
         """Upsert the session row and write a snapshot; keep the newest SNAPSHOTS_KEPT."""
-        state_json = scrub_secrets(state.to_json())
+        snapshot, texts = pack(scrub_secrets(state.to_json()))
         now = _now()
         with self._write() as conn:
+            self._store_texts(conn, state.id, texts)
             conn.execute(
                 """
                 INSERT INTO sessions (id, question, status, phase, iteration, created_at,
@@ -292,7 +304,7 @@ class SessionStore:
                     state.iteration,
                     state.status.value,
                     state.schema_version,
-                    state_json,
+                    snapshot,
                 ),
             )
             conn.execute(
@@ -312,9 +324,11 @@ class SessionStore:
             raise SessionNotFoundError(
                 f"No session {session_id!r} in {self.path}. `deepresearch list` shows the ids."
             )
-        snapshot_id, saved_at, text = rows[0]
+        snapshot_id, saved_at, stored = rows[0]
         try:
-            return ResearchState.from_json(text)
+            if isinstance(stored, bytes):
+                return ResearchState.from_dict(unpack(stored, self._texts))
+            return ResearchState.from_json(stored)  # written before store version 2
         except StateVersionError as exc:
             raise StateVersionError(
                 f"Session {session_id!r} (snapshot {snapshot_id}, saved {saved_at}) "
@@ -339,8 +353,39 @@ class SessionStore:
             cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
             if cursor.rowcount == 0:
                 raise SessionNotFoundError(f"No session {session_id!r} in {self.path}.")
-            for table in ("snapshots", "events", "archive"):
+            for table in ("snapshots", "events", "archive", "text_refs"):
                 conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+            conn.execute("DELETE FROM texts WHERE hash NOT IN (SELECT hash FROM text_refs)")
+
+    def _store_texts(
+        self, conn: sqlite3.Connection, session_id: str, texts: dict[str, str]
+    ) -> None:
+        """Write the texts the store lacks (compressing only those) and the session's refs."""
+        stored: set[str] = set()
+        hashes = builtins.list(texts)
+        for start in range(0, len(hashes), 500):  # SQLite caps the number of parameters
+            chunk = hashes[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(f"SELECT hash FROM texts WHERE hash IN ({marks})", chunk)
+            stored.update(h for (h,) in rows)
+        conn.executemany(
+            "INSERT INTO texts (hash, data) VALUES (?, ?)",
+            [(h, compress_text(t)) for h, t in texts.items() if h not in stored],
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO text_refs (session_id, hash) VALUES (?, ?)",
+            [(session_id, h) for h in hashes],
+        )
+
+    def _texts(self, hashes: Iterable[str]) -> dict[str, bytes]:
+        wanted = builtins.list(hashes)
+        found: dict[str, bytes] = {}
+        for start in range(0, len(wanted), 500):  # SQLite caps the number of parameters
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._read(f"SELECT hash, data FROM texts WHERE hash IN ({marks})", tuple(chunk))
+            found.update({h: d for h, d in rows})
+        return found
 
     # -- audit trail ------------------------------------------------------------------
     def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
