@@ -92,6 +92,9 @@ class RayLimiter:
     ) -> None:
         await self.actor.charge.remote(provider, model, input_tokens, output_tokens)
 
+    async def pace(self, provider: str) -> None:
+        await self.actor.pace.remote(provider)
+
 
 @dataclass
 class Job:

@@ -14,6 +14,7 @@ import random
 import time
 import weakref
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -78,6 +79,13 @@ class ProviderGate:
             await asyncio.sleep(wait)
 
 
+# A batch's shared pace (deepresearch.providers.shared_limits sets it around a call): awaited
+# inside the gate before every attempt, retries included, so requests reach the wire at the
+# batch's rate even when they queued behind the gate.
+shared_pace: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
+    "shared_pace", default=None
+)
+
 # One gate per (event loop, endpoint): asyncio primitives belong to the loop that uses them.
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderGate]] = (
     weakref.WeakKeyDictionary()
@@ -140,6 +148,9 @@ async def call_with_retries(
         async for attempt in retrying:
             with attempt:
                 async with gate:
+                    pace = shared_pace.get()
+                    if pace is not None:
+                        await pace()
                     return await call()
     except ProviderError as exc:
         retries = retrying.statistics.get("attempt_number", 1) - 1

@@ -2,9 +2,11 @@
 
 One :class:`SharedLimits` holds, per provider, a request pace (requests per minute) and a
 budget of tokens and dollars. Sessions reach it through :class:`LimitedLLM` and
-:class:`LimitedSearch`, which wrap their providers: every request first waits its turn,
-every LLM answer is charged, and once a provider's budget is spent further requests fail
-with :class:`BudgetExhaustedError` (not retryable) so the sessions record it honestly.
+:class:`LimitedSearch`, which wrap their providers: every HTTP attempt of a remote provider
+waits its turn inside the provider's gate (so queued requests cannot leave in a burst, and
+retries are paced too), every LLM answer is charged, and once a provider's budget is spent
+further requests fail with :class:`BudgetExhaustedError` (not retryable) so the sessions
+record it honestly.
 
 The pace reuses :class:`~deepresearch.providers.resilience.ProviderGate`. On Ray the same
 object lives in an actor and workers reach it through a proxy with the same three methods
@@ -13,7 +15,8 @@ object lives in an actor and workers reach it through a proxy with the same thre
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Protocol
 
 from pydantic import BaseModel, Field
@@ -27,7 +30,7 @@ from deepresearch.providers.base import (
     SearchHit,
     SearchProvider,
 )
-from deepresearch.providers.resilience import ProviderGate
+from deepresearch.providers.resilience import ProviderGate, shared_pace
 
 # Requests a provider may have in flight through the shared pace; per-session and
 # per-endpoint concurrency stay with Config.provider_max_concurrency.
@@ -57,6 +60,8 @@ class Limiter(Protocol):
     """What a wrapped provider asks before and after each request (local or a Ray proxy)."""
 
     async def acquire(self, provider: str) -> None: ...
+
+    async def pace(self, provider: str) -> None: ...
 
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
@@ -110,21 +115,25 @@ class SharedLimits:
         return None
 
     async def acquire(self, provider: str) -> None:
-        """Wait for the provider's next request slot; refuse once its budget is spent."""
+        """Count a request; refuse it once the provider's budget is spent."""
         reason = self.exhausted(provider)
         if reason is not None:
             self.spent.setdefault(self._bucket(provider), Spent()).refused += 1
             raise BudgetExhaustedError(
                 f"The batch's {reason}. Raise it in limits=... to go on.", provider=provider
             )
-        limit = self.limit_for(provider)
-        if limit is not None and limit.requests_per_minute:
-            bucket = self._bucket(provider)
-            if bucket not in self._gates:
-                self._gates[bucket] = ProviderGate(SHARED_SLOTS, limit.requests_per_minute)
-            async with self._gates[bucket]:
-                pass
         self.spent.setdefault(self._bucket(provider), Spent()).requests += 1
+
+    async def pace(self, provider: str) -> None:
+        """Wait for the provider's next start under the batch's requests_per_minute."""
+        limit = self.limit_for(provider)
+        if limit is None or not limit.requests_per_minute:
+            return
+        bucket = self._bucket(provider)
+        if bucket not in self._gates:
+            self._gates[bucket] = ProviderGate(SHARED_SLOTS, limit.requests_per_minute)
+        async with self._gates[bucket]:
+            pass
 
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
@@ -135,6 +144,18 @@ class SharedLimits:
 
     def snapshot(self) -> dict[str, Spent]:
         return {k: v.model_copy() for k, v in self.spent.items()}
+
+
+@contextmanager
+def paced(limiter: Limiter, provider: str) -> Iterator[None]:
+    """Within this block every HTTP attempt of a remote provider (retries included) waits
+    for the shared pace inside the provider's gate (see resilience.shared_pace). Local
+    providers (the offline engine, a corpus) make no HTTP requests and are not paced."""
+    token = shared_pace.set(lambda: limiter.pace(provider))
+    try:
+        yield
+    finally:
+        shared_pace.reset(token)
 
 
 class LimitedLLM:
@@ -153,7 +174,8 @@ class LimitedLLM:
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         await self.limiter.acquire(self.inner.name)
-        response = await self.inner.complete(request)
+        with paced(self.limiter, self.inner.name):
+            response = await self.inner.complete(request)
         usage = response.usage
         await self.limiter.charge(
             self.inner.name, response.model, usage.input_tokens, usage.output_tokens
@@ -177,11 +199,13 @@ class LimitedSearch:
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
         await self.limiter.acquire(self.inner.name)
-        return await self.inner.search(query, max_results=max_results)
+        with paced(self.limiter, self.inner.name):
+            return await self.inner.search(query, max_results=max_results)
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         await self.limiter.acquire(self.inner.name)
-        return await self.inner.extract(urls)
+        with paced(self.limiter, self.inner.name):
+            return await self.inner.extract(urls)
 
 
 class ProviderWrapper:
