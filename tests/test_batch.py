@@ -207,3 +207,38 @@ def test_cli_batch(
     questions.write_text(QUESTIONS[0] + "\n" + "x" * 5000 + "\n")
     assert main(args) == 1  # one question could not run: not a success
     assert "1 invalid" in capsys.readouterr().err
+
+
+async def test_shared_pace_applies_to_every_attempt_including_retries() -> None:
+    from deepresearch.providers.resilience import ProviderGate, RetryPolicy, call_with_retries
+    from deepresearch.providers.shared_limits import paced
+
+    paces: list[str] = []
+    attempts = 0
+
+    class Counting:
+        async def acquire(self, provider: str) -> None:
+            raise AssertionError("not called by the gate")
+
+        async def pace(self, provider: str) -> None:
+            paces.append(provider)
+
+        async def charge(self, provider: str, model: str, i: int, o: int) -> None:
+            return None
+
+    async def flaky() -> str:
+        nonlocal attempts
+        attempts += 1
+        if attempts == 1:
+            raise dr.RateLimitError("slow down", provider="openai", retry_after=0)
+        return "ok"
+
+    async def no_sleep(seconds: float) -> None:
+        return None
+
+    policy = RetryPolicy(max_retries=2, sleep=no_sleep)
+    with paced(Counting(), "openai:gpt-4.1-mini"):
+        assert await call_with_retries(flaky, policy=policy, gate=ProviderGate(4, None)) == "ok"
+    assert paces == ["openai:gpt-4.1-mini"] * 2
+    assert await call_with_retries(flaky, policy=policy, gate=ProviderGate(4, None)) == "ok"
+    assert len(paces) == 2  # outside the block nothing is paced
