@@ -127,7 +127,7 @@ class TokenBucket:
             return False
 
 
-def rate_limited(n: int, rps: float, latency: float) -> dict[str, Any]:
+def rate_limited(n: int, rps: float, latency: float, share: float) -> dict[str, Any]:
     from deepresearch.testing.vendor_servers import base
     from deepresearch.testing.vendor_servers.openai_chat import OpenAIServer, openai_error
     from deepresearch.testing.vendor_servers.tavily_search import TavilyServer, tavily_error
@@ -138,7 +138,7 @@ def rate_limited(n: int, rps: float, latency: float) -> dict[str, Any]:
         for i in range(30)
     ]  # fmt: skip
     runs = {}
-    for label, use_limits in (("no limits", False), ("limits = server rate", True)):
+    for label, use_limits in (("no limits", False), (f"limits = {share:g} x server rate", True)):
         llm_bucket, search_bucket = TokenBucket(rps), TokenBucket(rps)
         openai = OpenAIServer(max_lifetime_s=900)
         tavily = TavilyServer(docs, max_lifetime_s=900)
@@ -162,8 +162,9 @@ def rate_limited(n: int, rps: float, latency: float) -> dict[str, Any]:
         with openai, tavily:
             os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key-0000"
             os.environ["TAVILY_API_KEY"] = "tvly-bench-not-a-real-key-0000"
-            limits = {"openai": {"requests_per_minute": rps * 60},
-                      "tavily": {"requests_per_minute": rps * 60}}  # fmt: skip
+            rpm = rps * 60 * share
+            limits = {"openai": {"requests_per_minute": rpm},
+                      "tavily": {"requests_per_minute": rpm}}  # fmt: skip
             store = Path(tempfile.mkdtemp(prefix="bench-rl-")) / "s.db"
             result = dr.research_many_sync(
                 questions(n), concurrency=n, llm="openai:gpt-4.1-mini", search="tavily",
@@ -189,13 +190,14 @@ if __name__ == "__main__":
     p.add_argument("--cpus", type=int, default=2)
     p.add_argument("--rps", type=float, default=8.0)
     p.add_argument("--latency", type=float, default=0.2)
+    p.add_argument("--limit-share", type=float, default=1.0, help="limits= as a share of --rps")
     p.add_argument("--sessions", type=int, default=1000)
     a = p.parse_args()
     if a.mode == "throughput":
         out = offline("inprocess", a.questions, a.questions, a.cpus)
         out["mode"] = "throughput"
     elif a.mode == "ratelimit":
-        out = rate_limited(a.questions, a.rps, a.latency)
+        out = rate_limited(a.questions, a.rps, a.latency, a.limit_share)
     elif a.mode == "list":
         out = list_speed(a.sessions)
     else:
