@@ -38,7 +38,16 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default auto)"
     )
-    p.add_argument("--search", help="search providers, comma-separated: demo, corpus, tavily, auto")
+    p.add_argument(
+        "--search",
+        help="search providers, comma-separated: auto, demo, corpus, tavily, semantic_scholar, "
+        "openalex, arxiv, crossref, google, searxng, duckduckgo",
+    )
+    p.add_argument(
+        "--search-mode",
+        choices=["fallback", "merge"],
+        help="several providers: the first that answers (fallback) or all, merged (merge)",
+    )
     p.add_argument("--corpus", type=Path, help="search this folder of your documents")
     p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
     p.add_argument(
@@ -104,6 +113,8 @@ def config_from(args: argparse.Namespace) -> Config:
         overrides["llm"] = args.llm
     if getattr(args, "search", None):
         overrides["search"] = [s.strip() for s in args.search.split(",") if s.strip()]
+    if getattr(args, "search_mode", None):
+        overrides["search_mode"] = args.search_mode
     if getattr(args, "corpus", None) is not None:
         if not args.corpus.is_dir():
             raise InputError(f"Corpus folder {args.corpus} does not exist or is not a folder.")

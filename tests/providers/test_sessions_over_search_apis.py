@@ -229,3 +229,23 @@ def test_a_provider_failing_in_a_merged_session_is_on_record(tmp_path: Path) -> 
     calls = [e.payload for e in events if e.kind == "search_call"]
     assert calls and all("openalex" in c["provider_failures"] for c in calls)
     assert len(openalex.requests) == 1  # refused once: not asked again this run
+
+
+def test_cli_merges_two_scholarly_apis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deepresearch.cli.main import main
+
+    with serving(openalex := OpenAlexServer(PAPERS), s2 := SemanticScholarServer(PAPERS)):
+        monkeypatch.setenv("DEEPRESEARCH_OPENALEX_BASE_URL", openalex.base_url)
+        monkeypatch.setenv("DEEPRESEARCH_SEMANTIC_SCHOLAR_BASE_URL", s2.base_url)
+        monkeypatch.setenv("DEEPRESEARCH_ENABLE_EXTRACT", "false")
+        out = tmp_path / "report.md"
+        code = main(
+            [QUESTION, "--llm", "offline", "--search", "openalex,semantic_scholar",
+             "--search-mode", "merge", "--max-iterations", "1",
+             "--store", str(tmp_path / "s.db"), "--out", str(out)]
+        )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    assert "doi.org/10.48550/arxiv.1706.03762" in out.read_text()
+    assert openalex.requests and s2.requests
