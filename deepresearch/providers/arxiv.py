@@ -78,7 +78,9 @@ class ArxivSearch:
         if message:
             raise self.api.error(f"query refused: {message}")
         hits = [self._hit(entry) for entry in feed.entries]
-        return [h for h in hits if h is not None][:max_results]
+        found = [h for h in hits if h is not None][:max_results]
+        self.pages.remember_open_copies(found)
+        return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

@@ -67,7 +67,9 @@ class CrossrefSearch:
         data = await self.api.get_json("/works", params)
         message = data.get("message") if isinstance(data, dict) else None
         hits = [self._hit(item) for item in as_list(message, "items", self.api)]
-        return [h for h in hits if h is not None][:max_results]
+        found = [h for h in hits if h is not None][:max_results]
+        self.pages.remember_open_copies(found)
+        return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

@@ -88,7 +88,9 @@ class OpenAlexSearch:
             params["api_key"] = self._key.reveal()
         data = await self.api.get_json("/works", params)
         hits = [self._hit(work) for work in as_list(data, "results", self.api)]
-        return [h for h in hits if h is not None][:max_results]
+        found = [h for h in hits if h is not None][:max_results]
+        self.pages.remember_open_copies(found)
+        return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

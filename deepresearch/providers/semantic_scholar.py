@@ -71,7 +71,9 @@ class SemanticScholarSearch:
         params = {"query": query, "limit": min(max_results, _MAX_LIMIT), "fields": FIELDS}
         data = await self.api.get_json("/graph/v1/paper/search", params)
         hits = [self._hit(paper) for paper in as_list(data, "data", self.api)]
-        return [h for h in hits if h is not None][:max_results]
+        found = [h for h in hits if h is not None][:max_results]
+        self.pages.remember_open_copies(found)
+        return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

@@ -52,6 +52,7 @@ class PageFetcher:
         self.config = config
         self.policy = policy or UrlPolicy(allow_private=config.allow_private_urls)
         self.skipped: dict[str, str] = {}
+        self.open_copies: dict[str, str] = {}  # a paper's URL -> its open-access copy
         self._robots: dict[str, Any] = {}  # origin -> protego.Protego | bool (allow all)
         self._robots_loading: dict[str, asyncio.Future[Any]] = {}
         self._clients: ClientPerLoop[httpx.AsyncClient] = ClientPerLoop(
@@ -71,16 +72,30 @@ class PageFetcher:
         hits = await asyncio.gather(*(self._extract_one(u, provider) for u in urls))
         return [h for h in hits if h is not None]
 
+    def remember_open_copies(self, hits: list[SearchHit]) -> None:
+        """Note each paper's open-access copy, which extract then reads first (a DOI's
+        landing page is often a paywall; the arXiv PDF or repository copy is the text)."""
+        for hit in hits:
+            if hit.open_access_url and hit.open_access_url != hit.url:
+                self.open_copies[hit.url] = hit.open_access_url
+
     async def _extract_one(self, url: str, provider: str) -> SearchHit | None:
-        try:
-            async with asyncio.timeout(self.config.page_timeout_s):
-                return await self.fetch(url, provider=provider)
-        except (PageFetchError, UrlRefused) as exc:
-            reason = str(exc)
-        except TimeoutError:
-            reason = f"{url}: no answer within {self.config.page_timeout_s:g} s"
-        self.skipped[url] = reason
-        logger.warning("extract skipped %s", reason)
+        reasons = []
+        for candidate in dict.fromkeys(c for c in (self.open_copies.get(url), url) if c):
+            try:
+                async with asyncio.timeout(self.config.page_timeout_s):
+                    hit = await self.fetch(candidate, provider=provider)
+            except (PageFetchError, UrlRefused) as exc:
+                reasons.append(str(exc))
+                continue
+            except TimeoutError:
+                reasons.append(f"{candidate}: no answer within {self.config.page_timeout_s:g} s")
+                continue
+            if candidate != url:  # the source keeps its URL; the copy read is on record
+                hit.url, hit.metadata["open_access_copy"] = url, candidate
+            return hit
+        self.skipped[url] = "; ".join(reasons)
+        logger.warning("extract skipped %s", self.skipped[url])
         return None
 
     async def fetch(self, url: str, *, provider: str = "web") -> SearchHit:

@@ -7,9 +7,15 @@ import pytest
 
 from deepresearch.errors import PageFetchError, UrlRefused
 from deepresearch.providers.openalex import OpenAlexSearch
+from deepresearch.providers.semantic_scholar import SemanticScholarSearch
 from deepresearch.providers.web_pages import PageFetcher
 from deepresearch.testing import static_resolver
-from deepresearch.testing.search_servers import PageServer, WebReply, article_html
+from deepresearch.testing.search_servers import (
+    PageServer,
+    SemanticScholarServer,
+    WebReply,
+    article_html,
+)
 from deepresearch.urls import UrlPolicy
 
 from .search_apis import api_config
@@ -131,3 +137,30 @@ async def test_search_providers_extract_through_the_page_fetcher() -> None:
         provider = OpenAlexSearch.from_config(api_config(allow_private_urls=True), environ={})
         hits = await provider.extract([site.url("/a")])
     assert hits[0].provider == "openalex" and "Transformer" in hits[0].content
+
+
+async def test_a_papers_open_access_copy_is_read_before_its_landing_page() -> None:
+    paywall = article_html("Sign in", ["Sign in or purchase this article to read it."])
+    pages = {"/paper": (HTML, paywall), "/copy": (HTML, ARTICLE)}
+    with PageServer(pages) as site:
+        papers = [
+            {
+                "title": "Attention in translation",
+                "url": site.url("/paper"),
+                "pdf": site.url("/copy"),
+                "abstract": "attention",
+            }
+        ]
+        with SemanticScholarServer(papers) as s2:
+            provider = SemanticScholarSearch.from_config(
+                api_config(semantic_scholar_base_url=s2.base_url, allow_private_urls=True),
+                environ={},
+            )
+            found = await provider.search("attention", max_results=1)
+            hits = await provider.extract([found[0].url])
+            site.pages.pop("/copy")  # the copy is gone: the landing page is read instead
+            provider.pages.open_copies[found[0].url] = site.url("/copy")
+            fallback = await provider.extract([found[0].url])
+    assert hits[0].url == site.url("/paper") and "look back at every source word" in hits[0].content
+    assert hits[0].metadata["open_access_copy"] == site.url("/copy")
+    assert "Sign in" in fallback[0].title and "open_access_copy" not in fallback[0].metadata
