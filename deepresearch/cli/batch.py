@@ -35,7 +35,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)"
     )
-    p.add_argument("--search", help="search providers, comma-separated: demo, corpus, tavily, auto")
+    p.add_argument(
+        "--search",
+        help="search providers, comma-separated: auto, demo, corpus, tavily, semantic_scholar, "
+        "openalex, arxiv, crossref, google, searxng, duckduckgo",
+    )
+    p.add_argument(
+        "--search-mode",
+        choices=["fallback", "merge"],
+        help="several providers: the first that answers (fallback) or all, merged (merge)",
+    )
     p.add_argument("--corpus", type=Path, help="search this folder of your documents")
     p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
     p.add_argument("--config", type=Path, help="a deepresearch.toml file")
