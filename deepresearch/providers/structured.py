@@ -173,7 +173,35 @@ def parse_answer(answer: Answer, output_type: type[BaseModel]) -> BaseModel:
     return validate(data, output_type)
 
 
-def repair_prompt(error: Exception, output_type: type[BaseModel]) -> str:
+def was_cut_off(text: str) -> bool:
+    """True when the answer is a JSON value that stops before it is closed: the model hit
+    its output limit (an unclosed string, object or array at the end of the text)."""
+    body = re.sub(r"^```(?:json|JSON)?\s*", "", strip_reasoning(text)).strip()
+    if not body.startswith(("{", "[")):
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in body:
+        if in_string:
+            escaped, in_string = (
+                (not escaped and char == "\\"),
+                in_string and (escaped or char != '"'),
+            )
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+    return in_string or depth > 0
+
+
+def repair_prompt(error: Exception, output_type: type[BaseModel], *, cut_off: bool = False) -> str:
+    if cut_off:
+        return (
+            "Your answer was cut off before the JSON object was complete (it reached the "
+            "output length limit). Reply again with only one complete JSON object that "
+            f'matches the schema "{output_type.__name__}", written more briefly.'
+        )
     if isinstance(error, ValidationError):
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
@@ -218,7 +246,7 @@ async def complete_with_repair(
             extra = [
                 *extra,
                 Message("assistant", last_text or "(empty answer)"),
-                Message("user", repair_prompt(exc, output_type)),
+                Message("user", repair_prompt(exc, output_type, cut_off=was_cut_off(last_text))),
             ]
             error = exc
             continue

@@ -45,7 +45,7 @@ async def _run(docs: list[dict[str, str]], reverse: bool) -> tuple[dr.Session, F
     llm = _llm(reverse)
     config = dr.Config(max_concurrent_research_units=4, max_sub_queries=4, max_iterations=2)
     session = dr.Session(
-        QUESTION, llm=llm, search=OrderedSearch(docs, reverse=reverse), config=config, store=False
+        QUESTION, llm=llm, search=OrderedSearch(docs, reverse=reverse), config=config, persist=False
     )
     await session.run()
     return session, llm
