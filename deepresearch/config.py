@@ -153,6 +153,12 @@ class Config(BaseModel):
     enable_clarification: bool = True
     enable_brief: bool = True
     max_question_chars: int = Field(4000, ge=10)
+    max_cost_usd: float | None = Field(
+        None,
+        gt=0,
+        description="Stop before an LLM call whose estimated price would take the run's "
+        "spend past this (USD); the report then covers what was gathered.",
+    )
 
     # -- topic researchers -----------------------------------------------------------
     max_concurrent_research_units: int = Field(5, ge=1)

@@ -24,6 +24,10 @@ class PhaseOrderError(InputError):
         self.run_first = run_first
 
 
+class CostLimitReached(DeepResearchError):
+    """An LLM call would take the estimated spend past ``Config.max_cost_usd``."""
+
+
 class CorpusError(DeepResearchError):
     """A local corpus folder or index cannot be used."""
 

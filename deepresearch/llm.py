@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
+from deepresearch.cost_guard import check_spend
 from deepresearch.errors import (
     ContextWindowError,
     ProviderError,
@@ -220,6 +221,7 @@ async def _call_one(
     fitted = request
     if ctx.budget is not None and ctx.config.token_management_enabled:
         fitted = ctx.budget.guard(request, spec)
+    check_spend(ctx.config, state, spec, fitted)
     response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
     _account(ctx, state, request.role, request.phase, response, retries, seconds, scope)
     _record_carried(state, request, fitted)

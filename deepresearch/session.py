@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import re
 import threading
@@ -16,10 +17,11 @@ from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.context import CancelToken, NullEvents, Progress, RunContext
+from deepresearch.cost_guard import COST_LIMIT_PREFIX
 from deepresearch.errors import InputError
 from deepresearch.llm import ModelRouter
 from deepresearch.phase_order import check_phase_inputs
-from deepresearch.phases import PhaseReport
+from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
 from deepresearch.providers.base import LLMProvider, SearchProvider
 from deepresearch.providers.registry import (
     SEARCH_NAMES,
@@ -29,7 +31,7 @@ from deepresearch.providers.registry import (
     resolve_llm_spec,
 )
 from deepresearch.providers.shared_limits import ProviderWrapper
-from deepresearch.state import AgentDecision, Phase, Report, ResearchState, RunStatus
+from deepresearch.state import AgentDecision, Gap, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store.guard import GuardedStore
 from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
@@ -278,9 +280,39 @@ class Session:
         if self._saver is not None:
             self._saver.save(self.state)
         await Workflow(ctx, self.hooks).run(self.state)
+        if (self.state.error or "").startswith(COST_LIMIT_PREFIX) and self.state.report is None:
+            await self._report_within_budget(ctx)
         if self._saver is not None:
             self._saver.finish(self.state)
         return self.result()
+
+    async def _report_within_budget(self, ctx: RunContext) -> None:
+        """The cost ceiling stopped the run: write a report of what was gathered with the
+        offline engine (no spend), say so as a gap, and leave the run ``stopped``."""
+        if not self.state.sources:
+            return
+        offline = self.config.model_copy(
+            update={"llm": "offline", "role_models": {}, "role_fallbacks": {}}
+        )
+        models = ModelRouter(
+            offline, build_llm("offline", offline), lambda s: build_llm(s, offline), cheap_spec_for
+        )
+        report_ctx = dataclasses.replace(ctx, config=offline, models=models)
+        state, limit = self.state, self.config.max_cost_usd
+        state.gaps.append(
+            Gap(
+                id=state.next_id("gap"),
+                description=f"Research stopped at the cost ceiling (max_cost_usd={limit:g}) "
+                f"during {(state.abort_phase or state.phase).value}; this report covers only "
+                "what was gathered by then, written by the offline engine.",
+                iteration=state.iteration,
+            )
+        )
+        status, error, phase = state.status, state.error, state.phase
+        for step in (Phase.ANALYSIS, Phase.SYNTHESIS):
+            await PHASE_FUNCTIONS[step](state, report_ctx)
+        state.status, state.error, state.phase = status, error, phase
+        await report_ctx.checkpoint(state)
 
     async def resume(self) -> RunResult:
         """Continue a cancelled, timed-out, failed, stopped or crashed run."""

@@ -421,3 +421,24 @@ async def test_save_writes_each_export_format(search: StaticSearch, tmp_path: Pa
     assert ResearchState.from_json(state).id == s.id
     with pytest.raises(dr.InputError, match="format"):
         s.save(tmp_path / "r.docx")
+
+
+async def test_max_cost_usd_stops_cleanly_with_a_report_of_what_was_found(
+    search: StaticSearch,
+) -> None:
+    llm = FunctionLLM()
+    prices = {llm.name: (1000.0, 1000.0)}  # USD per million tokens: a few dollars a call
+    s = dr.Session(QUESTION, llm=llm, search=search, persist=False, max_cost_usd=8.0,
+                   price_overrides=prices, enable_clarification=False)  # fmt: skip
+    result = await s.run()
+    assert result.status == RunStatus.STOPPED
+    assert (result.error or "").startswith("Cost ceiling reached")
+    spent = sum(u.cost_usd for u in s.state.usage)
+    assert 0 < spent <= 8.0
+    assert s.state.sources  # what was gathered is kept
+    assert s.report is not None and "## Sources" in s.report.markdown
+    assert any("cost ceiling" in g.description for g in s.state.gaps)
+    assert "cost ceiling" in s.report.markdown
+    unlimited = dr.Session(QUESTION, llm=FunctionLLM(), search=search, persist=False,
+                           price_overrides=prices, enable_clarification=False)  # fmt: skip
+    assert (await unlimited.run()).status != RunStatus.STOPPED

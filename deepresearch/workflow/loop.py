@@ -8,6 +8,7 @@ import time
 
 from deepresearch.context import RunContext
 from deepresearch.errors import (
+    CostLimitReached,
     DeepResearchError,
     ProviderError,
     ResearchCancelled,
@@ -77,6 +78,8 @@ class Workflow:
             )
         except RunAbortedError as exc:
             await self._abort(state, target, RunStatus.FAILED, str(exc))
+        except CostLimitReached as exc:
+            await self._abort(state, target, RunStatus.STOPPED, str(exc))
         except (ProviderError, DeepResearchError) as exc:
             await self._abort(state, target, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         return None
