@@ -69,7 +69,7 @@ class Config(BaseModel):
     role_models: dict[str, str] = Field(
         default_factory=dict,
         description="Model spec per role (research, summarization, compression, reflection, "
-        "supervision, brief, clarification, report, planner, analyzer, refiner).",
+        "supervision, brief, clarification, report, planner, analyzer, refiner, verifier).",
     )
     role_fallbacks: dict[str, list[str]] = Field(
         default_factory=dict,
@@ -197,6 +197,20 @@ class Config(BaseModel):
     supervision_reasoning_share: float = Field(0.6, gt=0, lt=1)
     preserve_last_n_thinks: int = Field(2, ge=0)
 
+    # -- claim verification (after synthesis) ----------------------------------------
+    verify_claims: bool = Field(
+        True, description="Check each cited report sentence against its cited sources."
+    )
+    unsupported_claims: Literal["flag", "remove"] = Field(
+        "flag", description="What to do with unsupported claims in the report."
+    )
+    verify_support_threshold: float = Field(
+        0.6, ge=0, le=1, description="Offline check: support score for 'supported'."
+    )
+    verify_partial_threshold: float = Field(
+        0.35, ge=0, le=1, description="Offline check: support score for 'partial'."
+    )
+
     # -- timeouts (seconds) ----------------------------------------------------------
     task_timeout_s: float | None = Field(3600.0, gt=0)
     operation_timeout_s: float = Field(120.0, gt=0)
@@ -212,6 +226,7 @@ class Config(BaseModel):
             "supervision": 300.0,
             "analysis": 600.0,
             "synthesis": 600.0,
+            "verification": 300.0,
             "refinement": 300.0,
         }
     )
@@ -241,6 +256,8 @@ class Config(BaseModel):
             raise ValueError(
                 "novelty_related_threshold must not exceed novelty_duplicate_threshold"
             )
+        if self.verify_partial_threshold > self.verify_support_threshold:
+            raise ValueError("verify_partial_threshold must not exceed verify_support_threshold")
         if self.structured_output not in {"auto", "native", "prompt"}:
             raise ValueError("structured_output must be 'auto', 'native' or 'prompt'")
         unknown = set(self.phase_timeouts_s) - set(_PHASES)
@@ -366,6 +383,7 @@ _PHASES = (
     "supervision",
     "analysis",
     "synthesis",
+    "verification",
     "refinement",
 )
 # Role names as role_models / role_fallbacks / role_temperature / role_max_tokens keys
@@ -382,6 +400,7 @@ _ROLES = (
     "analyzer",
     "report",
     "refiner",
+    "verifier",
 )
 # Environment names that are not config knobs but share the prefix.
 _ENV_NOT_KNOBS = {"HOME"}

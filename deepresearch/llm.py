@@ -49,6 +49,7 @@ ROLE_CHAIN: dict[AgentRole, tuple[str, ...]] = {
     AgentRole.ANALYZER: ("analyzer", "research"),
     AgentRole.SYNTHESIZER: ("report", "research"),
     AgentRole.REFINER: ("refiner", "research"),
+    AgentRole.VERIFIER: ("verifier", "research"),
     AgentRole.REFLECTION: ("reflection", "research"),
 }
 # Roles that do cheap, high-volume work default to the vendor's small model.
@@ -62,6 +63,7 @@ DEFAULT_TEMPERATURE: dict[AgentRole, float] = {
     AgentRole.COMPRESSOR: 0.0,
     AgentRole.ANALYZER: 0.2,
     AgentRole.SYNTHESIZER: 0.4,
+    AgentRole.VERIFIER: 0.0,
 }
 DEFAULT_MAX_TOKENS: dict[AgentRole, int] = {
     AgentRole.SYNTHESIZER: 8000,

@@ -411,6 +411,39 @@ class ReportDraft(Contract):
     )
 
 
+# -- claim verification ----------------------------------------------------------------
+class ClaimToCheck(Contract):
+    id: str
+    text: str
+    citations: list[int] = Field(default_factory=list)
+
+
+class VerifyInputs(Contract):
+    """Report sentences with their [n] citations, and the cited sources' text (each
+    SourceText.citation is the report's number for it)."""
+
+    question: str
+    claims: list[ClaimToCheck] = Field(default_factory=list)
+    sources: list[SourceText] = Field(default_factory=list)
+    support_threshold: float = 0.6  # offline check: score at or above which a source supports
+    partial_threshold: float = 0.35  # offline check: score at or above which it partly does
+    guidance: list[str] = Field(default_factory=list)
+
+
+class ClaimVerdict(Contract):
+    claim_id: str
+    status: Literal["supported", "partial", "unsupported"]
+    supporting_citations: list[int] = Field(default_factory=list)
+    evidence: str = ""  # the passage of a cited source that backs (or best matches) the claim
+    rationale: str = ""
+    score: float | None = None
+
+
+class VerifyOutput(Contract):
+    verdicts: list[ClaimVerdict] = Field(default_factory=list)
+    method: str = ""  # the offline check names itself (e.g. 'lexical+dense')
+
+
 # -- refinement ------------------------------------------------------------------------
 class GapBrief(Contract):
     id: str

@@ -449,6 +449,10 @@ class Session:
         """Write the cited Markdown report (:attr:`report`) from the findings."""
         return await self._phase(Phase.SYNTHESIS)
 
+    async def verify(self) -> PhaseReport | None:
+        """Check the report's cited claims against their sources (see docs/concepts/verification.md)."""
+        return await self._phase(Phase.VERIFICATION)
+
     async def refine(self) -> PhaseReport | None:
         """Turn unresolved gaps into follow-up sub-queries for the next iteration.
 
@@ -555,6 +559,12 @@ class Session:
         from deepresearch.notebook.frames import gaps_frame
 
         return gaps_frame(self.state)
+
+    @property
+    def claims(self) -> pd.DataFrame:
+        from deepresearch.notebook.frames import claims_frame
+
+        return claims_frame(self.state)
 
     @property
     def sub_queries(self) -> pd.DataFrame:

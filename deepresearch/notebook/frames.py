@@ -21,6 +21,8 @@ import pandas as pd
 from deepresearch.errors import InputError
 from deepresearch.state import (
     AgentDecision,
+    Claim,
+    ClaimStatus,
     Confidence,
     Finding,
     Gap,
@@ -43,6 +45,7 @@ QUALITY = pd.CategoricalDtype([q.value for q in SourceQuality], ordered=True)
 SUB_QUERY_STATUS = pd.CategoricalDtype([s.value for s in SubQueryStatus])
 SEVERITY = pd.CategoricalDtype(["minor", "moderate", "critical"], ordered=True)
 NOVELTY = pd.CategoricalDtype(["new", "related", "duplicate"])
+CLAIM_STATUS = pd.CategoricalDtype([s.value for s in ClaimStatus])
 ORIGIN = pd.CategoricalDtype(["plan", "supervision", "refinement", "user", "guidance"])
 TEXT = pd.StringDtype()
 INT = pd.Int64Dtype()
@@ -194,6 +197,23 @@ METRICS = Table[PhaseMetrics](
         "fallback_calls": INT,
     },
     index="run",
+)
+
+CLAIMS = Table[Claim](
+    columns={
+        "text": TEXT,
+        "status": CLAIM_STATUS,
+        "citations": OBJECT,
+        "source_ids": OBJECT,
+        "supporting_source_ids": OBJECT,
+        "score": FLOAT,
+        "evidence": TEXT,
+        "rationale": TEXT,
+        "section": TEXT,
+        "method": TEXT,
+        "removed": BOOL,
+        "iteration": INT,
+    },
 )
 
 USAGE = Table[UsageRecord](
@@ -358,6 +378,12 @@ def decisions_frame(state: ResearchState) -> pd.DataFrame:
 def metrics_frame(state: ResearchState) -> pd.DataFrame:
     """One row per phase run: time, LLM calls, tokens, cost, searches, token-limit retries."""
     return METRICS.frame(state.metrics)
+
+
+def claims_frame(state: ResearchState) -> pd.DataFrame:
+    """The report's sentences as checked by verification: status (supported, partial,
+    unsupported, uncited), the [n] citations, the backing passage and why."""
+    return CLAIMS.frame(state.claims)
 
 
 def usage_frame(state: ResearchState) -> pd.DataFrame:

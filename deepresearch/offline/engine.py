@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from deepresearch.errors import ProviderError
-from deepresearch.offline import analysis, planning, report, research
+from deepresearch.offline import analysis, planning, report, research, verify
 from deepresearch.offline.text import estimate_tokens
 from deepresearch.providers.base import LLMRequest, LLMResponse, Usage
 from deepresearch.roles import (
@@ -31,6 +31,7 @@ from deepresearch.roles import (
     SupervisionInputs,
     SynthesizeInputs,
     ThinkOutput,
+    VerifyInputs,
 )
 
 Handler = Callable[[Any], BaseModel]
@@ -46,6 +47,7 @@ _BY_INPUT: dict[type[BaseModel], Handler] = {
     CondenseInputs: research.condense,
     AnalyzeInputs: analysis.analyze,
     SynthesizeInputs: report.synthesize,
+    VerifyInputs: verify.verify,
 }
 # Supervision shares one input type across three steps; the output type says which.
 _SUPERVISION: dict[type[BaseModel], Handler] = {

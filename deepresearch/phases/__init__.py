@@ -10,6 +10,7 @@ from deepresearch.phases.refine import refine
 from deepresearch.phases.setup import brief, clarify, plan
 from deepresearch.phases.supervise import supervise
 from deepresearch.phases.synthesize import synthesize
+from deepresearch.phases.verify import verify
 from deepresearch.state import Phase
 
 PHASE_FUNCTIONS = {
@@ -20,6 +21,7 @@ PHASE_FUNCTIONS = {
     Phase.SUPERVISION: supervise,
     Phase.ANALYSIS: analyze,
     Phase.SYNTHESIS: synthesize,
+    Phase.VERIFICATION: verify,
     Phase.REFINEMENT: refine,
 }
 
@@ -34,4 +36,5 @@ __all__ = [
     "refine",
     "supervise",
     "synthesize",
+    "verify",
 ]

@@ -21,6 +21,7 @@ from deepresearch.roles import (
     SummarizeInputs,
     SupervisionInputs,
     SynthesizeInputs,
+    VerifyInputs,
 )
 
 
@@ -225,4 +226,13 @@ def refine_user(i: RefineInputs) -> str:
         f"{i.finding_count} findings ({i.high_confidence_count} high confidence).",
         "Already asked: " + "; ".join(i.existing_queries),
     ]
+    return "\n".join(lines) + guidance_block(i.guidance)
+
+
+def verify_user(i: VerifyInputs) -> str:
+    lines = [f"Research question: {i.question}", "", "Claims to check:"]
+    lines += [
+        f"- {c.id}: {c.text} (cites {', '.join(f'[{n}]' for n in c.citations)})" for c in i.claims
+    ]
+    lines += ["", "Cited sources:", *[source_view(s, with_id=False) for s in i.sources]]
     return "\n".join(lines) + guidance_block(i.guidance)

@@ -19,6 +19,7 @@ from deepresearch.phases.messages import (
     summarize_user,
     supervise_user,
     synthesize_user,
+    verify_user,
 )
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "SUPERVISE_DELEGATE_SYSTEM",
     "SUPERVISE_THINK_SYSTEM",
     "SYNTHESIZE_SYSTEM",
+    "VERIFY_SYSTEM",
     "analyze_user",
     "brief_user",
     "clarify_user",
@@ -44,6 +46,7 @@ __all__ = [
     "summarize_user",
     "supervise_user",
     "synthesize_user",
+    "verify_user",
 ]
 
 # Source text comes from the web or the user's files; a page can say anything.
@@ -295,6 +298,21 @@ REFINE_SYSTEM = _join(
     "gaps that are addressable, and only while iterations remain.",
     SEARCH_LANGUAGE,
     DATES,
+    UNTRUSTED,
+    JSON_ANSWER,
+)
+
+VERIFY_SYSTEM = _join(
+    "You check a research report's citations. Your job: for each claim (one sentence of the "
+    "report), judge whether the sources it cites by [n] back it.",
+    "You are given the question, the claims with their ids and citation numbers, and the "
+    "text of every cited source.",
+    "Read only the sources a claim cites and use no outside knowledge. 'supported': a cited "
+    "source states the claim (same facts, figures, names); 'partial': a cited source backs "
+    "part of it or something weaker; 'unsupported': no cited source backs it, even if the "
+    "claim is true. Give the supporting citation numbers, quote the backing passage in "
+    "evidence, and say why in one sentence. Return one verdict per claim id.",
+    CITE_AS_GIVEN,
     UNTRUSTED,
     JSON_ANSWER,
 )

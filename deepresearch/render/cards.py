@@ -43,6 +43,9 @@ def _counts_row(state: ResearchState) -> str:
         ("gaps", f"{len(state.unresolved_gaps())} open / {len(state.gaps)}"),
         ("decisions", len(state.decisions)),
     ]
+    if state.claims:
+        bad = sum(1 for c in state.claims if c.status.value == "unsupported")
+        cells.append(("claims", f"{len(state.claims)} checked, {bad} unsupported"))
     return " · ".join(f"<b>{_e(v)}</b> {_e(k)}" for k, v in cells)
 
 
@@ -82,6 +85,19 @@ def _top_sources(state: ResearchState) -> str:
     return f"<div><b>Sources</b><ul style='margin:2px 0'>{items}{extra}</ul></div>"
 
 
+def _flagged_claims(state: ResearchState) -> str:
+    flagged = [c for c in state.claims if c.status.value == "unsupported"]
+    if not flagged:
+        return ""
+    items = "".join(
+        f"<li><code>{_e(c.id)}</code> {_e(c.text)} <i>cites {_e(c.citations)}</i></li>"
+        for c in flagged[:_DECISIONS_SHOWN]
+    )
+    more = len(flagged) - _DECISIONS_SHOWN
+    extra = f"<li>… {more} more</li>" if more > 0 else ""
+    return f"<div><b>Unsupported claims</b><ul style='margin:2px 0'>{items}{extra}</ul></div>"
+
+
 def _card(state: ResearchState, title: str) -> str:
     status = f"{state.status.value} · phase {state.phase.value}"
     status += f" · iteration {state.iteration}/{state.max_iterations}"
@@ -95,7 +111,12 @@ def _card(state: ResearchState, title: str) -> str:
         parts.append(f"<div style='color:#b00'>error: {_e(state.error)}</div>")
     if state.research_brief:
         parts.append(f"<details><summary>Brief</summary>{_e(state.research_brief)}</details>")
-    parts += [_sub_query_list(state), _top_sources(state), _recent_decisions(state)]
+    parts += [
+        _sub_query_list(state),
+        _top_sources(state),
+        _flagged_claims(state),
+        _recent_decisions(state),
+    ]
     body = "".join(p for p in parts if p)
     return (
         "<div style='border:1px solid #ccc;border-radius:6px;padding:8px 12px;"

@@ -29,6 +29,7 @@ class Phase(StrEnum):
     SUPERVISION = "supervision"
     ANALYSIS = "analysis"
     SYNTHESIS = "synthesis"
+    VERIFICATION = "verification"
     REFINEMENT = "refinement"
     DONE = "done"
 
@@ -75,6 +76,7 @@ class AgentRole(StrEnum):
     ANALYZER = "analyzer"
     SYNTHESIZER = "report"
     REFINER = "refiner"
+    VERIFIER = "verifier"
     REFLECTION = "reflection"  # think pauses without a human
 
 
@@ -149,6 +151,34 @@ class Source(Record):
     doi: str | None = None  # bare, lower-case: "10.1038/nature14539"
     citation_count: int | None = None
     open_access_url: str | None = None
+
+
+class ClaimStatus(StrEnum):
+    """How well a report sentence's citations back it (ALCE-style claim check)."""
+
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+    UNCITED = "uncited"
+
+
+class Claim(Record):
+    """One sentence of the report, its citations, and what checking them against the
+    cited sources found."""
+
+    id: str
+    text: str  # the sentence without its [n] markers
+    section: str = ""
+    citations: list[int] = Field(default_factory=list)  # the report's [n] numbers
+    source_ids: list[str] = Field(default_factory=list)
+    status: ClaimStatus = ClaimStatus.UNCITED
+    supporting_source_ids: list[str] = Field(default_factory=list)
+    score: float | None = None  # the offline check's best support score, 0..1
+    evidence: str = ""  # the source passage that best matches the claim
+    rationale: str = ""
+    method: str = ""  # who checked it: a model spec, or the offline check's name
+    removed: bool = False  # dropped from the report (Config.unsupported_claims="remove")
+    iteration: int = 1
 
 
 class Finding(Record):
@@ -251,6 +281,7 @@ class PhaseMetrics(Record):
     cost_usd: float = 0.0
     search_calls: int = 0
     token_limit_retries: int = 0
+    claims: dict[str, int] = Field(default_factory=dict)  # verification: count per status
     error: str | None = None
     outcome: Outcome = Outcome.OK
     # Why the outcome is not ok, one line each ("analyzer: ... ; extractive fallback").

@@ -14,6 +14,7 @@ from deepresearch.state.models import (
     AgentDecision,
     AllocationSummary,
     Citation,
+    Claim,
     Clarification,
     Confidence,
     ContentFidelity,
@@ -73,6 +74,7 @@ class ResearchState(Record):
     supervision_messages: list[SupervisionMessage] = Field(default_factory=list)
 
     report: Report | None = None
+    claims: list[Claim] = Field(default_factory=list)  # the current report's checked claims
     content_fidelity: dict[str, ContentFidelity] = Field(default_factory=dict)
     allocations: list[AllocationSummary] = Field(default_factory=list)
 

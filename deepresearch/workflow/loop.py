@@ -181,7 +181,8 @@ class Workflow:
 
     def _advance(self, state: ResearchState, phase: Phase, steer: Steer) -> Phase:
         cfg = self.ctx.config
-        if phase == Phase.SYNTHESIS and steer.guidance:
+        reviewed = phase in (Phase.SYNTHESIS, Phase.VERIFICATION)
+        if reviewed and steer.guidance:
             # Guidance after the report asks for more: treat it as a gap to research.
             state.gaps.append(
                 Gap(
@@ -192,7 +193,7 @@ class Workflow:
                 )
             )
         nxt = next_phase(state, cfg)
-        if phase == Phase.SYNTHESIS:
+        if reviewed and nxt != Phase.VERIFICATION:
             self._decide(
                 state, phase, "decide_iteration",
                 "Unresolved gaps and iterations remain." if nxt == Phase.REFINEMENT

@@ -41,7 +41,9 @@ def next_phase(state: ResearchState, config: Config) -> Phase:
             return Phase.ANALYSIS
         case Phase.ANALYSIS:
             return Phase.SYNTHESIS
-        case Phase.SYNTHESIS:
+        case Phase.SYNTHESIS if config.verify_claims:
+            return Phase.VERIFICATION
+        case Phase.SYNTHESIS | Phase.VERIFICATION:
             return Phase.REFINEMENT if should_iterate(state) else Phase.DONE
         case Phase.REFINEMENT:
             # A new iteration only when refinement queued something to research.
@@ -91,6 +93,8 @@ def reflection_prompt(state: ResearchState, phase: Phase, issues: list[str]) -> 
                 f"{state.iteration}/{state.max_iterations}. Evaluate: Report quality? Need "
                 "refinement?"
             )
+        case Phase.VERIFICATION:
+            text = verification_prompt(state)
         case _:
             addressed = sum(1 for g in state.gaps if g.addressed)
             text = (
@@ -100,3 +104,21 @@ def reflection_prompt(state: ResearchState, phase: Phase, issues: list[str]) -> 
     if issues:
         text += " Gate issues: " + "; ".join(issues) + "."
     return text
+
+
+def verification_prompt(state: ResearchState) -> str:
+    """What the claim check found, with the unsupported claims a person should review."""
+    tally: dict[str, int] = {}
+    for c in state.claims:
+        tally[c.status.value] = tally.get(c.status.value, 0) + 1
+    flagged = [c for c in state.claims if c.status.value == "unsupported"]
+    text = (
+        f"Verification complete. {len(state.claims)} claims: {tally.get('supported', 0)} "
+        f"supported, {tally.get('partial', 0)} partial, {len(flagged)} unsupported, "
+        f"{tally.get('uncited', 0)} uncited."
+    )
+    if flagged:
+        text += " Unsupported: " + "; ".join(
+            f"{c.id} {c.text[:100]!r} cites {c.citations}" for c in flagged[:5]
+        )
+    return text + " Evaluate: Are the flagged claims wrong or mis-cited? Need refinement?"
