@@ -7,6 +7,7 @@ beside plain BM25 baselines (R@5/10/20) on the question alone.
     python eval/run_eval.py --set seeds_dev --corpus ../shared/seeds
     python eval/run_eval.py --set path/to/my.jsonl --only odd     # ids ending odd/even
     python eval/run_eval.py --no-summarization --no-compression   # issue 6 comparison
+    python eval/run_eval.py --set dev2 --citations   # + claim-level citation precision/recall
 
 Scoring follows ../shared/eval/README.md: both sides NFKC-normalised and case-folded; a gold
 title counts when an entry of the report's last Sources section has that title (for a local
@@ -39,6 +40,7 @@ import deepresearch as dr  # noqa: E402
 from deepresearch.providers import readers  # noqa: E402
 from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
 from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
+from deepresearch.state import ClaimStatus, ResearchState  # noqa: E402
 
 SHARED_EVAL = HERE.parent.parent / "shared" / "eval"
 BASELINE_KS = (5, 10, 20)
@@ -116,6 +118,63 @@ def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, 
         "cited": len(entries),
         "dangling": sorted(cited - set(entries)),
     }
+
+
+# -- citation verification (ALCE-style, from the verification phase's claims) ---------------
+CITATION_MEANS = ("citation_precision", "citation_recall", "per_citation_precision")
+
+
+def citation_scores(state: ResearchState) -> dict[str, Any]:
+    """Scores from ``state.claims`` (what the verification phase checked):
+    citation precision = cited claims a cited source supports / cited claims;
+    citation recall = claims with a supporting citation / all claims;
+    per-citation precision = [n] markers that support their claim / all [n] markers;
+    planted detection = supported claims re-pointed at another cited source of the same
+    report that the offline check then finds unsupported / claims so planted (this checks
+    the checker); planted_not_supported also counts those it finds only partly supported."""
+    from deepresearch.offline.verify import verify as offline_check
+    from deepresearch.phases.verify import verify_inputs
+
+    claims = [c for c in state.claims if not c.removed]
+    cited = [c for c in claims if c.source_ids]
+    supported = [c for c in cited if c.status == ClaimStatus.SUPPORTED]
+    markers = sum(len(c.source_ids) for c in cited)
+    backing = sum(len(set(c.supporting_source_ids) & set(c.source_ids)) for c in cited)
+    report_sources = state.report.cited_source_ids if state.report else []
+    planted = []
+    for claim in supported:
+        others = [n for n in range(1, len(report_sources) + 1) if n not in claim.citations]
+        if others:
+            wrong = others[int(claim.id.split("-")[1]) % len(others)]
+            planted.append(claim.model_copy(update={"citations": [wrong]}))
+    caught = doubted = 0
+    if planted:
+        verdicts = offline_check(verify_inputs(state, planted, [])).verdicts
+        caught = sum(v.status == "unsupported" for v in verdicts)
+        doubted = sum(v.status != "supported" for v in verdicts)
+    return {
+        "claims": len(claims),
+        "cited_claims": len(cited),
+        "citation_precision": len(supported) / len(cited) if cited else 0.0,
+        "citation_recall": len(supported) / len(claims) if claims else 0.0,
+        "per_citation_precision": backing / markers if markers else 0.0,
+        "planted": len(planted),
+        "planted_caught": caught,
+        "planted_doubted": doubted,
+    }
+
+
+def summarize_citations(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    scores = [r["claim_citations"] for r in rows]
+    out: dict[str, Any] = {
+        k: round(statistics.mean(float(s[k]) for s in scores), 3) for k in CITATION_MEANS
+    }
+    planted = sum(int(s["planted"]) for s in scores)
+    out["planted"] = planted
+    for key, name in (("planted_caught", "planted_detection"),
+                      ("planted_doubted", "planted_not_supported")):  # fmt: skip
+        out[name] = round(sum(int(s[key]) for s in scores) / planted, 3) if planted else 0.0
+    return out
 
 
 # -- BM25 baseline (the README's: whole documents, title weight 5) --------------------------
@@ -202,10 +261,13 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 "status": str(getattr(state.status, "value", state.status)),
             }
         )
+        if args.citations:
+            rows[-1]["claim_citations"] = citation_scores(state)
         if args.reports:
             args.reports.mkdir(parents=True, exist_ok=True)
             (args.reports / f"{q['id']}.md").write_text(report)
-    return {"set": str(resolve_set(args.set)), **summarize(rows), "rows": rows}
+    extra = {"citations": summarize_citations(rows)} if args.citations else {}
+    return {"set": str(resolve_set(args.set)), **summarize(rows), **extra, "rows": rows}
 
 
 _MEANS = ("gold_recall", "gathered_recall", "fact_recall", *(f"bm25_r@{k}" for k in BASELINE_KS))
@@ -257,6 +319,11 @@ def main() -> int:
     p.add_argument("--no-summarization", action="store_true")
     p.add_argument("--no-compression", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no per-question lines")
+    p.add_argument(
+        "--citations",
+        action="store_true",
+        help="also score the report's claims: citation precision/recall (see citation_scores)",
+    )
     p.add_argument("--json", type=Path, help="also write the full results here")
     p.add_argument("--reports", type=Path, help="write each report here as <id>.md")
     args = p.parse_args()

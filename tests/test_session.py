@@ -22,6 +22,7 @@ METHODS = {
     Phase.SUPERVISION: "supervise",
     Phase.ANALYSIS: "analyze",
     Phase.SYNTHESIS: "synthesize",
+    Phase.VERIFICATION: "verify",
     Phase.REFINEMENT: "refine",
 }
 

@@ -105,7 +105,7 @@ async def test_round_limit_completes_supervision_with_nothing_left_pending() -> 
     assert not state.pending_sub_queries()  # every delegated directive was researched
     assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
     assert _phases(state).count(Phase.GATHERING) == 6
-    assert _phases(state)[-2:] == [Phase.ANALYSIS, Phase.SYNTHESIS]
+    assert _phases(state)[-3:] == [Phase.ANALYSIS, Phase.SYNTHESIS, Phase.VERIFICATION]
 
 
 async def test_round_limit_is_configurable() -> None:

@@ -73,6 +73,19 @@ def role_answer(schema: str, prompt: str) -> JSON:
         return {"markdown": markdown}
     if schema == "RefinementOutput":
         return {"iteration_recommendation": {"should_iterate": False, "rationale": "Done."}}
+    if schema == "VerifyOutput":
+        claims = re.findall(r"^- (cl-\d+): .* \(cites ((?:\[\d+\](?:, )?)+)\)$", prompt, re.M)
+        return {
+            "verdicts": [
+                {
+                    "claim_id": cid,
+                    "status": "supported",
+                    "supporting_citations": [int(n) for n in re.findall(r"\d+", cites)],
+                    "rationale": "The cited source states it.",
+                }
+                for cid, cites in claims
+            ]
+        }
     if schema == "CondenseOutput":
         return {"text": prompt.split("Text:", 1)[-1].strip()[:400]}
     return {}
