@@ -27,6 +27,30 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".deepresearch"
 
 
+class MCPServerSpec(BaseModel):
+    """An MCP server whose search-like tool is a search provider (``search="mcp:NAME"``).
+    Either ``command`` (+ ``args``, ``env``, ``cwd``: launched over stdio) or ``url``
+    (streamable HTTP)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict, repr=False)  # may hold keys: never shown
+    cwd: Path | None = None
+    url: str | None = None
+    tool: str | None = Field(None, description="The tool to call; default: one named *search*.")
+    query_argument: str | None = Field(
+        None, description="The tool argument that takes the query; default: from its schema."
+    )
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> MCPServerSpec:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("an MCP server needs exactly one of 'command' or 'url'")
+        return self
+
+
 class Config(BaseModel):
     """Every knob in one model; docs/configuration.md lists each with its default.
 
@@ -126,6 +150,11 @@ class Config(BaseModel):
     token_limit_cut_fraction: float = Field(0.10, gt=0, lt=1)
     price_overrides: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="USD per million (input, output) tokens by model."
+    )
+
+    mcp_servers: dict[str, MCPServerSpec] = Field(
+        default_factory=dict,
+        description="MCP servers usable as search providers: search=['mcp:NAME'].",
     )
 
     # -- local corpus ----------------------------------------------------------------
@@ -256,6 +285,12 @@ class Config(BaseModel):
             raise ValueError(
                 "novelty_related_threshold must not exceed novelty_duplicate_threshold"
             )
+        for spec in self.search:
+            if spec.startswith("mcp:") and spec[4:] not in self.mcp_servers:
+                raise ValueError(
+                    f"search {spec!r} names no configured MCP server; add "
+                    f"[deepresearch.mcp_servers.{spec[4:] or 'NAME'}] with a command or url"
+                )
         if self.verify_partial_threshold > self.verify_support_threshold:
             raise ValueError("verify_partial_threshold must not exceed verify_support_threshold")
         if self.structured_output not in {"auto", "native", "prompt"}:

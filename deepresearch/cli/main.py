@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "delete": ("delete a session with its events", "deepresearch.cli.sessions"),
     "resume": ("continue a saved session", "deepresearch.cli.research"),
     "batch": ("research every question of a file (.txt, .jsonl, .csv)", "deepresearch.cli.batch"),
+    "mcp": ("serve research to MCP clients (stdio, or --http PORT)", "deepresearch.mcp.command"),
 }
 EXIT_ERROR = 2
 STORE_FAILED = EXIT_STORE_FAILED

@@ -176,6 +176,13 @@ def _auto_web_search(config: Config, env: Mapping[str, str]) -> list[str]:
 def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> SearchProvider:
     if name in _MORE_SEARCH:
         return _MORE_SEARCH[name](config, env)
+    if name.startswith("mcp:"):
+        spec = config.mcp_servers.get(name[4:])
+        if spec is None:
+            raise ConfigError(f"No MCP server {name[4:]!r} in Config.mcp_servers for {name!r}.")
+        from deepresearch.mcp.search import MCPSearch
+
+        return MCPSearch(name[4:], spec)
     if name == "corpus":
         if config.corpus is None:
             raise ProviderUnavailableError("no corpus folder configured", provider=name)
@@ -195,7 +202,10 @@ def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> Sear
         from deepresearch.providers.tavily_search import TavilySearch
 
         return TavilySearch.from_config(config, environ=env)
-    raise ConfigError(f"Unknown search provider {name!r}. Use one of {sorted(SEARCH_NAMES)}.")
+    raise ConfigError(
+        f"Unknown search provider {name!r}. Use one of {sorted(SEARCH_NAMES)}, or 'mcp:NAME' "
+        "(a server in Config.mcp_servers)."
+    )
 
 
 # -- scholarly and web search providers (docs/search-providers.md) ----------------------
