@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-import deepresearch as dr  # noqa: E402
-from deepresearch.config import Config, MCPServerSpec  # noqa: E402
-from deepresearch.errors import ConfigError, ProviderError  # noqa: E402
-from deepresearch.mcp.search import MCPSearch  # noqa: E402
-from deepresearch.providers.registry import build_search  # noqa: E402
+import deepresearch as dr
+from deepresearch.config import Config, MCPServerSpec
+from deepresearch.errors import ConfigError, ProviderError
+from deepresearch.mcp.search import MCPSearch
+from deepresearch.providers.registry import build_search
 
 SERVER = str(Path(__file__).with_name("search_server.py"))
 

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = {
