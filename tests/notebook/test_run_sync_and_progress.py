@@ -112,7 +112,7 @@ def test_run_sync_inside_a_running_notebook_with_a_progress_widget(tmp_path: Pat
     # default_progress() chose the widget in the kernel, and it logged the run's steps.
     assert result["progress"] == "NotebookProgress"
     assert result["count"] >= 5
-    assert result["messages"][-1] == "synthesis (iteration 1)"
+    assert result["messages"][-1] == "verification (iteration 1)"
     # The widget showed itself in the running cell (and nothing went to stderr).
     run_cell = nb.cells[1]
     assert any(WIDGET_VIEW in o.get("data", {}) for o in run_cell.outputs), run_cell.outputs
