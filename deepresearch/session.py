@@ -562,6 +562,8 @@ class Session:
 
     @property
     def claims(self) -> pd.DataFrame:
+        """The report's sentences as verification checked them: status (supported, partial,
+        unsupported, uncited), citations, the backing passage and why."""
         from deepresearch.notebook.frames import claims_frame
 
         return claims_frame(self.state)
