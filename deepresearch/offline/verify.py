@@ -6,7 +6,7 @@ two adjacent sentences, and each window is scored:
 * **lexical** — the share of the claim's content terms (stemmed, stop words dropped) that
   the window contains;
 * **dense** — the cosine similarity of static WordLlama embeddings of claim and window,
-  when the ``wordllama`` package is installed (its bundled weights, no download);
+  when the ``vectors`` extra (wordllama) is installed: the corpus's shared embedder;
 * **score** — ``0.6 * lexical + 0.4 * dense``, or ``lexical`` alone without wordllama.
 
 The best window's score decides: ``>= support_threshold`` (default 0.6) supported,
@@ -19,30 +19,19 @@ says which signals were used, so a result never looks more checked than it was.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import pairwise
-from pathlib import Path
-from typing import Any
 
 from deepresearch.offline.text import containment, sentences, term_set
+from deepresearch.providers.vectors import Embedder, load_embedder
 from deepresearch.roles import ClaimToCheck, ClaimVerdict, SourceText, VerifyInputs, VerifyOutput
 
 LEXICAL_WEIGHT = 0.6
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-@lru_cache(maxsize=1)
-def dense_model() -> Any | None:
-    """WordLlama with the weights and tokenizer it ships, or None when not installed."""
-    try:
-        import wordllama
-        from wordllama import WordLlama
-    except ImportError:
-        return None
-    try:  # the package's own folder holds tokenizers/ and weights/: never download
-        return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
-    except (OSError, ValueError):
-        return None
+def dense_model() -> Embedder | None:
+    """The shared wordllama embedder (the ``vectors`` extra), or None without it."""
+    return load_embedder()
 
 
 def method_name() -> str:
@@ -64,7 +53,7 @@ def _dense_scores(claim: str, passages: list[str]) -> list[float] | None:
     model = dense_model()
     if model is None or not passages:
         return None
-    vectors = model.embed([claim, *passages], norm=True)
+    vectors = model.embed([claim, *passages])
     sims = vectors[1:] @ vectors[0]
     return [max(0.0, float(s)) for s in sims]
 
