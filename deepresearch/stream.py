@@ -118,7 +118,7 @@ class EventTranslator:
                 summary=dict(payload.get("summary") or {}),
             )
         )
-        if phase == Phase.SYNTHESIS and state.report is not None:
+        if phase in (Phase.SYNTHESIS, Phase.VERIFICATION) and state.report is not None:
             events.append(
                 ReportReady(
                     iteration=state.iteration,
