@@ -28,6 +28,7 @@ from deepresearch.state import (
     Phase,
     Report,
     ResearchState,
+    Source,
 )
 
 BATCH = 12  # claims per verifier call: enough context, short enough to answer well
@@ -122,6 +123,15 @@ def parse_claims(state: ResearchState, body: str) -> list[list[Segment]]:
     return lines
 
 
+def checked_text(src: Source) -> str:
+    """What a claim is checked against: the source's own text (the page, not its summary),
+    and past SOURCE_CHARS the verbatim excerpts taken from the rest of it."""
+    body = src.raw_content or src.content
+    if len(body) <= SOURCE_CHARS:
+        return body
+    return body[:SOURCE_CHARS] + "\n\n" + " ".join(src.excerpts)
+
+
 def verify_inputs(state: ResearchState, claims: list[Claim], guidance: list[str]) -> VerifyInputs:
     assert state.report is not None
     cited = state.report.cited_source_ids
@@ -131,7 +141,7 @@ def verify_inputs(state: ResearchState, claims: list[Claim], guidance: list[str]
         src = state.source(cited[n - 1])
         if src is not None:
             sources.append(
-                source_text(src, limit=SOURCE_CHARS, raw=True).model_copy(update={"citation": n})
+                source_text(src).model_copy(update={"citation": n, "text": checked_text(src)})
             )
     return VerifyInputs(
         question=state.question,
