@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
 from deepresearch.llm import call_llm, phase_metrics
@@ -163,7 +165,7 @@ async def check(
             inputs=inputs, output_type=VerifyOutput,
         )  # fmt: skip
         method = out.method or (state.usage[-1].model if state.usage else "verifier")
-    except ProviderError as exc:
+    except (ProviderError, ValidationError) as exc:
         notes.append(f"verifier model failed ({exc}); used the offline check instead")
         out = offline_verify.verify(inputs)
         method = out.method
