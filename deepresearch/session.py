@@ -10,6 +10,7 @@ import re
 import threading
 import warnings
 from collections.abc import AsyncIterator, Coroutine
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -275,6 +276,16 @@ class Session:
         that already finished returns its result unchanged."""
         if self.state.phase == Phase.DONE:
             return self.result()
+        async with self._lease():  # SessionBusyError while another live run holds it
+            return await self._run_held()
+
+    def _lease(self) -> AbstractAsyncContextManager[None]:
+        """This session's lease in the store (pid + heartbeat), held while it runs."""
+        from deepresearch.store.lease import holding
+
+        return holding(self.store, self.state.id)
+
+    async def _run_held(self) -> RunResult:
         self._bind()
         ctx = self._context()
         if self._saver is not None:
@@ -315,14 +326,16 @@ class Session:
         await report_ctx.checkpoint(state)
 
     async def resume(self) -> RunResult:
-        """Continue a cancelled, timed-out, failed, stopped or crashed run."""
-        if self.state.status in FINISHED_STATUSES:
+        """Continue a cancelled, timed-out, failed, stopped, interrupted or crashed run.
+        Raises SessionBusyError while another live run holds the session."""
+        if self.state.status in FINISHED_STATUSES or self.state.phase == Phase.DONE:
             return self.result()
-        self._cancel.reset()
-        self.state.error = None
-        ctx = self._context()
-        ctx.events.emit(self.state, "resumed", {"phase": self.state.phase.value})
-        return await self.run()
+        async with self._lease():
+            self._cancel.reset()
+            self.state.error = None
+            ctx = self._context()
+            ctx.events.emit(self.state, "resumed", {"phase": self.state.phase.value})
+            return await self._run_held()
 
     async def stream(self) -> AsyncIterator[RunEvent]:
         """Run (or resume) the loop and yield typed events as they happen:
@@ -398,11 +411,12 @@ class Session:
     # yet raises PhaseOrderError naming the method to call first.
     async def _phase(self, phase: Phase) -> PhaseReport | None:
         check_phase_inputs(self.state, phase)
-        self._bind()
-        ctx = self._context()
-        if self._saver is not None:
-            self._saver.save(self.state)
-        return await Workflow(ctx, self.hooks).step(self.state, phase)
+        async with self._lease():
+            self._bind()
+            ctx = self._context()
+            if self._saver is not None:
+                self._saver.save(self.state)
+            return await Workflow(ctx, self.hooks).step(self.state, phase)
 
     async def clarify(self) -> PhaseReport | None:
         """Decide whether the question needs a clarifying question; if so it is in

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.redaction import scrub_secrets
 from deepresearch.state import ResearchState, RunStatus
+from deepresearch.store import lease
 from deepresearch.store.lean import compress_text, pack, unpack
 from deepresearch.store.records import Event, SessionSummary
 
@@ -327,8 +328,10 @@ class SessionStore:
         snapshot_id, saved_at, stored = rows[0]
         try:
             if isinstance(stored, bytes):
-                return ResearchState.from_dict(unpack(stored, self._texts))
-            return ResearchState.from_json(stored)  # written before store version 2
+                state = ResearchState.from_dict(unpack(stored, self._texts))
+            else:
+                state = ResearchState.from_json(stored)  # written before store version 2
+            return lease.mark_interrupted(state, lease.dead_holders(self))
         except StateVersionError as exc:
             raise StateVersionError(
                 f"Session {session_id!r} (snapshot {snapshot_id}, saved {saved_at}) "
@@ -345,7 +348,13 @@ class SessionStore:
             "findings FROM sessions ORDER BY updated_at DESC, id"
         )
         fields = list(SessionSummary.model_fields)
-        return [SessionSummary.model_validate(dict(zip(fields, row, strict=True))) for row in rows]
+        summaries = [
+            SessionSummary.model_validate(dict(zip(fields, row, strict=True))) for row in rows
+        ]
+        dead = lease.dead_holders(self)  # a running session whose runner died: interrupted
+        for summary in summaries:
+            summary.status = lease.shown_status(summary.status, summary.id, dead)
+        return summaries
 
     def delete(self, session_id: str) -> None:
         """Remove a session with its snapshots, events and archived content."""
