@@ -40,6 +40,7 @@ from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
 from deepresearch.workflow.loop import STOPPING as _STOPPED
 from deepresearch.workflow.loop import Workflow
+from deepresearch.workflow.recipe import check_rebuildable, recipe_for, recorded_config
 from deepresearch.workflow.transitions import should_iterate
 
 if TYPE_CHECKING:
@@ -226,11 +227,14 @@ class Session:
             path = store if store is not None else Config.layered(config).resolved_store_path()
             opened = SessionStore(Path(path).expanduser())
         state = opened.load(session_id)
+        if config is None and state.recipe is not None and state.recipe.config:
+            config = recorded_config(state.recipe)  # resume as it ran: corpus, search, models
         return cls(state=state, store=opened, config=config, **kwargs)
 
     def _context(self) -> RunContext:
         if self._ctx is None:
             cfg = self.config
+            check_rebuildable(self.state, self._llm is not None, self._search is not None)
             spec = resolve_llm_spec(cfg)
             default = self._llm or build_llm(spec, cfg)
             wrap = self._wrapper
@@ -244,6 +248,9 @@ class Session:
                 default, search = wrap.llm(default), wrap.search(search)
             router = ModelRouter(cfg, default, factory, cheap_spec_for)
             self.state.llm, self.state.search = default.name, search.name
+            self.state.recipe = recipe_for(
+                cfg, default.name, search.name, self._llm is not None, self._search is not None
+            )
             budget = None
             if cfg.token_management_enabled:
                 from deepresearch.budget.allocator import TokenBudget

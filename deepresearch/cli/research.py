@@ -102,6 +102,11 @@ def research_parser(prog: str, epilog: str) -> argparse.ArgumentParser:
 def config_from(args: argparse.Namespace) -> Config:
     """Flags and --set over environment, config file and defaults. Options a command does
     not have (e.g. `batch` has no --set) count as not given."""
+    return Config.load(file=getattr(args, "config", None), **overrides_from(args))
+
+
+def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
+    """The Config fields the flags and --set settings give."""
     overrides: dict[str, Any] = {}
     for item in getattr(args, "settings", []):
         key, sep, value = item.partition("=")
@@ -128,7 +133,7 @@ def config_from(args: argparse.Namespace) -> Config:
         "persist": False if getattr(args, "no_persist", False) else None,
     }
     overrides.update({k: v for k, v in flags.items() if v is not None})
-    return Config.load(file=getattr(args, "config", None), **overrides)
+    return overrides
 
 
 def output_format(args: argparse.Namespace) -> str:
@@ -172,8 +177,14 @@ def research_command(args: argparse.Namespace) -> int:
 def resume_command(args: argparse.Namespace) -> int:
     fmt = output_format(args)
     check_out_path(args.out)
+    # Resume as the session ran (its recorded Config: corpus, search, models), changed
+    # only by the flags given here.
+    overrides = overrides_from(args)
+    store = config_from(args).resolved_store_path()
+    for key in ("store_path", "persist"):
+        overrides.pop(key, None)
     session = Session.load(
-        args.session_id, config=config_from(args), progress=_progress(args.quiet)
+        args.session_id, store=store, progress=_progress(args.quiet), **overrides
     )
     if not args.quiet:
         print(f"Resuming {session.id} at {session.state.phase.value}", file=sys.stderr)

@@ -386,6 +386,18 @@ class Citation(Record):
     url: str = ""
 
 
+class ProviderRecipe(Record):
+    """How to rebuild a session's providers when it is resumed (never a key): the model
+    and search names it ran with, whether they were custom objects (which cannot be
+    rebuilt from the store and must be passed again), and its whole Config."""
+
+    llm: str = ""
+    search: str = ""
+    custom_llm: bool = False
+    custom_search: bool = False
+    config: dict[str, Any] = Field(default_factory=dict)
+
+
 class Report(Record):
     markdown: str
     sections: list[str] = Field(default_factory=list)

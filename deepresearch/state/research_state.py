@@ -25,6 +25,7 @@ from deepresearch.state.models import (
     Outcome,
     Phase,
     PhaseMetrics,
+    ProviderRecipe,
     Record,
     Report,
     RunStatus,
@@ -78,6 +79,7 @@ class ResearchState(Record):
     content_fidelity: dict[str, ContentFidelity] = Field(default_factory=dict)
     allocations: list[AllocationSummary] = Field(default_factory=list)
 
+    recipe: ProviderRecipe | None = None  # how to rebuild the providers on resume
     error: str | None = None
     abort_phase: Phase | None = None
     abort_iteration: int | None = None

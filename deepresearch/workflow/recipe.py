@@ -1,0 +1,49 @@
+"""Faithful resume: what a state records about its providers, and how a resume uses it.
+
+A session resumed from the store must search the same corpus with the same models and
+settings it started with — never silently the demo corpus. Built-in providers are rebuilt
+from the recorded Config; a custom provider object cannot be, so resuming without passing
+it again is a clear error instead of a switch to another provider.
+"""
+
+from __future__ import annotations
+
+from deepresearch.config import Config
+from deepresearch.errors import InputError
+from deepresearch.state import ResearchState
+from deepresearch.state.models import ProviderRecipe
+
+
+def recipe_for(
+    config: Config, llm: str, search: str, custom_llm: bool, custom_search: bool
+) -> ProviderRecipe:
+    return ProviderRecipe(
+        llm=llm,
+        search=search,
+        custom_llm=custom_llm,
+        custom_search=custom_search,
+        config=config.model_dump(mode="json"),
+    )
+
+
+def recorded_config(recipe: ProviderRecipe) -> Config:
+    """The Config the session ran with (fields this version no longer knows are skipped)."""
+    known = {k: v for k, v in recipe.config.items() if k in Config.model_fields}
+    return Config.model_validate(known)
+
+
+def check_rebuildable(state: ResearchState, has_llm: bool, has_search: bool) -> None:
+    """InputError when the session ran with a custom provider object not passed again."""
+    recipe = state.recipe
+    if recipe is None:
+        return
+    missing = []
+    if recipe.custom_llm and not has_llm:
+        missing.append(f"llm=<your LLM provider> (it ran with {recipe.llm!r})")
+    if recipe.custom_search and not has_search:
+        missing.append(f"search=<your search provider> (it ran with {recipe.search!r})")
+    if missing:
+        raise InputError(
+            f"Session {state.id!r} ran with a custom provider that cannot be rebuilt from the "
+            f"store; pass it again: Session.load({state.id!r}, {', '.join(missing)})."
+        )
