@@ -6,9 +6,13 @@ section and the metrics DataFrame all read the same records, so they cannot disa
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.state import Outcome, PhaseMetrics, ResearchState, RunStatus
 
 WARNINGS_HEADING = "## Limitations of this run"
+GAPS_HEADING = "## Open gaps"
+_NO_GAPS = re.compile(r"\bno (open |unresolved |remaining )?gaps\b", re.IGNORECASE)
 _SOURCES_HEADING = "\n## Sources\n"
 
 
@@ -27,9 +31,29 @@ def finish(state: ResearchState) -> RunStatus:
     state.error = None  # an earlier interruption is history once the run completes
     state.abort_phase = state.abort_iteration = None
     if state.report is not None:
+        gaps = [g.description for g in state.unresolved_gaps()]
+        state.report.markdown = with_gaps(state.report.markdown, gaps)
         state.report.warnings = state.run_warnings()
         state.report.markdown = with_warnings(state.report.markdown, state.report.warnings)
     return status
+
+
+def with_gaps(markdown: str, gaps: list[str]) -> str:
+    """The report states every open gap the state records: a "no open gaps" line is
+    removed when gaps exist, and gaps the report does not mention are listed in an
+    "Open gaps" section (before the sources list)."""
+    if not gaps:
+        return markdown
+    lines = [ln for ln in markdown.split("\n") if not _NO_GAPS.search(ln)]
+    text = "\n".join(lines)
+    missing = [g for g in gaps if " ".join(g.split()) not in " ".join(text.split())]
+    if not missing:
+        return text
+    section = "\n".join([GAPS_HEADING, "", *(f"- {g}" for g in missing), ""])
+    head, sources, rest = text.rpartition(_SOURCES_HEADING)
+    if not sources:
+        return text.rstrip() + "\n\n" + section
+    return f"{head.rstrip()}\n\n{section}{_SOURCES_HEADING}{rest}"
 
 
 def with_warnings(markdown: str, warnings: list[str]) -> str:

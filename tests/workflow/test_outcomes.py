@@ -64,3 +64,26 @@ def test_an_interrupted_phase_run_again_by_resume_does_not_count() -> None:
     assert finish(state) == RunStatus.COMPLETED
     state.metrics.pop()  # not run again: the failure stands
     assert state.finished_status() == RunStatus.COMPLETED_WITH_WARNINGS
+
+
+def test_no_open_gaps_is_said_only_when_none_is_recorded() -> None:
+    from deepresearch.state import Gap
+
+    said = MARKDOWN.replace(
+        "## Sources", "## Gaps and limitations\n\n- No open gaps were identified.\n\n## Sources"
+    )
+    state = state_with(Outcome.OK)
+    state.report = Report(markdown=said)
+    finish(state)
+    assert state.report.markdown == said  # nothing recorded: the line stands
+    state.gaps.append(
+        Gap(id="gap-1", description="The radio part was not researched.", iteration=1)
+    )
+    state.report = Report(markdown=said)
+    finish(state)
+    md = state.report.markdown
+    assert "No open gaps" not in md
+    assert "- The radio part was not researched." in md
+    assert md.index("## Open gaps") < md.index("## Sources")
+    finish(state)  # idempotent: the gap is mentioned now, nothing added twice
+    assert state.report.markdown.count("radio part") == 1
