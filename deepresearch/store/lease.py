@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from deepresearch.errors import SessionBusyError
+from deepresearch.errors import SessionBusyError, StoreError
 from deepresearch.state import ResearchState, RunStatus
 
 if TYPE_CHECKING:
@@ -90,26 +90,35 @@ async def holding(store: SessionStore | None, session_id: str) -> AsyncIterator[
     if store is None:
         yield
         return
-    token = acquire(store, session_id)
+    try:
+        token = acquire(store, session_id)
+    except StoreError:  # a store that cannot be written: the run's saver reports that
+        yield
+        return
 
     async def heartbeat() -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_S)
-            beat(store, session_id, token)
+            with contextlib.suppress(StoreError):
+                beat(store, session_id, token)
 
     task = asyncio.get_running_loop().create_task(heartbeat())
     try:
         yield
     finally:
         task.cancel()
-        release(store, session_id, token)
+        # A full or failing disk must not turn a finished run into a crash; a lease left
+        # behind belongs to this process and reads as dead once it exits.
+        with contextlib.suppress(StoreError):
+            release(store, session_id, token)
 
 
 def dead_holders(store: SessionStore) -> set[str]:
     """Ids of sessions whose lease is held by a process that is gone."""
-    with store._write() as conn:
-        conn.execute(_TABLE)
-        rows = conn.execute("SELECT session_id, pid, host, heartbeat FROM leases").fetchall()
+    try:
+        rows = store._read("SELECT session_id, pid, host, heartbeat FROM leases")
+    except StoreError:  # no lease table yet (nothing ever ran here), or unreadable
+        return set()
     return {sid for sid, pid, host, heartbeat in rows if not _alive(pid, host, heartbeat)}
 
 
