@@ -85,6 +85,14 @@ class RunAbortedError(DeepResearchError):
         self.provider = cause.provider
 
 
+class LLMTimeoutError(ProviderError, TimeoutError):
+    """One LLM call exceeded its time limit (``timeout_s`` or ``operation_timeout_s``).
+    A ProviderError, so the role's fallback chain and the phases' non-fatal paths apply."""
+
+    def __init__(self, message: str, *, provider: str = "") -> None:
+        super().__init__(message, provider=provider, retryable=True)
+
+
 class RateLimitError(ProviderError):
     def __init__(self, message: str, *, provider: str = "", retry_after: float | None = None):
         super().__init__(message, provider=provider, retryable=True)

@@ -16,6 +16,7 @@ from deepresearch.context import RunContext
 from deepresearch.cost_guard import check_spend
 from deepresearch.errors import (
     ContextWindowError,
+    LLMTimeoutError,
     ProviderError,
     ProviderSetupError,
     ProviderUnavailableError,
@@ -76,14 +77,6 @@ ProviderFactory = Callable[[str], LLMProvider]
 
 def _key_env(vendor: str) -> str:
     return {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(vendor, "")
-
-
-class LLMTimeoutError(ProviderError, TimeoutError):
-    """One LLM call exceeded its time limit (``timeout_s`` or ``operation_timeout_s``).
-    A ProviderError, so the role's fallback chain and the phases' non-fatal paths apply."""
-
-    def __init__(self, message: str, *, provider: str = "") -> None:
-        super().__init__(message, provider=provider, retryable=True)
 
 
 class ModelRouter:

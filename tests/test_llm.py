@@ -13,6 +13,7 @@ from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import (
     ContextWindowError,
+    LLMTimeoutError,
     ProviderError,
     ProviderUnavailableError,
     ResearchCancelled,
@@ -23,7 +24,6 @@ from deepresearch.llm import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     ROLE_CHAIN,
-    LLMTimeoutError,
     ModelRouter,
     call_llm,
     phase_metrics,

@@ -11,6 +11,8 @@ EXPECTED = {
     "StructuredOutputError", "SearchError", "MissingExtraError", "StateVersionError",
     "SessionNotFoundError", "ResearchCancelled", "PhaseTimeoutError", "__version__",
     "StoreError", "UrlRefused", "PhaseOrderError",
+    "CostLimitReached", "LLMTimeoutError", "PageFetchError", "ProviderSetupError",
+    "RunAbortedError", "SessionBusyError",
     "RunEvent", "PhaseStarted", "PhaseFinished", "SourceFound", "FindingAdded", "Paused",
     "ReportReady", "RunFinished",
     "research_many", "research_many_sync", "BatchResult", "ProviderLimit",

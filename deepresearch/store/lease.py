@@ -107,6 +107,9 @@ async def holding(store: SessionStore | None, session_id: str) -> AsyncIterator[
         yield
     finally:
         task.cancel()
+        # Wait for the heartbeat to end so no pending task outlives the run's event loop.
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
         # A full or failing disk must not turn a finished run into a crash; a lease left
         # behind belongs to this process and reads as dead once it exits.
         with contextlib.suppress(StoreError):
