@@ -35,6 +35,7 @@ from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.state import AgentDecision, Gap, Phase, Report, ResearchState, RunStatus
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store.guard import GuardedStore
+from deepresearch.store.sqlite import open_store
 from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
 from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
@@ -188,7 +189,7 @@ class Session:
         self._search = search if isinstance(search, SearchProvider) else None
         # A batch routes every provider through its shared rate limiter and budget.
         self._wrapper = provider_wrapper
-        self.store = _open_store(store, base)
+        self.store = open_store(store, base)
         self._saver = GuardedStore(self.store, progress) if self.store is not None else None
         if state is None:
             if question is None:
@@ -689,23 +690,6 @@ class Session:
         from deepresearch.render import state_report_markdown
 
         return state_report_markdown(self.state) if self.state.report else None
-
-
-def _open_store(store: Any, config: Config) -> SessionStore | None:
-    from deepresearch.store import SessionStore
-
-    if not config.persist:
-        return None
-    if store is None:
-        return SessionStore(config.resolved_store_path())
-    if isinstance(store, SessionStore):
-        return store
-    if isinstance(store, str | os.PathLike):
-        return SessionStore(Path(store).expanduser())
-    raise InputError(
-        f"store must be a SessionStore or a path, not {type(store).__name__}; "
-        "use persist=False to keep nothing."
-    )
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

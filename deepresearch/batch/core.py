@@ -15,7 +15,6 @@ from typing import Any
 from deepresearch.batch.jobs import (
     Limits,
     invalid_row,
-    open_batch_store,
     prepare,
     resume_point,
     run_prepared,
@@ -30,6 +29,7 @@ from deepresearch.providers.shared_limits import ProviderWrapper, SharedLimits
 from deepresearch.session import run_sync
 from deepresearch.state import ResearchState
 from deepresearch.store import SessionStore
+from deepresearch.store.sqlite import open_store
 
 BACKENDS = ("asyncio", "ray")
 
@@ -67,7 +67,7 @@ async def research_many(
         raise InputError(f"questions must be strings; got {type(wrong[0]).__name__}: {wrong[0]!r}")
     unique = list(dict.fromkeys(_normalized(q) for q in items))
     cfg = Config.layered(config, persist=persist)
-    opened = open_batch_store(store, cfg)
+    opened = open_store(store, cfg)
     shared = shared_limits(limits, cfg)
     reporter = batch_progress(len(unique), progress)
     started = time.perf_counter()

@@ -8,14 +8,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from deepresearch.batch.result import INVALID, SKIPPED, BatchRow
 from deepresearch.config import Config
-from deepresearch.errors import InputError
 from deepresearch.providers.shared_limits import ProviderLimit, ProviderWrapper, SharedLimits
 from deepresearch.session import Session
 from deepresearch.state import RunStatus
@@ -44,22 +42,6 @@ def _provider_name(value: object) -> str | None:
         return None  # already merged into the config
     name = getattr(value, "name", None)
     return name if isinstance(name, str) else type(value).__name__
-
-
-def open_batch_store(store: Any, config: Config) -> SessionStore | None:
-    """The one store every session of the batch writes to (None with persist=False)."""
-    if not config.persist:
-        return None
-    if store is None:
-        return SessionStore(config.resolved_store_path())
-    if isinstance(store, SessionStore):
-        return store
-    if isinstance(store, str | os.PathLike):
-        return SessionStore(Path(store).expanduser())
-    raise InputError(
-        f"store must be a SessionStore or a path, not {type(store).__name__}; "
-        "use persist=False to keep nothing."
-    )
 
 
 def shared_limits(limits: Limits | None, config: Config) -> SharedLimits:

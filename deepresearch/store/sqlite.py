@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from deepresearch.errors import SessionNotFoundError, StateVersionError, StoreError
+from deepresearch.errors import InputError, SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.redaction import scrub_secrets
 from deepresearch.state import ResearchState, RunStatus
 from deepresearch.store import lease
@@ -33,6 +33,8 @@ from deepresearch.store.records import Event, SessionSummary
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from deepresearch.config import Config
 
 # 2: snapshots are packed (zlib, long texts by reference; deepresearch.store.lean).
 STORE_VERSION = 2
@@ -446,3 +448,20 @@ def _load(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {"unreadable": text[:200]}
     return value if isinstance(value, dict) else {"value": value}
+
+
+def open_store(store: object, config: Config) -> SessionStore | None:
+    """The store a run writes to: None with ``persist=False``, the configured default for
+    None, or the given SessionStore or path; anything else is an InputError."""
+    if not config.persist:
+        return None
+    if store is None:
+        return SessionStore(config.resolved_store_path())
+    if isinstance(store, SessionStore):
+        return store
+    if isinstance(store, str | os.PathLike):
+        return SessionStore(Path(store).expanduser())
+    raise InputError(
+        f"store must be a SessionStore or a path, not {type(store).__name__}; "
+        "use persist=False to keep nothing."
+    )
