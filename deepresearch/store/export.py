@@ -21,7 +21,7 @@ from deepresearch.render import (
     state_report_markdown,
     strip_controls,
 )
-from deepresearch.state import ResearchState
+from deepresearch.state import ResearchState, Source
 from deepresearch.store.records import Event
 
 
@@ -108,25 +108,70 @@ _PAGE_STYLE = (
 
 
 def cited_sources_csl(state: ResearchState) -> list[dict[str, Any]]:
-    """The report's cited sources as CSL-JSON items (for Zotero, pandoc, citeproc)."""
+    """The report's cited sources as CSL-JSON items (for Zotero, pandoc, citeproc). A paper
+    from scholarly search (one with a DOI or a venue) is an ``article-journal`` with its
+    authors, year, venue and DOI; a web page is a ``webpage``, a local file a ``document``."""
     by_id = {s.id: s for s in state.sources}
     items: list[dict[str, Any]] = []
     for c in state.report_citations():
+        src = by_id.get(c.source_id)
+        paper = src is not None and bool(src.doi or src.venue)
+        url = c.url if safe_href(c.url) else None
+        if url is None and src is not None and src.open_access_url:
+            url = src.open_access_url if safe_href(src.open_access_url) else None
         item: dict[str, Any] = {
             "id": c.source_id,
-            "type": "webpage" if safe_href(c.url) else "document",
-            "title": strip_controls(one_line(c.title or c.url)),
+            "type": "article-journal" if paper else "webpage" if url else "document",
+            "title": _clean(c.title or c.url),
             "citation-number": c.number,
         }
-        if safe_href(c.url):
-            item["URL"] = c.url
-        src = by_id.get(c.source_id)
-        if src is not None and src.domain:
-            item["container-title"] = src.domain
-        if src is not None and src.published:
-            item["issued"] = {"raw": str(src.published)}
+        if src is not None and src.authors:
+            item["author"] = [_csl_name(_clean(a)) for a in src.authors if _clean(a)]
+        if url is not None:
+            item["URL"] = url
+        if src is not None:
+            item.update(_container_and_date(src, paper))
         items.append(item)
     return items
+
+
+def _container_and_date(src: Source, paper: bool) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if paper:
+        if src.venue:
+            fields["container-title"] = _clean(src.venue)
+        if src.doi:
+            fields["DOI"] = _clean(src.doi)
+    elif src.domain:
+        fields["container-title"] = src.domain
+    if src.year is not None:
+        fields["issued"] = {"date-parts": [[src.year]]}
+    elif src.published:
+        fields["issued"] = {"raw": str(src.published)}
+    return fields
+
+
+_NAME_SUFFIX = re.compile(r"[JS]r\.?|I{2,3}|IV")
+
+
+def _csl_name(name: str) -> dict[str, str]:
+    """A display name as a CSL name: "Family, Given" as written, else BibTeX's rule for
+    "Given von Family" (the family name starts at the first lower-case word, else it is
+    the last word), with a trailing "Jr."/"III" as the suffix. A single word, or a name
+    with " and " in it (an organisation), stays a literal."""
+    words = name.split()
+    if len(words) < 2 or "and" in (w.lower() for w in words):
+        return {"literal": name}
+    if "," in name:
+        family, *rest = (part.strip() for part in name.split(","))
+        if not family:
+            return {"literal": name}
+        named = {"family": family, "given": rest[-1]} if rest[-1] else {"family": family}
+        return named | ({"suffix": rest[0]} if len(rest) > 1 and rest[0] else {})
+    suffix = words.pop() if len(words) > 2 and _NAME_SUFFIX.fullmatch(words[-1]) else ""
+    start = next((i for i, w in enumerate(words[1:-1], 1) if w[0].islower()), len(words) - 1)
+    named = {"family": " ".join(words[start:]), "given": " ".join(words[:start])}
+    return named | ({"suffix": suffix} if suffix else {})
 
 
 def export_csl_json(state: ResearchState) -> str:
@@ -135,24 +180,52 @@ def export_csl_json(state: ResearchState) -> str:
 
 
 def export_bibtex(state: ResearchState) -> str:
-    """The report's cited sources as BibTeX ``@misc`` entries, keyed by source id."""
+    """The report's cited sources as BibTeX, keyed by source id: a paper (DOI or venue) is an
+    ``@article`` with author, year, journal, doi and url; anything else is a ``@misc``."""
     entries = []
     for item in cited_sources_csl(state):
-        fields = [f"  title = {{{_bibtex(item['title'])}}}"]
-        if "URL" in item:
-            fields.append(f"  howpublished = {{\\url{{{_bibtex(item['URL'])}}}}}")
-        if "container-title" in item:
-            fields.append(f"  organization = {{{_bibtex(item['container-title'])}}}")
-        if "issued" in item:
-            fields.append(f"  note = {{Published {_bibtex(item['issued']['raw'])}}}")
+        article = item["type"] == "article-journal"
+        fields = [("title", _bibtex(item["title"]))]
+        if item.get("author"):
+            fields.append(("author", " and ".join(_bibtex_name(n) for n in item["author"])))
+        issued = item.get("issued", {})
+        if "date-parts" in issued:
+            fields.append(("year", str(issued["date-parts"][0][0])))
+        if article:
+            fields += [
+                (bib, _bibtex(item[csl]))
+                for bib, csl in (("journal", "container-title"), ("doi", "DOI"), ("url", "URL"))
+                if csl in item
+            ]
+        else:
+            if "URL" in item:
+                fields.append(("howpublished", f"\\url{{{_bibtex(item['URL'])}}}"))
+            if "container-title" in item:
+                fields.append(("organization", _bibtex(item["container-title"])))
+            if "raw" in issued:
+                fields.append(("note", f"Published {_bibtex(issued['raw'])}"))
         key = re.sub(r"[^A-Za-z0-9]", "", item["id"]) or "source"
-        entries.append(f"@misc{{{key},\n" + ",\n".join(fields) + "\n}")
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+        entries.append(f"@{'article' if article else 'misc'}{{{key},\n{body}\n}}")
     return scrub_secrets("\n\n".join(entries) + ("\n" if entries else ""))
+
+
+def _bibtex_name(name: dict[str, str]) -> str:
+    """A CSL name in BibTeX's unambiguous "von Last, Jr, First" form; a literal is braced
+    so BibTeX keeps it whole."""
+    if "literal" in name:
+        return f"{{{_bibtex(name['literal'])}}}"
+    parts = [name["family"], name.get("suffix", ""), name.get("given", "")]
+    return ", ".join(_bibtex(p) for p in parts if p)
 
 
 def _bibtex(text: str) -> str:
     """Text safe inside a BibTeX brace group: braces and backslashes removed."""
     return re.sub(r"[{}\\]", "", text)
+
+
+def _clean(text: str) -> str:
+    return strip_controls(one_line(text))
 
 
 def timeline(events: Sequence[Event], state: ResearchState | None = None) -> str:

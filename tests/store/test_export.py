@@ -18,6 +18,7 @@ from deepresearch.state import (
 from deepresearch.store import (
     Event,
     SessionStore,
+    cited_sources_csl,
     describe_event,
     export_bibtex,
     export_csl_json,
@@ -241,3 +242,86 @@ def test_cited_sources_export_as_csl_json_and_bibtex() -> None:
     bib = export_bibtex(state)
     assert bib.count("@misc{") == 3 and "\\url{http://[2001:db8::7]/paper}" in bib
     assert "IPv6 paper" in bib  # braces from a title cannot break the entry
+
+
+def paper_and_page_state() -> ResearchState:
+    state = ResearchState(question="What is deep learning?")
+    state.new_source(
+        url="https://doi.org/10.1038/nature14539",
+        title="Deep learning",
+        domain="doi.org",
+        published="2015-05-28",
+        authors=["Yann LeCun", "Ludwig van Beethoven", "OpenAI"],
+        year=2015,
+        venue="Nature {London}",
+        doi="10.1038/nature14539",
+        citation_count=50000,
+    )
+    state.new_source(
+        url="https://example.org/dl", title="Deep learning explained", domain="example.org"
+    )
+    state.report = Report(
+        markdown="Deep nets learn [1]. Explained [2].",
+        cited_source_ids=["src-1", "src-2"],
+        word_count=5,
+    )
+    return state
+
+
+def test_a_paper_exports_as_an_article_and_a_web_page_stays_misc() -> None:
+    bib = export_bibtex(paper_and_page_state())
+    assert bib == (
+        "@article{src1,\n"
+        "  title = {Deep learning},\n"
+        "  author = {LeCun, Yann and van Beethoven, Ludwig and {OpenAI}},\n"
+        "  year = {2015},\n"
+        "  journal = {Nature London},\n"
+        "  doi = {10.1038/nature14539},\n"
+        "  url = {https://doi.org/10.1038/nature14539}\n"
+        "}\n\n"
+        "@misc{src2,\n"
+        "  title = {Deep learning explained},\n"
+        "  howpublished = {\\url{https://example.org/dl}},\n"
+        "  organization = {example.org}\n"
+        "}\n"
+    )
+    items = json.loads(export_csl_json(paper_and_page_state()))
+    assert items == [
+        {
+            "id": "src-1",
+            "type": "article-journal",
+            "title": "Deep learning",
+            "citation-number": 1,
+            "author": [
+                {"family": "LeCun", "given": "Yann"},
+                {"family": "van Beethoven", "given": "Ludwig"},
+                {"literal": "OpenAI"},
+            ],
+            "URL": "https://doi.org/10.1038/nature14539",
+            "container-title": "Nature {London}",
+            "DOI": "10.1038/nature14539",
+            "issued": {"date-parts": [[2015]]},
+        },
+        {
+            "id": "src-2",
+            "type": "webpage",
+            "title": "Deep learning explained",
+            "citation-number": 2,
+            "URL": "https://example.org/dl",
+            "container-title": "example.org",
+        },
+    ]
+
+
+def test_author_names_split_into_family_and_given() -> None:
+    state = paper_and_page_state()
+    state.sources[0].authors = ["LeCun, Yann", "Martin Luther King Jr.", "Gates and Co"]
+    (item, _) = cited_sources_csl(state)
+    assert item["author"] == [
+        {"family": "LeCun", "given": "Yann"},
+        {"family": "King", "given": "Martin Luther", "suffix": "Jr."},
+        {"literal": "Gates and Co"},  # " and " would split a BibTeX name list
+    ]
+    assert "author = {LeCun, Yann and King, Jr., Martin Luther and {Gates and Co}}" in (
+        export_bibtex(state)
+    )
