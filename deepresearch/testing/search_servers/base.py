@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from deepresearch.testing.loopback import LoopbackServer
 
 JSON = dict[str, Any]
 _WORD = re.compile(r"[^\W_]+")
@@ -48,58 +49,21 @@ class WebRequest:
         return {k: v[0] for k, v in parse_qs(self.body.decode("utf-8", "replace")).items()}
 
 
-class LoopbackWebServer:
+class LoopbackWebServer(LoopbackServer[WebRequest, WebReply]):
     """A small threaded HTTP server on 127.0.0.1:<free port>; use it as a context manager.
 
     Subclasses answer in :meth:`route`; :meth:`enqueue` scripts replies that come first.
     """
 
     def __init__(self, *, max_lifetime_s: float = 120.0) -> None:
-        self.requests: list[WebRequest] = []
-        self._script: list[WebReply] = []
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.owner = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._stopper = threading.Timer(max_lifetime_s, self.stop)
-        self._stopper.daemon = True
-        self._stopped = False
+        super().__init__(_Handler, max_lifetime_s=max_lifetime_s)
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.root_url
 
-    def enqueue(self, *replies: WebReply) -> None:
-        with self._lock:
-            self._script.extend(replies)
-
-    def start(self) -> Self:
-        self._thread.start()
-        self._stopper.start()
-        return self
-
-    def stop(self) -> None:
-        with self._lock:
-            if self._stopped:
-                return
-            self._stopped = True
-        self._stopper.cancel()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def reply_to(self, request: WebRequest) -> WebReply:
-        with self._lock:
-            self.requests.append(request)
-            scripted = self._script.pop(0) if self._script else None
-        return scripted if scripted is not None else self.route(request)
+    def unscripted_reply(self, request: WebRequest) -> WebReply:
+        return self.route(request)
 
     def route(self, request: WebRequest) -> WebReply:
         return WebReply(404, {"error": f"no route for {request.path}"})

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from deepresearch.testing.loopback import LoopbackServer
 
 JSON = dict[str, Any]
 
@@ -37,62 +38,23 @@ Responder = Callable[[RecordedRequest], Reply]
 Answerer = Callable[[str, str], JSON]
 
 
-class VendorServer:
+class VendorServer(LoopbackServer[RecordedRequest, Reply]):
     """A small threaded HTTP server on 127.0.0.1:<free port>; use it as a context manager."""
 
     def __init__(self, responder: Responder | None = None, *, max_lifetime_s: float = 120.0):
-        self.requests: list[RecordedRequest] = []
-        self._script: list[Reply] = []
+        super().__init__(_Handler, max_lifetime_s=max_lifetime_s)
         self._responder = responder
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.owner = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._stopper = threading.Timer(max_lifetime_s, self.stop)
-        self._stopper.daemon = True
-        self._stopped = False
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.root_url
 
     @property
     def base_url(self) -> str:
         """What to put in Config.<vendor>_base_url."""
         return self.url
 
-    def enqueue(self, *replies: Reply) -> None:
-        with self._lock:
-            self._script.extend(replies)
-
-    def start(self) -> Self:
-        self._thread.start()
-        self._stopper.start()
-        return self
-
-    def stop(self) -> None:
-        with self._lock:
-            if self._stopped:
-                return
-            self._stopped = True
-        self._stopper.cancel()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def reply_to(self, request: RecordedRequest) -> Reply:
-        with self._lock:
-            self.requests.append(request)
-            scripted = self._script.pop(0) if self._script else None
-        if scripted is not None:
-            return scripted
+    def unscripted_reply(self, request: RecordedRequest) -> Reply:
         if self._responder is not None:
             return self._responder(request)
         return self.default_reply(request)
