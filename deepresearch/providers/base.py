@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
+from urllib.parse import urlparse
 
 from pydantic import BaseModel
 
@@ -112,6 +113,22 @@ class SearchHit(BaseModel):
 
 
 SCHOLARLY_FIELDS = ("authors", "year", "venue", "doi", "citation_count", "open_access_url")
+
+
+def web_hit(url: str, title: str, snippet: str, provider: str, **fields: Any) -> SearchHit | None:
+    """A web search engine's result as a hit whose content is its snippet (extract fetches
+    the page later); None for a result that is not an http(s) page."""
+    if not url.startswith(("http://", "https://")):
+        return None
+    return SearchHit(
+        url=url,
+        title=title,
+        snippet=snippet,
+        content=snippet,
+        domain=urlparse(url).netloc.lower().removeprefix("www."),
+        provider=provider,
+        **fields,
+    )
 
 
 @runtime_checkable

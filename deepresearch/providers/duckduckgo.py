@@ -13,11 +13,10 @@ from __future__ import annotations
 import asyncio
 import functools
 from typing import Any
-from urllib.parse import urlparse
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError, RateLimitError
-from deepresearch.providers.base import SearchHit
+from deepresearch.providers.base import SearchHit, web_hit
 from deepresearch.providers.credentials import ensure_importable
 from deepresearch.providers.resilience import RetryPolicy, call_with_retries, gate_for
 from deepresearch.providers.web_pages import PageFetcher
@@ -54,23 +53,16 @@ class DuckDuckGoSearch:
             return await asyncio.to_thread(self._search_sync, query)
 
         rows = await call_with_retries(once, policy=self.retry, gate=gate)
-        hits = []
-        for row in rows:
-            url = str(row.get("href") or "")
-            if not url.startswith(("http://", "https://")):
-                continue
-            body = str(row.get("body") or "")
-            hits.append(
-                SearchHit(
-                    url=url,
-                    title=str(row.get("title") or ""),
-                    snippet=body,
-                    content=body,
-                    domain=urlparse(url).netloc.lower().removeprefix("www."),
-                    provider=self.name,
-                )
+        hits = [
+            web_hit(
+                str(row.get("href") or ""),
+                str(row.get("title") or ""),
+                str(row.get("body") or ""),
+                self.name,
             )
-        return hits[:max_results]
+            for row in rows
+        ]
+        return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

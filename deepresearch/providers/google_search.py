@@ -10,13 +10,12 @@ an API key (``GOOGLE_API_KEY``) and a search engine id (``Config.google_engine_i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from urllib.parse import urlparse
 
 import httpx
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError, ProviderUnavailableError
-from deepresearch.providers.base import SearchHit
+from deepresearch.providers.base import SearchHit, web_hit
 from deepresearch.providers.credentials import Secret
 from deepresearch.providers.http_api import ApiLimits, HttpApi, as_list, optional_key, text
 from deepresearch.providers.web_pages import PageFetcher
@@ -99,23 +98,16 @@ class GoogleSearch:
             "num": max(1, min(max_results, _MAX_NUM)),
         }
         data = await self.api.get_json("/customsearch/v1", params)
-        hits = []
-        for item in as_list(data, "items", self.api):
-            url = text(item.get("link"))
-            if not url.startswith(("http://", "https://")):
-                continue
-            snippet = text(item.get("snippet"))
-            hits.append(
-                SearchHit(
-                    url=url,
-                    title=text(item.get("title")),
-                    snippet=snippet,
-                    content=snippet,
-                    domain=urlparse(url).netloc.lower().removeprefix("www."),
-                    provider=self.name,
-                )
+        hits = [
+            web_hit(
+                text(item.get("link")),
+                text(item.get("title")),
+                text(item.get("snippet")),
+                self.name,
             )
-        return hits[:max_results]
+            for item in as_list(data, "items", self.api)
+        ]
+        return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)

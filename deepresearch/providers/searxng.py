@@ -8,13 +8,12 @@ answers 403). Public instances usually disable JSON and rate-limit hard (429).
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
 
 import httpx
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError, ProviderUnavailableError
-from deepresearch.providers.base import SearchHit
+from deepresearch.providers.base import SearchHit, web_hit
 from deepresearch.providers.http_api import ApiLimits, HttpApi, as_list, text
 from deepresearch.providers.web_pages import PageFetcher
 
@@ -56,26 +55,19 @@ class SearxngSearch:
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
         data = await self.api.get_json("/search", {"q": query, "format": "json", "pageno": 1})
-        hits = []
-        for item in as_list(data, "results", self.api):
-            url = text(item.get("url"))
-            if not url.startswith(("http://", "https://")):
-                continue
-            snippet = text(item.get("content"))
-            hits.append(
-                SearchHit(
-                    url=url,
-                    title=text(item.get("title")),
-                    snippet=snippet,
-                    content=snippet,
-                    score=_float(item.get("score")),
-                    domain=urlparse(url).netloc.lower().removeprefix("www."),
-                    published=text(item.get("publishedDate")) or None,
-                    provider=self.name,
-                    metadata={"engines": item.get("engines") or [text(item.get("engine"))]},
-                )
+        hits = [
+            web_hit(
+                text(item.get("url")),
+                text(item.get("title")),
+                text(item.get("content")),
+                self.name,
+                score=_float(item.get("score")),
+                published=text(item.get("publishedDate")) or None,
+                metadata={"engines": item.get("engines") or [text(item.get("engine"))]},
             )
-        return hits[:max_results]
+            for item in as_list(data, "results", self.api)
+        ]
+        return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         return await self.pages.extract(urls, provider=self.name)
