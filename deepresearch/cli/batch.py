@@ -16,6 +16,7 @@ from pathlib import Path
 
 from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
+from deepresearch.cli.research import add_search_options
 from deepresearch.config import Config
 from deepresearch.errors import InputError
 
@@ -35,18 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)"
     )
-    p.add_argument(
-        "--search",
-        help="search providers, comma-separated: auto, demo, corpus, tavily, semantic_scholar, "
-        "openalex, arxiv, crossref, google, searxng, duckduckgo",
-    )
-    p.add_argument(
-        "--search-mode",
-        choices=["fallback", "merge"],
-        help="several providers: the first that answers (fallback) or all, merged (merge)",
-    )
-    p.add_argument("--corpus", type=Path, help="search this folder of your documents")
-    p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
+    add_search_options(p)
     p.add_argument("--config", type=Path, help="a deepresearch.toml file")
     p.add_argument(
         "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"

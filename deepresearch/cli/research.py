@@ -33,11 +33,8 @@ EXIT_STORE_FAILED = 4
 FORMATS = ("md", "json", "state")
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
-    """The options shared by a new run and `resume`."""
-    p.add_argument(
-        "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default auto)"
-    )
+def add_search_options(p: argparse.ArgumentParser) -> None:
+    """Where to search and for how many iterations: shared by a run, `resume` and `batch`."""
     p.add_argument(
         "--search",
         help="search providers, comma-separated: auto, demo, corpus, tavily, semantic_scholar, "
@@ -50,6 +47,14 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--corpus", type=Path, help="search this folder of your documents")
     p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """The options shared by a new run and `resume`."""
+    p.add_argument(
+        "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default auto)"
+    )
+    add_search_options(p)
     p.add_argument(
         "--max-sub-queries", type=int, help="sub-queries the planner may write (default 5)"
     )
