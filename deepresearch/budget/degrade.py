@@ -22,6 +22,7 @@ from deepresearch.errors import PhaseTimeoutError, ProviderError
 from deepresearch.llm import call_llm
 from deepresearch.roles import CondenseInputs, CondenseOutput
 from deepresearch.state import AgentRole, ResearchState
+from deepresearch.untrusted import UNTRUSTED_BRIEF, source_block
 
 from .tokens import count_tokens, split_sentences, split_to_chunks, truncate_to_tokens
 
@@ -150,7 +151,7 @@ class Condenser:
         system = (
             f"You condense research material. {_INSTRUCTIONS[level]} Write at most "
             f"{target} tokens. Use only facts from the text. Keep every [n] citation "
-            "marker exactly as written, next to the statement it supports."
+            f"marker exactly as written, next to the statement it supports. {UNTRUSTED_BRIEF}"
         )
         framing = count_tokens(system + state.question, summarizer_spec) + _PROMPT_SLACK_TOKENS
         room = max(MIN_SUMMARY_TOKENS, self._call_budget(summarizer_spec) - framing)
@@ -159,7 +160,8 @@ class Condenser:
         parts: list[str] = []
         for chunk in chunks:
             chunk_target = max(1, target * count_tokens(chunk, summarizer_spec) // total)
-            user = f"Research question: {state.question}\n\nText:\n{chunk}"
+            text_block = source_block({"kind": "text to condense"}, chunk)
+            user = f"Research question: {state.question}\n\nText:\n{text_block}"
             self.calls += 1
             out = await call_llm(
                 ctx,

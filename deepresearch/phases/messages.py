@@ -1,12 +1,10 @@
 """The user message of each role, built from its structured inputs (see ``roles``).
 
 Everything that came from a search or a file is wrapped in a ``<source>`` tag (see
-:func:`source_block`); the system prompts say such text is data, never instructions.
+``deepresearch.untrusted``); the system prompts say such text is data, never instructions.
 """
 
 from __future__ import annotations
-
-from html import escape
 
 from deepresearch.phases.common import guidance_block
 from deepresearch.roles import (
@@ -23,22 +21,7 @@ from deepresearch.roles import (
     SynthesizeInputs,
     VerifyInputs,
 )
-
-
-def _attr(value: str) -> str:
-    return escape(value, quote=True)
-
-
-def _body(text: str) -> str:
-    """Text as it goes inside a tag: a closing tag inside it cannot end the source early."""
-    return text.replace("</source", "</ source").replace("<source", "< source").strip()
-
-
-def source_block(attrs: dict[str, str], body: str = "", *, tag: str = "source") -> str:
-    head = " ".join(f'{k}="{_attr(v)}"' for k, v in attrs.items() if v)
-    if not body.strip():
-        return f"<{tag} {head} />"
-    return f"<{tag} {head}>\n{_body(body)}\n</{tag}>"
+from deepresearch.untrusted import source_block
 
 
 def source_view(s: SourceText, *, with_text: bool = True, with_id: bool = True) -> str:

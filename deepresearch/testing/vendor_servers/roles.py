@@ -87,5 +87,6 @@ def role_answer(schema: str, prompt: str) -> JSON:
             ]
         }
     if schema == "CondenseOutput":
-        return {"text": prompt.split("Text:", 1)[-1].strip()[:400]}
+        text = re.sub(r"</?source[^>]*>", "", prompt.split("Text:", 1)[-1])
+        return {"text": text.strip()[:400]}
     return {}
