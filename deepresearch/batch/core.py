@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from deepresearch.batch.jobs import (
+    BatchRun,
     Limits,
     invalid_row,
     prepare,
@@ -21,14 +22,13 @@ from deepresearch.batch.jobs import (
     shared_limits,
     skipped_row,
 )
-from deepresearch.batch.progress import BatchProgress, Progress, batch_progress
+from deepresearch.batch.progress import Progress, batch_progress
 from deepresearch.batch.result import BatchResult, BatchRow, row_from_state
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError, InputError
-from deepresearch.providers.shared_limits import ProviderWrapper, SharedLimits
+from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.session import run_sync
 from deepresearch.state import ResearchState
-from deepresearch.store import SessionStore
 from deepresearch.store.sqlite import open_store
 
 BACKENDS = ("asyncio", "ray")
@@ -71,23 +71,13 @@ async def research_many(
     shared = shared_limits(limits, cfg)
     reporter = batch_progress(len(unique), progress)
     started = time.perf_counter()
+    run = BatchRun(unique, cfg, opened, shared, reporter, concurrency, session_kwargs)
     if backend == "ray":
         from deepresearch.batch.ray_backend import run_on_ray
 
-        rows, states = await run_on_ray(
-            unique,
-            cfg,
-            opened,
-            shared,
-            reporter,
-            concurrency,
-            dict(ray_options or {}),
-            session_kwargs,
-        )
+        rows, states = await run_on_ray(run, dict(ray_options or {}))
     else:
-        rows, states = await _run_in_process(
-            unique, cfg, opened, shared, reporter, concurrency, session_kwargs
-        )
+        rows, states = await _run_in_process(run)
     by_question = dict(zip(unique, rows, strict=True))
     result = BatchResult(
         [by_question[_normalized(q)] for q in items],
@@ -110,24 +100,17 @@ def _normalized(question: str) -> str:
     return " ".join(question.split())
 
 
-async def _run_in_process(
-    questions: list[str],
-    config: Config,
-    store: SessionStore | None,
-    shared: SharedLimits,
-    reporter: BatchProgress,
-    concurrency: int,
-    session_kwargs: dict[str, Any],
-) -> tuple[list[BatchRow], dict[str, ResearchState]]:
+async def _run_in_process(run: BatchRun) -> tuple[list[BatchRow], dict[str, ResearchState]]:
+    config, store, shared = run.config, run.store, run.shared
     wrapper = ProviderWrapper(shared)
-    slots = asyncio.Semaphore(concurrency)
+    slots = asyncio.Semaphore(run.concurrency)
     states: dict[str, ResearchState] = {}
 
     async def one(question: str) -> BatchRow:
         async with slots:
             clock = time.perf_counter()
             try:
-                session, done = prepare(question, config, store, session_kwargs, wrapper)
+                session, done = prepare(question, config, store, run.session_kwargs, wrapper)
             except DeepResearchError as exc:
                 return invalid_row(question, exc)
             spent = shared.any_exhausted()
@@ -142,10 +125,4 @@ async def _run_in_process(
                 reused=done, error=error, resumed_from=resumed_from,
             )  # fmt: skip
 
-    async def reported(question: str) -> BatchRow:
-        row = await one(question)
-        reporter.finished(row)
-        return row
-
-    rows = await asyncio.gather(*(reported(q) for q in questions))
-    return list(rows), states
+    return await run.each(one), states

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deepresearch.batch.progress import BatchProgress
 from deepresearch.batch.result import INVALID, SKIPPED, BatchRow
 from deepresearch.config import Config
 from deepresearch.providers.shared_limits import ProviderLimit, ProviderWrapper, SharedLimits
@@ -23,6 +25,29 @@ from deepresearch.store import SessionStore
 # Config fields that say where results go, not what the research is.
 _NOT_IDENTITY = {"store_path", "persist", "corpus_index"}
 Limits = Mapping[str, ProviderLimit | Mapping[str, Any]]
+
+
+@dataclass
+class BatchRun:
+    """A batch as a backend receives it: the distinct questions and what they share."""
+
+    questions: list[str]
+    config: Config
+    store: SessionStore | None
+    shared: SharedLimits
+    reporter: BatchProgress
+    concurrency: int
+    session_kwargs: dict[str, Any]
+
+    async def each(self, one: Callable[[str], Awaitable[BatchRow]]) -> list[BatchRow]:
+        """``one`` for every question at once; each row is reported as it finishes."""
+
+        async def reported(question: str) -> BatchRow:
+            row = await one(question)
+            self.reporter.finished(row)
+            return row
+
+        return list(await asyncio.gather(*(reported(q) for q in self.questions)))
 
 
 def job_id(question: str, config: Config, llm: object = None, search: object = None) -> str:

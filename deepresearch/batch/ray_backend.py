@@ -18,8 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deepresearch.batch.jobs import invalid_row, prepare, resume_point, run_prepared, skipped_row
-from deepresearch.batch.progress import BatchProgress
+from deepresearch.batch.jobs import (
+    BatchRun,
+    invalid_row,
+    prepare,
+    resume_point,
+    run_prepared,
+    skipped_row,
+)
 from deepresearch.batch.result import BatchRow, row_from_state
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError, MissingExtraError
@@ -144,15 +150,9 @@ async def _work(job: Job, actor: ActorHandle) -> dict[str, Any]:
 
 
 async def run_on_ray(
-    questions: list[str],
-    config: Config,
-    store: SessionStore | None,
-    shared: SharedLimits,
-    reporter: BatchProgress,
-    concurrency: int,
-    ray_options: dict[str, Any],
-    session_kwargs: dict[str, Any],
+    run: BatchRun, ray_options: dict[str, Any]
 ) -> tuple[list[BatchRow], dict[str, ResearchState]]:
+    config, store, shared, session_kwargs = run.config, run.store, run.shared, run.session_kwargs
     ray = _ray()
     if not ray.is_initialized():
         ray.init()  # a local Ray, or the cluster named by RAY_ADDRESS
@@ -163,7 +163,7 @@ async def run_on_ray(
     task = ray.remote(run_job).options(**options)
     actor = ray.remote(LimitsService).remote(shared.limits, shared.price_overrides)
     token = uuid.uuid4().hex
-    slots = asyncio.Semaphore(concurrency)
+    slots = asyncio.Semaphore(run.concurrency)
     states: dict[str, ResearchState] = {}
 
     async def one(question: str) -> BatchRow:
@@ -203,14 +203,9 @@ async def run_on_ray(
             error=out["error"], attempts=out["attempts"], resumed_from=out["resumed_from"],
         )  # fmt: skip
 
-    async def reported(question: str) -> BatchRow:
-        row = await one(question)
-        reporter.finished(row)
-        return row
-
     try:
-        rows = await asyncio.gather(*(reported(q) for q in questions))
+        rows = await run.each(one)
         shared.spent = await actor.snapshot.remote()
     finally:
         ray.kill(actor)
-    return list(rows), states
+    return rows, states
