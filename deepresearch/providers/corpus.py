@@ -15,6 +15,7 @@ a reason, symlinks out of the folder too unless ``follow_symlinks=True``, and fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -22,11 +23,13 @@ import re
 import sqlite3
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
+
+from filelock import FileLock, Timeout
 
 from deepresearch.config import default_home
 from deepresearch.errors import CorpusError
@@ -328,10 +331,9 @@ class CorpusSearch:
 
     # -- index maintenance (lock held) -------------------------------------------------------
     def _ready(self, cancel: threading.Event | None) -> sqlite3.Connection:
-        conn = self._connection()
         if not self._indexed:
             self._sync(cancel)
-        return conn
+        return self._connection()
 
     def _lookup_for(self, conn: sqlite3.Connection) -> Lookup:
         if self._lookup is None:
@@ -365,6 +367,12 @@ class CorpusSearch:
         return conn
 
     def _sync(self, cancel: threading.Event | None) -> IndexStats:
+        # Sessions (threads or processes) sharing one index file build it one at a time:
+        # otherwise one resets the schema while another is writing into it.
+        with _index_file_lock(self.index_file, cancel):
+            return self._sync_locked(cancel)
+
+    def _sync_locked(self, cancel: threading.Event | None) -> IndexStats:
         conn = self._connection()
         with conn:
             if self._folder is not None:
@@ -455,6 +463,30 @@ class CorpusSearch:
             added += 1
         store.set_meta(conn, fingerprint=self._fingerprint or "")
         return IndexStats(added=added, removed=count, skipped=skipped)
+
+
+@contextlib.contextmanager
+def _index_file_lock(index_file: Path, cancel: threading.Event | None) -> Iterator[None]:
+    """An inter-process lock beside the index file, waited for in short steps so that a
+    cancelled run (Ctrl-C) stops waiting."""
+    try:
+        index_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CorpusError(
+            f"Cannot use the corpus index {str(index_file)!r} ({exc}); pass another index "
+            "path (Config(corpus_index=...))."
+        ) from exc
+    lock = FileLock(f"{index_file}.lock")
+    while True:
+        try:
+            lock.acquire(timeout=0.2)
+            break
+        except Timeout:
+            store.check_cancel(cancel)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _open_schema(conn: sqlite3.Connection) -> dict[str, str]:

@@ -499,3 +499,23 @@ async def test_dense_vectors_find_a_paraphrase(tmp_path: Path) -> None:
     (root / "fish.md").write_text("# Salmon\n\nSalmon swim upstream to spawn.", "utf-8")
     hits = await CorpusSearch(root).search("vehicle motor car", max_results=2)
     assert _titles(hits)[0] == "Automobiles"  # shares no word with the query
+
+
+async def test_sessions_sharing_one_index_file_build_it_one_at_a_time(tmp_path: Path) -> None:
+    """Several corpora over one folder and one new index file (a batch of sessions with the
+    same --corpus) search at once: none may see the index mid-reset ("no such table")."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"n{i}.md").write_text(f"# Press {i}\n\nThe printing press spread to town {i}.\n")
+    for round_ in range(12):
+        index = tmp_path / f"index-{round_}.sqlite"
+        corpora = [CorpusSearch(folder, index_path=index) for _ in range(6)]
+        try:
+            results = await asyncio.gather(
+                *(c.search("printing press", max_results=3) for c in corpora)
+            )
+        finally:
+            for c in corpora:
+                c.close()
+        assert all(len(hits) == 3 for hits in results)
