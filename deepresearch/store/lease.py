@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -69,6 +70,21 @@ def acquire(store: SessionStore, session_id: str) -> str:
             (session_id, os.getpid(), socket.gethostname(), token, now),
         )
     return token
+
+
+def forget(conn: sqlite3.Connection, session_id: str) -> None:
+    """Drop a deleted session's lease inside the caller's write; refuse while a live run holds it."""
+    conn.execute(_TABLE)
+    row = conn.execute(
+        "SELECT pid, host, heartbeat FROM leases WHERE session_id = ?", (session_id,)
+    ).fetchone()
+    if row is not None and _alive(*row):
+        pid, host, _ = row
+        raise SessionBusyError(
+            f"Session {session_id!r} is being run by process {pid} on {host}; stop that run "
+            "before deleting the session."
+        )
+    conn.execute("DELETE FROM leases WHERE session_id = ?", (session_id,))
 
 
 def beat(store: SessionStore, session_id: str, token: str) -> None:

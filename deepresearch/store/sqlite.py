@@ -359,8 +359,12 @@ class SessionStore:
         return summaries
 
     def delete(self, session_id: str) -> None:
-        """Remove a session with its snapshots, events and archived content."""
+        """Remove a session with its snapshots, events, archived content and lease.
+
+        Raises SessionBusyError while a live run holds the session (stop it first).
+        """
         with self._write() as conn:
+            lease.forget(conn, session_id)
             cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
             if cursor.rowcount == 0:
                 raise SessionNotFoundError(f"No session {session_id!r} in {self.path}.")

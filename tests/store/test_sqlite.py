@@ -12,9 +12,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from deepresearch.errors import SessionNotFoundError, StateVersionError
+from deepresearch.errors import SessionBusyError, SessionNotFoundError, StateVersionError
 from deepresearch.state import Phase, ResearchState, RunStatus
-from deepresearch.store import SessionStore, StoreError, scrub_secrets
+from deepresearch.store import SessionStore, StoreError, lease, scrub_secrets
 from deepresearch.store.sqlite import SNAPSHOTS_KEPT
 
 
@@ -318,3 +318,26 @@ def test_forked_child_opens_its_own_connection(store: SessionStore) -> None:
 def integrity_ok(path: Path) -> bool:
     with sqlite3.connect(path) as conn:
         return bool(conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+def test_delete_drops_a_dead_runners_lease(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    lease.acquire(store, state.id)
+    with sqlite3.connect(store.path) as conn:  # the holder's process is gone
+        conn.execute("UPDATE leases SET pid = 2147483646 WHERE session_id = ?", (state.id,))
+    store.delete(state.id)
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("SELECT count(*) FROM leases").fetchone() == (0,)
+
+
+def test_delete_refuses_while_a_live_run_holds_the_session(store: SessionStore) -> None:
+    state = make_state()
+    store.save(state)
+    token = lease.acquire(store, state.id)  # this process: alive
+    with pytest.raises(SessionBusyError, match="stop that run"):
+        store.delete(state.id)
+    assert store.exists(state.id)
+    lease.release(store, state.id, token)
+    store.delete(state.id)
+    assert not store.exists(state.id)
