@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,49 @@ async def test_bad_input_comes_back_as_tool_errors_not_tracebacks(
             assert text and "Traceback" not in text, text
         missing = await client.call_tool("get_report", {"session_id": "doesnotexist"})
         assert "doesnotexist" in missing.content[0].text  # type: ignore[union-attr]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_research_over_streamable_http(server: StdioServerParameters) -> None:
+    """The same server as `deepresearch mcp --http PORT`, reached by URL."""
+    port = _free_port()
+    proc = await asyncio.create_subprocess_exec(
+        server.command,
+        *server.args,
+        "--http",
+        str(port),
+        env=server.env,
+        cwd=server.cwd,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert proc.stderr is not None
+        banner = await asyncio.wait_for(proc.stderr.readline(), 60)
+        assert f"http://127.0.0.1:{port}/mcp" in banner.decode()
+        for _ in range(200):  # the banner comes just before the socket listens
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            break
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            out = _data(
+                await client.call_tool(
+                    "research", {"question": "How did the Fresnel lens change lighthouses?"}
+                )
+            )
+            assert out["status"] == "completed"
+            assert any(s["title"] == "Fresnel lens" for s in out["sources"])
+            missing = await client.call_tool("get_report", {"session_id": "doesnotexist"})
+            assert missing.is_error
+    finally:
+        proc.terminate()
+        await proc.wait()
