@@ -27,9 +27,10 @@ class AnthropicServer(VendorServer):
         *,
         answer: Answerer | None = None,
         structured: bool = True,
+        latency_s: float = 0.0,
         max_lifetime_s: float = 120.0,
     ) -> None:
-        super().__init__(responder, max_lifetime_s=max_lifetime_s)
+        super().__init__(responder, latency_s=latency_s, max_lifetime_s=max_lifetime_s)
         self.answer = answer or role_answer
         self.structured = structured
 

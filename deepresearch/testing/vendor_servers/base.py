@@ -28,9 +28,15 @@ class Reply:
 
 @dataclass
 class RecordedRequest:
+    """One request as the server saw it; ``received_at``/``answered_at`` are
+    ``time.monotonic()`` stamps (the reply's delay and the server's latency included), so a
+    benchmark can rebuild the timeline of a run."""
+
     path: str
     headers: dict[str, str]
     json: JSON
+    received_at: float = 0.0
+    answered_at: float = 0.0
 
 
 Responder = Callable[[RecordedRequest], Reply]
@@ -39,11 +45,20 @@ Answerer = Callable[[str, str], JSON]
 
 
 class VendorServer(LoopbackServer[RecordedRequest, Reply]):
-    """A small threaded HTTP server on 127.0.0.1:<free port>; use it as a context manager."""
+    """A small threaded HTTP server on 127.0.0.1:<free port>; use it as a context manager.
+    ``latency_s`` delays every answer by that much on top of the reply's own delay (a
+    fixed per-request latency, as a remote API has; see bench/bench_latency.py)."""
 
-    def __init__(self, responder: Responder | None = None, *, max_lifetime_s: float = 120.0):
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        *,
+        latency_s: float = 0.0,
+        max_lifetime_s: float = 120.0,
+    ):
         super().__init__(_Handler, max_lifetime_s=max_lifetime_s)
         self._responder = responder
+        self.latency_s = latency_s
 
     @property
     def url(self) -> str:
@@ -75,9 +90,12 @@ class _Handler(BaseHTTPRequestHandler):
             payload = {"_raw": raw.decode("utf-8", "replace")}
         headers = {k.lower(): v for k, v in self.headers.items()}
         owner: VendorServer = self.server.owner  # type: ignore[attr-defined]
-        reply = owner.reply_to(RecordedRequest(self.path, headers, payload))
-        if reply.delay_s:
-            time.sleep(reply.delay_s)
+        request = RecordedRequest(self.path, headers, payload, received_at=time.monotonic())
+        reply = owner.reply_to(request)
+        delay = reply.delay_s + owner.latency_s
+        if delay:
+            time.sleep(delay)
+        request.answered_at = time.monotonic()
         body = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
         data = body.encode("utf-8")
         try:

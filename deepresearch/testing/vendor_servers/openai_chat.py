@@ -38,9 +38,10 @@ class OpenAIServer(VendorServer):
         json_only: bool = False,
         garbage_every: int = 0,
         context_window: int | None = None,
+        latency_s: float = 0.0,
         max_lifetime_s: float = 120.0,
     ) -> None:
-        super().__init__(responder, max_lifetime_s=max_lifetime_s)
+        super().__init__(responder, latency_s=latency_s, max_lifetime_s=max_lifetime_s)
         self.answer = answer or role_answer
         self.structured = structured
         self.json_only = json_only

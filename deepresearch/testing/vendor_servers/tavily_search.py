@@ -22,9 +22,10 @@ class TavilyServer(VendorServer):
         documents: list[JSON] | None = None,
         responder: Responder | None = None,
         *,
+        latency_s: float = 0.0,
         max_lifetime_s: float = 120.0,
     ) -> None:
-        super().__init__(responder, max_lifetime_s=max_lifetime_s)
+        super().__init__(responder, latency_s=latency_s, max_lifetime_s=max_lifetime_s)
         self.documents = documents or []
 
     def default_reply(self, request: RecordedRequest) -> Reply:
