@@ -12,6 +12,7 @@ import json
 import math
 import os
 import tomllib
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -141,6 +142,10 @@ class Config(BaseModel):
         "auto", description="'auto' (native where supported), 'native', or 'prompt' (parse text)."
     )
     max_repair_attempts: int = Field(3, ge=0, le=10)
+    today: date | None = Field(
+        None,
+        description="The date every prompt gives as today (YYYY-MM-DD); unset: the real date.",
+    )
     provider_max_concurrency: int = Field(4, ge=1)
     provider_requests_per_minute: float | None = Field(None, gt=0)
     max_retries: int = Field(3, ge=0, le=10)

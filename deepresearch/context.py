@@ -70,10 +70,14 @@ class RunContext:
     checkpoint: Checkpoint = _no_checkpoint
     cancel: CancelToken = field(default_factory=CancelToken)
     progress: Progress | None = None
-    today: str = field(default_factory=lambda: date.today().isoformat())
+    today: str = ""  # the date prompts give; empty: Config.today, else the real date
     budget: TokenBudget | None = None
     # Every fetch or extract of a URL asks this first (deepresearch.urls).
     urls: UrlPolicy = field(default_factory=UrlPolicy)
+
+    def __post_init__(self) -> None:
+        if not self.today:
+            self.today = (self.config.today or date.today()).isoformat()
 
     def say(self, message: str) -> None:
         if self.progress is not None:

@@ -24,7 +24,13 @@ from deepresearch.errors import (
     StructuredOutputError,
 )
 from deepresearch.pricing import estimate_cost
-from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, Message
+from deepresearch.providers.base import (
+    LLMProvider,
+    LLMRequest,
+    LLMResponse,
+    Message,
+    TextOutput,
+)
 from deepresearch.state import (
     AgentDecision,
     AgentRole,
@@ -221,6 +227,14 @@ async def _call_one(
     _account(ctx, state, request.role, request.phase, response, retries, seconds, scope)
     _record_carried(state, request, fitted)
     output = response.output
+    if isinstance(output, TextOutput) and output.cut_off:
+        _degrade(
+            state,
+            request.phase,
+            f"{request.role.value}: {spec}'s answer was cut off at its output limit "
+            f"({request.max_tokens or 'default'} tokens) after {response.continuations} "
+            "continuation(s)",
+        )
     if isinstance(output, output_type):
         return output
     try:

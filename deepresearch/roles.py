@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from deepresearch.providers.base import TextOutput
 from deepresearch.state.models import QueryCoverage, ReflectionDecision
 
 
@@ -404,7 +405,11 @@ class SynthesizeInputs(Contract):
     today: str = ""
 
 
-class ReportDraft(Contract):
+class ReportDraft(TextOutput):
+    """The report writer answers in plain Markdown (no JSON): the whole answer is this field."""
+
+    model_config = ConfigDict(extra="ignore")
+
     markdown: str = Field(
         description="The whole report in Markdown, citing sources only as [n] with the "
         "numbers given, without a source list."

@@ -148,11 +148,7 @@ class Condenser:
         """One call when the text fits the summarizer's prompt; otherwise condense
         sentence-aligned chunks, each to its share of the target, and join them."""
         summarizer_spec = ctx.models.specs(AgentRole.SUMMARIZER)[0]
-        system = (
-            f"You condense research material. {_INSTRUCTIONS[level]} Write at most "
-            f"{target} tokens. Use only facts from the text. Keep every [n] citation "
-            f"marker exactly as written, next to the statement it supports. {UNTRUSTED_BRIEF}"
-        )
+        system = condense_system(level, target)
         framing = count_tokens(system + state.question, summarizer_spec) + _PROMPT_SLACK_TOKENS
         room = max(MIN_SUMMARY_TOKENS, self._call_budget(summarizer_spec) - framing)
         total = max(1, count_tokens(text, summarizer_spec))
@@ -160,8 +156,7 @@ class Condenser:
         parts: list[str] = []
         for chunk in chunks:
             chunk_target = max(1, target * count_tokens(chunk, summarizer_spec) // total)
-            text_block = source_block({"kind": "text to condense"}, chunk)
-            user = f"Research question: {state.question}\n\nText:\n{text_block}"
+            user = condense_user(state.question, chunk)
             self.calls += 1
             out = await call_llm(
                 ctx,
@@ -177,6 +172,21 @@ class Condenser:
             )
             parts.append(out.text.strip())
         return "\n".join(p for p in parts if p)
+
+
+def condense_system(level: DegradationLevel, target: int) -> str:
+    """The summarization role's system prompt for condensing to ``level``."""
+    return (
+        f"You condense research material. {_INSTRUCTIONS[level]} Write at most "
+        f"{target} tokens. Use only facts from the text. Keep every [n] citation "
+        f"marker exactly as written, next to the statement it supports. {UNTRUSTED_BRIEF}"
+    )
+
+
+def condense_user(question: str, text: str) -> str:
+    """The user message carrying one text (or chunk) to condense."""
+    text_block = source_block({"kind": "text to condense"}, text)
+    return f"Research question: {question}\n\nText:\n{text_block}"
 
 
 def _truncate(text: str, level: DegradationLevel, target: int, count_spec: str) -> str:

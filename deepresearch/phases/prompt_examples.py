@@ -14,7 +14,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from deepresearch import roles
+from deepresearch.budget.degrade import DegradationLevel, condense_system, condense_user
 from deepresearch.phases import prompts
+from deepresearch.providers.base import TextOutput
 from deepresearch.state import QueryCoverage, SubQueryStatus
 
 QUESTION = "How did the printing press change literacy in Europe?"
@@ -151,6 +153,14 @@ def examples() -> list[Example]:
                     high_confidence_count=1, existing_queries=["literacy England 1500 1600"],
                     today=TODAY)),
                 roles.RefinementOutput),
+        Example("verify", "verification", "verifier", prompts.VERIFY_SYSTEM,
+                prompts.verify_user(roles.VerifyInputs(
+                    question=QUESTION, sources=SOURCES[:1],
+                    claims=[roles.ClaimToCheck(id="cl-1", text=finding.content, citations=[1])])),
+                roles.VerifyOutput),
+        Example("condense", "condensing", "summarizer",
+                condense_system(DegradationLevel.COMPRESSED, 120),
+                condense_user(QUESTION, NOTES + _PAGE), roles.CondenseOutput),
     ]  # fmt: skip
 
 
@@ -166,11 +176,17 @@ def render(example: Example) -> str:
             "## user",
             example.user,
             "",
-            "## output schema",
-            *schema_lines(example.output),
+            *output_lines(example.output),
             "",
         ]
     )
+
+
+def output_lines(output: type[BaseModel]) -> list[str]:
+    """What the model is asked to return: plain text, or a JSON object's fields."""
+    if issubclass(output, TextOutput):
+        return ["## output", f"Plain text, not JSON (it becomes `{output.text_field()}`)."]
+    return ["## output schema", *schema_lines(output)]
 
 
 def schema_lines(model: type[BaseModel], indent: str = "") -> list[str]:

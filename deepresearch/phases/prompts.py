@@ -277,7 +277,8 @@ SYNTHESIZE_SYSTEM = _join(
     CITE_AS_GIVEN,
     LANGUAGE,
     UNTRUSTED,
-    JSON_ANSWER,
+    "Answer with the report itself in Markdown, starting with its '# ' title: no JSON, no "
+    "code fence around it, nothing before or after it.",
 )
 
 REFINE_SYSTEM = _join(

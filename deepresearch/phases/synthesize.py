@@ -27,6 +27,10 @@ _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SRC_ID = re.compile(r"\[(src-\d+)\]")
 _SOURCES_HEADING = re.compile(r"^#{1,3}\s*(sources|references|bibliography)\b.*$", re.I | re.M)
 _HEADING = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
+CUT_OFF_NOTE = (
+    "*This report is incomplete: the model's answer was cut off at its output limit "
+    "(Config.role_max_tokens['report']).*"
+)
 
 
 def synthesis_inputs(
@@ -83,8 +87,13 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Nothing gathered is lost: fall back to the extractive report of the same findings.
         notes.append(f"report model failed ({exc}); wrote the extractive report instead")
         draft = offline_report.synthesize(inputs)
+    markdown = draft.markdown
+    if draft.cut_off:
+        # The model stopped at its output limit even after continuing: say so in the report.
+        notes.append("the report was cut off at the model's output limit")
+        markdown += f"\n\n{CUT_OFF_NOTE}"
     fidelity, level = _fidelity(ctx, state)
-    state.report = finalize_report(draft.markdown, state, fidelity=fidelity, level=level)
+    state.report = finalize_report(markdown, state, fidelity=fidelity, level=level)
     return PhaseReport(
         Phase.SYNTHESIS,
         {

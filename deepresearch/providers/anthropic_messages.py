@@ -1,7 +1,9 @@
 """Anthropic messages. Structured output by forced tool use (one tool whose input schema
 is the output type) on a call's first attempt; repairs, and models that proved they ignore
 or reject tools, use prompted tool use: the schema in the system prompt, the JSON parsed
-from the text (see ``structured.NativeOutput``)."""
+from the text (see ``structured.NativeOutput``). A free-text output type (``TextOutput``:
+the report) is asked for with no tool and no schema; ``stop_reason: max_tokens`` marks an
+answer cut off."""
 
 from __future__ import annotations
 
@@ -97,10 +99,11 @@ class AnthropicMessages:
         )
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        native = self.native.for_attempt(extra)
+        text = request.wants_text  # free text: no tool, no schema
+        native = not text and self.native.for_attempt(extra)
         tool = request.output_type.__name__
         system = request.system
-        if not native:
+        if not native and not text:
             system = f"{system}\n\n{schema_instructions(request.output_type)}".strip()
         turns = [m for m in request.messages if m.role != "system"] + extra
         kwargs: dict[str, Any] = {
@@ -143,11 +146,13 @@ class AnthropicMessages:
             input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
         )
+        cut_off = getattr(message, "stop_reason", None) == "max_tokens"
         for block in blocks:
             if getattr(block, "type", "") == "tool_use" and isinstance(block.input, dict):
-                return Answer(text=json.dumps(block.input), usage=used, data=block.input)
+                data = block.input
+                return Answer(text=json.dumps(data), usage=used, data=data, cut_off=cut_off)
         text = "".join(getattr(b, "text", "") for b in blocks if getattr(b, "type", "") == "text")
-        return Answer(text=text, usage=used)
+        return Answer(text=text, usage=used, cut_off=cut_off)
 
     def _translate(self, exc: Exception) -> Exception:
         import anthropic

@@ -12,11 +12,42 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlparse
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
 from deepresearch.state.models import AgentRole
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
+
+
+class TextOutput(BaseModel):
+    """An output type a model answers in plain text, not JSON (a Markdown report).
+
+    A subclass has exactly one ``str`` field, which receives the whole answer. Remote
+    providers ask for free text (no schema, no JSON mode); the offline engine and test
+    doubles build the instance as for any other output type. ``cut_off`` is True when the
+    answer still stopped at the model's output limit after every continuation allowed.
+    """
+
+    _cut_off: bool = PrivateAttr(default=False)
+
+    @classmethod
+    def text_field(cls) -> str:
+        (name,) = cls.model_fields  # one str field, by contract
+        return name
+
+    @classmethod
+    def from_text(cls, text: str, *, cut_off: bool = False) -> TextOutput:
+        out = cls.model_validate({cls.text_field(): text})
+        out._cut_off = cut_off
+        return out
+
+    def as_text(self) -> str:
+        value = getattr(self, self.text_field())
+        return value if isinstance(value, str) else ""
+
+    @property
+    def cut_off(self) -> bool:
+        return self._cut_off
 
 
 @dataclass(frozen=True)
@@ -35,6 +66,11 @@ class LLMRequest:
     temperature: float | None = None
     max_tokens: int | None = None
     timeout_s: float | None = None
+
+    @property
+    def wants_text(self) -> bool:
+        """True when the answer is free text (see :class:`TextOutput`), not JSON."""
+        return issubclass(self.output_type, TextOutput)
 
     @property
     def system(self) -> str:
@@ -72,6 +108,7 @@ class LLMResponse:
     usage: Usage = field(default_factory=Usage)
     raw_text: str = ""
     repair_attempts: int = 0
+    continuations: int = 0  # free-text answers cut off at the output limit and continued
 
 
 @runtime_checkable

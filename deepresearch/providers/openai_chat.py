@@ -4,7 +4,8 @@ server, LM Studio) through ``Config.openai_base_url``.
 Structured output is negotiated per call (see ``structured.NativeOutput``): the first attempt
 uses ``response_format`` = ``json_schema`` unless the config says ``prompt`` or this model
 proved it ignores or rejects it; every repair puts the schema and the validation error in
-the prompt and parses the answer.
+the prompt and parses the answer. A free-text output type (``TextOutput``: the report) is
+asked for with no schema at all; ``finish_reason: length`` marks an answer cut off.
 """
 
 from __future__ import annotations
@@ -101,10 +102,12 @@ class OpenAIChat:
         )
 
     async def _send(self, request: LLMRequest, extra: list[Message]) -> Answer:
-        native = self.native.for_attempt(extra)
+        text = request.wants_text  # free text: no schema at all
+        native = not text and self.native.for_attempt(extra)
+        schema_for = None if native or text else request.output_type
         kwargs: dict[str, Any] = {
             "model": self.model,
-            "messages": _messages(request, extra, None if native else request.output_type),
+            "messages": _messages(request, extra, schema_for),
         }
         if native:
             kwargs["response_format"] = {
@@ -148,6 +151,7 @@ class OpenAIChat:
                 input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
                 output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             ),
+            cut_off=getattr(choices[0], "finish_reason", None) == "length",
         )
 
     def _translate(self, exc: Exception) -> Exception:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from deepresearch.config import Config
 from deepresearch.errors import StructuredOutputError
-from deepresearch.providers.base import LLMRequest, LLMResponse, Message, Usage
+from deepresearch.providers.base import LLMRequest, LLMResponse, Message, TextOutput, Usage
 from deepresearch.providers.resilience import RetryPolicy, call_with_retries, gate_for
 
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
@@ -39,11 +39,14 @@ REPAIR_ADVICE = (
 
 @dataclass
 class Answer:
-    """One model answer: parsed data (native tool/JSON mode) or text to parse."""
+    """One model answer: parsed data (native tool/JSON mode) or text to parse.
+    ``cut_off``: the server said the answer stopped at the output limit (OpenAI
+    ``finish_reason: length``, Anthropic ``stop_reason: max_tokens``)."""
 
     text: str
     usage: Usage
     data: dict[str, Any] | None = None
+    cut_off: bool = False
 
 
 # Send the conversation plus ``extra`` messages (the repair turns) and return the answer.
@@ -246,7 +249,12 @@ async def complete_with_repair(
             extra = [
                 *extra,
                 Message("assistant", last_text or "(empty answer)"),
-                Message("user", repair_prompt(exc, output_type, cut_off=was_cut_off(last_text))),
+                Message(
+                    "user",
+                    repair_prompt(
+                        exc, output_type, cut_off=answer.cut_off or was_cut_off(last_text)
+                    ),
+                ),
             ]
             error = exc
             continue
@@ -289,6 +297,10 @@ async def complete_structured(
     async def ask(extra: list[Message]) -> Answer:
         return await call_with_retries(lambda: adapting(extra), policy=retry, gate=gate)
 
+    if request.wants_text:
+        return await complete_text(
+            ask, request.output_type, max_retries=config.max_repair_attempts, provider=provider
+        )
     native_first = native is not None and native.for_attempt([])
     try:
         result = await complete_with_repair(
@@ -306,4 +318,72 @@ async def complete_structured(
         usage=result.usage,
         raw_text=result.raw_text,
         repair_attempts=result.repair_attempts,
+    )
+
+
+CONTINUE_PROMPT = (
+    "Your answer was cut off at the output length limit. Continue exactly where it "
+    "stopped: do not repeat anything already written and do not start over."
+)
+EMPTY_PROMPT = "Your answer was empty. Reply with the text itself."
+
+
+def plain_text(text: str, output_type: type[TextOutput]) -> str:
+    """A free-text answer without a reasoning block, without one fence around the whole
+    of it, and unwrapped from ``{"<field>": "..."}`` when a model answered JSON anyway."""
+    cleaned = strip_reasoning(text)
+    fenced = re.fullmatch(r"```[\w-]*\n(.*?)\n?```", cleaned, re.DOTALL)
+    if fenced:
+        cleaned = fenced.group(1).strip()
+    if cleaned.startswith("{"):
+        try:
+            data = json.loads(cleaned)
+        except json.JSONDecodeError:
+            return cleaned
+        value = data.get(output_type.text_field()) if isinstance(data, dict) else None
+        if isinstance(value, str):
+            return value.strip()
+    return cleaned
+
+
+async def complete_text(
+    ask: Ask, output_type: type[BaseModel], *, max_retries: int, provider: str
+) -> LLMResponse:
+    """A free-text answer: an answer cut off at the output limit is continued (up to
+    ``max_retries`` times) and the parts joined; an empty answer is asked for again. An
+    answer still cut off after that is returned with ``cut_off`` set, never passed off as
+    complete."""
+    assert issubclass(output_type, TextOutput)
+    usage = Usage()
+    parts: list[str] = []
+    extra: list[Message] = []
+    empty = continued = 0
+    while True:
+        answer = await ask(extra)
+        usage.input_tokens += answer.usage.input_tokens
+        usage.output_tokens += answer.usage.output_tokens
+        if parts or answer.text.strip():
+            parts.append(answer.text)
+        elif empty < max_retries:
+            empty += 1
+            extra = [*extra, Message("assistant", "(empty answer)"), Message("user", EMPTY_PROMPT)]
+            continue
+        else:
+            raise StructuredOutputError(
+                f"{provider} gave an empty answer {empty + 1} time(s).",
+                provider=provider,
+                raw_text=answer.text,
+            )
+        if not answer.cut_off or continued >= max_retries:
+            break
+        continued += 1
+        extra = [Message("assistant", "".join(parts)), Message("user", CONTINUE_PROMPT)]
+    raw = "".join(parts)
+    return LLMResponse(
+        output=output_type.from_text(plain_text(raw, output_type), cut_off=answer.cut_off),
+        model=provider,
+        usage=usage,
+        raw_text=raw,
+        repair_attempts=empty,
+        continuations=continued,
     )

@@ -64,3 +64,13 @@ async def test_a_literal_researcher_stops_when_the_prompt_forgets_to_ask_it_to_g
     finally:
         mp.undo()
     assert all(t.searches == 1 for t in session.state.topic_results)
+
+
+async def test_config_today_is_the_date_every_prompt_gives(docs: list[dict[str, str]]) -> None:
+    llm = LiteralLLM()
+    config = dr.Config(max_iterations=1, max_supervision_rounds=1, today="2031-05-04")
+    session = dr.Session(QUESTION, llm=llm, search=StaticSearch(docs), config=config, persist=False)
+    await session.run()
+    dated = [r.user for r in llm.requests if "Today's date" in r.user]
+    assert len(dated) >= 5
+    assert all("Today's date: 2031-05-04." in user for user in dated)

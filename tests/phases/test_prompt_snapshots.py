@@ -37,11 +37,19 @@ def test_concept_docs_show_the_prompts_the_code_sends(phase: str) -> None:
     assert prompt_examples.docs_section(phase) in page
 
 
+# Roles that check or shorten given text: they neither search nor write for the person,
+# so they need neither the date nor the language rule.
+CHECKERS = {"verify", "condense"}
+
+
 @pytest.mark.parametrize("example", examples(), ids=lambda e: e.name)
 def test_every_prompt_states_the_shared_rules(example: Example) -> None:
     system = example.system
     if "<source" in example.user:
-        assert "ignore that" in system  # source text is data, never instructions
+        assert "ignore" in system and "instructions" in system  # source text is data
+    if example.name in CHECKERS:
+        assert "Today's date" not in example.user and "language" not in system
+        return
     assert "Today's date" in example.user
     writes = example.output.__name__ not in ("ThinkOutput",)
     assert ("language" in system) is writes, (

@@ -5,7 +5,6 @@ reached, or fail one role — status, error, decisions, report and CLI exit code
 from __future__ import annotations
 
 import dataclasses
-import json
 import socket
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from deepresearch.testing.vendor_servers import (
     Reply,
     anthropic_error,
     openai_error,
+    output_name,
 )
 from deepresearch.workflow.outcomes import WARNINGS_HEADING
 
@@ -123,7 +123,7 @@ async def test_a_configured_fallback_is_announced_recorded_and_reported(
 
 async def test_a_role_whose_calls_are_lost_completes_with_warnings(tmp_path: Path) -> None:
     def answer_but_not_the_report(request: RecordedRequest) -> Reply:
-        if "ReportDraft" in json.dumps(request.json.get("response_format", {})):
+        if output_name(request.json) == "ReportDraft":
             return openai_error(500, "The server had an error.", type="server_error")
         return server.default_reply(request)
 

@@ -14,7 +14,7 @@ import pytest
 import deepresearch as dr
 from deepresearch.state import RunStatus
 from deepresearch.testing import StaticSearch
-from deepresearch.testing.vendor_servers import OpenAIServer
+from deepresearch.testing.vendor_servers import OpenAIServer, output_name
 from deepresearch.testing.vendor_servers.base import JSON
 from deepresearch.untrusted import UNTRUSTED, UNTRUSTED_BRIEF
 
@@ -74,11 +74,7 @@ def assert_injection_delimited(bodies: list[JSON]) -> int:
 
 def schemas(bodies: list[JSON]) -> set[str]:
     """The output schema of each request that carried the hostile text."""
-    return {
-        str(b["response_format"]["json_schema"]["name"])
-        for b in bodies
-        if any(INJECTION in m["content"] for m in _messages(b))
-    }
+    return {output_name(b) for b in bodies if any(INJECTION in m["content"] for m in _messages(b))}
 
 
 async def test_injected_instructions_reach_models_only_as_delimited_data(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 import deepresearch as dr
 from deepresearch.state import RunStatus
 from deepresearch.testing import StaticSearch
-from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer
+from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer, output_name
 
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
@@ -50,6 +51,10 @@ def config(tmp_path: Path, **knobs: object) -> dr.Config:
     )
 
 
+def _asks_json(body: dict[str, object]) -> bool:
+    return "response_format" in body
+
+
 def assert_cited_report(session: dr.Session) -> None:
     report = session.report
     assert report is not None and session.state.status == RunStatus.COMPLETED
@@ -68,8 +73,13 @@ async def test_session_over_openai(tmp_path: Path) -> None:
         await session.run()
         bodies = [r.json for r in server.requests]
     assert_cited_report(session)
-    schemas = {b["response_format"]["json_schema"]["name"] for b in bodies}
-    assert {"PlanOutput", "AnalysisOutput", "ReportDraft"} <= schemas
+    schemas = {b["response_format"]["json_schema"]["name"] for b in bodies if _asks_json(b)}
+    assert {"PlanOutput", "AnalysisOutput"} <= schemas
+    # The report is asked for as plain Markdown and arrives whole.
+    (report_request,) = [b for b in bodies if output_name(b) == "ReportDraft"]
+    assert not _asks_json(report_request) and "Schema:" not in json.dumps(report_request)
+    assert session.report is not None
+    assert session.report.markdown.startswith(f"# {QUESTION}\n\n## Executive summary")
     usage = session.state.usage
     assert usage and all(u.model == "openai:gpt-4.1-mini" for u in usage)
     assert sum(u.input_tokens for u in usage) == 12 * len(bodies)
@@ -84,7 +94,9 @@ async def test_session_over_anthropic(tmp_path: Path) -> None:
         await session.run()
         bodies = [r.json for r in server.requests]
     assert_cited_report(session)
-    assert all(b["tool_choice"]["type"] == "tool" for b in bodies)
+    text_requests = [b for b in bodies if "tool_choice" not in b]
+    assert [output_name(b) for b in text_requests] == ["ReportDraft"]  # plain text, no tool
+    assert all(b["tool_choice"]["type"] == "tool" for b in bodies if b not in text_requests)
     models = {u.model for u in session.state.usage}
     # Cheap roles default to the vendor's small model; the rest use the main model.
     assert models == {"anthropic:claude-sonnet-4-5", "anthropic:claude-haiku-4-5"}

@@ -39,7 +39,7 @@ from deepresearch.testing.vendor_servers.openai_chat import (
     openai_context_window_error,
     openai_error,
 )
-from deepresearch.testing.vendor_servers.roles import role_answer
+from deepresearch.testing.vendor_servers.roles import output_name, role_answer
 from deepresearch.testing.vendor_servers.tavily_search import (
     TavilyServer,
     tavily_error,
@@ -63,6 +63,7 @@ __all__ = [
     "openai_completion",
     "openai_context_window_error",
     "openai_error",
+    "output_name",
     "role_answer",
     "schema_name_in",
     "tavily_error",

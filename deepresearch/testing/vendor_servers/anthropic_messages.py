@@ -14,12 +14,19 @@ from deepresearch.testing.vendor_servers.base import (
     chatty,
     schema_name_in,
 )
-from deepresearch.testing.vendor_servers.roles import role_answer
+from deepresearch.testing.vendor_servers.roles import (
+    as_text,
+    cut_to_limit,
+    role_answer,
+    text_role_in,
+)
 
 
 class AnthropicServer(VendorServer):
     """``POST /v1/messages``; answers forced tool use with a ``tool_use`` block unless
-    ``structured=False``, in which case it ignores tools and answers in chatty text."""
+    ``structured=False``, in which case it ignores tools and answers in chatty text. A
+    free-text role's request (the report writer) gets plain Markdown; a text answer longer
+    than ``max_tokens`` (4 characters a token) is cut with ``stop_reason: max_tokens``."""
 
     def __init__(
         self,
@@ -45,12 +52,19 @@ class AnthropicServer(VendorServer):
         prompt = "\n\n".join(texts)
         tool = (body.get("tool_choice") or {}).get("name") if self.structured else None
         name = tool or schema_name_in(prompt)
-        if not name:  # a model that was never shown a schema just chats
-            return Reply(200, anthropic_message("Happy to help! What would you like to know?"))
-        data = self.answer(name, prompt)
-        if tool:
-            return Reply(200, anthropic_message(tool_input=data, tool_name=tool))
-        return Reply(200, anthropic_message(chatty(data)))
+        text_role = "" if name else text_role_in(prompt)
+        if text_role:  # a free-text request (the report): plain Markdown
+            text = as_text(self.answer(text_role, prompt))
+        elif not name:  # a model that was never shown a schema just chats
+            text = "Happy to help! What would you like to know?"
+        else:
+            data = self.answer(name, prompt)
+            if tool:
+                return Reply(200, anthropic_message(tool_input=data, tool_name=tool))
+            text = chatty(data)
+        text, cut_off = cut_to_limit(text, body.get("max_tokens"))
+        stop = "max_tokens" if cut_off else "end_turn"
+        return Reply(200, anthropic_message(text, stop_reason=stop))
 
 
 def anthropic_message(
@@ -61,6 +75,7 @@ def anthropic_message(
     model: str = "claude-sonnet-4-5",
     input_tokens: int = 20,
     output_tokens: int = 9,
+    stop_reason: str | None = None,
 ) -> JSON:
     content: list[JSON] = []
     if text is not None:
@@ -75,7 +90,7 @@ def anthropic_message(
         "role": "assistant",
         "model": model,
         "content": content,
-        "stop_reason": "tool_use" if tool_input is not None else "end_turn",
+        "stop_reason": stop_reason or ("tool_use" if tool_input is not None else "end_turn"),
         "stop_sequence": None,
         "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
     }

@@ -14,7 +14,12 @@ from deepresearch.testing.vendor_servers.base import (
     chatty,
     schema_name_in,
 )
-from deepresearch.testing.vendor_servers.roles import role_answer
+from deepresearch.testing.vendor_servers.roles import (
+    as_text,
+    cut_to_limit,
+    role_answer,
+    text_role_in,
+)
 
 
 class OpenAIServer(VendorServer):
@@ -27,6 +32,10 @@ class OpenAIServer(VendorServer):
     - ``garbage_every=n``: every n-th chat answer is cut off mid-JSON (truncated output);
     - ``context_window=n``: refuses prompts over n tokens (4 characters a token) with
       OpenAI's ``context_length_exceeded`` error, like an Ollama model with an 8k window.
+
+    A request without a schema whose prompt is a free-text role's (the report writer) gets
+    plain Markdown. Every answer longer than the request's ``max_tokens`` (4 characters a
+    token) is cut there with ``finish_reason: length``.
     """
 
     def __init__(
@@ -69,7 +78,10 @@ class OpenAIServer(VendorServer):
         fmt = body.get("response_format") or {}
         native = self.structured and fmt.get("type") == "json_schema"
         name = fmt.get("json_schema", {}).get("name", "") if native else schema_name_in(prompt)
-        if not name:  # a model that was never shown a schema just chats (or emits any JSON)
+        text_role = "" if name else text_role_in(prompt)
+        if text_role:  # a free-text request (the report): plain Markdown
+            text = as_text(self.answer(text_role, prompt))
+        elif not name:  # a model that was never shown a schema just chats (or emits any JSON)
             text = (
                 json.dumps({"answer": "Sure! I'd be happy to help with that."})
                 if self.json_only
@@ -80,7 +92,16 @@ class OpenAIServer(VendorServer):
             text = json.dumps(data) if native or self.json_only else chatty(data)
         if garbage:
             text = text[: max(1, len(text) // 2)]
-        return Reply(200, openai_completion(text, model=str(body.get("model", ""))))
+        limit = body.get("max_completion_tokens", body.get("max_tokens"))
+        text, cut_off = cut_to_limit(text, limit)
+        return Reply(
+            200,
+            openai_completion(
+                text,
+                model=str(body.get("model", "")),
+                finish_reason="length" if cut_off else "stop",
+            ),
+        )
 
 
 def openai_completion(
@@ -89,6 +110,7 @@ def openai_completion(
     model: str = "gpt-4.1-mini",
     input_tokens: int = 12,
     output_tokens: int = 7,
+    finish_reason: str = "stop",
 ) -> JSON:
     return {
         "id": "chatcmpl-loopback",
@@ -100,7 +122,7 @@ def openai_completion(
                 "index": 0,
                 "message": {"role": "assistant", "content": content, "refusal": None},
                 "logprobs": None,
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from deepresearch.testing.vendor_servers.base import JSON
+from deepresearch.testing.vendor_servers.base import JSON, schema_name_in
 
 _SOURCE = re.compile(r"^\[(\d+)\] (?:\(ID: ([\w-]+)\) )?(.+)$", re.MULTILINE)
 # Sources wrapped in tags by deepresearch.phases.messages: <source n="3" id="src-3" title="…"
@@ -13,6 +13,40 @@ _TAGGED = re.compile(r'^<source n="(\d+)"(?: id="([\w/-]+)")?(?: title="([^"]*)"
 _QUESTION = re.compile(
     r"^(?:Research question|Research Query|Original Research Query): (.+)$", re.M
 )
+
+
+# The free-text roles (deepresearch.roles: TextOutput types), told apart by their prompt.
+_TEXT_ROLES = {"You write the final research report": "ReportDraft"}
+
+
+def text_role_in(prompt: str) -> str:
+    """The output type a free-text request (no schema) is for, or "" for none."""
+    return next((name for marker, name in _TEXT_ROLES.items() if marker in prompt), "")
+
+
+def output_name(body: JSON) -> str:
+    """The output type a recorded OpenAI or Anthropic request body asks for: its native
+    schema or tool, the schema named in a prompt-and-parse prompt, or a free-text role."""
+    native = (body.get("response_format") or {}).get("json_schema", {}).get("name")
+    tool = (body.get("tool_choice") or {}).get("name")
+    texts = [str(body.get("system", ""))] + [
+        str(m.get("content", "")) for m in body.get("messages", [])
+    ]
+    prompt = "\n\n".join(texts)
+    return str(native or tool or schema_name_in(prompt) or text_role_in(prompt))
+
+
+def as_text(data: JSON) -> str:
+    """A free-text role's answer: the one string of its answer object."""
+    return next((v for v in data.values() if isinstance(v, str)), "")
+
+
+def cut_to_limit(text: str, max_tokens: object) -> tuple[str, bool]:
+    """The text as a model with ``max_tokens`` output tokens (4 characters a token) would
+    send it, and whether it was cut off there."""
+    if not isinstance(max_tokens, int) or len(text) <= max_tokens * 4:
+        return text, False
+    return text[: max_tokens * 4], True
 
 
 def role_answer(schema: str, prompt: str) -> JSON:
