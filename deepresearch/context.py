@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from deepresearch.config import Config
 from deepresearch.errors import ResearchCancelled
+from deepresearch.prefetch import Prefetch
 from deepresearch.providers.base import SearchProvider
 from deepresearch.state import ResearchState
 from deepresearch.urls import UrlPolicy
@@ -74,6 +75,8 @@ class RunContext:
     budget: TokenBudget | None = None
     # Every fetch or extract of a URL asks this first (deepresearch.urls).
     urls: UrlPolicy = field(default_factory=UrlPolicy)
+    # Searches the loop started ahead of the phase that needs them (deepresearch.prefetch).
+    prefetch: Prefetch = field(default_factory=Prefetch)
 
     def __post_init__(self) -> None:
         if not self.today:

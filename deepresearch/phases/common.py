@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
@@ -70,8 +71,10 @@ async def run_search(
     phase: Phase,
     scope: str | None = None,
     extract: list[str] | None = None,
+    prefetched: Awaitable[list[SearchHit]] | None = None,
 ) -> list[SearchHit]:
-    """One search (or extract) call with its audit event and metrics."""
+    """One search (or extract) call with its audit event and metrics. ``prefetched``: the
+    same search already started (deepresearch.prefetch); it is awaited instead."""
     ctx.cancel.check()
     started = time.perf_counter()
     kind = "extract" if extract is not None else "search"
@@ -80,6 +83,8 @@ async def run_search(
     try:
         if extract is not None:
             hits = await ctx.search.extract(extract)
+        elif prefetched is not None:
+            hits = await prefetched
         else:
             hits = await ctx.search.search(query, max_results=ctx.config.max_sources_per_query)
     except ProviderError as exc:

@@ -67,7 +67,10 @@ async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Enrich the question into a research brief. Non-fatal: planning falls back to the question."""
     if not ctx.config.enable_brief:
         return PhaseReport(Phase.BRIEF, skipped=True)
-    c = state.clarification
+    # The brief reads the clarification only once the person answered it: without an
+    # answer it does not wait for the clarifier, and the loop may write it while the
+    # clarifier runs (workflow.loop, RUN_AHEAD).
+    c = state.clarification if state.clarification and state.clarification.answer else None
     inputs = BriefInputs(
         question=state.question,
         clarifying_question=c.question if c and c.need_clarification else "",
@@ -113,7 +116,10 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
     scout: list[ScoutHit] = []
     if cfg.plan_scout_results > 0:
         try:
-            hits = await run_search(ctx, state, state.question, phase=Phase.PLANNING)
+            started = ctx.prefetch.take(state.question, max_results=cfg.max_sources_per_query)
+            hits = await run_search(
+                ctx, state, state.question, phase=Phase.PLANNING, prefetched=started
+            )
             scout = [
                 ScoutHit(title=h.title, snippet=h.snippet[:200])
                 for h in hits[: cfg.plan_scout_results]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 
 from deepresearch.context import RunContext
 from deepresearch.errors import (
@@ -34,11 +35,28 @@ STOPPING = frozenset(
 )
 
 
+# A phase the whole loop starts while the phase before it runs, because its inputs do not
+# depend on that phase's outcome unless a person steers in between: the brief reads the
+# clarification only once someone answered it. Only without hooks (nobody can answer or
+# steer at the pause) and with no clarification recorded yet.
+RUN_AHEAD = {Phase.CLARIFICATION: Phase.BRIEF}
+
+
+@dataclass
+class Ahead:
+    """A phase started ahead: its metrics record and the task running it."""
+
+    metrics: PhaseMetrics
+    task: asyncio.Task[PhaseReport]
+
+
 class Workflow:
     def __init__(self, ctx: RunContext, hooks: list[Hook] | None = None) -> None:
         self.ctx = ctx
         self.hooks = list(hooks or [])
         self._deadline: float | None = None
+        self._looping = False
+        self._ahead: dict[Phase, Ahead] = {}
 
     async def run(self, state: ResearchState) -> ResearchState:
         """Run from ``state.phase`` until done, stopped, cancelled, timed out or failed."""
@@ -46,12 +64,46 @@ class Workflow:
         self._preflight()
         self._deadline = time.monotonic() + cfg.task_timeout_s if cfg.task_timeout_s else None
         state.status = RunStatus.RUNNING
+        self._looping = True
         try:
+            self._prefetch_scout(state)
             while state.phase != Phase.DONE and state.status not in STOPPING:
                 await self.step(state)
         finally:
             self._deadline = None
+            self._looping = False
+            await self._discard_ahead(state)
+            await self.ctx.prefetch.close()
         return state
+
+    def _prefetch_scout(self, state: ResearchState) -> None:
+        """Planning's scout search depends only on the question: start it with the run
+        rather than after clarification and the brief (deepresearch.prefetch)."""
+        cfg = self.ctx.config
+        if cfg.plan_scout_results > 0 and state.phase in (Phase.CLARIFICATION, Phase.BRIEF):
+            self.ctx.prefetch.search(
+                self.ctx.search, state.question, max_results=cfg.max_sources_per_query
+            )
+
+    def _start_ahead(self, state: ResearchState, phase: Phase) -> None:
+        """Start the phase after ``phase`` now, when RUN_AHEAD allows it (see there)."""
+        nxt = RUN_AHEAD.get(phase)
+        if nxt is None or not self._looping or self.hooks or state.clarification is not None:
+            return
+        metrics = PhaseMetrics(phase=nxt, iteration=state.iteration)
+        state.metrics.append(metrics)
+        self._ahead[nxt] = Ahead(metrics, asyncio.create_task(self._execute(state, nxt, metrics)))
+
+    async def _discard_ahead(self, state: ResearchState) -> None:
+        """The run ended before a phase started ahead was reached: cancel it and drop its
+        record (what it spent stays in the usage records); a resumed run runs it again."""
+        ahead, self._ahead = list(self._ahead.values()), {}
+        for a in ahead:
+            a.task.cancel()
+        await asyncio.gather(*(a.task for a in ahead), return_exceptions=True)
+        for a in ahead:
+            if a.metrics in state.metrics:
+                state.metrics.remove(a.metrics)
 
     def _preflight(self) -> None:
         """Refuse, before anything runs, a configuration that cannot research: a model whose
@@ -90,20 +142,20 @@ class Workflow:
         state.phase = phase
         if state.status not in (RunStatus.RUNNING, RunStatus.AWAITING_INPUT):
             state.status = RunStatus.RUNNING
-        metrics = PhaseMetrics(phase=phase, iteration=state.iteration)
-        state.metrics.append(metrics)
-        ctx.events.emit(
-            state, "phase_started", {"phase": phase.value, "iteration": state.iteration}
-        )
+        ahead = self._ahead.pop(phase, None)
+        metrics = ahead.metrics if ahead else PhaseMetrics(phase=phase, iteration=state.iteration)
+        if ahead is None:
+            state.metrics.append(metrics)
+        started: dict[str, object] = {"phase": phase.value, "iteration": state.iteration}
+        if ahead is not None:
+            started["ran_ahead"] = True  # it began while the phase before it ran
+        ctx.events.emit(state, "phase_started", started)
         ctx.say(f"{phase.value} (iteration {state.iteration})")
-        started = time.perf_counter()
-        timeout = cfg.phase_timeout(phase.value)
-        if self._deadline is not None:
-            timeout = min(timeout, max(0.0, self._deadline - time.monotonic()))
-        try:
-            report = await asyncio.wait_for(PHASE_FUNCTIONS[phase](state, ctx), timeout=timeout)
-        finally:
-            metrics.duration_s = round(time.perf_counter() - started, 4)
+        if ahead is not None:
+            report = await ahead.task
+        else:
+            self._start_ahead(state, phase)
+            report = await self._execute(state, phase, metrics)
         ctx.events.emit(
             state,
             "phase_completed",
@@ -143,6 +195,19 @@ class Workflow:
         state.touch()
         await ctx.checkpoint(state)
         return report
+
+    async def _execute(
+        self, state: ResearchState, phase: Phase, metrics: PhaseMetrics
+    ) -> PhaseReport:
+        """The phase function within its timeout (and the run's), timed into ``metrics``."""
+        timeout = self.ctx.config.phase_timeout(phase.value)
+        if self._deadline is not None:
+            timeout = min(timeout, max(0.0, self._deadline - time.monotonic()))
+        started = time.perf_counter()
+        try:
+            return await asyncio.wait_for(PHASE_FUNCTIONS[phase](state, self.ctx), timeout=timeout)
+        finally:
+            metrics.duration_s = round(time.perf_counter() - started, 4)
 
     async def _pause(self, state: ResearchState, phase: Phase, prompt: str) -> Steer:
         """Call the hooks. After clarification that asked a question, their answer is the
@@ -239,8 +304,10 @@ class Workflow:
         state.abort_phase = phase
         state.abort_iteration = state.iteration
         state.phase = phase  # resume continues the interrupted phase
-        if state.metrics and state.metrics[-1].phase == phase:
-            state.metrics[-1].error = message
-            close_phase(state.metrics[-1], message)
+        # The phase's own record, not one a phase started ahead of it appended after it.
+        record = next((m for m in reversed(state.metrics) if m.phase == phase), None)
+        if record is not None and record.iteration == state.iteration:
+            record.error = message
+            close_phase(record, message)
         self.ctx.events.emit(state, status.value, {"phase": phase.value, "error": message})
         await self.ctx.checkpoint(state)
