@@ -89,7 +89,7 @@ def label(request: RecordedRequest) -> str:
     return request.path.strip("/")
 
 
-def run_one(
+async def run_one(
     question: str, docs: list[JSON], latency: float, store: Path, knobs: dict[str, Any]
 ) -> Figures:
     answered: list[int] = []
@@ -112,7 +112,7 @@ def run_one(
         )
         session = dr.Session(question, llm="openai:gpt-4.1-mini", search="tavily", config=config)
         started = time.perf_counter()
-        session.run_sync()
+        await session.run()
         wall = time.perf_counter() - started
     chain = critical_chain(llm.requests + search.requests)
     prompts = [
@@ -169,7 +169,12 @@ def main() -> None:
     docs = corpus_documents(questions, a.docs_per_question)
     store = Path(tempfile.mkdtemp(prefix="bench-latency-")) / "sessions.db"
     knobs = {"tavily_include_raw_content": True} if a.raw_content else {}
-    rows = [run_one(q, docs, a.latency, store, knobs) for q in questions]
+
+    async def run_all() -> list[Figures]:
+        # One event loop for every session, so vendor clients close on the loop they used.
+        return [await run_one(q, docs, a.latency, store, knobs) for q in questions]
+
+    rows = asyncio.run(run_all())
     if a.json:
         for f in rows:
             print(json.dumps(f.__dict__))
