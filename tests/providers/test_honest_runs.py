@@ -54,7 +54,9 @@ async def test_a_refused_key_ends_the_run_at_once(tmp_path: Path) -> None:
     assert result.status == RunStatus.FAILED and session.report is None
     assert result.error is not None and "\n" not in result.error
     assert "openai:gpt-4.1-mini" in result.error and "OPENAI_API_KEY" in result.error
-    assert calls == 1  # not retried, and no later role tries again
+    # not retried, and no later role tries again (the brief, started beside the clarifier
+    # by the loop, may have been sent before the refusal came back)
+    assert calls <= 2
     assert session.state.metrics[-1].outcome == Outcome.FAILED
 
 

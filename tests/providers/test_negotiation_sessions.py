@@ -33,8 +33,8 @@ async def test_a_server_that_ignores_the_schema_but_answers_json(tmp_path: Path)
     assert session.state.run_warnings() == []
     # The off-schema JSON is retried with the schema in the prompt; after two such misses
     # the model starts in prompt mode.
-    first_system = bodies[1]["messages"][0]["content"]
-    assert "response_format" not in bodies[1] and "schema named" in first_system
+    first_prompted = next(b for b in bodies if "response_format" not in b)
+    assert "schema named" in first_prompted["messages"][0]["content"]
     assert all("response_format" not in b for b in bodies[4:])
 
 
