@@ -251,6 +251,9 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 **score_report(report, q, local=local),
                 **baseline.recalls(q),
                 "gathered_recall": sum(gold_found(g, gathered, local) for g in gold) / len(gold),
+                # where each missing gold source was lost: never gathered, or gathered
+                # but not cited in the report
+                "not_gathered": [g for g in gold if not gold_found(g, gathered, local)],
                 "seconds": round(seconds, 3),
                 "input_tokens": sum(u.input_tokens for u in state.usage),
                 "output_tokens": sum(u.output_tokens for u in state.usage),
@@ -334,6 +337,7 @@ def main() -> int:
                 f"{r['id']} [{r['type']}]: gold {r['gold_recall']:.2f} facts "
                 f"{r['fact_recall']:.2f} bm25@10 {r['bm25_r@10']:.2f} cited {r['cited']} "
                 f"{r['seconds']:.2f}s missing {r['missing_gold'] + r['missing_facts']}"
+                + (f" not gathered {r['not_gathered']}" if r["not_gathered"] else "")
                 + (f" dangling {r['dangling']}" if r["dangling"] else "")
             )
     print_table(result)

@@ -11,9 +11,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from deepresearch.offline.parts import Part, bridge_entities, question_parts
+from deepresearch.offline.parts import Part, asks_for_entity, bridge_entities, question_parts
 from deepresearch.offline.statements import statements
-from deepresearch.offline.text import cited_lines, containment, jaccard, keywords, stem, term_set
+from deepresearch.offline.text import (
+    cited_lines,
+    jaccard,
+    keywords,
+    stem,
+    term_set,
+    title_phrases,
+)
 from deepresearch.providers import vectors
 from deepresearch.roles import (
     AnalysisOutput,
@@ -30,7 +37,8 @@ FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
-AGREEMENT = 0.6  # share of a statement's words another source must contain to support it
+AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
+MIN_AGREEING_TERMS = 4  # shorter statements say too little to be confirmed by word overlap
 
 
 @dataclass
@@ -74,7 +82,8 @@ def source_texts(inputs: AnalyzeInputs) -> dict[str, list[str]]:
     for src in inputs.sources:
         if src.id not in out and src.text:
             out[src.id] = statements(src.text)
-    return out
+    # A source several researchers found is in several digests: each statement once.
+    return {sid: list(dict.fromkeys(units)) for sid, units in out.items()}
 
 
 def part_scores(
@@ -106,8 +115,14 @@ def source_scores(
     """How well each source answers each part: its best statement, its similarity to the
     part (dense vectors, when installed), whether the question names it (its title's
     words all in the question), and whether sources that answer the part name it."""
+    # In an entity question ("which emperor was buried with an army…") the common nouns
+    # describe the answer; only the proper names it gives name an entry.
+    nameable = [
+        term_set(" ".join(title_phrases(p.text))) if asks_for_entity(p.text) else p.terms
+        for p in parts
+    ]
     named = {
-        (s.id, i): bool(term_set(s.title)) and term_set(s.title) <= p.terms
+        (s.id, i): bool(term_set(s.title)) and term_set(s.title) <= nameable[i]
         for s in sources
         for i, p in enumerate(parts)
     }
@@ -185,16 +200,15 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
                 chosen.append(Candidate(unit, src.id, i, order, terms))
                 taken += 1
     relevant = {sid for ids in kept_for.values() for sid in ids}
+    documents = {s.id: s.url.split("#", 1)[0] for s in sources}
     for cand in chosen:
-        cand.supporters = {cand.source_id} | {
-            sid
-            for sid in bag
-            if sid != cand.source_id
-            and len(cand.terms) >= 4
-            and containment(cand.terms, bag[sid]) >= AGREEMENT
-        }
+        cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, documents)
     chosen = sorted(chosen, key=lambda c: (c.part, -c.score))[:MAX_FINDINGS]
-    quality = {s.id: _quality(s, s.id in relevant) for s in inputs.sources}
+    # A digested source arrives with its text in the compressed topics, not in .text.
+    length = {sid: sum(len(u) + 1 for u in us) for sid, us in units.items()}
+    quality = {
+        s.id: _quality(length.get(s.id, len(s.text)), s.id in relevant) for s in inputs.sources
+    }
     findings = [
         FindingDraft(
             content=c.text,
@@ -209,9 +223,26 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
 
 
-def _quality(src: SourceText, relevant: bool) -> str:
+def _agreeing(
+    cand: Candidate, bag: dict[str, set[str]], weights: Weights, documents: dict[str, str]
+) -> set[str]:
+    """Other documents (not passages of the same file) that state the same: they hold most
+    of the statement's words, weighted by rarity, so the names, numbers and rare words
+    that make it specific count most and the words every source uses count little."""
+    if len(cand.terms) < MIN_AGREEING_TERMS:
+        return set()
+    own = documents.get(cand.source_id)
+    return {
+        sid
+        for sid, terms in bag.items()
+        if sid != cand.source_id
+        and documents.get(sid) != own
+        and weights.match(cand.terms, terms) >= AGREEMENT
+    }
+
+
+def _quality(length: int, relevant: bool) -> str:
     """A proxy without knowing the publisher: substantial, on-topic text rates higher."""
-    length = len(src.text)
     if relevant and length >= 200:
         return "high"
     if relevant or length >= 400:

@@ -90,9 +90,26 @@ def _split_coordination(clause: str) -> list[str]:
     return [" ".join(head + left), " ".join(head + right)]
 
 
+# Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".
+_NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
+# An entity question: its answer is a thing the question does not name ("which emperor",
+# "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
+_ASKS_FOR_ENTITY = re.compile(
+    r"\b(?:who|whom|whose|which|where)\b|\bwhat\s+(?!(?:is|are|was|were|do|does|did|has|have|"
+    r"had|can|could|would|should|will|it|its)\b)[a-z]",
+    re.IGNORECASE,
+)
+
+
+def asks_for_entity(text: str) -> bool:
+    """Whether a part asks for something it does not name (syntax only)."""
+    return bool(_ASKS_FOR_ENTITY.search(text))
+
+
 def entities(text: str) -> list[str]:
-    """Capitalised runs (names) in text, not counting a sentence's first word alone:
-    'Pythagoras of Samos founded a school in Croton' → ['Pythagoras', 'Samos', 'Croton']."""
+    """Capitalised runs (names) in text, not counting a sentence's first word alone, joined
+    across 'of'/'de'/'von'…: 'the Peace of Westphalia ended the war in Europe' →
+    ['Peace of Westphalia', 'Europe']."""
     out: list[str] = []
     for sent in sentences(text) or [text]:
         tokens = _TOKEN.findall(normalize(sent))
@@ -101,6 +118,10 @@ def entities(text: str) -> list[str]:
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
             if capital and (i > 0 or (len(tokens) > 1 and tokens[1][:1].isupper())):
                 run.append(tok)
+                continue
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if run and tok in _NAME_JOINERS and nxt[:1].isupper():
+                run.append(tok)  # "Code" + "of" + "Hammurabi"
                 continue
             if run and not (len(run) == 1 and len(run[0]) <= 2):
                 out.append(" ".join(run))
@@ -112,12 +133,14 @@ def bridge_entities(
     part: Part, texts: list[str], known_titles: list[str], question: str, limit: int = 2
 ) -> list[str]:
     """Entities that the texts answering ``part`` name, which no gathered source is about
-    yet and the question does not name: candidates for the next hop. Ranked by how many
-    texts name them and how well the naming sentence matches the part."""
+    yet and the question does not name: candidates for the next hop. ``texts`` come best
+    first; a name scores by how well its sentence matches the part, the text's rank
+    discounting it, so the best source's answer sentence leads. Ties go to longer names
+    (more specific), then to the earlier one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
     scores: dict[str, float] = {}
-    for text in texts:
+    for rank, text in enumerate(texts):
         for sent in sentences(text)[:8] or [text]:
             match = len(part.terms & term_set(sent)) / (len(part.terms) or 1)
             if match <= 0:
@@ -126,6 +149,7 @@ def bridge_entities(
                 terms = term_set(name)
                 if not terms or terms <= asked or any(terms == k for k in known):
                     continue
-                scores[name] = scores.get(name, 0.0) + match
-    ranked = sorted(scores, key=lambda n: -scores[n])
+                scores[name] = scores.get(name, 0.0) + match / (1 + rank)
+    order = {name: i for i, name in enumerate(scores)}
+    ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
     return ranked[:limit]

@@ -119,24 +119,17 @@ def plan(inputs: PlanInputs) -> PlanOutput:
         if t_terms and len(t_terms & q_terms) >= max(1, len(t_terms) // 2 + len(t_terms) % 2):
             candidates.append(
                 PlannedQuery(
-                    query=f"{hit.title}: overview and key facts",
+                    query=hit.title,
                     rationale=f"The corpus has an entry on {hit.title}, which the question names.",
                     priority=2,
                 )
             )
-    candidates.append(
-        PlannedQuery(
-            query=f"{topic} history, significance and consequences",
-            rationale="Background and wider context.",
-            priority=3,
-        )
-    )
     existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
     # Stable by priority, so the limit never cuts a part of the question for an extra.
     for cand in sorted(candidates, key=lambda c: c.priority):
         key = " ".join(cand.query.lower().split())
-        if len(cand.query) < MIN_QUERY_CHARS:
+        if len(cand.query) < MIN_QUERY_CHARS and not term_set(cand.query) <= term_set(topic):
             cand = cand.model_copy(update={"query": f"{cand.query} {topic}".strip()})
             key = " ".join(cand.query.lower().split())
         if key in existing or any(_same(cand.query, c.query) for c in chosen):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.parts import Part, bridge_entities, question_parts
+from deepresearch.offline.parts import Part, asks_for_entity, bridge_entities, question_parts
 from deepresearch.offline.statements import statements
 from deepresearch.offline.text import (
     cited_lines,
@@ -68,7 +68,12 @@ def summarize(inputs: SummarizeInputs) -> SummaryOutput:
 
 
 def reflect(inputs: ReflectInputs) -> ReflectionDecision:
-    """Decide after each search: done, search again with a refined query, or extract."""
+    """Decide after each search: done, search again with a refined query, or extract.
+
+    A sub-query that names what it asks about is done once enough relevant sources cover
+    it (the seeds' early exit). One that asks for something it does not name ("which
+    emperor…", "where did he…") or points back to an earlier part first follows the
+    entities its best sources name (bridge hops), then its own words alone."""
     if inputs.tool_calls_used >= inputs.max_tool_calls:
         return ReflectionDecision(research_complete=True, rationale="Tool-call budget spent.")
     # A directive is a paragraph whose first sentence names the topic; the rest is
@@ -87,13 +92,14 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
                 refined_query=guided,
                 rationale=f"Following reviewer guidance: {truncate_words(note, 100)}",
             )
+    hops = _leads(inputs, focus, ran)
     new = inputs.last_novelty.get("new", 0)
-    if inputs.last_novelty and new == 0:
+    if inputs.last_novelty and new == 0 and not hops:
         return ReflectionDecision(
             research_complete=True,
             rationale=f"The last search returned nothing new ({inputs.novelty_summary}).",
         )
-    if len(relevant) >= RELEVANT_SOURCES_ENOUGH:
+    if len(relevant) >= RELEVANT_SOURCES_ENOUGH and not hops:
         return ReflectionDecision(
             research_complete=True,
             rationale=f"{len(relevant)} relevant sources cover the sub-query.",
@@ -116,13 +122,9 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
                 urls_to_extract=extract,
                 rationale=f"Not yet covered: {', '.join(missing)}.",
             )
-    hop = _next_hop(inputs, focus, ran)
-    if hop:
-        return ReflectionDecision(
-            continue_searching=True,
-            refined_query=hop,
-            rationale=f"Sources that answer '{truncate_words(focus, 80)}' name {hop}: follow it.",
-        )
+    if hops:
+        query, why = hops[0]
+        return ReflectionDecision(continue_searching=True, refined_query=query, rationale=why)
     if extract:
         return ReflectionDecision(
             continue_searching=False,
@@ -135,20 +137,37 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     )
 
 
-def _next_hop(inputs: ReflectInputs, focus: str, ran: set[str]) -> str | None:
-    """A bridge entity to search next: named by the sources that best answer this
-    sub-query, not gathered yet, not named by the question. At most HOPS_PER_TOPIC."""
-    if len(inputs.queries_run) > HOPS_PER_TOPIC or not inputs.sources:
-        return None
-    part = Part(focus, " ".join(keywords(focus)), False)
-    ranked = sorted(
-        inputs.sources, key=lambda s: -len(part.terms & term_set(s.title + " " + s.text))
-    )[:3]
-    titles = [s.title for s in inputs.sources]
-    for lead in bridge_entities(part, [s.text for s in ranked], titles, inputs.question, 3):
-        if lead.lower() not in ran:
-            return lead
-    return None
+_TAG = re.compile(r"^\[[A-Z]+(?::[^\]]*)?\]\s*")  # the novelty tag a reflection view carries
+
+
+def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, str]]:
+    """Searches still to make for a sub-query that asks for an entity it does not name or
+    points back to an earlier part: the bridge entities its best sources name (at most
+    HOPS_PER_TOPIC), then the part's own words without those it borrowed."""
+    part = _part_for(inputs.question, focus)
+    if not inputs.sources or not (asks_for_entity(part.text) or part.refers_back):
+        return []
+    titles = [_TAG.sub("", s.title) for s in inputs.sources]
+    texts = [f"{t}. {s.text}" for t, s in zip(titles, inputs.sources, strict=True)]
+    ranked = sorted(texts, key=lambda t: -len(part.terms & term_set(t)))[:3]
+    leads = [
+        (lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
+        for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
+    ]
+    own = " ".join(keywords(part.text))
+    if part.refers_back and own and own != part.query:
+        leads.append((own, "The part's own words, without those borrowed from the question."))
+    return [(q, why) for q, why in leads if " ".join(q.lower().split()) not in ran]
+
+
+def _part_for(question: str, focus: str) -> Part:
+    """The question part a sub-query researches (by its text or query), else the focus
+    as a part of its own."""
+    key = term_set(focus)
+    for part in question_parts(question):
+        if key in (term_set(part.text), part.terms):
+            return part
+    return Part(focus, " ".join(keywords(focus)), False)
 
 
 def compress(inputs: CompressInputs) -> CompressOutput:

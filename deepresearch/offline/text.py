@@ -199,7 +199,7 @@ QUESTION_FRAME = frozenset(
     ]
 )
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-']*")
+_WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # any script: 'Königsberg', 'Röntgen'
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "c.", "ca.", "St.", "Dr.", "Mr.", "Mrs.", "U.S.", "vs.")
 
@@ -293,7 +293,7 @@ def sentences(text: str) -> list[str]:
 
 def title_phrases(question: str) -> list[str]:
     """Capitalised runs in a question ('Genghis Khan', 'Mongol Empire') — likely entities."""
-    tokens = re.findall(r"[A-Za-z][\w'\-]*", normalize(question))
+    tokens = re.findall(r"[^\W\d_][\w'\-]*", normalize(question))
     phrases: list[str] = []
     run: list[str] = []
     for i, tok in enumerate(tokens):

@@ -512,6 +512,7 @@ def _named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list
     """Entity linking: the longest query n-grams that are a title or heading here, kept
     when their words are specific to few passages, most specific first."""
     tokens = name_key(query).split()
+    content = {i for i, w in enumerate(tokens) if w not in readers.STOPWORDS}
     found: list[tuple[float, int, list[int]]] = []
     used: set[int] = set()
     for size in range(min(MAX_NAME_WORDS, len(tokens)), 0, -1):
@@ -522,7 +523,9 @@ def _named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list
                 continue
             words = [w for w in key.split() if w not in readers.STOPWORDS]
             specificity = sum(lookup.idf(conn, w) for w in words)
-            if words and specificity >= SPECIFIC_NAME:
+            # A query that is a title ('Christianity') names it, however common its words.
+            whole = bool(content) and content <= span
+            if words and (specificity >= SPECIFIC_NAME or whole):
                 found.append((specificity, i, lookup.names[key]))
                 used |= span
     ranking: list[int] = []

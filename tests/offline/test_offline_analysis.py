@@ -159,3 +159,37 @@ def test_no_sources_no_findings_but_gaps() -> None:
     out = analysis.analyze(AnalyzeInputs(question=QUESTION))
     assert out.findings == [] and out.quality_updates == []
     assert out.gaps
+
+
+def test_passages_of_one_file_do_not_confirm_each_other() -> None:
+    same_file = [
+        SourceText(
+            id=f"src-{n}",
+            citation=n,
+            title="Printing press",
+            url=f"/docs/press.md#L{n}-{n + 5}",
+            text=TEXTS["Printing press"] if n == 1 else f"{SHARED} Copies spread quickly.",
+        )
+        for n in (1, 2)
+    ]
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=same_file))
+    shared = [f for f in out.findings if f.content == SHARED]
+    assert shared and all(len(f.source_ids) == 1 for f in shared)
+    assert all(f.confidence in {"low", "medium"} for f in out.findings)
+
+
+def test_a_digested_source_is_rated_by_the_statements_it_gave() -> None:
+    # the analysis phase blanks .text of sources whose content is in a compressed topic
+    srcs = [s.model_copy(update={"text": ""}) for s in sources()]
+    lines = "\n".join(
+        f"- {sent} [{n}]" for n, text in enumerate(TEXTS.values(), 1) for sent in sentences(text)
+    )
+    topic = TopicDigest(
+        sub_query_id="sq-1", query="printing press", compressed=f"Findings:\n{lines}",
+        source_ids=[s.id for s in srcs],
+    )  # fmt: skip
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=srcs, topics=[topic]))
+    quality = {u.source_id: u.quality for u in out.quality_updates}
+    assert quality["src-1"] == "high" and quality["src-4"] == "low"
+    shared = next(f for f in out.findings if f.content == SHARED)
+    assert shared.confidence in {"high", "confirmed"}

@@ -174,3 +174,39 @@ def test_reflection_searches_again_for_uncovered_words() -> None:
     assert out.continue_searching and out.refined_query
     assert "censorship" in out.refined_query
     assert out.refined_query != "printing press censorship"
+
+
+def test_an_entity_question_follows_the_name_its_best_source_gives() -> None:
+    question = "Which emperor was buried with an army of clay soldiers?"
+    found = SourceText(
+        id="src-1", citation=1, title="[NEW] Clay Army", url="https://e.org/1",
+        text="The Clay Army is a set of clay soldiers buried with Qin Shi Huang, the first "
+        "emperor of China, in 210 BCE. The army guards the emperor in his afterlife.",
+    )  # fmt: skip
+    others = [
+        SourceText(id=f"src-{n}", citation=n, title=f"Army {n}", text=found.text[:90])
+        for n in (2, 3)
+    ]
+    inputs = ReflectInputs(
+        question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
+        tool_calls_used=1, max_tool_calls=5, sources=[found, *others],
+        last_novelty={"new": 3},
+    )  # fmt: skip
+    out = research.reflect(inputs)
+    assert out.continue_searching and out.refined_query == "Qin Shi Huang"
+    # once followed (and gathered), the researcher does not search it again
+    again = inputs.model_copy(update={"queries_run": [*inputs.queries_run, "Qin Shi Huang"]})
+    assert research.reflect(again).refined_query != "Qin Shi Huang"
+
+
+def test_a_question_that_names_its_subject_exits_early_without_hops() -> None:
+    enough = [
+        SourceText(id=f"src-{n}", citation=n, title="Printing press", text=TEXT) for n in (1, 2, 3)
+    ]
+    asked = "How did the printing press change Europe"
+    inputs = ReflectInputs(
+        question=QUESTION, sub_query=asked, queries_run=[asked], tool_calls_used=1,
+        max_tool_calls=5, sources=enough,
+    )  # fmt: skip
+    out = research.reflect(inputs)
+    assert out.research_complete and not out.refined_query

@@ -99,6 +99,23 @@ async def test_title_matches_rank_first(tmp_path: Path) -> None:
     assert _titles(hits) == ["Potato", "Farming"]
 
 
+async def test_a_query_that_is_a_title_finds_that_entry_however_common_its_word(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "main.md").write_text(
+        "# Christianity\n\nA religion based on the life and teachings of Jesus. It began in "
+        "the first century in Judea and spread across the Roman world.", "utf-8"
+    )  # fmt: skip
+    for n, topic in enumerate(["democracy", "philosophy", "art", "music", "names"]):
+        (root / f"c{n}.md").write_text(
+            f"# Christian {topic}\n\nChristian {topic}: Christian ideas.", "utf-8"
+        )
+    hits = await CorpusSearch(root).search("Christianity", max_results=3)
+    assert _titles(hits)[0] == "Christianity"
+
+
 def test_binary_empty_and_undecodable_files_are_skipped(folder: Path) -> None:
     (folder / "binary.txt").write_bytes(b"\x89PNG\x00\x01\x02")
     (folder / "empty.md").write_text("  \n", encoding="utf-8")

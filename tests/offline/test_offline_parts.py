@@ -1,0 +1,52 @@
+"""Question parts, entities and bridge entities: syntax and ranking only, no topic words."""
+
+from __future__ import annotations
+
+from deepresearch.offline.parts import (
+    asks_for_entity,
+    bridge_entities,
+    entities,
+    question_parts,
+)
+from deepresearch.offline.text import words
+
+
+def test_names_keep_their_joining_words() -> None:
+    text = "The war ended with the Peace of Westphalia, signed by Leonardo da Vinci's heirs."
+    found = entities(text)
+    assert "Peace of Westphalia" in found
+    assert "Leonardo da Vinci's" in found or "Leonardo da Vinci" in found
+    assert "Peace" not in found and "Westphalia" not in found
+
+
+def test_a_joining_word_does_not_end_a_name_with_lower_case() -> None:
+    assert entities("It was written by Hammurabi of the old city.") == ["Hammurabi"]
+
+
+def test_words_of_any_script_are_words() -> None:
+    assert words("Königsberg-born Röntgen's theory of Dalí") == [
+        "königsberg-born", "röntgen", "theory", "of", "dalí"
+    ]  # fmt: skip
+
+
+def test_entity_questions_are_told_apart_by_syntax() -> None:
+    assert asks_for_entity("Which emperor was buried with an army of clay soldiers")
+    assert asks_for_entity("who spread it in its first century")
+    assert asks_for_entity("What short-lived republic did he lead")
+    assert not asks_for_entity("What is the theory of relativity")
+    assert not asks_for_entity("How did the printing press change Europe")
+
+
+def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
+    question = "Which emperor was buried with clay soldiers, and how long did his dynasty last?"
+    part = question_parts(question)[0]
+    best = (
+        "The Clay Army is a set of clay soldiers buried with Qin Shi Huang, the first "
+        "emperor of China, in 210 BCE."
+    )
+    worse = "Soldiers of Rome served the emperor Marcus Aurelius for years."
+    leads = bridge_entities(part, [best, worse], ["Clay Army"], question, 6)
+    # the best text's names first, the longer (more specific) name before shorter ones
+    assert leads[0] == "Qin Shi Huang"
+    assert "Clay Army" not in leads  # already gathered
+    assert leads.index("Qin Shi Huang") < leads.index("Marcus Aurelius")
