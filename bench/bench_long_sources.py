@@ -38,7 +38,7 @@ async def one(context: int) -> dict[str, float]:
         runtime_overhead=500,
         max_iterations=1,
         max_sub_queries=6,
-        max_sources_per_query=20,
+        max_sources_per_query=30,  # the plan has two sub-queries: 60 sources
         plan_scout_results=0,
         enable_clarification=False,
         persist=False,

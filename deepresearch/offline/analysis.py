@@ -38,6 +38,7 @@ RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
+TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 MIN_AGREEING_TERMS = 4  # shorter statements say too little to be confirmed by word overlap
 
 
@@ -177,11 +178,12 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
         best = scores[(ranked[0].id, i)] if ranked else 0.0
         floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
-        kept = [
+        above = [
             s
             for s in ranked
             if scores[(s.id, i)] >= floor and statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
-        ][:SOURCES_PER_PART]
+        ]
+        kept = _diverse(above, [statement[(s.id, i)][1] for s in above])
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -221,6 +223,23 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     gaps = _gaps(inputs, parts, kept_for, sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:
+    """Up to SOURCES_PER_PART sources in rank order, a source whose best statement repeats
+    (nearly) that of a source already kept going after the others: the part's evidence
+    from several sides before more of the same (maximal marginal relevance, simply)."""
+    firsts: list[set[str]] = []
+    kept: list[SourceText] = []
+    later: list[SourceText] = []
+    for src, ranked_units in zip(ranked, answers, strict=True):
+        first = term_set(ranked_units[0][1]) if ranked_units else set()
+        if any(jaccard(first, f) >= TWIN for f in firsts):
+            later.append(src)
+            continue
+        firsts.append(first)
+        kept.append(src)
+    return (kept + later)[:SOURCES_PER_PART]
 
 
 def _agreeing(

@@ -34,7 +34,7 @@ async def test_sixty_long_sources_fit_an_8k_model(tmp_path: Path) -> None:
         runtime_overhead=500,
         max_iterations=1,
         max_sub_queries=6,
-        max_sources_per_query=20,
+        max_sources_per_query=30,  # the plan has two sub-queries: 60 sources
         plan_scout_results=0,
         enable_clarification=False,
         persist=False,

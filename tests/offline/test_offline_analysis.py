@@ -193,3 +193,14 @@ def test_a_digested_source_is_rated_by_the_statements_it_gave() -> None:
     assert quality["src-1"] == "high" and quality["src-4"] == "low"
     shared = next(f for f in out.findings if f.content == SHARED)
     assert shared.confidence in {"high", "confirmed"}
+
+
+def test_sources_repeating_a_kept_sources_answer_come_after_the_others() -> None:
+    srcs = [SourceText(id=f"src-{n}", citation=n, title=f"T{n}") for n in range(1, 8)]
+    same = [(1.0, "Printing spread to two hundred European cities by 1500.")]
+    lava = [(0.9, "Volcanoes erupt lava and ash from deep inside the planet.")]
+    etna = [(0.9, "Mount Etna in Sicily is among the most active volcanoes.")]
+    mainz = [(0.8, "Gutenberg was a goldsmith from Mainz who printed a Bible.")]
+    answers = [same, same, same, lava, same, etna, mainz]
+    kept = analysis._diverse(srcs, answers)
+    assert [s.id for s in kept] == ["src-1", "src-4", "src-6", "src-7", "src-2"]
