@@ -11,7 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from deepresearch.offline.parts import Part, asks_for_entity, bridge_entities, question_parts
+from deepresearch.offline.parts import (
+    Part,
+    asks_for_entity,
+    bridge_entities,
+    entities,
+    question_parts,
+)
 from deepresearch.offline.statements import statements
 from deepresearch.offline.text import (
     cited_lines,
@@ -122,8 +128,10 @@ def source_scores(
         term_set(" ".join(title_phrases(p.text))) if asks_for_entity(p.text) else p.terms
         for p in parts
     ]
+    # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
+    names = [term_set(n) for n in entities(question)]
     named = {
-        (s.id, i): bool(term_set(s.title)) and term_set(s.title) <= nameable[i]
+        (s.id, i): _named(term_set(s.title), nameable[i], names)
         for s in sources
         for i, p in enumerate(parts)
     }
@@ -144,6 +152,13 @@ def source_scores(
                 + 0.2 * bridged
             )
     return out
+
+
+def _named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:
+    """The part names this title: all its words, and not only as words of a longer name."""
+    if not title or not title <= nameable:
+        return False
+    return not any(title < name for name in names) or any(title == n for n in names)
 
 
 def _dense(
@@ -205,7 +220,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     documents = {s.id: s.url.split("#", 1)[0] for s in sources}
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, documents)
-    chosen = sorted(chosen, key=lambda c: (c.part, -c.score))[:MAX_FINDINGS]
+    chosen = _within_limit(chosen)
     # A digested source arrives with its text in the compressed topics, not in .text.
     length = {sid: sum(len(u) + 1 for u in us) for sid, us in units.items()}
     quality = {
@@ -223,6 +238,18 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     gaps = _gaps(inputs, parts, kept_for, sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _within_limit(chosen: list[Candidate]) -> list[Candidate]:
+    """At most MAX_FINDINGS, best first within each part, the limit taken round by round
+    across parts (every part's best, then every part's second, ...) so that it never
+    drops a later part of the question."""
+    by_part: dict[int, list[Candidate]] = {}
+    for cand in sorted(chosen, key=lambda c: (c.part, -c.score)):
+        by_part.setdefault(cand.part, []).append(cand)
+    place = {id(c): n for group in by_part.values() for n, c in enumerate(group)}
+    kept = sorted(chosen, key=lambda c: (place[id(c)], c.part))[:MAX_FINDINGS]
+    return sorted(kept, key=lambda c: (c.part, place[id(c)]))
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:

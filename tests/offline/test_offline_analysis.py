@@ -5,8 +5,8 @@ source answers is a gap."""
 from __future__ import annotations
 
 from deepresearch.offline import analysis
-from deepresearch.offline.parts import question_parts
-from deepresearch.offline.text import sentences
+from deepresearch.offline.parts import entities, question_parts
+from deepresearch.offline.text import sentences, term_set
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
 
 QUESTION = "How did the printing press spread in Europe?"
@@ -204,3 +204,14 @@ def test_sources_repeating_a_kept_sources_answer_come_after_the_others() -> None
     answers = [same, same, same, lava, same, etna, mainz]
     kept = analysis._diverse(srcs, answers)
     assert [s.id for s in kept] == ["src-1", "src-4", "src-6", "src-7", "src-2"]
+
+
+def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
+    question = "Who were Robert Hooke and Antonie van Leeuwenhoek, and what is a microscope?"
+    asked = term_set(question)
+    names = [term_set(n) for n in entities(question)]
+    assert not analysis._named(term_set("Van"), asked, names)
+    assert analysis._named(term_set("Antonie van Leeuwenhoek"), asked, names)
+    assert analysis._named(term_set("Robert Hooke"), asked, names)
+    assert analysis._named(term_set("Microscope"), asked, names)
+    assert not analysis._named(term_set("Electron microscope"), asked, names)
