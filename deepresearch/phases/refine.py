@@ -8,7 +8,7 @@ from deepresearch.llm import call_llm
 from deepresearch.phases import prompts
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import FollowUp, GapAssessment, GapBrief, RefineInputs, RefinementOutput
-from deepresearch.state import AgentDecision, AgentRole, Phase, ResearchState
+from deepresearch.state import AgentDecision, AgentRole, Gap, NewSubQuery, Phase, ResearchState
 
 
 async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -59,31 +59,8 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
             AgentDecision(agent="refiner", action="refine_failed", rationale=str(exc),
                           phase=Phase.REFINEMENT, iteration=state.iteration)
         )  # fmt: skip
-    by_id = {g.id: g for g in gaps}
     rec = out.iteration_recommendation
-    # The model was told its follow-ups run only when it recommends iterating.
-    room = ctx.config.max_total_sub_queries - len(state.sub_queries) if rec.should_iterate else 0
-    added = 0
-    for assessment in out.gap_analysis:
-        gap = by_id.get(assessment.gap_id)
-        if gap is None:
-            continue
-        gap.severity = assessment.severity
-        if not assessment.addressable:
-            gap.resolution = "judged not addressable by further search"
-            continue
-        for fu in assessment.follow_up_queries:
-            if room <= 0 or not fu.query.strip() or state.has_sub_query(fu.query):
-                continue
-            sq = state.add_sub_query(
-                fu.query, rationale=fu.expected_contribution or gap.description,
-                priority=2, origin="refinement",
-            )  # fmt: skip
-            gap.follow_up_ids.append(sq.id)
-            room -= 1
-            added += 1
-        if not gap.follow_up_ids and rec.should_iterate:
-            gap.resolution = "no new follow-up query could be formed"
+    added = _queue_follow_ups(state, ctx, gaps, out)
     state.record(
         AgentDecision(
             agent="refiner",
@@ -104,3 +81,43 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
         },
         [rec.rationale],
     )
+
+
+def _queue_follow_ups(
+    state: ResearchState, ctx: RunContext, gaps: list[Gap], out: RefinementOutput
+) -> int:
+    """Record the refiner's verdict per gap and queue its follow-up queries (only when it
+    recommends iterating); return how many were queued."""
+    by_id = {g.id: g for g in gaps}
+    rec = out.iteration_recommendation
+    addressable: list[Gap] = []
+    asked: list[tuple[Gap, NewSubQuery]] = []
+    for assessment in out.gap_analysis:
+        gap = by_id.get(assessment.gap_id)
+        if gap is None:
+            continue
+        gap.severity = assessment.severity
+        if not assessment.addressable:
+            gap.resolution = "judged not addressable by further search"
+            continue
+        addressable.append(gap)
+        asked += [
+            (gap, NewSubQuery(query=fu.query, rationale=fu.expected_contribution or
+                              gap.description, priority=2))
+            for fu in assessment.follow_up_queries
+        ]  # fmt: skip
+    queued = state.queue_sub_queries(
+        (new for _, new in asked),
+        origin="refinement",
+        max_total=ctx.config.max_total_sub_queries,
+        # The model was told its follow-ups run only when it recommends iterating.
+        limit=None if rec.should_iterate else 0,
+    )
+    for (gap, _), sq in zip(asked, queued, strict=True):
+        if sq is not None:
+            gap.follow_up_ids.append(sq.id)
+    added = sum(1 for sq in queued if sq is not None)
+    for gap in addressable:
+        if not gap.follow_up_ids and rec.should_iterate:
+            gap.resolution = "no new follow-up query could be formed"
+    return added

@@ -16,7 +16,14 @@ from deepresearch.roles import (
     PlanOutput,
     ScoutHit,
 )
-from deepresearch.state import AgentDecision, AgentRole, Clarification, Phase, ResearchState
+from deepresearch.state import (
+    AgentDecision,
+    AgentRole,
+    Clarification,
+    NewSubQuery,
+    Phase,
+    ResearchState,
+)
 
 
 async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -156,13 +163,11 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         state.add_sub_query(
             state.question, rationale="fallback: the question itself", origin="plan"
         )
-    room = cfg.max_total_sub_queries - len(state.sub_queries)
-    for q in planned:
-        if room <= 0:
-            break
-        if q.query.strip() and not state.has_sub_query(q.query):
-            state.add_sub_query(q.query, rationale=q.rationale, priority=q.priority, origin="plan")
-            room -= 1
+    state.queue_sub_queries(
+        (NewSubQuery(query=q.query, rationale=q.rationale, priority=q.priority) for q in planned),
+        origin="plan",
+        max_total=cfg.max_total_sub_queries,
+    )
     if not state.research_brief and out.research_brief.strip():
         state.research_brief = out.research_brief.strip()
     return PhaseReport(

@@ -26,6 +26,7 @@ from deepresearch.roles import (
 from deepresearch.state import (
     AgentRole,
     Directive,
+    NewSubQuery,
     Phase,
     QueryCoverage,
     ResearchState,
@@ -265,14 +266,27 @@ async def _delegate(
         rnd.research_complete = True
         rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
         return
-    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
-    cap = min(ctx.config.max_concurrent_research_units, max(room, 0))
-    for d in sorted(out.directives, key=lambda d: d.priority):
-        if len(rnd.new_sub_query_ids) >= cap:
-            break  # capped after dedup, so a duplicate does not take a new directive's place
-        query = d.search_query.strip()[:200] or _directive_query(d.research_topic)
-        if not d.research_topic.strip() or state.has_sub_query(query):
-            continue  # dedup against every existing sub-query and this round's directives
+    drafts = [
+        d for d in sorted(out.directives, key=lambda d: d.priority) if d.research_topic.strip()
+    ]
+    # Capped after dedup (against every sub-query and this round's directives), so a
+    # duplicate does not take a new directive's place.
+    queued = state.queue_sub_queries(
+        (
+            NewSubQuery(
+                query=d.search_query.strip()[:200] or _directive_query(d.research_topic),
+                rationale=d.perspective or "supervisor directive",
+                priority=d.priority + 1,
+            )
+            for d in drafts
+        ),
+        origin="supervision",
+        max_total=ctx.config.max_total_sub_queries,
+        limit=ctx.config.max_concurrent_research_units,
+    )
+    for d, sq in zip(drafts, queued, strict=True):
+        if sq is None:
+            continue
         directive = Directive(
             id=state.next_id("dir"),
             research_topic=d.research_topic.strip(),
@@ -280,12 +294,9 @@ async def _delegate(
             evidence_needed=d.evidence_needed,
             priority=d.priority,
             round=rnd.round,
+            sub_query_id=sq.id,
         )
-        sq = state.add_sub_query(
-            query, rationale=d.perspective or "supervisor directive", priority=d.priority + 1,
-            origin="supervision", directive_id=directive.id,
-        )  # fmt: skip
-        directive.sub_query_id = sq.id
+        sq.directive_id = directive.id
         state.directives.append(directive)
         rnd.directive_ids.append(directive.id)
         rnd.new_sub_query_ids.append(sq.id)
@@ -321,17 +332,17 @@ async def _assess(
         inputs=inputs, output_type=CoverageAssessment,
     )  # fmt: skip
     rnd.think = out.rationale
-    room = ctx.config.max_total_sub_queries - len(state.sub_queries)
-    # The model was told its follow-ups run only when it asks to go on gathering.
-    cap = max(0, min(3, room)) if out.should_continue_gathering else 0
-    for q in out.follow_up_queries:
-        if len(rnd.new_sub_query_ids) >= cap:
-            break
-        if q.query.strip() and not state.has_sub_query(q.query):
-            sq = state.add_sub_query(
-                q.query, rationale=q.rationale, priority=2, origin="supervision"
-            )
-            rnd.new_sub_query_ids.append(sq.id)
+    queued = state.queue_sub_queries(
+        (
+            NewSubQuery(query=q.query, rationale=q.rationale, priority=2)
+            for q in out.follow_up_queries
+        ),
+        origin="supervision",
+        max_total=ctx.config.max_total_sub_queries,
+        # The model was told its follow-ups run only when it asks to go on gathering.
+        limit=3 if out.should_continue_gathering else 0,
+    )
+    rnd.new_sub_query_ids += [sq.id for sq in queued if sq is not None]
     rnd.should_continue = bool(rnd.new_sub_query_ids)
     rnd.stop_reason = (
         f"{len(rnd.new_sub_query_ids)} follow-up queries queued"

@@ -122,6 +122,15 @@ class SubQuery(Record):
     error: str | None = None
 
 
+class NewSubQuery(Record):
+    """A sub-query a phase proposes; :meth:`ResearchState.queue_sub_queries` decides
+    whether it is queued."""
+
+    query: str
+    rationale: str = ""
+    priority: int = 1
+
+
 class Source(Record):
     id: str
     citation: int  # stable number used as [n] in prompts and reports

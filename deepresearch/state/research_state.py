@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,7 @@ from deepresearch.state.models import (
     Finding,
     Gap,
     GuidanceNote,
+    NewSubQuery,
     Outcome,
     Phase,
     PhaseMetrics,
@@ -133,6 +135,35 @@ class ResearchState(Record):
         )
         self.sub_queries.append(sq)
         return sq
+
+    def queue_sub_queries(
+        self,
+        proposed: Iterable[NewSubQuery],
+        *,
+        origin: SubQueryOrigin,
+        max_total: int,
+        limit: int | None = None,
+    ) -> list[SubQuery | None]:
+        """Queue proposed sub-queries in order — the one home of the cap rule: a blank
+        query, or one that repeats an existing sub-query (an earlier proposal included),
+        is skipped; at most ``limit`` are queued, and never past ``max_total`` sub-queries
+        in all (``Config.max_total_sub_queries``). Returns, per proposal, the new pending
+        sub-query or None."""
+        room = max(0, max_total - len(self.sub_queries))
+        if limit is not None:
+            room = min(room, max(0, limit))
+        queued: list[SubQuery | None] = []
+        for p in proposed:
+            if room <= 0 or not p.query.strip() or self.has_sub_query(p.query):
+                queued.append(None)
+                continue
+            queued.append(
+                self.add_sub_query(
+                    p.query, rationale=p.rationale, priority=p.priority, origin=origin
+                )
+            )
+            room -= 1
+        return queued
 
     def has_sub_query(self, query: str) -> bool:
         key = " ".join(query.lower().split())
