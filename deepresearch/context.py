@@ -12,7 +12,7 @@ from deepresearch.config import Config
 from deepresearch.errors import ResearchCancelled
 from deepresearch.prefetch import Prefetch
 from deepresearch.providers.base import SearchProvider
-from deepresearch.state import ResearchState
+from deepresearch.state import EventKind, ResearchState
 from deepresearch.urls import UrlPolicy
 
 if TYPE_CHECKING:
@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 class EventSink(Protocol):
     """Receives the audit trail: phase starts and ends, every call, decisions, errors."""
 
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None: ...
+    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None: ...
 
 
 class NullEvents:
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None:
         return None
 
 

@@ -34,6 +34,7 @@ from deepresearch.providers.base import (
 from deepresearch.state import (
     AgentDecision,
     AgentRole,
+    EventKind,
     Phase,
     PhaseMetrics,
     ResearchState,
@@ -325,7 +326,7 @@ def _announce_fallback(
             outputs={"fallback": next_spec},
         )
     )
-    ctx.events.emit(state, "decision", decision.model_dump(mode="json"))
+    ctx.events.emit(state, EventKind.DECISION, decision.model_dump(mode="json"))
 
 
 async def _with_token_recovery(
@@ -400,7 +401,7 @@ def _account(
         metrics.output_tokens += usage.output_tokens
         metrics.cost_usd += cost
         metrics.token_limit_retries += retries
-    ctx.events.emit(state, "llm_call", record.model_dump(mode="json"))
+    ctx.events.emit(state, EventKind.LLM_CALL, record.model_dump(mode="json"))
 
 
 def _record_error(
@@ -413,7 +414,7 @@ def _record_error(
 ) -> None:
     ctx.events.emit(
         state,
-        "llm_error",
+        EventKind.LLM_ERROR,
         {
             "role": role.value,
             "phase": phase,

@@ -32,7 +32,15 @@ from deepresearch.providers.registry import (
     resolve_llm_spec,
 )
 from deepresearch.providers.shared_limits import ProviderWrapper
-from deepresearch.state import AgentDecision, Gap, Phase, Report, ResearchState, RunStatus
+from deepresearch.state import (
+    AgentDecision,
+    EventKind,
+    Gap,
+    Phase,
+    Report,
+    ResearchState,
+    RunStatus,
+)
 from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store.guard import GuardedStore
 from deepresearch.store.sqlite import open_store
@@ -262,7 +270,7 @@ class Session:
             async def checkpoint(state: ResearchState) -> None:
                 if saver is not None:
                     saver.save(state)
-                    saver.emit(state, "checkpoint", {"phase": state.phase.value})
+                    saver.emit(state, EventKind.CHECKPOINT, {"phase": state.phase.value})
 
             self._ctx = RunContext(
                 config=cfg,
@@ -342,7 +350,7 @@ class Session:
             self._cancel.reset()
             self.state.error = None
             ctx = self._context()
-            ctx.events.emit(self.state, "resumed", {"phase": self.state.phase.value})
+            ctx.events.emit(self.state, EventKind.RESUMED, {"phase": self.state.phase.value})
             return await self._run_held()
 
     async def stream(self) -> AsyncIterator[RunEvent]:
@@ -535,7 +543,7 @@ class Session:
             )
         )  # fmt: skip
         if self.store is not None:
-            self.store.emit(self.state, "decision", decision.model_dump(mode="json"))
+            self.store.emit(self.state, EventKind.DECISION, decision.model_dump(mode="json"))
 
     # -- looking at it ----------------------------------------------------------------
     # The DataFrame properties build a new frame from the state on every access: each is a

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from deepresearch.state import Phase, ResearchState, RunStatus
+from deepresearch.state import EventKind, Phase, ResearchState, RunStatus
 
 
 class RunEvent(BaseModel):
@@ -91,11 +91,11 @@ class EventTranslator:
         self._findings = {f.id for f in state.findings}
 
     def translate(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> list[RunEvent]:
-        if kind == "phase_started":
+        if kind == EventKind.PHASE_STARTED:
             return [PhaseStarted(phase=Phase(payload["phase"]), iteration=state.iteration)]
-        if kind == "topic_completed":
+        if kind == EventKind.TOPIC_COMPLETED:
             return self._new_sources(state)
-        if kind == "think_pause":
+        if kind == EventKind.THINK_PAUSE:
             return [
                 Paused(
                     phase=Phase(payload["phase"]),
@@ -103,7 +103,7 @@ class EventTranslator:
                     guidance=payload.get("guidance"),
                 )
             ]
-        if kind == "phase_completed":
+        if kind == EventKind.PHASE_COMPLETED:
             return self._phase_completed(state, payload)
         return []
 

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from deepresearch.errors import UrlRefused
-from deepresearch.state import ResearchState
+from deepresearch.state import EventKind, ResearchState
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 # Resolves a host name to the IP addresses a fetch would connect to.
@@ -43,7 +43,7 @@ _URL_IN_TEXT = re.compile(r"https?://[^\s<>\"')\]]+", re.IGNORECASE)
 class EventSink(Protocol):
     """Where refusals are recorded (the run's audit trail)."""
 
-    def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None: ...
+    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None: ...
 
 
 async def system_resolver(host: str) -> list[str]:
@@ -128,7 +128,9 @@ class UrlPolicy:
                 checked = await self.check(url, known_urls=known_urls)
             except UrlRefused as exc:
                 events.emit(
-                    state, "url_refused", {"url": exc.url, "reason": exc.reason, "scope": scope}
+                    state,
+                    EventKind.URL_REFUSED,
+                    {"url": exc.url, "reason": exc.reason, "scope": scope},
                 )
                 continue
             if checked not in passed:

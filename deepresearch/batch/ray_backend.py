@@ -36,13 +36,13 @@ from deepresearch.providers.shared_limits import (
     SharedLimits,
     Spent,
 )
-from deepresearch.state import ResearchState
+from deepresearch.state import EventKind, ResearchState
 from deepresearch.store import SessionStore
 
 # A Ray ActorHandle of LimitsService (Ray is imported only when the backend runs).
 ActorHandle = Any
 DEFAULT_MAX_RETRIES = 3
-ATTEMPT_EVENT = "ray_attempt"
+ATTEMPT_EVENT = EventKind.RAY_ATTEMPT
 
 
 def _ray() -> Any:
@@ -195,7 +195,7 @@ async def run_on_ray(
         states[state.id] = state
         if store is not None:
             store.save(state)
-            store.emit(state, "batch_result", {
+            store.emit(state, EventKind.BATCH_RESULT, {
                 "backend": "ray", "attempts": out["attempts"], "resumed_from": out["resumed_from"],
             })  # fmt: skip
         return row_from_state(

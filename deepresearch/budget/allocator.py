@@ -26,6 +26,7 @@ from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.state import (
     AllocationSummary,
     ContentFidelity,
+    EventKind,
     Finding,
     ResearchState,
     Source,
@@ -284,7 +285,7 @@ class TokenBudget:
             if result.fallback:
                 ctx.events.emit(
                     state,
-                    "budget_fallback",
+                    EventKind.BUDGET_FALLBACK,
                     {"item_id": item.id, "level": level.value, "reason": result.fallback},
                 )
             return FittedItem(item.id, result.text, level, count(result.text))
@@ -332,7 +333,7 @@ class TokenBudget:
             ),
         )
         state.allocations.append(summary)
-        ctx.events.emit(state, "budget_allocation", summary.model_dump(mode="json"))
+        ctx.events.emit(state, EventKind.BUDGET_ALLOCATION, summary.model_dump(mode="json"))
 
     def _archive(self, item: BudgetItem, original: int, level: DegradationLevel) -> str | None:
         if self.archive is None or LEVELS.index(level) < _ARCHIVE_FROM:

@@ -14,7 +14,7 @@ from deepresearch.llm import phase_metrics
 from deepresearch.offline.text import sentences
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import SourceText
-from deepresearch.state import Phase, ResearchState, Source
+from deepresearch.state import EventKind, Phase, ResearchState, Source
 
 
 @dataclass
@@ -96,7 +96,7 @@ async def run_search(
             metrics.search_calls += 1
         ctx.events.emit(
             state,
-            "search_call",
+            EventKind.SEARCH_CALL,
             {
                 "kind": kind,
                 "query": query if extract is None else ", ".join(extract),

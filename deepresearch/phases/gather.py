@@ -10,7 +10,7 @@ from deepresearch.errors import SearchError
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
-from deepresearch.state import Phase, ResearchState, SubQuery, SubQueryStatus
+from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
 
 
 async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -34,7 +34,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 failures.append(f"{sq.id}: {exc}")
             ctx.events.emit(
                 state,
-                "topic_completed",
+                EventKind.TOPIC_COMPLETED,
                 {
                     "sub_query": sq.id,
                     "status": sq.status.value,

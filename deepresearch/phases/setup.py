@@ -20,6 +20,7 @@ from deepresearch.state import (
     AgentDecision,
     AgentRole,
     Clarification,
+    EventKind,
     NewSubQuery,
     Phase,
     ResearchState,
@@ -44,7 +45,9 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
         )
     except ProviderError as exc:
         # Seeds: after parse retries, fall through as "no clarification needed".
-        ctx.events.emit(state, "clarification_failed", {"error": f"{type(exc).__name__}: {exc}"})
+        ctx.events.emit(
+            state, EventKind.CLARIFICATION_FAILED, {"error": f"{type(exc).__name__}: {exc}"}
+        )
         state.record(
             AgentDecision(
                 agent="clarifier",
@@ -62,7 +65,7 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
         verification=out.verification,
         answer=previous_answer,
     )
-    ctx.events.emit(state, "clarification", out.model_dump())
+    ctx.events.emit(state, EventKind.CLARIFICATION, out.model_dump())
     return PhaseReport(
         Phase.CLARIFICATION,
         {"need_clarification": out.need_clarification},
@@ -110,10 +113,10 @@ async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 outputs={"error": error},
             )
         )
-        ctx.events.emit(state, "brief_failed", {"error": error})
+        ctx.events.emit(state, EventKind.BRIEF_FAILED, {"error": error})
         return PhaseReport(Phase.BRIEF, {"has_brief": False}, [f"brief failed: {exc}"])
     state.research_brief = out.research_brief.strip() or None
-    ctx.events.emit(state, "brief", {"research_brief": state.research_brief})
+    ctx.events.emit(state, EventKind.BRIEF, {"research_brief": state.research_brief})
     return PhaseReport(Phase.BRIEF, {"has_brief": state.research_brief is not None})
 
 

@@ -28,6 +28,7 @@ from deepresearch.roles import (
 )
 from deepresearch.state import (
     AgentRole,
+    EventKind,
     Novelty,
     Phase,
     ReflectionDecision,
@@ -78,7 +79,7 @@ async def research_topic(
                     ctx, state, sq.query, phase=phase, scope=sq.id, extract=urls
                 )
             except SearchError as exc:  # non-fatal: keep the search results
-                ctx.events.emit(state, "extract_failed", {"urls": urls, "error": str(exc)})
+                ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
             else:
                 await _merge_extracts(ctx, state, sq, topic, extracted, phase)
         if decision.research_complete:
@@ -199,7 +200,7 @@ async def _summarize(
         )
     except _CALL_FAILED as exc:
         # Fall back to the raw text; nothing is lost.
-        ctx.events.emit(state, "summarization_failed", {"url": src.url, "error": str(exc)})
+        ctx.events.emit(state, EventKind.SUMMARIZATION_FAILED, {"url": src.url, "error": str(exc)})
         return
     excerpts = [e for e in out.key_excerpts if e.strip()][:5]
     src.raw_content = original
@@ -360,7 +361,9 @@ async def compress_topic(
         topic.compression_error = None
     except _CALL_FAILED as exc:
         topic.compression_error = f"{type(exc).__name__}: {exc}"
-        ctx.events.emit(state, "compression_failed", {"sub_query": sq.id, "error": str(exc)})
+        ctx.events.emit(
+            state, EventKind.COMPRESSION_FAILED, {"sub_query": sq.id, "error": str(exc)}
+        )
     _tally_tokens(state, topic)  # the global step compresses after research_topic tallied
 
 

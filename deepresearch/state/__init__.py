@@ -1,5 +1,6 @@
 """State layer: pydantic models and enums, no I/O."""
 
+from deepresearch.state.events import ENDED, EventKind
 from deepresearch.state.models import (
     AgentDecision,
     AgentRole,
@@ -35,6 +36,7 @@ from deepresearch.state.models import (
 from deepresearch.state.research_state import SCHEMA_VERSION, ResearchState
 
 __all__ = [
+    "ENDED",
     "SCHEMA_VERSION",
     "AgentDecision",
     "AgentRole",
@@ -46,6 +48,7 @@ __all__ = [
     "Confidence",
     "ContentFidelity",
     "Directive",
+    "EventKind",
     "Finding",
     "Gap",
     "GuidanceNote",

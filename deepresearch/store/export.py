@@ -21,7 +21,7 @@ from deepresearch.render import (
     state_report_markdown,
     strip_controls,
 )
-from deepresearch.state import ResearchState, Source
+from deepresearch.state import EventKind, ResearchState, Source
 from deepresearch.store.records import Event
 
 
@@ -376,26 +376,30 @@ def _think_pause(p: dict[str, Any]) -> str:
 
 
 _DESCRIBERS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "phase_started": lambda p: "▶ phase started",
-    "phase_completed": _phase_completed,
-    "phase_failed": lambda p: f"✘ phase failed: {p.get('error', '?')}",
-    "llm_call": _llm_call,
-    "llm_error": lambda p: (
+    EventKind.PHASE_STARTED: lambda p: "▶ phase started",
+    EventKind.PHASE_COMPLETED: _phase_completed,
+    EventKind.LLM_CALL: _llm_call,
+    EventKind.LLM_ERROR: lambda p: (
         f"✘ LLM {p.get('role', '?')} via {p.get('model', '?')} failed: {p.get('error', '?')}"
     ),
-    "search_call": _search_call,
-    "topic_completed": _topic_completed,
-    "decision": lambda p: (
+    EventKind.SEARCH_CALL: _search_call,
+    EventKind.TOPIC_COMPLETED: _topic_completed,
+    EventKind.DECISION: lambda p: (
         f"decision {p.get('agent', '?')}: {p.get('action', '?')}"
         + (f" — {p['rationale']}" if p.get("rationale") else "")
     ),
-    "checkpoint": lambda p: "checkpoint saved",
-    "think_pause": _think_pause,
-    "cancelled": lambda p: f"■ cancelled: {p.get('error') or p.get('reason') or ''}".rstrip(": "),
-    "timed_out": lambda p: f"■ timed out: {p.get('error') or ''}".rstrip(": "),
-    "resumed": lambda p: f"↻ resumed at {p.get('phase', '?')}",
-    "error": lambda p: f"✘ error: {p.get('error', _compact(p))}",
+    EventKind.CHECKPOINT: lambda p: "checkpoint saved",
+    EventKind.THINK_PAUSE: _think_pause,
+    EventKind.CANCELLED: lambda p: _ended("cancelled", p),
+    EventKind.TIMED_OUT: lambda p: _ended("timed out", p),
+    EventKind.FAILED: lambda p: f"✘ run failed: {p.get('error') or '?'}",
+    EventKind.STOPPED: lambda p: _ended("stopped", p),
+    EventKind.RESUMED: lambda p: f"↻ resumed at {p.get('phase', '?')}",
 }
+
+
+def _ended(how: str, p: dict[str, Any]) -> str:
+    return f"■ {how}: {p.get('error') or p.get('reason') or ''}".rstrip(": ")
 
 
 def _compact(payload: dict[str, Any], limit: int = 120) -> str:

@@ -17,8 +17,10 @@ from deepresearch.errors import (
 )
 from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
 from deepresearch.state import (
+    ENDED,
     AgentDecision,
     AgentRole,
+    EventKind,
     Gap,
     Phase,
     PhaseMetrics,
@@ -149,7 +151,7 @@ class Workflow:
         started: dict[str, object] = {"phase": phase.value, "iteration": state.iteration}
         if ahead is not None:
             started["ran_ahead"] = True  # it began while the phase before it ran
-        ctx.events.emit(state, "phase_started", started)
+        ctx.events.emit(state, EventKind.PHASE_STARTED, started)
         ctx.say(f"{phase.value} (iteration {state.iteration})")
         if ahead is not None:
             report = await ahead.task
@@ -158,7 +160,7 @@ class Workflow:
             report = await self._execute(state, phase, metrics)
         ctx.events.emit(
             state,
-            "phase_completed",
+            EventKind.PHASE_COMPLETED,
             {
                 "phase": phase.value,
                 "duration_s": metrics.duration_s,
@@ -231,7 +233,9 @@ class Workflow:
         steer = await call_hooks(self.hooks, state, prompt)
         state.status = RunStatus.RUNNING
         self.ctx.events.emit(
-            state, "think_pause", {"phase": phase.value, "prompt": prompt, **steer.model_dump()}
+            state,
+            EventKind.THINK_PAUSE,
+            {"phase": phase.value, "prompt": prompt, **steer.model_dump()},
         )
         if asking and clarification is not None and steer.guidance:
             clarification.answer = steer.guidance
@@ -294,7 +298,7 @@ class Workflow:
                 outputs=dict(outputs),
             )
         )
-        self.ctx.events.emit(state, "decision", decision.model_dump(mode="json"))
+        self.ctx.events.emit(state, EventKind.DECISION, decision.model_dump(mode="json"))
 
     async def _abort(
         self, state: ResearchState, phase: Phase, status: RunStatus, message: str
@@ -309,5 +313,5 @@ class Workflow:
         if record is not None and record.iteration == state.iteration:
             record.error = message
             close_phase(record, message)
-        self.ctx.events.emit(state, status.value, {"phase": phase.value, "error": message})
+        self.ctx.events.emit(state, ENDED[status], {"phase": phase.value, "error": message})
         await self.ctx.checkpoint(state)

@@ -8,7 +8,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from deepresearch.state import (
+    ENDED,
     AgentDecision,
+    EventKind,
     Phase,
     Report,
     ResearchState,
@@ -20,6 +22,7 @@ from deepresearch.store import (
     SessionStore,
     cited_sources_csl,
     describe_event,
+    export,
     export_bibtex,
     export_csl_json,
     export_html,
@@ -180,7 +183,7 @@ def test_timeline_offsets_and_empty() -> None:
             id=2,
             session_id=state.id,
             ts=start + timedelta(seconds=75.5),
-            kind="error",
+            kind="failed",
             phase="brief",
             iteration=1,
             payload={"error": "boom"},
@@ -188,7 +191,7 @@ def test_timeline_offsets_and_empty() -> None:
     ]
     text = timeline(events)
     assert "+1:15.50" in text
-    assert "✘ error: boom" in text
+    assert "✘ run failed: boom" in text
     assert timeline([], state).endswith("No events recorded.")
 
 
@@ -197,12 +200,27 @@ def test_describe_event_keeps_one_line() -> None:
         id=1,
         session_id="s",
         ts=ResearchState(question="q").created_at,
-        kind="phase_failed",
+        kind="failed",
         phase="analysis",
         iteration=1,
         payload={"error": "first line\nsecond line"},
     )
-    assert describe_event(event) == "✘ phase failed: first line second line"
+    assert describe_event(event) == "✘ run failed: first line second line"
+
+
+def test_every_described_kind_is_emitted_and_every_way_a_run_ends_is_described() -> None:
+    assert set(export._DESCRIBERS) <= set(EventKind)
+    for status, kind in ENDED.items():
+        event = Event(
+            id=1,
+            session_id="s",
+            ts=ResearchState(question="q").created_at,
+            kind=kind,
+            phase="analysis",
+            iteration=1,
+            payload={"error": "why"},
+        )
+        assert kind in export._DESCRIBERS and "why" in describe_event(event), status
 
 
 HOSTILE_TITLE = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> <script>bad()</script>"
