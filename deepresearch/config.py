@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from deepresearch.errors import ConfigError
+from deepresearch.state.models import AgentRole
 
 ENV_PREFIX = "DEEPRESEARCH_"
 
@@ -427,21 +428,8 @@ _PHASES = (
     "refinement",
 )
 # Role names as role_models / role_fallbacks / role_temperature / role_max_tokens keys
-# (deepresearch.state.AgentRole values; a typo would otherwise be silently ignored).
-_ROLES = (
-    "clarification",
-    "brief",
-    "planner",
-    "research",
-    "summarization",
-    "compression",
-    "supervision",
-    "reflection",
-    "analyzer",
-    "report",
-    "refiner",
-    "verifier",
-)
+# (a typo would otherwise be silently ignored).
+_ROLES = tuple(role.value for role in AgentRole)
 # Environment names that are not config knobs but share the prefix.
 _ENV_NOT_KNOBS = {"HOME"}
 

@@ -1,5 +1,7 @@
-"""The one LLM call path: route a role to a model chain, recover from context-window
-errors by cutting the user prompt, fall back along the chain, and account for usage."""
+"""The one LLM call path: :func:`ask` calls a role (a :class:`~deepresearch.roles.RoleSpec`),
+routes it to its model chain, recovers from context-window errors by cutting the user
+prompt, falls back along the chain, accounts for usage, and — given a :class:`Fallback` —
+stands in for a chain that failed, recording that once."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -31,6 +34,7 @@ from deepresearch.providers.base import (
     Message,
     TextOutput,
 )
+from deepresearch.roles.spec import ROUTES, RoleSpec
 from deepresearch.state import (
     AgentDecision,
     AgentRole,
@@ -41,43 +45,9 @@ from deepresearch.state import (
     UsageRecord,
 )
 
+InT = TypeVar("InT", bound=BaseModel)
 OutT = TypeVar("OutT", bound=BaseModel)
 logger = logging.getLogger("deepresearch")
-
-# Which configured roles a role falls back to, most specific first (the seeds'
-# role resolution chain); the default model ends every chain.
-ROLE_CHAIN: dict[AgentRole, tuple[str, ...]] = {
-    AgentRole.CLARIFIER: ("clarification", "research"),
-    AgentRole.BRIEFER: ("brief", "research"),
-    AgentRole.PLANNER: ("planner", "research"),
-    AgentRole.RESEARCHER: ("research",),
-    AgentRole.SUMMARIZER: ("summarization",),
-    AgentRole.COMPRESSOR: ("compression", "research"),
-    AgentRole.SUPERVISOR: ("supervision", "reflection", "research"),
-    AgentRole.ANALYZER: ("analyzer", "research"),
-    AgentRole.SYNTHESIZER: ("report", "research"),
-    AgentRole.REFINER: ("refiner", "research"),
-    AgentRole.VERIFIER: ("verifier", "research"),
-    AgentRole.REFLECTION: ("reflection", "research"),
-}
-# Roles that do cheap, high-volume work default to the vendor's small model.
-CHEAP_ROLES = frozenset(
-    {AgentRole.SUMMARIZER, AgentRole.COMPRESSOR, AgentRole.REFLECTION, AgentRole.SUPERVISOR}
-)
-DEFAULT_TEMPERATURE: dict[AgentRole, float] = {
-    AgentRole.SUPERVISOR: 0.3,
-    AgentRole.PLANNER: 0.3,
-    AgentRole.SUMMARIZER: 0.0,
-    AgentRole.COMPRESSOR: 0.0,
-    AgentRole.ANALYZER: 0.2,
-    AgentRole.SYNTHESIZER: 0.4,
-    AgentRole.VERIFIER: 0.0,
-}
-DEFAULT_MAX_TOKENS: dict[AgentRole, int] = {
-    AgentRole.SYNTHESIZER: 8000,
-    AgentRole.COMPRESSOR: 4000,
-    AgentRole.ANALYZER: 4000,
-}
 
 ProviderFactory = Callable[[str], LLMProvider]
 
@@ -108,12 +78,13 @@ class ModelRouter:
     def specs(self, role: AgentRole) -> list[str]:
         cfg = self.config
         chain: list[str] = []
-        for key in ROLE_CHAIN[role]:
+        routing = ROUTES[role]
+        for key in routing.chain:
             spec = cfg.role_models.get(key)
             if spec:
                 chain.append(spec)
                 chain.extend(cfg.role_fallbacks.get(key, []))
-        if not chain and role in CHEAP_ROLES and self._cheap_spec is not None:
+        if not chain and routing.cheap and self._cheap_spec is not None:
             cheap = self._cheap_spec(self.default.name)
             if cheap:
                 chain.append(cheap)
@@ -136,10 +107,10 @@ class ModelRouter:
         return self._cache[spec]
 
     def temperature(self, role: AgentRole) -> float | None:
-        return self.config.role_temperature.get(role.value, DEFAULT_TEMPERATURE.get(role))
+        return self.config.role_temperature.get(role.value, ROUTES[role].temperature)
 
     def max_tokens(self, role: AgentRole) -> int | None:
-        return self.config.role_max_tokens.get(role.value, DEFAULT_MAX_TOKENS.get(role))
+        return self.config.role_max_tokens.get(role.value, ROUTES[role].max_tokens)
 
 
 def phase_metrics(state: ResearchState, phase: str) -> PhaseMetrics | None:
@@ -150,16 +121,83 @@ def phase_metrics(state: ResearchState, phase: str) -> PhaseMetrics | None:
     return None
 
 
-async def call_llm(
-    ctx: RunContext,
+@dataclass
+class Fallback(Generic[OutT]):
+    """What stands in for a role's answer when its whole model chain fails.
+
+    Args:
+        output: the stand-in answer (e.g. an empty plan), or a function that builds it
+            (called only when it is needed).
+        means: what the run does instead, said in the decision and the note.
+        notes: the phase's notes, to which ``"<agent> failed (<error>); <means>"`` is added.
+        event: an audit event kind to emit with the error, when the phase has one.
+    """
+
+    output: OutT | Callable[[], OutT]
+    means: str
+    notes: list[str] | None = None
+    event: EventKind | None = None
+
+
+async def ask(
+    spec: RoleSpec[InT, OutT],
+    inputs: InT,
     state: ResearchState,
+    ctx: RunContext,
     *,
-    role: AgentRole,
+    fallback: Fallback[OutT] | None = None,
+    phase: Phase | str | None = None,
+    scope: str | None = None,
+    timeout_s: float | None = None,
+) -> OutT:
+    """One call of a role (see :class:`~deepresearch.roles.RoleSpec`): its prompts rendered
+    from ``inputs``, answered through its model chain (:func:`call_llm`). With a
+    ``fallback``, a failed chain records one decision saying so and returns the stand-in;
+    without, the error is raised."""
+    where = phase.value if isinstance(phase, Phase) else phase or spec.phase.value
+    try:
+        return await call_llm(
+            spec, inputs, state, ctx, phase=where, scope=scope, timeout_s=timeout_s
+        )
+    except ProviderError as exc:
+        if fallback is None:
+            raise
+        _record_fallback(spec, state, ctx, where, exc, fallback)
+        return fallback.output() if callable(fallback.output) else fallback.output
+
+
+def _record_fallback(
+    spec: RoleSpec[InT, OutT],
+    state: ResearchState,
+    ctx: RunContext,
     phase: str,
-    system: str,
-    user: str,
-    inputs: BaseModel,
-    output_type: type[OutT],
+    exc: ProviderError,
+    fallback: Fallback[OutT],
+) -> None:
+    error = f"{type(exc).__name__}: {exc}"
+    state.record(
+        AgentDecision(
+            agent=spec.agent,
+            action=f"{spec.name}_failed",
+            rationale=f"{fallback.means[:1].upper()}{fallback.means[1:]}: {error}",
+            phase=Phase(phase) if phase in {p.value for p in Phase} else None,
+            iteration=state.iteration,
+            outputs={"error": error},
+        )
+    )
+    if fallback.event:
+        ctx.events.emit(state, fallback.event, {"error": error})
+    if fallback.notes is not None:
+        fallback.notes.append(f"{spec.agent} failed ({exc}); {fallback.means}")
+
+
+async def call_llm(
+    spec: RoleSpec[InT, OutT],
+    inputs: InT,
+    state: ResearchState,
+    ctx: RunContext,
+    *,
+    phase: str | None = None,
     scope: str | None = None,
     timeout_s: float | None = None,
 ) -> OutT:
@@ -172,34 +210,40 @@ async def call_llm(
     :class:`RunAbortedError` rather than continuing without one.
     """
     ctx.cancel.check()
+    role, phase = spec.role, phase or spec.phase.value
+    output_type = spec.output
     request = LLMRequest(
         role=role,
         phase=phase,
-        messages=[Message("system", system), Message("user", user)],
+        messages=(
+            Message("system", spec.system_prompt(inputs)),
+            Message("user", spec.user(inputs)),
+        ),
         output_type=output_type,
         inputs=inputs,
         temperature=ctx.models.temperature(role),
         max_tokens=ctx.models.max_tokens(role),
         timeout_s=timeout_s or ctx.config.operation_timeout_s,
+        offline=spec.offline,
     )
     specs = ctx.models.specs(role)
     usable = [s for s in specs if s not in ctx.models.unusable]
     failures: list[str] = [f"{s}: {ctx.models.unusable[s]}" for s in specs if s not in usable]
     last_error: ProviderError | None = None
-    for index, spec in enumerate(usable):
+    for index, model in enumerate(usable):
         try:
-            output = await _call_one(ctx, state, request, spec, output_type, scope)
+            output = await _call_one(ctx, state, request, model, output_type, scope)
         except ProviderError as exc:
             last_error = exc
-            failures.append(f"{spec}: {_one_line(exc)}")
-            _record_error(ctx, state, role, phase, spec, exc)
+            failures.append(f"{model}: {_one_line(exc)}")
+            _record_error(ctx, state, role, phase, model, exc)
             if isinstance(exc, ProviderSetupError):
-                ctx.models.unusable[spec] = _one_line(exc)
+                ctx.models.unusable[model] = _one_line(exc)
             if index + 1 < len(usable):
-                _announce_fallback(ctx, state, role, phase, spec, usable[index + 1], exc)
+                _announce_fallback(ctx, state, role, phase, model, usable[index + 1], exc)
             continue
         if failures:
-            _degrade(state, phase, f"{role.value}: answered by {spec} after {'; '.join(failures)}")
+            _degrade(state, phase, f"{role.value}: answered by {model} after {'; '.join(failures)}")
             _bump(state, phase, fallback=True)
         return output
     if isinstance(last_error, ProviderSetupError) or last_error is None:

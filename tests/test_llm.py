@@ -20,14 +20,11 @@ from deepresearch.errors import (
     StructuredOutputError,
 )
 from deepresearch.llm import (
-    CHEAP_ROLES,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_TEMPERATURE,
-    ROLE_CHAIN,
     ModelRouter,
     call_llm,
     phase_metrics,
 )
+from deepresearch.offline import planning
 from deepresearch.providers.base import (
     LLMProvider,
     LLMRequest,
@@ -35,7 +32,7 @@ from deepresearch.providers.base import (
     Message,
     Usage,
 )
-from deepresearch.roles import BriefInputs, BriefOutput, ClarifyOutput
+from deepresearch.roles import ROUTES, BriefInputs, BriefOutput, ClarifyOutput, RoleSpec
 from deepresearch.state import AgentRole, Phase, PhaseMetrics, ResearchState
 from deepresearch.testing import EmptySearch, FunctionLLM, RecordingEvents
 
@@ -89,18 +86,12 @@ async def brief_call(
     scope: str | None = None,
     timeout_s: float | None = None,
 ) -> BriefOutput:
-    return await call_llm(
-        ctx,
-        state,
-        role=role,
-        phase=Phase.BRIEF.value,
-        system="SYSTEM PROMPT",
-        user=user,
-        inputs=BriefInputs(question=QUESTION, today="2025-01-01"),
-        output_type=BriefOutput,
-        scope=scope,
-        timeout_s=timeout_s,
-    )
+    spec = RoleSpec(
+        "brief", role, Phase.BRIEF, "SYSTEM PROMPT", lambda _: user, BriefInputs, BriefOutput,
+        planning.brief,
+    )  # fmt: skip
+    inputs = BriefInputs(question=QUESTION, today="2025-01-01")
+    return await call_llm(spec, inputs, state, ctx, scope=scope, timeout_s=timeout_s)
 
 
 # -- token-limit recovery -------------------------------------------------------------
@@ -186,13 +177,12 @@ async def test_context_window_exhausted_on_one_model_falls_back_to_the_next() ->
 
 # -- routing ----------------------------------------------------------------------------
 def test_role_chain_covers_every_role_and_uses_known_keys() -> None:
-    assert set(ROLE_CHAIN) == set(AgentRole)
+    assert set(ROUTES) == set(AgentRole)
     role_keys = {r.value for r in AgentRole}
-    for role, chain in ROLE_CHAIN.items():
-        assert chain, role
-        assert set(chain) <= role_keys, role
-        assert chain[0] == role.value  # the role's own entry is tried first
-    assert set(AgentRole) >= CHEAP_ROLES
+    for role, routing in ROUTES.items():
+        assert routing.chain, role
+        assert set(routing.chain) <= role_keys, role
+        assert routing.chain[0] == role.value  # the role's own entry is tried first
 
 
 def test_router_builds_the_chain_from_role_models_and_fallbacks() -> None:
@@ -220,7 +210,7 @@ def test_router_without_role_models_uses_the_default_and_cheap_models() -> None:
     router = ModelRouter(Config(), FunctionLLM(name="openai:gpt-4.1"), Factory(), cheap)
     for role in AgentRole:
         expected = (
-            ["openai:gpt-4.1-nano", "openai:gpt-4.1"] if role in CHEAP_ROLES else ["openai:gpt-4.1"]
+            ["openai:gpt-4.1-nano", "openai:gpt-4.1"] if ROUTES[role].cheap else ["openai:gpt-4.1"]
         )
         assert router.specs(role) == expected, role
 
@@ -308,8 +298,8 @@ async def test_only_unavailable_models_raise_provider_unavailable() -> None:
 def test_router_temperature_and_max_tokens_defaults_and_overrides() -> None:
     router = ModelRouter(Config(), FunctionLLM(), Factory())
     for role in AgentRole:
-        assert router.temperature(role) == DEFAULT_TEMPERATURE.get(role)
-        assert router.max_tokens(role) == DEFAULT_MAX_TOKENS.get(role)
+        assert router.temperature(role) == ROUTES[role].temperature
+        assert router.max_tokens(role) == ROUTES[role].max_tokens
     assert router.temperature(AgentRole.SYNTHESIZER) == 0.4
     assert router.max_tokens(AgentRole.SYNTHESIZER) == 8000
     assert router.temperature(AgentRole.BRIEFER) is None  # the vendor's default
@@ -333,10 +323,10 @@ async def test_the_request_carries_role_phase_messages_and_sampling_settings() -
 
     (request,) = llm.requests
     assert request.role == AgentRole.BRIEFER and request.phase == "brief"
-    assert request.messages == [
+    assert request.messages == (
         Message("system", "SYSTEM PROMPT"),
         Message("user", "the user text"),
-    ]
+    )
     assert request.output_type is BriefOutput
     assert isinstance(request.inputs, BriefInputs) and request.inputs.question == QUESTION
     assert request.temperature == 0.9 and request.max_tokens == 321

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
-from deepresearch.providers.base import LLMRequest, Message
+from deepresearch.providers.base import LLMRequest
 from deepresearch.state import (
     AllocationSummary,
     ContentFidelity,
@@ -380,13 +380,4 @@ class TokenBudget:
             system = truncate_keeping_lines(system, limit // 2, model_spec)
             system_tokens = count(system)
         user = truncate_keeping_lines(user, max(0, limit - system_tokens), model_spec)
-        return LLMRequest(
-            role=request.role,
-            phase=request.phase,
-            messages=[Message("system", system), Message("user", user)],
-            output_type=request.output_type,
-            inputs=request.inputs,
-            temperature=request.temperature,
-            max_tokens=request.max_tokens,
-            timeout_s=request.timeout_s,
-        )
+        return request.with_system(system).with_user(user)

@@ -19,9 +19,10 @@ from enum import StrEnum
 
 from deepresearch.context import RunContext
 from deepresearch.errors import PhaseTimeoutError, ProviderError
-from deepresearch.llm import call_llm
-from deepresearch.roles import CondenseInputs, CondenseOutput
-from deepresearch.state import AgentRole, ResearchState
+from deepresearch.llm import ask
+from deepresearch.offline import research as offline_research
+from deepresearch.roles import CondenseInputs, CondenseOutput, RoleSpec
+from deepresearch.state import AgentRole, Phase, ResearchState
 from deepresearch.untrusted import UNTRUSTED_BRIEF, source_block
 
 from .tokens import count_tokens, split_sentences, split_to_chunks, truncate_to_tokens
@@ -156,20 +157,11 @@ class Condenser:
         parts: list[str] = []
         for chunk in chunks:
             chunk_target = max(1, target * count_tokens(chunk, summarizer_spec) // total)
-            user = condense_user(state.question, chunk)
             self.calls += 1
-            out = await call_llm(
-                ctx,
-                state,
-                role=AgentRole.SUMMARIZER,
-                phase=phase,
-                system=system,
-                user=user,
-                inputs=CondenseInputs(
-                    text=chunk, level=level.value, target_tokens=chunk_target, query=state.question
-                ),
-                output_type=CondenseOutput,
+            inputs = CondenseInputs(
+                text=chunk, level=level.value, target_tokens=chunk_target, query=state.question
             )
+            out = await ask(CONDENSER, inputs, state, ctx, phase=phase)
             parts.append(out.text.strip())
         return "\n".join(p for p in parts if p)
 
@@ -187,6 +179,18 @@ def condense_user(question: str, text: str) -> str:
     """The user message carrying one text (or chunk) to condense."""
     text_block = source_block({"kind": "text to condense"}, text)
     return f"Research question: {question}\n\nText:\n{text_block}"
+
+
+CONDENSER = RoleSpec(
+    "condense",
+    AgentRole.SUMMARIZER,
+    Phase.GATHERING,  # condensing runs in whichever phase fits its prompt (ask(phase=...))
+    lambda i: condense_system(DegradationLevel(i.level), i.target_tokens),
+    lambda i: condense_user(i.query, i.text),
+    CondenseInputs,
+    CondenseOutput,
+    offline_research.condense,
+)
 
 
 def _truncate(text: str, level: DegradationLevel, target: int, count_spec: str) -> str:

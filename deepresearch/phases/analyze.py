@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
-from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm
+from deepresearch.llm import Fallback, ask
 from deepresearch.offline.text import containment, term_set
-from deepresearch.phases import prompts
+from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.gather import compress_pending_topics
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
 from deepresearch.state import (
-    AgentRole,
     Confidence,
     Finding,
     Gap,
@@ -57,23 +55,10 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         today=ctx.today,
     )
     notes: list[str] = []
-    try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.ANALYZER,
-            phase=Phase.ANALYSIS.value,
-            system=prompts.ANALYZE_SYSTEM,
-            user=prompts.analyze_user(inputs),
-            inputs=inputs,
-            output_type=AnalysisOutput,
-        )
-    except ProviderError as exc:
-        # Seeds' fallback: single findings extracted without the model, marked low confidence.
-        notes.append(
-            f"analyzer failed ({exc}); each top source's snippet kept as a low-confidence finding"
-        )
-        out = AnalysisOutput(
+
+    # Seeds' fallback: single findings extracted without the model, marked low confidence.
+    def snippets() -> AnalysisOutput:
+        return AnalysisOutput(
             findings=[
                 FindingDraft(
                     content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id]
@@ -82,6 +67,9 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 if (s.snippet or s.content)
             ]
         )
+
+    means = "each top source's snippet kept as a low-confidence finding"
+    out = await ask(ANALYZER, inputs, state, ctx, fallback=Fallback(snippets, means, notes))
     added = 0
     for draft in out.findings:
         ids = source_ids(state, draft.source_ids)

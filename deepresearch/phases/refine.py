@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from deepresearch.context import RunContext
-from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm
-from deepresearch.phases import prompts
+from deepresearch.llm import Fallback, ask
+from deepresearch.phases.agents import REFINER
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import FollowUp, GapAssessment, GapBrief, RefineInputs, RefinementOutput
-from deepresearch.state import AgentDecision, AgentRole, Gap, NewSubQuery, Phase, ResearchState
+from deepresearch.state import AgentDecision, Gap, NewSubQuery, Phase, ResearchState
 
 
 async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -34,31 +33,18 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
         guidance=state.consume_guidance(Phase.REFINEMENT),
         today=ctx.today,
     )
-    try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.REFINER,
-            phase=Phase.REFINEMENT.value,
-            system=prompts.REFINE_SYSTEM,
-            user=prompts.refine_user(inputs),
-            inputs=inputs,
-            output_type=RefinementOutput,
-        )
-    except ProviderError as exc:
-        # Without the refiner, the gaps' own suggested queries are the follow-ups.
-        out = RefinementOutput(
-            gap_analysis=[
-                GapAssessment(
-                    gap_id=g.id, follow_up_queries=[FollowUp(query=q) for q in g.suggested_queries]
-                )
-                for g in gaps
-            ]
-        )
-        state.record(
-            AgentDecision(agent="refiner", action="refine_failed", rationale=str(exc),
-                          phase=Phase.REFINEMENT, iteration=state.iteration)
-        )  # fmt: skip
+    # Without the refiner each gap keeps its own suggested queries, and no iteration is
+    # recommended (the follow-ups run only when one is).
+    own = RefinementOutput(
+        gap_analysis=[
+            GapAssessment(
+                gap_id=g.id, follow_up_queries=[FollowUp(query=q) for q in g.suggested_queries]
+            )
+            for g in gaps
+        ]
+    )
+    fallback = Fallback(own, "finishing without another iteration")
+    out = await ask(REFINER, inputs, state, ctx, fallback=fallback)
     rec = out.iteration_recommendation
     added = _queue_follow_ups(state, ctx, gaps, out)
     state.record(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm
-from deepresearch.phases import prompts
+from deepresearch.llm import Fallback, ask
+from deepresearch.phases.agents import BRIEFER, CLARIFIER, PLANNER
 from deepresearch.phases.common import PhaseReport, run_search
 from deepresearch.roles import (
     BriefInputs,
@@ -16,15 +16,7 @@ from deepresearch.roles import (
     PlanOutput,
     ScoutHit,
 )
-from deepresearch.state import (
-    AgentDecision,
-    AgentRole,
-    Clarification,
-    EventKind,
-    NewSubQuery,
-    Phase,
-    ResearchState,
-)
+from deepresearch.state import Clarification, EventKind, NewSubQuery, Phase, ResearchState
 
 
 async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -32,32 +24,17 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
     if not ctx.config.enable_clarification:
         return PhaseReport(Phase.CLARIFICATION, skipped=True)
     inputs = ClarifyInputs(question=state.question, today=ctx.today)
-    try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.CLARIFIER,
-            phase=Phase.CLARIFICATION.value,
-            system=prompts.CLARIFY_SYSTEM,
-            user=prompts.clarify_user(inputs),
-            inputs=inputs,
-            output_type=ClarifyOutput,
-        )
-    except ProviderError as exc:
-        # Seeds: after parse retries, fall through as "no clarification needed".
-        ctx.events.emit(
-            state, EventKind.CLARIFICATION_FAILED, {"error": f"{type(exc).__name__}: {exc}"}
-        )
-        state.record(
-            AgentDecision(
-                agent="clarifier",
-                action="clarify_failed",
-                rationale=f"Proceeding without clarification: {exc}",
-                phase=Phase.CLARIFICATION,
-                iteration=state.iteration,
-            )
-        )
-        return PhaseReport(Phase.CLARIFICATION, {"need_clarification": False}, [str(exc)])
+    # Seeds: after parse retries, fall through as "no clarification needed".
+    notes: list[str] = []
+    fallback = Fallback(
+        ClarifyOutput(need_clarification=False),
+        "proceeding without clarification",
+        notes,
+        event=EventKind.CLARIFICATION_FAILED,
+    )
+    out = await ask(CLARIFIER, inputs, state, ctx, fallback=fallback)
+    if out is fallback.output:
+        return PhaseReport(Phase.CLARIFICATION, {"need_clarification": False}, notes)
     previous_answer = state.clarification.answer if state.clarification else None
     state.clarification = Clarification(
         need_clarification=out.need_clarification,
@@ -89,32 +66,17 @@ async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
         guidance=state.consume_guidance(Phase.BRIEF),
         today=ctx.today,
     )
-    try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.BRIEFER,
-            phase=Phase.BRIEF.value,
-            system=prompts.BRIEF_SYSTEM,
-            user=prompts.brief_user(inputs),
-            inputs=inputs,
-            output_type=BriefOutput,
-        )
-    except ProviderError as exc:
-        # Non-fatal: record why, then planning works from the question itself.
-        error = f"{type(exc).__name__}: {exc}"
-        state.record(
-            AgentDecision(
-                agent="briefer",
-                action="brief_failed",
-                rationale=f"Proceeding with the original question: {error}",
-                phase=Phase.BRIEF,
-                iteration=state.iteration,
-                outputs={"error": error},
-            )
-        )
-        ctx.events.emit(state, EventKind.BRIEF_FAILED, {"error": error})
-        return PhaseReport(Phase.BRIEF, {"has_brief": False}, [f"brief failed: {exc}"])
+    # Non-fatal: record why, then planning works from the question itself.
+    notes: list[str] = []
+    fallback = Fallback(
+        BriefOutput(research_brief=""),
+        "proceeding with the original question",
+        notes,
+        event=EventKind.BRIEF_FAILED,
+    )
+    out = await ask(BRIEFER, inputs, state, ctx, fallback=fallback)
+    if out is fallback.output:
+        return PhaseReport(Phase.BRIEF, {"has_brief": False}, notes)
     state.research_brief = out.research_brief.strip() or None
     ctx.events.emit(state, EventKind.BRIEF, {"research_brief": state.research_brief})
     return PhaseReport(Phase.BRIEF, {"has_brief": state.research_brief is not None})
@@ -146,21 +108,9 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         today=ctx.today,
     )
     notes: list[str] = []
-    try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.PLANNER,
-            phase=Phase.PLANNING.value,
-            system=prompts.PLAN_SYSTEM,
-            user=prompts.plan_user(inputs),
-            inputs=inputs,
-            output_type=PlanOutput,
-        )
-    except ProviderError as exc:
-        # Seeds' fallback table: a parse failure plans a single query, the question itself.
-        notes.append(f"planner failed ({exc}); researching the question as one sub-query")
-        out = PlanOutput(sub_queries=[])
+    # Seeds' fallback table: a parse failure plans a single query, the question itself.
+    fallback = Fallback(PlanOutput(), "researching the question as one sub-query", notes)
+    out = await ask(PLANNER, inputs, state, ctx, fallback=fallback)
     planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.max_sub_queries]
     if not planned and not state.has_sub_query(state.question):
         state.add_sub_query(

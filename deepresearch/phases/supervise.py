@@ -12,19 +12,15 @@ from collections import Counter
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm
+from deepresearch.llm import ask
 from deepresearch.offline.text import estimate_tokens, sentences
-from deepresearch.phases import prompts
+from deepresearch.phases.agents import SUPERVISOR_ASSESS, SUPERVISOR_DELEGATE, SUPERVISOR_THINK
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import (
-    CoverageAssessment,
-    DelegationOutput,
     SupervisionInputs,
-    ThinkOutput,
     TopicDigest,
 )
 from deepresearch.state import (
-    AgentRole,
     Directive,
     NewSubQuery,
     Phase,
@@ -246,22 +242,13 @@ def _fallback_digest(state: ResearchState, source_ids: list[str]) -> str:
 async def _delegate(
     ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
-    phase = Phase.SUPERVISION.value
-    think = await call_llm(
-        ctx, state, role=AgentRole.SUPERVISOR, phase=phase,
-        system=prompts.SUPERVISE_THINK_SYSTEM, user=prompts.supervise_user(inputs),
-        inputs=inputs, output_type=ThinkOutput,
-    )  # fmt: skip
+    think = await ask(SUPERVISOR_THINK, inputs, state, ctx)
     rnd.think = think.gap_analysis
     state.supervision_messages.append(
         SupervisionMessage(kind="think", round=rnd.round, content=think.gap_analysis)
     )
     step = inputs.model_copy(update={"gap_analysis": think.gap_analysis, "gaps": think.gaps})
-    out = await call_llm(
-        ctx, state, role=AgentRole.SUPERVISOR, phase=phase,
-        system=prompts.SUPERVISE_DELEGATE_SYSTEM, user=prompts.supervise_user(step),
-        inputs=step, output_type=DelegationOutput,
-    )  # fmt: skip
+    out = await ask(SUPERVISOR_DELEGATE, step, state, ctx)
     if out.research_complete or not out.directives:
         rnd.research_complete = True
         rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
@@ -326,11 +313,7 @@ def _directive_query(topic: str) -> str:
 async def _assess(
     ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
-    out = await call_llm(
-        ctx, state, role=AgentRole.SUPERVISOR, phase=Phase.SUPERVISION.value,
-        system=prompts.SUPERVISE_ASSESS_SYSTEM, user=prompts.supervise_user(inputs),
-        inputs=inputs, output_type=CoverageAssessment,
-    )  # fmt: skip
+    out = await ask(SUPERVISOR_ASSESS, inputs, state, ctx)
     rnd.think = out.rationale
     queued = state.queue_sub_queries(
         (

@@ -7,15 +7,13 @@ import re
 from deepresearch.budget.tokens import count_tokens
 from deepresearch.budget_hooks import PROMPT_FRAME_TOKENS, fit_findings
 from deepresearch.context import RunContext
-from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm
+from deepresearch.llm import Fallback, ask
 from deepresearch.offline import report as offline_report
-from deepresearch.phases import prompts
+from deepresearch.phases.agents import SYNTHESIZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.messages import synthesize_user
 from deepresearch.roles import (
     FindingBrief,
-    ReportDraft,
     SourceRef,
     SourceText,
     SynthesizeInputs,
@@ -72,21 +70,11 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
     inputs.findings = await fit_findings(ctx, state, Phase.SYNTHESIS, inputs.findings)
     inputs.notes, inputs.excerpts = _evidence(state, inputs, _evidence_room(ctx, inputs))
     notes: list[str] = []
-    try:
-        draft = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.SYNTHESIZER,
-            phase=Phase.SYNTHESIS.value,
-            system=prompts.SYNTHESIZE_SYSTEM,
-            user=prompts.synthesize_user(inputs),
-            inputs=inputs,
-            output_type=ReportDraft,
-        )
-    except ProviderError as exc:
-        # Nothing gathered is lost: fall back to the extractive report of the same findings.
-        notes.append(f"report model failed ({exc}); wrote the extractive report instead")
-        draft = offline_report.synthesize(inputs)
+    # Nothing gathered is lost: fall back to the extractive report of the same findings.
+    extractive = Fallback(
+        lambda: offline_report.synthesize(inputs), "wrote the extractive report instead", notes
+    )
+    draft = await ask(SYNTHESIZER, inputs, state, ctx, fallback=extractive)
     markdown = draft.markdown
     if draft.cut_off:
         # The model stopped at its output limit even after continuing: say so in the report.
@@ -110,7 +98,7 @@ def _evidence_room(ctx: RunContext, inputs: SynthesizeInputs) -> int | None:
     if ctx.budget is None or not ctx.config.token_management_enabled:
         return None
     spec = ctx.models.specs(AgentRole.SYNTHESIZER)[0]
-    used = count_tokens(prompts.SYNTHESIZE_SYSTEM + synthesize_user(inputs), spec)
+    used = count_tokens(SYNTHESIZER.system_prompt(inputs) + synthesize_user(inputs), spec)
     return ctx.budget.available(spec, Phase.SYNTHESIS.value) - used - PROMPT_FRAME_TOKENS
 
 

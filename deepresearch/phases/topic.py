@@ -12,22 +12,19 @@ from pydantic import BaseModel
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
-from deepresearch.llm import call_llm
+from deepresearch.llm import ask
 from deepresearch.offline.text import jaccard, term_set
-from deepresearch.phases import prompts
+from deepresearch.phases.agents import COMPRESSOR, RESEARCHER, SUMMARIZER
 from deepresearch.phases.common import domain_of, run_search, source_text
 from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import (
     CompressInputs,
-    CompressOutput,
     ReflectInputs,
-    ReflectOutput,
+    RoleSpec,
     SummarizeInputs,
-    SummaryOutput,
 )
 from deepresearch.state import (
-    AgentRole,
     EventKind,
     Novelty,
     Phase,
@@ -39,6 +36,7 @@ from deepresearch.state import (
 )
 from deepresearch.urls import session_urls
 
+InT = TypeVar("InT", bound=BaseModel)
 OutT = TypeVar("OutT", bound=BaseModel)
 # What a summarization or compression call may fail with; both fall back, never raise.
 _CALL_FAILED = (TimeoutError, ProviderError)
@@ -187,16 +185,7 @@ async def _summarize(
     )
     try:
         out = await _timed_call(
-            ctx,
-            state,
-            sq,
-            phase,
-            role=AgentRole.SUMMARIZER,
-            system=prompts.SUMMARIZE_SYSTEM,
-            user=prompts.summarize_user(inputs),
-            inputs=inputs,
-            output_type=SummaryOutput,
-            timeout_s=ctx.config.summarization_timeout_s,
+            SUMMARIZER, inputs, state, ctx, sq, phase, ctx.config.summarization_timeout_s
         )
     except _CALL_FAILED as exc:
         # Fall back to the raw text; nothing is lost.
@@ -311,17 +300,7 @@ async def _reflect(
         today=ctx.today,
     )
     try:
-        out = await call_llm(
-            ctx,
-            state,
-            role=AgentRole.RESEARCHER,
-            phase=phase.value,
-            system=prompts.REFLECT_SYSTEM,
-            user=prompts.reflect_user(inputs),
-            inputs=inputs,
-            output_type=ReflectOutput,
-            scope=sq.id,
-        )
+        out = await ask(RESEARCHER, inputs, state, ctx, phase=phase, scope=sq.id)
         return out.decision()
     except ProviderError as exc:
         return ReflectionDecision(research_complete=True, rationale=f"reflection failed: {exc}")
@@ -344,16 +323,7 @@ async def compress_topic(
     )
     try:
         out = await _timed_call(
-            ctx,
-            state,
-            sq,
-            phase,
-            role=AgentRole.COMPRESSOR,
-            system=prompts.COMPRESS_SYSTEM,
-            user=prompts.compress_user(inputs),
-            inputs=inputs,
-            output_type=CompressOutput,
-            timeout_s=ctx.config.compression_timeout_s,
+            COMPRESSOR, inputs, state, ctx, sq, phase, ctx.config.compression_timeout_s
         )
         if not _cites_sources(out.compressed, inputs):
             raise ProviderError("the compressed findings cite none of the sources [n]")
@@ -374,35 +344,20 @@ def _cites_sources(text: str, inputs: CompressInputs) -> bool:
 
 
 async def _timed_call(
-    ctx: RunContext,
+    spec: RoleSpec[InT, OutT],
+    inputs: InT,
     state: ResearchState,
+    ctx: RunContext,
     sq: SubQuery,
     phase: Phase,
-    *,
-    role: AgentRole,
-    system: str,
-    user: str,
-    inputs: BaseModel,
-    output_type: type[OutT],
     timeout_s: float,
 ) -> OutT:
     """One of this topic's role calls, given up after ``timeout_s`` (raises TimeoutError).
-    call_llm holds each model attempt to ``timeout_s``; this bounds the whole call, the
+    ask holds each model attempt to ``timeout_s``; this bounds the whole call, the
     role's fallback models included, as the seeds' per-result timeout."""
     try:
         return await asyncio.wait_for(
-            call_llm(
-                ctx,
-                state,
-                role=role,
-                phase=phase.value,
-                system=system,
-                user=user,
-                inputs=inputs,
-                output_type=output_type,
-                scope=sq.id,
-                timeout_s=timeout_s,
-            ),
+            ask(spec, inputs, state, ctx, phase=phase, scope=sq.id, timeout_s=timeout_s),
             timeout=timeout_s,
         )
     except TimeoutError:

@@ -16,15 +16,14 @@ from pydantic import ValidationError
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import call_llm, phase_metrics
+from deepresearch.llm import ask, phase_metrics
 from deepresearch.offline import verify as offline_verify
-from deepresearch.phases import prompts
+from deepresearch.phases.agents import VERIFIER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.synthesize import finalize_report
-from deepresearch.roles import ClaimToCheck, ClaimVerdict, VerifyInputs, VerifyOutput
+from deepresearch.roles import ClaimToCheck, ClaimVerdict, VerifyInputs
 from deepresearch.state import (
     AgentDecision,
-    AgentRole,
     Claim,
     ClaimStatus,
     Phase,
@@ -159,11 +158,7 @@ async def check(
     """Verdicts for one batch from the verifier role; the offline check fills in for a
     failed model or for claims it left out, and the notes say so."""
     try:
-        out = await call_llm(
-            ctx, state, role=AgentRole.VERIFIER, phase=Phase.VERIFICATION.value,
-            system=prompts.VERIFY_SYSTEM, user=prompts.verify_user(inputs),
-            inputs=inputs, output_type=VerifyOutput,
-        )  # fmt: skip
+        out = await ask(VERIFIER, inputs, state, ctx)
         method = out.method or (state.usage[-1].model if state.usage else "verifier")
     except (ProviderError, ValidationError) as exc:
         notes.append(f"verifier model failed ({exc}); used the offline check instead")

@@ -8,7 +8,8 @@ same output type from ``inputs``. So every phase has one code path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlparse
 
@@ -56,16 +57,33 @@ class Message:
     content: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class LLMRequest:
+    """One role's call, as every provider receives it (frozen: a changed request is a copy).
+
+    Args:
+        role: the role the call is made as.
+        phase: the phase it runs in (its metrics record the call).
+        messages: the chat messages (system first).
+        output_type: the pydantic type the answer must validate as (a
+            :class:`TextOutput` is answered in plain text).
+        inputs: the phase's structured inputs (see ``deepresearch.roles``).
+        temperature, max_tokens, timeout_s: sampling, output limit, time limit per attempt.
+        offline: the offline engine's answer for this role, computed from ``inputs``.
+    """
+
     role: AgentRole
     phase: str
-    messages: list[Message]
+    messages: tuple[Message, ...]
     output_type: type[BaseModel]
-    inputs: BaseModel  # the phase's structured inputs (see deepresearch.roles)
+    inputs: BaseModel
     temperature: float | None = None
     max_tokens: int | None = None
     timeout_s: float | None = None
+    offline: Callable[[Any], BaseModel] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "messages", tuple(self.messages))
 
     @property
     def wants_text(self) -> bool:
@@ -81,18 +99,14 @@ class LLMRequest:
         return "\n\n".join(m.content for m in self.messages if m.role != "system")
 
     def with_user(self, text: str) -> LLMRequest:
-        """A copy whose user message is replaced (used by token-limit recovery)."""
-        msgs = [m for m in self.messages if m.role == "system"] + [Message("user", text)]
-        return LLMRequest(
-            role=self.role,
-            phase=self.phase,
-            messages=msgs,
-            output_type=self.output_type,
-            inputs=self.inputs,
-            temperature=self.temperature,
-            max_tokens=self.max_tokens,
-            timeout_s=self.timeout_s,
-        )
+        """A copy whose user message is replaced (token-limit recovery, the budget guard)."""
+        system = tuple(m for m in self.messages if m.role == "system")
+        return replace(self, messages=(*system, Message("user", text)))
+
+    def with_system(self, text: str) -> LLMRequest:
+        """A copy whose system prompt is replaced."""
+        turns = tuple(m for m in self.messages if m.role != "system")
+        return replace(self, messages=(Message("system", text), *turns))
 
 
 @dataclass

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
+from deepresearch.budget.degrade import CONDENSER
 from deepresearch.errors import ProviderError
 from deepresearch.offline import OfflineEngine, research
 from deepresearch.offline.text import sentences
+from deepresearch.phases import agents
 from deepresearch.providers.base import LLMProvider, LLMRequest, Message
 from deepresearch.roles import (
     AnalysisOutput,
@@ -39,15 +41,20 @@ TEXT = (
 )
 
 
+SPECS = {(s.inputs, s.output): s for s in (*agents.ALL, CONDENSER)}
+
+
 def request(
     inputs: BaseModel, output_type: type[BaseModel], *, user: str = "ignored"
 ) -> LLMRequest:
+    spec = SPECS.get((type(inputs), output_type))  # the role a phase would call
     return LLMRequest(
         role=AgentRole.PLANNER,
         phase="planning",
         messages=[Message("system", "system text"), Message("user", user)],
         output_type=output_type,
         inputs=inputs,
+        offline=spec.offline if spec else None,
     )
 
 

@@ -49,12 +49,11 @@ async def test_a_literal_researcher_stops_when_the_prompt_forgets_to_ask_it_to_g
     literal researcher searches once per topic, as a real model would."""
     import pytest
 
-    from deepresearch.phases import prompts
+    from deepresearch.phases.agents import RESEARCHER
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(
-        prompts, "REFLECT_SYSTEM", prompts.REFLECT_SYSTEM.replace("continue_searching", "go_on")
-    )
+    assert isinstance(RESEARCHER.system, str)
+    mp.setattr(RESEARCHER, "system", RESEARCHER.system.replace("continue_searching", "go_on"))
     try:
         config = dr.Config(max_iterations=1, max_supervision_rounds=1, topic_max_tool_calls=3)
         session = dr.Session(

@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from deepresearch.providers.anthropic_messages import AnthropicMessages
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.tavily_search import TavilySearch
+from deepresearch.roles import RoleSpec
+from deepresearch.state import AgentRole, Phase
 from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer
 
@@ -24,6 +26,11 @@ class Verdict(BaseModel):
 
     label: str
     score: int
+
+
+def verdict_role(role: AgentRole, phase: Phase, user: str) -> RoleSpec[Verdict, Verdict]:
+    """A role asking for a Verdict with system prompt "s" and the given user message."""
+    return RoleSpec("rate", role, phase, "s", lambda _: user, Verdict, Verdict, lambda i: i)
 
 
 class Recorder:

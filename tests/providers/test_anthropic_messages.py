@@ -14,7 +14,7 @@ from deepresearch.llm import ModelRouter, call_llm
 from deepresearch.providers.anthropic_messages import AnthropicMessages
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.registry import build_llm
-from deepresearch.state import AgentRole, ResearchState
+from deepresearch.state import AgentRole, Phase, ResearchState
 from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import (
     AnthropicServer,
@@ -24,7 +24,7 @@ from deepresearch.testing.vendor_servers import (
     anthropic_message,
 )
 
-from .conftest import Recorder, Verdict, waits
+from .conftest import Recorder, Verdict, verdict_role, waits
 
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
 
@@ -160,16 +160,8 @@ async def test_prompt_too_long_is_a_context_window_error_and_recovered(
     state = ResearchState(question="q")
     anthropic_server.enqueue(anthropic_context_window_error(), anthropic_context_window_error())
     user = "a long source text " * 100
-    out = await call_llm(
-        ctx,
-        state,
-        role=AgentRole.SYNTHESIZER,
-        phase="synthesis",
-        system="s",
-        user=user,
-        inputs=Verdict(label="i", score=0),
-        output_type=Verdict,
-    )
+    spec = verdict_role(AgentRole.SYNTHESIZER, Phase.SYNTHESIS, user)
+    out = await call_llm(spec, Verdict(label="i", score=0), state, ctx)
     assert out.score == 4
     sent = [r.json["messages"][0]["content"] for r in anthropic_server.requests[1:]]
     assert [len(t) for t in sent] == [

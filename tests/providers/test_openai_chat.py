@@ -15,7 +15,7 @@ from deepresearch.llm import ModelRouter, call_llm
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.registry import build_llm
-from deepresearch.state import AgentRole, ResearchState
+from deepresearch.state import AgentRole, Phase, ResearchState
 from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import (
     OpenAIServer,
@@ -25,7 +25,7 @@ from deepresearch.testing.vendor_servers import (
     openai_error,
 )
 
-from .conftest import Recorder, Verdict, waits
+from .conftest import Recorder, Verdict, verdict_role, waits
 
 KEY = "sk-test-SECRET-0123456789"
 
@@ -257,16 +257,8 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
     state = ResearchState(question="q")
     openai_server.enqueue(openai_context_window_error())
     user = "evidence " * 200
-    out = await call_llm(
-        ctx,
-        state,
-        role=AgentRole.ANALYZER,
-        phase="analysis",
-        system="s",
-        user=user,
-        inputs=Verdict(label="i", score=0),
-        output_type=Verdict,
-    )
+    spec = verdict_role(AgentRole.ANALYZER, Phase.ANALYSIS, user)
+    out = await call_llm(spec, Verdict(label="i", score=0), state, ctx)
     assert out == Verdict(label="Verdict", score=7)
     first, second = (r.json["messages"][-1]["content"] for r in openai_server.requests)
     assert first == user and second == user[: int(len(user) * 0.9)]

@@ -121,9 +121,7 @@ async def test_a_hook_could_answer_so_the_brief_waits_for_the_pause() -> None:
 async def test_the_brief_started_early_asks_what_the_brief_after_clarification_asks() -> None:
     ahead, stepped = FunctionLLM(), FunctionLLM()
     search = StaticSearch(DOCS)
-    await Workflow(context(ahead, search, RecordingEvents())).run(
-        ResearchState(question=QUESTION)
-    )
+    await Workflow(context(ahead, search, RecordingEvents())).run(ResearchState(question=QUESTION))
     state = ResearchState(question=QUESTION)
     flow = Workflow(context(stepped, search, RecordingEvents()))
     await flow.step(state, Phase.CLARIFICATION)

@@ -1,0 +1,207 @@
+"""Contracts of the roles that set up and gather: clarify, brief, plan, and the topic
+researcher's summarize, reflect and compress (see ``deepresearch.roles``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deepresearch.state.models import ReflectionDecision
+
+
+class Contract(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# -- shared pieces ---------------------------------------------------------------------
+class SourceText(Contract):
+    id: str
+    citation: int
+    title: str = ""
+    url: str = ""
+    snippet: str = ""
+    text: str = ""
+    quality: str = "unknown"
+    sub_query_id: str | None = None
+    domain: str = ""
+
+
+class TopicDigest(Contract):
+    sub_query_id: str
+    query: str
+    compressed: str
+    source_ids: list[str] = Field(default_factory=list)
+
+
+class PlannedQuery(Contract):
+    rationale: str = Field(
+        "", description="Why this sub-query is needed: which part of the question it answers."
+    )
+    query: str = Field(
+        description="A self-contained search query (a few specific keywords, in the language "
+        "of the question), understandable without the other sub-queries."
+    )
+    priority: int = Field(
+        1, ge=1, le=3, description="1 = most important, 3 = least; researched in that order."
+    )
+
+
+# -- clarification ---------------------------------------------------------------------
+class ClarifyInputs(Contract):
+    question: str
+    today: str
+
+
+class ClarifyOutput(Contract):
+    need_clarification: bool = Field(
+        description="true only when the question cannot be researched well without asking "
+        "the person (an unknown acronym, several very different readings, no scope at all). "
+        "If unsure, false."
+    )
+    question: str = Field(
+        "",
+        description="When need_clarification is true: the ONE short question to ask the "
+        "person, in the language of their question. Otherwise empty.",
+    )
+    verification: str = Field(
+        "",
+        description="When need_clarification is false: one or two sentences restating what "
+        "will be researched, in the language of the question. Otherwise empty.",
+    )
+
+
+# -- brief -----------------------------------------------------------------------------
+class BriefInputs(Contract):
+    question: str
+    clarifying_question: str = ""  # what the clarifier asked, so the answer can be read
+    clarification_answer: str | None = None
+    verification: str = ""
+    guidance: list[str] = Field(default_factory=list)
+    today: str
+
+
+class BriefOutput(Contract):
+    research_brief: str = Field(
+        description="The research brief: one paragraph in the first person, in the language "
+        "of the question, keeping every constraint the person stated and leaving unstated "
+        "dimensions open."
+    )
+
+
+# -- planning --------------------------------------------------------------------------
+class ScoutHit(Contract):
+    title: str
+    snippet: str = ""
+
+
+class PlanInputs(Contract):
+    question: str
+    research_brief: str | None = None
+    max_sub_queries: int
+    guidance: list[str] = Field(default_factory=list)
+    scout: list[ScoutHit] = Field(default_factory=list)
+    existing_queries: list[str] = Field(default_factory=list)
+    today: str = ""
+
+
+class PlanOutput(Contract):
+    research_brief: str = Field(
+        "",
+        description="2-3 sentences on what a complete answer must cover (used only when no "
+        "brief was written earlier).",
+    )
+    sub_queries: list[PlannedQuery] = Field(
+        default_factory=list,
+        description="Focused, non-overlapping sub-queries that together answer the question.",
+    )
+
+
+# -- topic research --------------------------------------------------------------------
+class SummarizeInputs(Contract):
+    query: str
+    title: str
+    url: str
+    content: str
+    question: str = ""
+    today: str = ""
+
+
+class SummaryOutput(Contract):
+    executive_summary: str = Field(
+        description="What the page says that bears on the research focus, in about 25-35% of "
+        "its length (at most ~250 words), keeping numbers, dates, names and units exactly. "
+        "If nothing on the page is relevant, say so in one sentence."
+    )
+    key_excerpts: list[str] = Field(
+        default_factory=list,
+        max_length=5,
+        description="Up to 5 sentences copied word for word from the page that carry its "
+        "most important facts for the research focus; empty if none.",
+    )
+
+
+class ReflectInputs(Contract):
+    question: str
+    sub_query: str
+    research_brief: str | None = None
+    queries_run: list[str] = Field(default_factory=list)
+    tool_calls_used: int
+    max_tool_calls: int
+    sources: list[SourceText] = Field(default_factory=list)
+    novelty_summary: str = ""
+    last_novelty: dict[str, int] = Field(default_factory=dict)
+    extractable_urls: list[str] = Field(default_factory=list)
+    max_extract: int = 2
+    guidance: list[str] = Field(default_factory=list)
+    perspective: str = ""  # from the supervisor's directive, when the sub-query is one
+    evidence_needed: str = ""
+    today: str = ""
+
+
+class ReflectOutput(Contract):
+    """The researcher's decision after a search; becomes a state ReflectionDecision."""
+
+    rationale: str = Field(
+        "",
+        description="What the sources found so far answer, and what part of the sub-query is "
+        "still unanswered.",
+    )
+    research_complete: bool = Field(
+        False,
+        description="true when the sources already answer the sub-query, or the last search "
+        "brought nothing new: research on it stops. If unsure, false.",
+    )
+    continue_searching: bool = Field(
+        False,
+        description="true to run refined_query as the next search (ignored when "
+        "research_complete is true). If unsure and tool calls remain, true.",
+    )
+    refined_query: str | None = Field(
+        None,
+        description="When continue_searching is true: the next search, more specific than "
+        "every search already run and aimed at the unanswered part, in the language of the "
+        "question.",
+    )
+    urls_to_extract: list[str] = Field(
+        default_factory=list,
+        description="URLs, copied from the sources shown, whose full page should be read "
+        "because the snippet suggests detail it cuts off; may be empty.",
+    )
+
+    def decision(self) -> ReflectionDecision:
+        return ReflectionDecision(**self.model_dump())
+
+
+class CompressInputs(Contract):
+    question: str
+    sub_query: str
+    queries: list[str] = Field(default_factory=list)
+    sources: list[SourceText] = Field(default_factory=list)
+    today: str = ""
+
+
+class CompressOutput(Contract):
+    compressed: str = Field(
+        description="The findings as '- statement [n]' lines, grouped under short headings "
+        "by theme; every statement keeps the [n] number of the source it comes from, exactly "
+        "as given."
+    )
