@@ -8,6 +8,7 @@ from deepresearch import phases
 from deepresearch.batch import BatchResult, ProviderLimit, research_many, research_many_sync
 from deepresearch.config import Config
 from deepresearch.errors import (
+    BlockingRunError,
     ConfigError,
     ContextWindowError,
     CorpusError,
@@ -70,6 +71,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BatchResult",
+    "BlockingRunError",
     "Confidence",
     "Config",
     "ConfigError",

@@ -15,6 +15,12 @@ class InputError(DeepResearchError, ValueError):
     """A bad argument from the caller: empty or oversized question, bad sub-query edit..."""
 
 
+class BlockingRunError(InputError):
+    """``run_sync()`` was asked to run with a hook that is answered through the event loop
+    (a ThinkPausePanel): a blocking call keeps the kernel busy, so no click could arrive.
+    Use ``s.start()`` or ``await s.run()`` instead."""
+
+
 class PhaseOrderError(InputError):
     """A phase was called before the phase that produces its inputs; ``run_first`` names
     the Session method to call first (e.g. ``"plan"``)."""

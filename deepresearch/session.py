@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import os
 import re
+import signal
+import sys
 import threading
 import warnings
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,7 +23,8 @@ from pydantic import BaseModel
 from deepresearch.config import Config
 from deepresearch.context import CancelToken, NullEvents, Progress, RunContext
 from deepresearch.cost_guard import COST_LIMIT_PREFIX
-from deepresearch.errors import InputError
+from deepresearch.errors import BlockingRunError, InputError
+from deepresearch.interrupts import cancel_on_interrupt
 from deepresearch.llm import ModelRouter
 from deepresearch.phase_order import check_phase_inputs
 from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
@@ -306,12 +311,35 @@ class Session:
         ctx = self._context()
         if self._saver is not None:
             self._saver.save(self.state)
-        await Workflow(ctx, self.hooks).run(self.state)
-        if (self.state.error or "").startswith(COST_LIMIT_PREFIX) and self.state.report is None:
-            await self._report_within_budget(ctx)
-        if self._saver is not None:
-            self._saver.finish(self.state)
+        with self._watching():
+            await Workflow(ctx, self.hooks).run(self.state)
+            if (self.state.error or "").startswith(COST_LIMIT_PREFIX) and not self.state.report:
+                await self._report_within_budget(ctx)
+            if self._saver is not None:
+                self._saver.finish(self.state)
         return self.result()
+
+    @contextlib.contextmanager
+    def _watching(self) -> Iterator[None]:
+        """Kernel › Interrupt cancels the run (see :mod:`deepresearch.interrupts`); however
+        it ends, the progress reporter and the hooks hear how."""
+        with cancel_on_interrupt(self.cancel) as watch:
+            try:
+                yield
+            finally:
+                self._announce_end(interrupted=watch.interrupted)
+
+    def _announce_end(self, *, interrupted: bool) -> None:
+        state = self.state
+        if state.status == RunStatus.CANCELLED and self.progress is not None:
+            self.progress(f"cancelled during {state.phase.value}: {_RESUME_HINT}")
+        if interrupted:
+            print(_interrupted_message(state), file=sys.stderr, flush=True)
+        if state.status in _STOPPED or state.phase == Phase.DONE:
+            for hook in self.hooks:
+                finished = getattr(hook, "run_finished", None)
+                if callable(finished):
+                    finished(state)
 
     async def _report_within_budget(self, ctx: RunContext) -> None:
         """The cost ceiling stopped the run: write a report of what was gathered with the
@@ -389,8 +417,31 @@ class Session:
                     await task
 
     def run_sync(self) -> RunResult:
-        """Blocking run() for scripts — also inside a running notebook (via nest-asyncio)."""
-        return run_sync(self.run())
+        """Blocking :meth:`run` for scripts, also in a notebook cell (there the run goes to a
+        worker thread with its own event loop; the kernel's loop is left alone). Ctrl-C or
+        Kernel › Interrupt cancels the run cleanly: status ``cancelled``, state saved.
+
+        Raises BlockingRunError when a hook is answered through the event loop (a
+        ThinkPausePanel): the blocked cell would keep its clicks from arriving, so use
+        ``s.start()`` or ``await s.run()`` with it.
+        """
+        clicked = [h for h in self.hooks if getattr(h, "needs_event_loop", False)]
+        if clicked:
+            raise BlockingRunError(
+                f"run_sync() cannot wait for {type(clicked[0]).__name__}: a blocking call keeps "
+                "the kernel busy, so no click would arrive. Use `task = s.start()` (the cell "
+                "returns at once) or `await s.run()` instead."
+            )
+        interrupted: list[bool] = []
+
+        def interrupt() -> None:
+            interrupted.append(True)
+            self.cancel()
+
+        result = run_sync(self.run(), on_interrupt=interrupt)
+        if interrupted:
+            print(_interrupted_message(self.state), file=sys.stderr, flush=True)
+        return result
 
     def start(self) -> asyncio.Task[RunResult]:
         """Run in the background on the current event loop (e.g. while a widget steers it)."""
@@ -432,7 +483,8 @@ class Session:
             ctx = self._context()
             if self._saver is not None:
                 self._saver.save(self.state)
-            return await Workflow(ctx, self.hooks).step(self.state, phase)
+            with self._watching():
+                return await Workflow(ctx, self.hooks).step(self.state, phase)
 
     async def clarify(self) -> PhaseReport | None:
         """Decide whether the question needs a clarifying question; if so it is in
@@ -700,17 +752,71 @@ class Session:
         return state_report_markdown(self.state) if self.state.report else None
 
 
-def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion from sync code, even inside a running event loop
-    (Jupyter), by making that loop re-entrant with nest-asyncio."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    import nest_asyncio
+_RESUME_HINT = "the state is saved; `await s.resume()` continues it"
 
-    nest_asyncio.apply(loop)
-    return loop.run_until_complete(coro)
+
+def _interrupted_message(state: ResearchState) -> str:
+    return (
+        f"Interrupted: the research was {state.status.value} during {state.phase.value}; "
+        f"{_RESUME_HINT}."
+    )
+
+
+class _Running:
+    """The loop and task a worker thread runs a coroutine on (to cancel it from outside)."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+    task: asyncio.Task[Any] | None = None
+
+    def cancel(self) -> None:
+        if self.loop is not None and self.task is not None:
+            self.loop.call_soon_threadsafe(self.task.cancel)
+
+
+async def _main(
+    coro: Coroutine[Any, Any, T], running: _Running, on_interrupt: Callable[[], None] | None
+) -> T:
+    loop = asyncio.get_running_loop()
+    running.loop, running.task = loop, asyncio.current_task()
+    watch_sigint = on_interrupt is not None and threading.current_thread() is threading.main_thread()
+    if watch_sigint and on_interrupt is not None:
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    try:
+        return await coro
+    finally:
+        if watch_sigint:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+def run_sync(
+    coro: Coroutine[Any, Any, T], *, on_interrupt: Callable[[], None] | None = None
+) -> T:
+    """Run a coroutine to completion from sync code and return its result.
+
+    Without a running event loop (a script) it runs on a new one. Inside a running loop (a
+    notebook cell) it runs on a new loop in a worker thread and blocks until it is done;
+    the running loop is never patched. ``on_interrupt`` is called on Ctrl-C / Kernel ›
+    Interrupt, and the coroutine then runs on to its end (e.g. a cancelled session saving
+    its state); without it the coroutine is cancelled and KeyboardInterrupt raised.
+    """
+    running = _Running()
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_main(coro, running, on_interrupt))
+    context = contextvars.copy_context()  # the kernel's output routing goes along
+    with ThreadPoolExecutor(1, thread_name_prefix="deepresearch-run_sync") as pool:
+        future = pool.submit(context.run, asyncio.run, _main(coro, running, None))
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            if on_interrupt is None:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    future.result()
+                raise
+            on_interrupt()
+            return future.result()
 
 
 async def research(

@@ -21,10 +21,11 @@ from deepresearch.notebook.frames import (
     usage_frame,
 )
 from deepresearch.notebook.progress import NotebookProgress, default_progress, terminal_progress
-from deepresearch.notebook.widgets import ThinkPausePanel
+from deepresearch.notebook.widgets import PanelState, ThinkPausePanel
 
 __all__ = [
     "NotebookProgress",
+    "PanelState",
     "ThinkPausePanel",
     "decisions_frame",
     "default_progress",

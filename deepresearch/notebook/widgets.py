@@ -1,29 +1,57 @@
 """ThinkPausePanel: an ipywidgets think-pause hook for a person at a notebook.
 
-Use it as a hook and run the session in the background, so the kernel stays free to
-deliver your clicks::
+Use it as a hook; the kernel must stay free to deliver your clicks while the run waits::
 
     panel = ThinkPausePanel()
     s = dr.Session("question", hooks=[panel])
     panel                 # shows the panel
     task = s.start()      # the run pauses after each phase until you click
 
-Awaiting ``s.run()`` (or ``run_sync()``) in the same cell instead would keep the kernel
-busy, so no click could arrive; see docs/troubleshooting.md.
+``await s.run()`` in a cell works too (ipykernel 7 delivers widget clicks while an async
+cell awaits). ``s.run_sync()`` refuses a panel (BlockingRunError): a blocking call keeps
+the kernel busy, so no click could arrive. Kernel › Interrupt cancels a waiting run cleanly
+(status ``cancelled``, state saved) and the panel says so.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+from enum import StrEnum
 from typing import Any
 
 import ipywidgets as w
 
-from deepresearch.state import ResearchState, SubQueryStatus
+from deepresearch.state import Phase, ResearchState, RunStatus, SubQueryStatus
 from deepresearch.workflow.hooks import Steer
 
 _SHOWN = 5  # findings / gaps listed in the summary
+# Pauses whose purpose is the plan: the sub-queries come before the guidance box.
+_PLAN_PAUSES = frozenset({Phase.PLANNING, Phase.SUPERVISION, Phase.REFINEMENT})
+_LABELLED = {"description_width": "initial"}
+
+
+class PanelState(StrEnum):
+    """What the panel is doing now (shown on it, and readable as ``panel.state``)."""
+
+    IDLE = "idle"  # no pause yet
+    WAITING = "waiting"  # a pause waits for Approve or Stop
+    CONTINUED = "continued"  # approved: the run goes on
+    STOPPED = "stopped"  # Stop clicked: the run ends after this pause
+    TIMED_OUT = "timed out"  # nobody answered within timeout_s: continued unchanged
+    CANCELLED = "cancelled"  # the run was cancelled (Kernel › Interrupt, s.cancel())
+    FINISHED = "finished"  # the run ended
+
+
+_COLOURS = {
+    PanelState.WAITING: "#b36b00",
+    PanelState.CONTINUED: "#2e7d32",
+    PanelState.STOPPED: "#b00020",
+    PanelState.TIMED_OUT: "#b36b00",
+    PanelState.CANCELLED: "#b00020",
+    PanelState.FINISHED: "#555",
+    PanelState.IDLE: "#555",
+}
 
 
 def _e(text: object) -> str:
@@ -35,13 +63,27 @@ def _set_result(future: asyncio.Future[Steer], steer: Steer) -> None:
         future.set_result(steer)
 
 
+def _textarea(label: str, placeholder: str) -> w.Textarea:
+    """A text box with a real <label> above it (the widget's description)."""
+    return w.Textarea(
+        description=label,
+        placeholder=placeholder,
+        style=_LABELLED,
+        layout=w.Layout(width="95%", flex_flow="column", align_items="stretch"),
+    )
+
+
 class ThinkPausePanel:
     """Shows each think pause and turns your clicks into a :class:`Steer`.
 
     Every control is an attribute so code (and tests) can drive it without a browser:
-    ``panel.guidance_box.value = "..."; panel.approve_button.click()``.
-    With ``timeout_s``, a pause nobody answers in time continues unchanged and says so.
+    ``panel.guidance_box.value = "..."; panel.approve_button.click()``. ``panel.state``
+    says what it is doing (a :class:`PanelState`). With ``timeout_s``, a pause nobody
+    answers in time continues unchanged and says so.
     """
+
+    # Answered through the event loop: run_sync() refuses it (see Session.run_sync).
+    needs_event_loop = True
 
     def __init__(self, *, timeout_s: float | None = None) -> None:
         if timeout_s is not None and timeout_s <= 0:
@@ -53,30 +95,25 @@ class ThinkPausePanel:
         self.sub_query_texts: dict[str, w.Text] = {}
         self.remove_boxes: dict[str, w.Checkbox] = {}
         self.sub_query_rows = w.VBox()
-        self.new_sub_queries_box = w.Textarea(
-            placeholder="New sub-queries, one per line", layout=w.Layout(width="95%")
+        self.new_sub_queries_box = _textarea(
+            "New sub-queries (one per line)", "e.g. paper mills in Italy"
         )
-        self.guidance_box = w.Textarea(
-            placeholder="Guidance for the next phase (optional)", layout=w.Layout(width="95%")
+        self.guidance_box = _textarea(
+            "Guidance for the next phase", "Guidance for the next phase (optional)"
         )
-        self.approve_button = w.Button(description="Approve", button_style="success")
-        self.stop_button = w.Button(description="Stop", button_style="danger")
+        self.approve_button = w.Button(
+            description="Approve", button_style="success", tooltip="Continue the run"
+        )
+        self.stop_button = w.Button(
+            description="Stop", button_style="danger", tooltip="End the run after this pause"
+        )
         self.status = w.HTML()
         self.approve_button.on_click(lambda _: self._answer(stop=False))
         self.stop_button.on_click(lambda _: self._answer(stop=True))
-        self.widget = w.VBox(
-            [
-                self.title,
-                self.prompt_view,
-                self.summary_view,
-                self.sub_query_rows,
-                self.new_sub_queries_box,
-                self.guidance_box,
-                w.HBox([self.approve_button, self.stop_button]),
-                self.status,
-            ]
-        )
+        self.buttons = w.HBox([self.approve_button, self.stop_button])
+        self.widget = w.VBox([self.title, self.status])
         self.answers: list[Steer] = []  # what each pause returned, oldest first
+        self.state = PanelState.IDLE
         self._future: asyncio.Future[Steer] | None = None
         self._original: dict[str, str] = {}
         self._pending_ids: set[str] = set()
@@ -97,6 +134,14 @@ class ThinkPausePanel:
                 steer = await future
             else:
                 steer = await self._answer_or_timeout(future, self.timeout_s)
+        except asyncio.CancelledError:
+            self._set_state(
+                PanelState.CANCELLED,
+                "The run was cancelled while waiting here (Kernel › Interrupt or s.cancel()); "
+                "nothing from this pause was applied. Its state is saved: "
+                "`await s.resume()` continues it.",
+            )
+            raise
         finally:
             self._waiting = False
             self._set_enabled(False)
@@ -109,8 +154,25 @@ class ThinkPausePanel:
         except TimeoutError:
             self._waiting = False
             _set_result(future, Steer())
-            self.status.value = f"<i>No answer within {timeout_s:g} s — continued unchanged.</i>"
+            self._set_state(
+                PanelState.TIMED_OUT, f"No answer within {timeout_s:g} s — continued unchanged."
+            )
             return Steer()
+
+    def run_finished(self, state: ResearchState) -> None:
+        """Called by the session when the run ends: the panel shows how it ended."""
+        if self.state == PanelState.CANCELLED and state.status == RunStatus.CANCELLED:
+            return  # already says so, with more detail
+        if state.status == RunStatus.CANCELLED:
+            self._set_state(
+                PanelState.CANCELLED,
+                f"The run was cancelled during {state.phase.value}; its state is saved: "
+                "`await s.resume()` continues it.",
+            )
+        elif state.status == RunStatus.STOPPED:
+            self._set_state(PanelState.STOPPED, "The run stopped; its state is saved.")
+        else:
+            self._set_state(PanelState.FINISHED, f"The run ended: {state.status.value}.")
 
     @property
     def waiting(self) -> bool:
@@ -129,6 +191,14 @@ class ThinkPausePanel:
 
         display(self.widget)  # type: ignore[no-untyped-call]
 
+    def _set_state(self, state: PanelState, message: str) -> None:
+        self.state = state
+        colour = _COLOURS[state]
+        self.status.value = (
+            f"<span style='color:{colour};font-weight:600'>{_e(state.value.capitalize())}</span>"
+            f" — {_e(message)}"
+        )
+
     def _show(self, state: ResearchState, prompt: str) -> None:
         clarifying = bool(
             state.clarification
@@ -136,7 +206,7 @@ class ThinkPausePanel:
             and state.clarification.answer is None
         )
         self.title.value = (
-            f"<b>Think pause</b> · phase {_e(state.phase.value)} · "
+            f"<b>Think pause</b> · after {_e(state.phase.value)} · "
             f"iteration {state.iteration}/{state.max_iterations}"
         )
         self.prompt_view.value = f"<pre style='white-space:pre-wrap'>{_e(prompt)}</pre>"
@@ -144,13 +214,29 @@ class ThinkPausePanel:
         self._build_sub_query_rows(state)
         self.new_sub_queries_box.value = ""
         self.guidance_box.value = ""
-        self.guidance_box.placeholder = (
-            "Your answer to the clarifying question"
-            if clarifying
-            else "Guidance for the next phase (optional)"
-        )
-        self.status.value = "<i>Waiting for you: Approve to continue, Stop to end the run.</i>"
+        if clarifying:
+            self.guidance_box.description = "Your answer to the clarifying question"
+            self.guidance_box.placeholder = "Your answer (Approve without one to go on as asked)"
+        else:
+            self.guidance_box.description = "Guidance for the next phase"
+            self.guidance_box.placeholder = "Guidance for the next phase (optional)"
+        self.widget.children = tuple(self._layout(state.phase, clarifying))
+        self._set_state(PanelState.WAITING, "Approve to continue, Stop to end the run.")
         self._set_enabled(True)
+
+    def _layout(self, phase: Phase, clarifying: bool) -> list[Any]:
+        """The inputs in the order the pause's purpose asks for."""
+        head = [self.title, self.prompt_view]
+        tail = [self.buttons, self.status]
+        if clarifying:  # the answer is the point; there is no plan yet
+            return [*head, self.guidance_box, *tail]
+        plan = [self.sub_query_rows, self.new_sub_queries_box]
+        body = (
+            [*plan, self.guidance_box]
+            if phase in _PLAN_PAUSES
+            else [self.guidance_box, *plan]
+        )
+        return [*head, self.summary_view, *body, *tail]
 
     def _summary(self, state: ResearchState) -> str:
         counts = {
@@ -187,18 +273,22 @@ class ThinkPausePanel:
         self._pending_ids = set()
         rows: list[Any] = []
         for sq in state.sub_queries:
-            text = w.Text(value=sq.query, layout=w.Layout(width="70%"))
+            text = w.Text(
+                value=sq.query,
+                description=f"{sq.id} ({sq.status.value})",
+                style={"description_width": "12em"},
+                layout=w.Layout(width="75%"),
+            )
             self.sub_query_texts[sq.id] = text
             self._original[sq.id] = sq.query
-            label = w.Label(f"{sq.id} ({sq.status.value})", layout=w.Layout(width="22%"))
             if sq.status == SubQueryStatus.PENDING:
                 self._pending_ids.add(sq.id)
-                box = w.Checkbox(value=False, description="remove", indent=False)
+                box = w.Checkbox(value=False, description=f"remove {sq.id}", indent=False)
                 self.remove_boxes[sq.id] = box
-                rows.append(w.HBox([label, text, box]))
+                rows.append(w.HBox([text, box]))
             else:
                 text.tooltip = "Editing a finished sub-query asks it again as a new one."
-                rows.append(w.HBox([label, text]))
+                rows.append(w.HBox([text]))
         if rows:
             rows.insert(0, w.HTML("<b>Sub-queries</b> (edit the text; tick to remove)"))
         self.sub_query_rows.children = tuple(rows)
@@ -245,7 +335,10 @@ class ThinkPausePanel:
             self.status.value = "<i>Nothing is waiting for an answer.</i>"
             return
         steer = self._collect(stop=stop)
-        self.status.value = _e(_describe(steer))
+        if stop:
+            self._set_state(PanelState.STOPPED, _describe(steer))
+        else:
+            self._set_state(PanelState.CONTINUED, _describe(steer))
         self._set_enabled(False)
         self._waiting = False  # answered: a wait_for_pause() now waits for the next pause
         # Clicks arrive on the kernel's loop; resolve on the future's own loop either way.
@@ -262,7 +355,7 @@ class ThinkPausePanel:
 
 def _describe(steer: Steer) -> str:
     if steer.stop:
-        return "Stopped: the run ends after this pause and its state is saved."
+        return "the run ends after this pause and its state is saved."
     parts = []
     if steer.guidance:
         parts.append("guidance")
@@ -272,4 +365,5 @@ def _describe(steer: Steer) -> str:
         parts.append(f"{len(steer.add_sub_queries)} added")
     if steer.remove_sub_queries:
         parts.append(f"{len(steer.remove_sub_queries)} removed")
-    return "Approved" + (f" with {', '.join(parts)}." if parts else " unchanged.")
+    detail = f"approved with {', '.join(parts)}" if parts else "approved unchanged"
+    return f"{detail}; the run goes on."

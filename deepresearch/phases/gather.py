@@ -51,6 +51,8 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         settle_sources(state)
     if cfg.enable_compression and not cfg.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
+    if pending:  # every topic researcher read the guidance: it has been used
+        state.consume_guidance(Phase.GATHERING)
     return PhaseReport(
         Phase.GATHERING,
         {

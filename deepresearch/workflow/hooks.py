@@ -10,6 +10,7 @@ applied before the next phase runs:
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -69,10 +70,23 @@ def to_steer(result: object) -> Steer:
     )
 
 
+def is_async_hook(hook: Hook) -> bool:
+    """An ``async def`` function, or an object whose ``__call__`` is one."""
+    return inspect.iscoroutinefunction(hook) or inspect.iscoroutinefunction(
+        getattr(hook, "__call__", None)  # noqa: B004 - the method, not "is it callable"
+    )
+
+
 async def call_hooks(hooks: list[Hook], state: ResearchState, prompt: str) -> Steer:
+    """Call each hook in turn and merge their answers. Async hooks run on the event loop;
+    sync hooks run in a worker thread, so one that blocks (reads input, waits on a
+    person) does not stop the loop meanwhile."""
     steer = Steer()
     for hook in hooks:
-        result = hook(state, prompt)
+        if is_async_hook(hook):
+            result = hook(state, prompt)
+        else:
+            result = await asyncio.to_thread(hook, state, prompt)
         if inspect.isawaitable(result):
             result = await result
         steer = steer.merge(to_steer(result))

@@ -230,6 +230,7 @@ class Workflow:
         if asking:
             state.status = RunStatus.AWAITING_INPUT
             await self.ctx.checkpoint(state)
+        self.ctx.say(f"paused after {phase.value}: waiting for the think-pause hooks")
         steer = await call_hooks(self.hooks, state, prompt)
         state.status = RunStatus.RUNNING
         self.ctx.events.emit(

@@ -65,10 +65,10 @@ def reflection_prompt(state: ResearchState, phase: Phase, issues: list[str]) -> 
         case Phase.BRIEF:
             text = f"Brief complete. Research brief: {state.research_brief or '(none)'}"
         case Phase.PLANNING:
+            basis = "from the research brief" if state.research_brief else "without a brief"
             text = (
-                f"Planning complete. Generated {len(state.sub_queries)} sub-queries. Research "
-                f"brief: {bool(state.research_brief)}. Evaluate: Are sub-queries comprehensive? "
-                "Any gaps in coverage?"
+                f"Planning complete. Generated {len(state.sub_queries)} sub-queries {basis}. "
+                "Evaluate: Are sub-queries comprehensive? Any gaps in coverage?"
             )
         case Phase.GATHERING:
             text = (
