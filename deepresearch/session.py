@@ -747,9 +747,11 @@ class Session:
         return session_html(self)
 
     def _repr_markdown_(self) -> str | None:
-        from deepresearch.render import state_report_markdown
+        from deepresearch.render import jupyter_files_route, state_report_markdown
 
-        return state_report_markdown(self.state) if self.state.report else None
+        if self.state.report is None:
+            return None
+        return state_report_markdown(self.state, files=jupyter_files_route(), passages=True)
 
 
 _RESUME_HINT = "the state is saved; `await s.resume()` continues it"
@@ -778,7 +780,9 @@ async def _main(
 ) -> T:
     loop = asyncio.get_running_loop()
     running.loop, running.task = loop, asyncio.current_task()
-    watch_sigint = on_interrupt is not None and threading.current_thread() is threading.main_thread()
+    watch_sigint = (
+        on_interrupt is not None and threading.current_thread() is threading.main_thread()
+    )
     if watch_sigint and on_interrupt is not None:
         loop.add_signal_handler(signal.SIGINT, on_interrupt)
     try:
@@ -788,9 +792,7 @@ async def _main(
             loop.remove_signal_handler(signal.SIGINT)
 
 
-def run_sync(
-    coro: Coroutine[Any, Any, T], *, on_interrupt: Callable[[], None] | None = None
-) -> T:
+def run_sync(coro: Coroutine[Any, Any, T], *, on_interrupt: Callable[[], None] | None = None) -> T:
     """Run a coroutine to completion from sync code and return its result.
 
     Without a running event loop (a script) it runs on a new one. Inside a running loop (a

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from deepresearch.render import (
+    jupyter_files_route,
     report_html,
     safe_href,
     session_html,
@@ -28,11 +29,14 @@ if TYPE_CHECKING:
 
 def show_report(target: ResearchState | HasState) -> Markdown:
     """The report of a state or session as an IPython Markdown object: the last line of a
-    cell renders it with clickable citations (a summary before synthesis)."""
+    cell renders it with clickable citations (a summary before synthesis). A cited file of
+    your own links through the Jupyter server when it lies under the server's root;
+    otherwise its cited passage is quoted under it in the sources list."""
     from IPython.core.display import Markdown
 
     state = target if isinstance(target, ResearchState) else target.state
-    return Markdown(state_markdown(state))  # type: ignore[no-untyped-call]
+    text = state_markdown(state, files=jupyter_files_route(), passages=True)
+    return Markdown(text)  # type: ignore[no-untyped-call]
 
 
 __all__ = [

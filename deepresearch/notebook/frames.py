@@ -266,9 +266,9 @@ SUPERVISION = Table[SupervisionRound](
 
 
 def report_numbers(state: ResearchState) -> dict[str, int]:
-    """Source id -> its ``[n]`` in the current report (empty before synthesis)."""
-    cited = state.report.cited_source_ids if state.report else []
-    return {source_id: n for n, source_id in enumerate(cited, 1)}
+    """Source id -> its ``[n]`` in the current report (empty before synthesis): the numbers
+    of the report's typed citations, the same the report, the card and its links use."""
+    return {c.source_id: c.number for c in state.report_citations()}
 
 
 def _source_rules(state: ResearchState) -> dict[str, Derive[Source]]:

@@ -231,11 +231,7 @@ class ThinkPausePanel:
         if clarifying:  # the answer is the point; there is no plan yet
             return [*head, self.guidance_box, *tail]
         plan = [self.sub_query_rows, self.new_sub_queries_box]
-        body = (
-            [*plan, self.guidance_box]
-            if phase in _PLAN_PAUSES
-            else [self.guidance_box, *plan]
-        )
+        body = [*plan, self.guidance_box] if phase in _PLAN_PAUSES else [self.guidance_box, *plan]
         return [*head, self.summary_view, *body, *tail]
 
     def _summary(self, state: ResearchState) -> str:

@@ -6,7 +6,10 @@ See :mod:`deepresearch.render.sanitize` for the rules.
 """
 
 from deepresearch.render.cards import session_html, state_html
+from deepresearch.render.files import FilesRoute, jupyter_files_route
 from deepresearch.render.report import (
+    citation_href,
+    cited_passages,
     report_html,
     report_markdown,
     sources_markdown,
@@ -26,8 +29,12 @@ from deepresearch.render.sanitize import (
 
 __all__ = [
     "LINK_SCHEMES",
+    "FilesRoute",
+    "citation_href",
+    "cited_passages",
     "clean_html",
     "escape_markdown",
+    "jupyter_files_route",
     "markdown_html",
     "one_line",
     "report_html",

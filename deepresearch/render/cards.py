@@ -75,14 +75,23 @@ def _recent_decisions(state: ResearchState) -> str:
 
 
 def _top_sources(state: ResearchState) -> str:
+    """With a report: the cited sources as ``[n]``, the report's own numbers. Before one:
+    the first sources found, unnumbered (their stable ``ref`` is not a citation)."""
     if not state.sources:
         return ""
-    items = "".join(
-        f"<li>[{s.citation}] {_source_link(s)}</li>" for s in state.sources[:_DECISIONS_SHOWN]
-    )
-    more = len(state.sources) - _DECISIONS_SHOWN
+    by_id = {s.id: s for s in state.sources}
+    cited = [
+        (c.number, by_id[c.source_id]) for c in state.report_citations() if c.source_id in by_id
+    ]
+    if cited:
+        title, total = "Cited sources", len(cited)
+        items = "".join(f"<li>[{n}] {_source_link(s)}</li>" for n, s in cited[:_DECISIONS_SHOWN])
+    else:
+        title, total = "Sources", len(state.sources)
+        items = "".join(f"<li>{_source_link(s)}</li>" for s in state.sources[:_DECISIONS_SHOWN])
+    more = total - _DECISIONS_SHOWN
     extra = f"<li>… {more} more</li>" if more > 0 else ""
-    return f"<div><b>Sources</b><ul style='margin:2px 0'>{items}{extra}</ul></div>"
+    return f"<div><b>{title}</b><ul style='margin:2px 0'>{items}{extra}</ul></div>"
 
 
 def _flagged_claims(state: ResearchState) -> str:

@@ -435,11 +435,11 @@ class Report(Record):
         return self.markdown
 
     def _repr_markdown_(self) -> str:  # escaped, [n] linked via its typed citations
-        from deepresearch.render import report_markdown
+        from deepresearch.render import jupyter_files_route, report_markdown
 
-        return report_markdown(self)
+        return report_markdown(self, files=jupyter_files_route())
 
     def _repr_html_(self) -> str:  # the same, rendered and cleaned (markdown-it-py + nh3)
-        from deepresearch.render import report_html
+        from deepresearch.render import jupyter_files_route, report_html
 
-        return report_html(self)
+        return report_html(self, files=jupyter_files_route())

@@ -102,9 +102,9 @@ class ResearchState(Record):
         return state_html(self)
 
     def _repr_markdown_(self) -> str:  # the linked report, or a summary before synthesis
-        from deepresearch.render import state_markdown
+        from deepresearch.render import jupyter_files_route, state_markdown
 
-        return state_markdown(self)
+        return state_markdown(self, files=jupyter_files_route(), passages=True)
 
     # -- ids -------------------------------------------------------------
     def next_id(self, prefix: str) -> str:

@@ -144,7 +144,9 @@ def test_a_report_old_enough_to_lack_citations_uses_cited_source_ids(
 def test_show_report_renders_the_linked_report_for_a_state_or_session(
     rich_state: ResearchState,
 ) -> None:
-    expected = display.report_markdown(rich_state)
+    # In a notebook the cited passage of a local file without a link is quoted under it.
+    expected = display.state_markdown(rich_state, passages=True)
+    assert "   > Luther's pamphlets were printed widely." in expected
     shown = display.show_report(SimpleNamespace(state=rich_state))
     assert shown._repr_markdown_() == expected  # type: ignore[no-untyped-call]
     assert display.show_report(rich_state)._repr_markdown_() == expected  # type: ignore[no-untyped-call]

@@ -7,11 +7,14 @@ plays the person by setting widget values and clicking the panel's buttons.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import deepresearch as dr
-from deepresearch.notebook import ThinkPausePanel
+from deepresearch.notebook import PanelState, ThinkPausePanel
 from deepresearch.roles import BriefInputs, BriefOutput, ClarifyOutput
 from deepresearch.state import AgentRole, Phase, RunStatus, SubQueryStatus
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
@@ -145,3 +148,66 @@ async def test_clarification_waits_for_the_persons_answer() -> None:
     assert s.state.clarification.answer == "The fifteenth and sixteenth centuries"
     briefs = [r.inputs for r in llm.requests if isinstance(r.inputs, BriefInputs)]
     assert [b.clarification_answer for b in briefs] == ["The fifteenth and sixteenth centuries"]
+
+
+async def test_the_panel_and_progress_show_pauses_and_the_end_and_guidance_is_consumed() -> None:
+    panel, messages = ThinkPausePanel(), []
+    config = dr.Config(max_iterations=1, enable_supervision=False, max_sub_queries=2)
+    s = dr.Session(QUESTION, llm=FunctionLLM(), search=StaticSearch(DOCS), config=config,
+                   hooks=[panel], persist=False, progress=messages.append)  # fmt: skip
+    seen: list[str] = []
+
+    def answer(panel: ThinkPausePanel, phase: Phase) -> None:
+        seen.append(messages[-1])  # what the progress line says while the pause waits
+        if phase == Phase.PLANNING:
+            panel.guidance_box.value = "Prefer primary sources."
+        panel.approve_button.click()
+
+    result = await drive(panel, s.start(), answer, s.state)
+    assert result.status == RunStatus.COMPLETED
+    assert seen and all(m.startswith("paused after ") for m in seen)
+    assert "paused after planning: waiting for the think-pause hooks" in seen
+    assert panel.state == PanelState.FINISHED and "completed" in panel.status.value
+    gathering = [g for g in s.state.guidance if g.phase == Phase.GATHERING]
+    assert [g.consumed for g in gathering] == [True]
+
+
+async def test_cancel_while_the_panel_waits_ends_cancelled_and_saved(tmp_path: Path) -> None:
+    panel, messages = ThinkPausePanel(), []
+    store = dr.SessionStore(tmp_path / "sessions.db")
+    s = session(panel, FunctionLLM(), StaticSearch(DOCS), store=store)
+    s.progress = messages.append
+    task = s.start()
+    await panel.wait_for_pause()
+    s.cancel()
+    result = await task
+    assert result.status == RunStatus.CANCELLED
+    assert dr.Session.load(s.id, store=store).status == RunStatus.CANCELLED
+    assert panel.state == PanelState.CANCELLED and "Cancelled" in panel.status.value
+    assert messages[-1].startswith("cancelled during clarification: the state is saved")
+
+
+def test_run_sync_refuses_a_panel_before_anything_runs() -> None:
+    s = session(ThinkPausePanel(), FunctionLLM(), StaticSearch(DOCS))
+    with pytest.raises(dr.BlockingRunError, match=r"s\.start\(\)"):
+        s.run_sync()
+    assert s.status == RunStatus.PENDING
+
+
+async def test_run_sync_in_a_running_loop_uses_a_worker_thread_not_a_patched_loop() -> None:
+    threads: list[threading.Thread] = []
+
+    def hook(state: dr.ResearchState, prompt: str) -> None:
+        threads.append(threading.current_thread())  # sync hooks run off the loop's thread
+
+    s = session(ThinkPausePanel(), FunctionLLM(), StaticSearch(DOCS))
+    s.hooks = [hook]
+    loop = asyncio.get_running_loop()
+    result = s.run_sync()  # blocks this loop's thread; runs on a loop of its own
+    assert result.status == RunStatus.COMPLETED
+    assert not hasattr(loop, "_nest_patched") and not hasattr(asyncio, "_nest_patched")
+    assert threads and threading.current_thread() not in threads
+    # Async use of the same loop still works afterwards.
+    later = session(ThinkPausePanel(), FunctionLLM(), StaticSearch(DOCS))
+    later.hooks = []
+    assert (await later.run()).status == RunStatus.COMPLETED

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import ipywidgets as w
 import pytest
 
-from deepresearch.notebook import ThinkPausePanel
-from deepresearch.state import Clarification, ResearchState
+from deepresearch.notebook import PanelState, ThinkPausePanel
+from deepresearch.state import Clarification, Phase, ResearchState, RunStatus
 from deepresearch.workflow.hooks import Steer, apply_edits
 
 
@@ -103,6 +104,7 @@ async def test_timeout_approves_unchanged_and_says_so(rich_state: ResearchState)
     steer = await panel(rich_state, "p")
     assert steer.is_empty
     assert "continued unchanged" in panel.status.value
+    assert panel.state == PanelState.TIMED_OUT
     with pytest.raises(ValueError):
         ThinkPausePanel(timeout_s=0)
 
@@ -165,3 +167,68 @@ async def test_frontend_messages_drive_the_panel(rich_state: ResearchState) -> N
     task = await pause(panel, rich_state)
     clicked(panel.stop_button)
     assert (await asyncio.wait_for(task, 5)).stop
+
+
+def labels(panel: ThinkPausePanel) -> list[str]:
+    """The description (a <label> in the browser) of every input the panel shows, in order."""
+    found: list[str] = []
+
+    def walk(widget: object) -> None:
+        if isinstance(widget, w.Textarea | w.Text | w.Checkbox):
+            found.append(widget.description)
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(panel.widget)
+    return found
+
+
+async def test_clarification_shows_only_the_labelled_answer_box_first() -> None:
+    state = ResearchState(question="q")
+    state.clarification = Clarification(need_clarification=True, question="Which era?")
+    panel = ThinkPausePanel()
+    task = asyncio.create_task(panel(state, "Clarification needed: Which era?"))
+    await panel.wait_for_pause()
+    assert labels(panel) == ["Your answer to the clarifying question"]
+    assert panel.new_sub_queries_box not in panel.widget.children
+    assert panel.state == PanelState.WAITING and "Waiting" in panel.status.value
+    panel.approve_button.click()
+    await task
+    assert panel.state == PanelState.CONTINUED and "Continued" in panel.status.value
+
+
+async def test_every_input_is_labelled_and_ordered_by_the_pause(
+    rich_state: ResearchState,
+) -> None:
+    panel = ThinkPausePanel()
+    rich_state.phase = Phase.PLANNING
+    task = await pause(panel, rich_state)
+    shown = labels(panel)
+    assert all(shown) and len(shown) == len(set(shown))  # every input has its own label
+    assert shown[:4] == ["sq-1 (completed)", "sq-2 (completed)", "sq-3 (pending)", "remove sq-3"]
+    assert shown[-2:] == ["New sub-queries (one per line)", "Guidance for the next phase"]
+    panel.approve_button.click()
+    await task
+    # After analysis the guidance comes first: the plan is no longer the point.
+    rich_state.phase = Phase.ANALYSIS
+    task = await pause(panel, rich_state)
+    assert labels(panel)[0] == "Guidance for the next phase"
+    panel.stop_button.click()
+    await task
+    assert panel.state == PanelState.STOPPED and "Stopped" in panel.status.value
+
+
+async def test_a_cancelled_pause_says_so_and_applies_nothing(rich_state: ResearchState) -> None:
+    panel = ThinkPausePanel()
+    task = await pause(panel, rich_state)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert panel.state == PanelState.CANCELLED and "Cancelled" in panel.status.value
+    assert panel.approve_button.disabled and panel.answers == []
+    rich_state.status = RunStatus.CANCELLED
+    panel.run_finished(rich_state)  # the session's notice keeps the more precise message
+    assert "while waiting here" in panel.status.value
+    rich_state.status = RunStatus.COMPLETED
+    panel.run_finished(rich_state)
+    assert panel.state == PanelState.FINISHED and "completed" in panel.status.value

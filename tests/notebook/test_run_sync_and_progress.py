@@ -1,6 +1,6 @@
 """run_sync() and progress where people use them: a plain script (no event loop; progress
-lines on stderr) and a real Jupyter kernel (a running loop; nest-asyncio; a progress
-widget). Both run in their own process, so nest-asyncio never patches the test's loop."""
+lines on stderr) and a real Jupyter kernel (a running loop, left alone: the run goes to a
+worker thread; a progress widget)."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ s = session()
 result = s.run_sync()
 result.status.value
 """,
-    "again = session().run_sync()  # nest-asyncio is already applied: still fine\n",
+    "again = session().run_sync()  # a second blocking run in the same kernel\n",
     "later = await session().run()  # top-level await keeps working afterwards\n",
     """
 print("RESULT " + json.dumps({
