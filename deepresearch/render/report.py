@@ -113,14 +113,14 @@ def report_html(
 
 def cited_passages(state: ResearchState) -> dict[int, str]:
     """Citation number -> the passage to quote for each cited local file: the source's
-    first excerpt, else its snippet, else the start of its text."""
+    first excerpt, else its text (the passage search found), else its snippet."""
     by_id = {s.id: s for s in state.sources}
     passages: dict[int, str] = {}
     for c in state.report_citations():
         source = by_id.get(c.source_id)
         if source is None or local_path(c.url) is None:
             continue
-        text = next((t for t in (*source.excerpts, source.snippet, source.content) if t), "")
+        text = next((t for t in (*source.excerpts, source.content, source.snippet) if t), "")
         if text.strip():
             passages[c.number] = text
     return passages
