@@ -117,6 +117,27 @@ class StructuredOutputError(ProviderError):
         self.raw_text = raw_text
 
 
+class ModelChainError(ExceptionGroup, ProviderError):
+    """Every model of a role's chain failed (a chain of two or more; a single model's error
+    is raised as itself). ``exceptions`` holds each attempt's error in order, so
+    ``except* StructuredOutputError`` finds one among them; it is a :class:`ProviderError`
+    like each of them."""
+
+    def __new__(
+        cls, message: str, exceptions: list[ProviderError], *, provider: str = ""
+    ) -> ModelChainError:
+        return super().__new__(cls, message, exceptions)
+
+    def __init__(
+        self, message: str, exceptions: list[ProviderError], *, provider: str = ""
+    ) -> None:
+        self.provider = provider
+        self.retryable = False
+
+    def derive(self, excs: list[ProviderError]) -> ModelChainError:  # type: ignore[override]
+        return ModelChainError(self.message, excs, provider=self.provider)
+
+
 class SearchError(ProviderError):
     """Every configured search provider failed or none is available."""
 

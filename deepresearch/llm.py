@@ -20,6 +20,7 @@ from deepresearch.cost_guard import check_spend
 from deepresearch.errors import (
     ContextWindowError,
     LLMTimeoutError,
+    ModelChainError,
     ProviderError,
     ProviderSetupError,
     ProviderUnavailableError,
@@ -230,11 +231,13 @@ async def call_llm(
     usable = [s for s in specs if s not in ctx.models.unusable]
     failures: list[str] = [f"{s}: {ctx.models.unusable[s]}" for s in specs if s not in usable]
     last_error: ProviderError | None = None
+    errors: list[ProviderError] = []
     for index, model in enumerate(usable):
         try:
             output = await _call_one(ctx, state, request, model, output_type, scope)
         except ProviderError as exc:
             last_error = exc
+            errors.append(exc)
             failures.append(f"{model}: {_one_line(exc)}")
             _record_error(ctx, state, role, phase, model, exc)
             if isinstance(exc, ProviderSetupError):
@@ -251,6 +254,10 @@ async def call_llm(
         raise RunAbortedError(setup) from last_error
     _degrade(state, phase, f"{role.value} call lost: {'; '.join(failures)}")
     _bump(state, phase, fallback=False)
+    if len(errors) > 1:  # every attempt, not only the last
+        raise ModelChainError(
+            f"{role.value}: every model failed ({'; '.join(failures)})", errors, provider=usable[-1]
+        )
     raise last_error
 
 

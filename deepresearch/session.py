@@ -30,11 +30,11 @@ from deepresearch.phase_order import check_phase_inputs
 from deepresearch.phases import PHASE_FUNCTIONS, PhaseReport
 from deepresearch.providers.base import LLMProvider, SearchProvider
 from deepresearch.providers.registry import (
-    SEARCH_NAMES,
     build_llm,
     build_search,
     cheap_spec_for,
     resolve_llm_spec,
+    search_names,
 )
 from deepresearch.providers.shared_limits import ProviderWrapper
 from deepresearch.state import (
@@ -183,7 +183,7 @@ class Session:
         if isinstance(llm, str):
             explicit["llm"] = llm
         if isinstance(search, os.PathLike) or (
-            isinstance(search, str) and search not in SEARCH_NAMES and os.path.isdir(search)
+            isinstance(search, str) and search not in search_names() and os.path.isdir(search)
         ):
             folder = Path(search).expanduser()
             if not folder.is_dir():

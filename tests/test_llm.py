@@ -14,6 +14,7 @@ from deepresearch.context import RunContext
 from deepresearch.errors import (
     ContextWindowError,
     LLMTimeoutError,
+    ModelChainError,
     ProviderError,
     ProviderUnavailableError,
     ResearchCancelled,
@@ -280,6 +281,31 @@ async def test_the_last_error_is_raised_when_every_model_fails() -> None:
     with pytest.raises(ProviderError, match="brief failed"):
         await brief_call(ctx, ResearchState(question=QUESTION))
     assert [e["model"] for e in events.kinds("llm_error")] == ["test:missing", "test:default"]
+
+
+async def test_a_failed_chain_raises_every_attempt_as_one_group() -> None:
+    def overloaded(request: LLMRequest) -> BaseModel:
+        raise ProviderError("HTTP 503 overloaded", provider="test:first")
+
+    def garbled(request: LLMRequest) -> BaseModel:
+        raise StructuredOutputError("not JSON", provider="test:second")
+
+    first = FunctionLLM(overloaded, name="test:first")
+    second = FunctionLLM(garbled, name="test:second")
+    config = Config(role_models={"brief": "test:first"})
+    ctx, _ = make_ctx(config, second, Factory({"test:first": first}))
+    with pytest.raises(ModelChainError) as caught:
+        await brief_call(ctx, ResearchState(question=QUESTION))
+    group = caught.value
+    assert isinstance(group, ProviderError)  # phases catch it like any provider error
+    assert [type(e) for e in group.exceptions] == [ProviderError, StructuredOutputError]
+    assert "test:first: HTTP 503 overloaded" in str(group) and "test:second" in str(group)
+    with pytest.raises(ExceptionGroup):  # except* sees each attempt
+        try:
+            raise group
+        except* StructuredOutputError as found:
+            assert len(found.exceptions) == 1
+            raise
 
 
 async def test_only_unavailable_models_raise_provider_unavailable() -> None:

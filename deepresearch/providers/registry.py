@@ -12,22 +12,36 @@ from deepresearch.providers.base import LLMProvider, SearchProvider
 OFFLINE = "offline"
 
 
-SEARCH_NAMES = frozenset(
-    {
-        "auto",
-        "corpus",
-        "demo",
-        "tavily",
-        # docs/search-providers.md
-        "semantic_scholar",
-        "openalex",
-        "arxiv",
-        "crossref",
-        "google",
-        "searxng",
-        "duckduckgo",
-    }
-)
+# Factories by vendor ("openai" in "openai:gpt-4.1-mini") and by search name; the built-in
+# ones are registered at the end of this module, yours with register_llm / register_search.
+LLMFactory = Callable[[str, Config, Mapping[str, str] | None], LLMProvider]
+SearchFactory = Callable[[Config, Mapping[str, str]], SearchProvider]
+_LLMS: dict[str, LLMFactory] = {}
+_SEARCHES: dict[str, SearchFactory] = {}
+# Vendors that need a model name after the colon.
+_NAMED_MODELS: set[str] = set()
+# Spec prefixes the test doubles use as names ("test:function"); they build no provider.
+_DOUBLES = "test"
+
+
+def register_llm(vendor: str, factory: LLMFactory, *, needs_model: bool = True) -> None:
+    """Make ``"<vendor>:<model>"`` specs build ``factory(model, config, environ)``, e.g. a
+    provider for a vendor this package does not ship. Registering a vendor again replaces it."""
+    _LLMS[vendor.lower()] = factory
+    if needs_model:
+        _NAMED_MODELS.add(vendor.lower())
+    else:
+        _NAMED_MODELS.discard(vendor.lower())
+
+
+def register_search(name: str, factory: SearchFactory) -> None:
+    """Make ``name`` in ``Config.search`` build ``factory(config, environ)``."""
+    _SEARCHES[name] = factory
+
+
+def search_names() -> frozenset[str]:
+    """Every name Config.search accepts (besides 'mcp:NAME')."""
+    return frozenset({"auto", *_SEARCHES})
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -37,12 +51,13 @@ def parse_spec(spec: str) -> tuple[str, str]:
         raise ConfigError("Empty model spec. Use 'offline', 'openai:MODEL' or 'anthropic:MODEL'.")
     vendor, _, model = text.partition(":")
     vendor = vendor.lower()
-    if vendor not in {OFFLINE, "openai", "anthropic", "test"}:
+    if vendor not in _LLMS and vendor != _DOUBLES:
         raise ConfigError(
             f"Unknown model vendor {vendor!r} in {spec!r}. "
-            "Use 'offline', 'openai:MODEL' (also Ollama/vLLM via openai_base_url) or 'anthropic:MODEL'."
+            "Use 'offline', 'openai:MODEL' (also Ollama/vLLM via openai_base_url) or "
+            f"'anthropic:MODEL' (registered: {', '.join(sorted(_LLMS))})."
         )
-    if vendor in {"openai", "anthropic"} and not model:
+    if vendor in _NAMED_MODELS and not model:
         raise ConfigError(f"Model spec {spec!r} names no model, e.g. '{vendor}:<model>'.")
     return vendor, model
 
@@ -64,19 +79,10 @@ def build_llm(
 ) -> LLMProvider:
     """The provider for a spec; keys come from ``environ`` (default: os.environ)."""
     vendor, model = parse_spec(spec)
-    if vendor == OFFLINE:
-        from deepresearch.offline import OfflineEngine
-
-        return OfflineEngine()
-    if vendor == "openai":
-        from deepresearch.providers.openai_chat import OpenAIChat
-
-        return OpenAIChat.from_config(model, config, environ=environ)
-    if vendor == "anthropic":
-        from deepresearch.providers.anthropic_messages import AnthropicMessages
-
-        return AnthropicMessages.from_config(model, config, environ=environ)
-    raise ProviderUnavailableError(f"No provider for spec {spec!r}.", provider=spec)
+    factory = _LLMS.get(vendor)
+    if factory is None:
+        raise ProviderUnavailableError(f"No provider for spec {spec!r}.", provider=spec)
+    return factory(model, config, environ)
 
 
 # Main model family -> the small model cheap roles (summarization, compression, reflection,
@@ -174,8 +180,8 @@ def _auto_web_search(config: Config, env: Mapping[str, str]) -> list[str]:
 
 
 def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> SearchProvider:
-    if name in _MORE_SEARCH:
-        return _MORE_SEARCH[name](config, env)
+    if name in _SEARCHES:
+        return _SEARCHES[name](config, env)
     if name.startswith("mcp:"):
         spec = config.mcp_servers.get(name[4:])
         if spec is None:
@@ -183,27 +189,8 @@ def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> Sear
         from deepresearch.mcp.search import MCPSearch
 
         return MCPSearch(name[4:], spec)
-    if name == "corpus":
-        if config.corpus is None:
-            raise ProviderUnavailableError("no corpus folder configured", provider=name)
-        from deepresearch.providers.corpus import CorpusSearch
-
-        return CorpusSearch(
-            config.corpus,
-            index_path=config.corpus_index,
-            follow_symlinks=config.corpus_follow_symlinks,
-            max_file_bytes=config.corpus_max_file_bytes,
-        )
-    if name == "demo":
-        from deepresearch.providers.demo import demo_corpus
-
-        return demo_corpus(index_dir=config.corpus_index)
-    if name == "tavily":
-        from deepresearch.providers.tavily_search import TavilySearch
-
-        return TavilySearch.from_config(config, environ=env)
     raise ConfigError(
-        f"Unknown search provider {name!r}. Use one of {sorted(SEARCH_NAMES)}, or 'mcp:NAME' "
+        f"Unknown search provider {name!r}. Use one of {sorted(search_names())}, or 'mcp:NAME' "
         "(a server in Config.mcp_servers)."
     )
 
@@ -251,7 +238,58 @@ def _duckduckgo(config: Config, env: Mapping[str, str]) -> SearchProvider:
     return DuckDuckGoSearch.from_config(config)
 
 
-_MORE_SEARCH: dict[str, Callable[[Config, Mapping[str, str]], SearchProvider]] = {
+# -- the built-in providers -------------------------------------------------------------
+def _offline(model: str, config: Config, environ: Mapping[str, str] | None) -> LLMProvider:
+    from deepresearch.offline import OfflineEngine
+
+    return OfflineEngine()
+
+
+def _openai(model: str, config: Config, environ: Mapping[str, str] | None) -> LLMProvider:
+    from deepresearch.providers.openai_chat import OpenAIChat
+
+    return OpenAIChat.from_config(model, config, environ=environ)
+
+
+def _anthropic(model: str, config: Config, environ: Mapping[str, str] | None) -> LLMProvider:
+    from deepresearch.providers.anthropic_messages import AnthropicMessages
+
+    return AnthropicMessages.from_config(model, config, environ=environ)
+
+
+def _corpus(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    if config.corpus is None:
+        raise ProviderUnavailableError("no corpus folder configured", provider="corpus")
+    from deepresearch.providers.corpus import CorpusSearch
+
+    return CorpusSearch(
+        config.corpus,
+        index_path=config.corpus_index,
+        follow_symlinks=config.corpus_follow_symlinks,
+        max_file_bytes=config.corpus_max_file_bytes,
+    )
+
+
+def _demo(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.demo import demo_corpus
+
+    return demo_corpus(index_dir=config.corpus_index)
+
+
+def _tavily(config: Config, env: Mapping[str, str]) -> SearchProvider:
+    from deepresearch.providers.tavily_search import TavilySearch
+
+    return TavilySearch.from_config(config, environ=env)
+
+
+register_llm(OFFLINE, _offline, needs_model=False)
+register_llm("openai", _openai)
+register_llm("anthropic", _anthropic)
+for _name, _factory in {
+    "corpus": _corpus,
+    "demo": _demo,
+    "tavily": _tavily,
+    # docs/search-providers.md
     "semantic_scholar": _semantic_scholar,
     "openalex": _openalex,
     "arxiv": _arxiv,
@@ -259,4 +297,5 @@ _MORE_SEARCH: dict[str, Callable[[Config, Mapping[str, str]], SearchProvider]] =
     "google": _google,
     "searxng": _searxng,
     "duckduckgo": _duckduckgo,
-}
+}.items():
+    register_search(_name, _factory)

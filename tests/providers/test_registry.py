@@ -92,3 +92,30 @@ def test_pricing_matches_snapshots_and_honours_overrides() -> None:
     assert estimate_cost("openai:llama3.1", 1000, 1000) == 0.0
     assert estimate_cost("openai:llama3.1", 1_000_000, 0, {"openai:llama3.1": (0.5, 0)}) == 0.5
     assert estimate_cost("openai:gpt-4.1", 1_000_000, 0, {"gpt-4.1": (1.0, 1.0)}) == 1.0
+
+
+def test_a_registered_vendor_and_search_are_built_by_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deepresearch.providers import registry
+    from deepresearch.testing import FunctionLLM, StaticSearch
+
+    monkeypatch.setattr(registry, "_LLMS", dict(registry._LLMS))
+    monkeypatch.setattr(registry, "_SEARCHES", dict(registry._SEARCHES))
+    monkeypatch.setattr(registry, "_NAMED_MODELS", set(registry._NAMED_MODELS))
+    built: list[str] = []
+
+    def echo(model: str, config: Config, environ: object) -> FunctionLLM:
+        built.append(model)
+        return FunctionLLM(name=f"echo:{model}")
+
+    registry.register_llm("echo", echo)
+    registry.register_search("notes", lambda config, env: StaticSearch([], name="notes"))
+
+    assert build_llm("echo:small", Config()).name == "echo:small" and built == ["small"]
+    with pytest.raises(ConfigError, match="names no model"):
+        build_llm("echo", Config())
+    assert "notes" in registry.search_names()
+    assert build_search(Config(search=["notes"])).name == "notes"
+    with pytest.raises(ConfigError, match="registered: anthropic, echo, offline, openai"):
+        build_llm("nope:x", Config())
