@@ -34,7 +34,7 @@ from deepresearch.budget.tokens import estimate_tokens
 from deepresearch.testing.timeline import critical_chain, most_in_flight
 from deepresearch.testing.vendor_servers import OpenAIServer, RecordedRequest, TavilyServer
 from deepresearch.testing.vendor_servers.base import JSON
-from deepresearch.testing.vendor_servers.roles import role_answer
+from deepresearch.testing.vendor_servers.roles import output_name, role_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,11 +81,9 @@ class Figures:
 
 
 def label(request: RecordedRequest) -> str:
-    """What a request on the critical chain was: the output schema or the search call."""
-    body = request.json
-    fmt = body.get("response_format") or {}
-    if "messages" in body:
-        return str(fmt.get("json_schema", {}).get("name") or "chat")
+    """What a request on the critical chain was: the output type or the search call."""
+    if "messages" in request.json:
+        return output_name(request.json) or "chat"
     return request.path.strip("/")
 
 
