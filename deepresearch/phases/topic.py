@@ -153,6 +153,7 @@ async def _merge_extracts(
     """Extracted full text replaces a known source's text, or becomes a new source."""
     by_url = {s.url: s for s in visible_sources(state, sq.id)}
     fresh: list[SearchHit] = []
+    upgraded: list[Source] = []
     for hit in hits:
         known = by_url.get(hit.url)
         text = hit.raw_content or hit.content
@@ -160,9 +161,14 @@ async def _merge_extracts(
             fresh.append(hit)
         elif text and len(text) > len(known.raw_content or known.content):
             known.raw_content, known.content, known.summarized = text, text, False
-            if ctx.config.fetch_time_summarization:
-                await _summarize(ctx, state, sq, known, phase)
-    added = await _add_hits(ctx, state, sq, topic, fresh, phase)
+            upgraded.append(known)
+    summarizing = upgraded if ctx.config.fetch_time_summarization else []
+    # Every page is summarized as soon as it is here, side by side: the upgraded ones
+    # while the new ones are added (and summarized), not one after another.
+    _, added = await asyncio.gather(
+        asyncio.gather(*(_summarize(ctx, state, sq, s, phase) for s in summarizing)),
+        _add_hits(ctx, state, sq, topic, fresh, phase),
+    )
     # Extracted pages are results too: tag them against this sub-query's earlier sources.
     for kind, n in _tag_novelty(ctx, state, sq, added, fresh).items():
         if kind in ("new", "related", "duplicate"):

@@ -242,6 +242,31 @@ async def test_reflection_recommends_snippet_only_results_and_extract_summarizes
     assert [i.content for i in summarized if isinstance(i, SummarizeInputs)] == [FULL, FULL]
 
 
+async def test_extracted_pages_are_summarized_side_by_side() -> None:
+    pages = [doc(n, FULL, title=f"Printing press {n}") for n in (1, 2)]
+    # both known sources come back longer: both summaries are asked before either answers
+    search = ScriptSearch([[_snippet_hit(1), _snippet_hit(2)]], pages)
+    log: list[str] = []
+    offline = FunctionLLM()
+    pick = ReflectOutput(research_complete=True, urls_to_extract=[p["url"] for p in pages])
+
+    async def answer(request: LLMRequest) -> Any:
+        if request.output_type is ReflectOutput:
+            return pick
+        if not isinstance(request.inputs, SummarizeInputs):
+            return (await offline.complete(request)).output
+        log.append(f"asked {request.inputs.url}")
+        await asyncio.sleep(0.01)
+        log.append("answered")
+        return (await offline.complete(request)).output
+
+    ctx, _ = make_context(FunctionLLM(answer), search)
+    state, (sq,) = new_state("printing press Europe")
+    await research_topic(ctx, state, sq, G)
+    assert sorted(log[:2]) == [f"asked {p['url']}" for p in pages], log
+    assert [s.summarized for s in state.sources] == [True, True]
+
+
 async def test_extract_takes_at_most_the_configured_number_of_urls() -> None:
     pages = [doc(n, FULL, title=f"Page {n}") for n in (7, 8, 9)]
     urls = [p["url"] for p in pages]
