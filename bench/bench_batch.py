@@ -11,10 +11,10 @@ are the dev questions (eval/dev.jsonl) repeated with a variant suffix up to ``--
 so every one is a distinct session. Peak RSS is this process's (for Ray: the driver's;
 workers are separate processes). Store size is the SQLite file after a WAL checkpoint.
 
-``ratelimit`` runs loopback OpenAI-style and Tavily-style servers that answer after
-``--latency`` seconds and refuse (HTTP 429) requests beyond ``--rps`` per second (a token
-bucket, burst 2); it runs the batch without and with ``limits=`` set to that rate and
-counts the 429s the servers sent.
+``ratelimit`` runs loopback OpenAI-style and Tavily-style servers, in a process of their
+own as a real server is, that answer after ``--latency`` seconds and refuse (HTTP 429)
+requests beyond ``--rps`` per second (a token bucket, burst 2); it runs the batch without
+and with ``limits=`` set to that rate and counts the 429s the servers sent.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import resource
 import sqlite3
@@ -127,7 +128,10 @@ class TokenBucket:
             return False
 
 
-def rate_limited(n: int, rps: float, latency: float, share: float) -> dict[str, Any]:
+def serve_rate_limited(conn: Any, rps: float, latency: float) -> None:
+    """In a process of its own (as a real server is): loopback OpenAI-style and Tavily-style
+    servers that refuse requests beyond ``rps`` per second. Sends their base URLs, waits
+    for "stop", sends back the request and refusal counts."""
     from deepresearch.testing.vendor_servers import base
     from deepresearch.testing.vendor_servers.openai_chat import OpenAIServer, openai_error
     from deepresearch.testing.vendor_servers.tavily_search import TavilyServer, tavily_error
@@ -137,47 +141,65 @@ def rate_limited(n: int, rps: float, latency: float, share: float) -> dict[str, 
          "content": f"Printing in Europe, fact {i}: presses spread after 1450 across cities."}
         for i in range(30)
     ]  # fmt: skip
-    runs = {}
-    for label, use_limits in (("no limits", False), (f"limits = {share:g} x server rate", True)):
-        llm_bucket, search_bucket = TokenBucket(rps), TokenBucket(rps)
-        openai = OpenAIServer(max_lifetime_s=900)
-        tavily = TavilyServer(docs, max_lifetime_s=900)
+    llm_bucket, search_bucket = TokenBucket(rps), TokenBucket(rps)
+    openai = OpenAIServer(max_lifetime_s=900)
+    tavily = TavilyServer(docs, max_lifetime_s=900)
 
-        def limited(server: base.VendorServer, bucket: TokenBucket, error: Any) -> None:
-            plain = server.default_reply
+    def limited(server: base.VendorServer, bucket: TokenBucket, error: Any) -> None:
+        plain = server.default_reply
 
-            def reply(request: base.RecordedRequest) -> base.Reply:
-                if not bucket.take():
-                    return error(latency)
-                answer = plain(request)
-                answer.delay_s = latency
-                return answer
+        def reply(request: base.RecordedRequest) -> base.Reply:
+            if not bucket.take():
+                return error(latency)
+            answer = plain(request)
+            answer.delay_s = latency
+            return answer
 
-            server.default_reply = reply  # type: ignore[method-assign]
+        server.default_reply = reply  # type: ignore[method-assign]
 
-        limited(openai, llm_bucket,
-                lambda d: openai_error(429, "Rate limit reached", type="rate_limit_exceeded",
-                                       code="rate_limit_exceeded", retry_after=1, delay_s=d))  # fmt: skip
-        limited(tavily, search_bucket, lambda d: tavily_error(429, "Too many requests", delay_s=d))
-        with openai, tavily:
-            os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key-0000"
-            os.environ["TAVILY_API_KEY"] = "tvly-bench-not-a-real-key-0000"
-            rpm = rps * 60 * share
-            limits = {"openai": {"requests_per_minute": rpm},
-                      "tavily": {"requests_per_minute": rpm}}  # fmt: skip
-            store = Path(tempfile.mkdtemp(prefix="bench-rl-")) / "s.db"
-            result = dr.research_many_sync(
-                questions(n), concurrency=n, llm="openai:gpt-4.1-mini", search="tavily",
-                openai_base_url=openai.base_url, tavily_base_url=tavily.base_url,
-                limits=limits if use_limits else None, store=store, progress=False,
-                retry_base_delay_s=0.2,
-            )  # fmt: skip
-        runs[label] = {
-            "counts": result.counts,
-            "wall_s": round(result.seconds, 1),
+    limited(openai, llm_bucket,
+            lambda d: openai_error(429, "Rate limit reached", type="rate_limit_exceeded",
+                                   code="rate_limit_exceeded", retry_after=1, delay_s=d))  # fmt: skip
+    limited(tavily, search_bucket, lambda d: tavily_error(429, "Too many requests", delay_s=d))
+    with openai, tavily:
+        conn.send((openai.base_url, tavily.base_url))
+        conn.recv()
+        conn.send({
             "llm_requests": len(openai.requests),
             "search_requests": len(tavily.requests),
             "rate_limit_errors_429": llm_bucket.refused + search_bucket.refused,
+        })  # fmt: skip
+
+
+def rate_limited(n: int, rps: float, latency: float, share: float) -> dict[str, Any]:
+    runs = {}
+    for label, use_limits in (("no limits", False), (f"limits = {share:g} x server rate", True)):
+        ours, theirs = multiprocessing.Pipe()
+        server = multiprocessing.get_context("spawn").Process(
+            target=serve_rate_limited, args=(theirs, rps, latency), daemon=True
+        )
+        server.start()
+        openai_url, tavily_url = ours.recv()
+        os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key-0000"
+        os.environ["TAVILY_API_KEY"] = "tvly-bench-not-a-real-key-0000"
+        rpm = rps * 60 * share
+        limits = {"openai": {"requests_per_minute": rpm}, "tavily": {"requests_per_minute": rpm}}
+        store = Path(tempfile.mkdtemp(prefix="bench-rl-")) / "s.db"
+        result = dr.research_many_sync(
+            questions(n), concurrency=n, llm="openai:gpt-4.1-mini", search="tavily",
+            openai_base_url=openai_url, tavily_base_url=tavily_url,
+            limits=limits if use_limits else None, store=store, progress=False,
+            retry_base_delay_s=0.2,
+        )  # fmt: skip
+        ours.send("stop")
+        served = ours.recv()
+        server.join()
+        spent = result.spent
+        runs[label] = {
+            "counts": result.counts,
+            "wall_s": round(result.seconds, 1),
+            **served,
+            "429s_met_by_the_batch": sum(s.get("rate_limited", 0) for s in spent.values()),
         }
     return {"mode": "ratelimit", "questions": n, "server_rps": rps, "latency_s": latency, **runs}
 

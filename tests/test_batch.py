@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +217,7 @@ async def test_shared_pace_applies_to_every_attempt_including_retries() -> None:
     from deepresearch.providers.shared_limits import paced
 
     paces: list[str] = []
+    backoffs: list[tuple[str, float]] = []
     attempts = 0
 
     class Counting:
@@ -225,6 +229,9 @@ async def test_shared_pace_applies_to_every_attempt_including_retries() -> None:
 
         async def charge(self, provider: str, model: str, i: int, o: int) -> None:
             return None
+
+        async def backoff(self, provider: str, seconds: float) -> None:
+            backoffs.append((provider, seconds))
 
     async def flaky() -> str:
         nonlocal attempts
@@ -240,5 +247,59 @@ async def test_shared_pace_applies_to_every_attempt_including_retries() -> None:
     with paced(Counting(), "openai:gpt-4.1-mini"):
         assert await call_with_retries(flaky, policy=policy, gate=ProviderGate(4, None)) == "ok"
     assert paces == ["openai:gpt-4.1-mini"] * 2
+    assert backoffs == [("openai:gpt-4.1-mini", 0.0)]  # the 429 told the batch its Retry-After
     assert await call_with_retries(flaky, policy=policy, gate=ProviderGate(4, None)) == "ok"
     assert len(paces) == 2  # outside the block nothing is paced
+
+
+async def test_pacer_spaces_actual_starts_and_honours_a_retry_after() -> None:
+    from deepresearch.providers.shared_limits import ProviderLimit, SharedLimits
+
+    limits = SharedLimits({"openai": ProviderLimit(requests_per_minute=1200)})  # 50 ms apart
+    starts = []
+    for _ in range(4):
+        await limits.pace("openai:gpt-4.1-mini")
+        starts.append(time.monotonic())
+    assert all(b - a >= 0.05 for a, b in itertools.pairwise(starts))
+    await limits.backoff("openai:gpt-4.1", 0.3)
+    held = time.monotonic()
+    await limits.pace("openai:gpt-4.1-mini")
+    assert time.monotonic() - held >= 0.3  # every model of the vendor waits for the 429's hold
+    assert limits.snapshot()["openai"].rate_limited == 1
+    await limits.backoff("tavily", 5.0)  # no limit declared: counted, nothing to hold
+    assert limits.snapshot()["tavily"].rate_limited == 1
+    assert limits._pacer("tavily") is None
+
+
+async def test_remote_clients_wait_for_the_pace_just_before_writing_each_request() -> None:
+    import httpx
+    import openai
+
+    from deepresearch.providers.credentials import Secret, openai_client
+    from deepresearch.providers.resilience import pace_on_the_wire
+    from deepresearch.providers.shared_limits import paced
+    from deepresearch.testing.vendor_servers.openai_chat import OpenAIServer
+
+    paces: list[str] = []
+
+    class Counting:
+        async def acquire(self, provider: str) -> None: ...
+
+        async def pace(self, provider: str) -> None:
+            paces.append(provider)
+
+        async def charge(self, provider: str, model: str, i: int, o: int) -> None: ...
+
+        async def backoff(self, provider: str, seconds: float) -> None: ...
+
+    with OpenAIServer() as server:
+        async with httpx.AsyncClient(event_hooks={"request": [pace_on_the_wire]}) as http:
+            with paced(Counting(), "openai"):
+                await http.post(f"{server.url}/v1/chat/completions", json={})
+                await http.post(f"{server.url}/v1/chat/completions", json={})
+            await http.post(f"{server.url}/v1/chat/completions", json={})  # not paced outside
+        assert paces == ["openai", "openai"]
+        client = openai_client(Secret("sk-test-not-a-key"), server.base_url)
+        with paced(Counting(), "openai:gpt-4.1-mini"), contextlib.suppress(openai.APIError):
+            await client.models.list()  # the server has no such route: any answer will do
+        assert paces[2:] == ["openai:gpt-4.1-mini"]  # the vendor SDK's client carries the hook

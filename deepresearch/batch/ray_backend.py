@@ -75,6 +75,12 @@ class LimitsService:
     ) -> None:
         await self.shared.charge(provider, model, input_tokens, output_tokens)
 
+    async def pace(self, provider: str) -> None:
+        await self.shared.pace(provider)
+
+    async def backoff(self, provider: str, seconds: float) -> None:
+        await self.shared.backoff(provider, seconds)
+
     def any_exhausted(self) -> str | None:
         return self.shared.any_exhausted()
 
@@ -100,6 +106,9 @@ class RayLimiter:
 
     async def pace(self, provider: str) -> None:
         await self.actor.pace.remote(provider)
+
+    async def backoff(self, provider: str, seconds: float) -> None:
+        await self.actor.backoff.remote(provider, seconds)
 
 
 @dataclass

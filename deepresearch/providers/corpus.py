@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
+import numpy as np
 from filelock import FileLock, Timeout
 
 from deepresearch.config import default_home
@@ -52,6 +53,10 @@ TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 3.0, 1.0
 RRF_K = 60
 LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
 POOL = 100  # candidates taken from each ranking before fusion
+RECORD_BATCH = 1_000  # records inserted per executemany (bench/bench_corpus_scale.py)
+# SQLite page cache while (re)building, in KiB: FTS5 merges its segments as it grows, and
+# the default 2 MB cache made large builds re-read them. Queries keep the default.
+BUILD_CACHE_KIB = 128_000
 # Cosine below which a passage is not a dense candidate: a static embedding puts every
 # text somewhere near every query, and a search should not return what merely exists.
 DENSE_FLOOR = 0.3
@@ -374,12 +379,17 @@ class CorpusSearch:
 
     def _sync_locked(self, cancel: threading.Event | None) -> IndexStats:
         conn = self._connection()
-        with conn:
-            if self._folder is not None:
-                stats = self._sync_folder(conn, self._folder, cancel)
-            else:
-                stats = self._sync_records(conn, cancel)
-            store.embed_missing(conn, cancel)
+        default_cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+        conn.execute(f"PRAGMA cache_size = -{BUILD_CACHE_KIB}")
+        try:
+            with conn:
+                if self._folder is not None:
+                    stats = self._sync_folder(conn, self._folder, cancel)
+                else:
+                    stats = self._sync_records(conn, cancel)
+                store.embed_missing(conn, cancel)
+        finally:
+            conn.execute(f"PRAGMA cache_size = {default_cache}")
         self._indexed = True
         self._lookup = None
         self._skipped = [
@@ -444,9 +454,12 @@ class CorpusSearch:
         store.clear(conn)
         added = skipped = 0
         seen: set[str] = set()
-        for n, record in enumerate(self._records):
-            if n % 500 == 0:
+        pending: list[store.NewDoc] = []
+        for record in self._records:
+            if len(pending) >= RECORD_BATCH:
                 store.check_cancel(cancel)
+                store.insert_docs(conn, pending)
+                pending = []
             url, text = str(record.get("url") or ""), str(record.get("text") or "")
             reason = "no url" if not url else "no text" if not text.strip() else ""
             reason = reason or ("duplicate url" if url in seen else "")
@@ -459,8 +472,9 @@ class CorpusSearch:
             domain = str(record.get("domain") or urlparse(url).netloc or self._name)
             doc = readers.Document(title=str(record.get("title") or url), text=text)
             snippet = str(record.get("snippet") or "")
-            store.insert_doc(conn, url, (0, len(text)), doc, domain, snippet)
+            pending.append(store.NewDoc(url, (0, len(text)), doc, domain, snippet))
             added += 1
+        store.insert_docs(conn, pending)
         store.set_meta(conn, fingerprint=self._fingerprint or "")
         return IndexStats(added=added, removed=count, skipped=skipped)
 
@@ -504,7 +518,10 @@ def _dense_ranking(lookup: Lookup, query: str) -> list[int]:
     if embedder is None:
         return []
     scores = lookup.matrix @ embedder.embed([query])[0]
-    top = scores.argsort()[::-1][:POOL]
+    # argpartition first: a full sort of a million scores cost more than the product.
+    pool = min(POOL, len(scores))
+    candidates = np.argpartition(-scores, pool - 1)[:pool]
+    top = candidates[np.argsort(-scores[candidates])]
     return [lookup.matrix_ids[i] for i in top if scores[i] >= DENSE_FLOOR]
 
 

@@ -67,26 +67,54 @@ def insert_doc(
     conn: sqlite3.Connection, key: str, signature: tuple[int, int], doc: readers.Document,
     domain: str, snippet: str = "",
 ) -> None:  # fmt: skip
-    row = (key, *signature, doc.title, doc.text, domain, snippet or clip(doc.text, SNIPPET_CHARS))
-    cursor = conn.execute(
-        "INSERT INTO docs(path, mtime_ns, size, title, text, domain, snippet) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        row,
+    insert_docs(conn, [NewDoc(key, signature, doc, domain, snippet)])
+
+
+@dataclass(frozen=True)
+class NewDoc:
+    """One document to insert: its key (path or URL), (mtime_ns, size), text, domain."""
+
+    key: str
+    signature: tuple[int, int]
+    doc: readers.Document
+    domain: str
+    snippet: str = ""
+
+
+def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
+    """Insert documents with one ``executemany`` per table, ids assigned here: a row at a
+    time costs a statement round-trip each, which dominated building large indexes
+    (measured in docs/corpus.md)."""
+    doc_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0])
+    pid = int(conn.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0])
+    docs, passages, fts = [], [], []
+    for item in new:
+        doc_id += 1
+        text = item.doc.text
+        snippet = item.snippet or clip(text, SNIPPET_CHARS)
+        docs.append((doc_id, item.key, *item.signature, item.doc.title, text, item.domain, snippet))
+        for part in _passages_of(item.doc):
+            pid += 1
+            passages.append((pid, doc_id, part.heading, part.first_line, part.last_line, part.text))
+            fts.append((pid, item.doc.title, part.heading, part.text))
+    conn.executemany(
+        "INSERT INTO docs(id, path, mtime_ns, size, title, text, domain, snippet) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        docs,
     )
-    doc_id = cursor.lastrowid
+    conn.executemany(
+        "INSERT INTO passages(id, doc_id, heading, first_line, last_line, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        passages,
+    )
+    conn.executemany("INSERT INTO fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", fts)
+
+
+def _passages_of(doc: readers.Document) -> list[Passage]:
     whole = [Passage("", doc.text, 1, max(1, doc.text.count("\n") + 1))]
-    short = len(doc.text) <= TARGET_CHARS  # a short document is one passage
-    parts = whole if short else split_passages(doc.outline or doc.text) or whole
-    for part in parts:
-        pid = conn.execute(
-            "INSERT INTO passages(doc_id, heading, first_line, last_line, text) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (doc_id, part.heading, part.first_line, part.last_line, part.text),
-        ).lastrowid
-        conn.execute(
-            "INSERT INTO fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)",
-            (pid, doc.title, part.heading, part.text),
-        )
+    if len(doc.text) <= TARGET_CHARS:  # a short document is one passage
+        return whole
+    return split_passages(doc.outline or doc.text) or whole
 
 
 def delete_doc(conn: sqlite3.Connection, key: str) -> int:
@@ -108,19 +136,23 @@ def embed_missing(conn: sqlite3.Connection, cancel: threading.Event | None = Non
     embedder = vectors.load_embedder()
     if embedder is None:
         return 0
-    rows = conn.execute(
-        "SELECT p.id, d.title, p.heading, p.text FROM passages p JOIN docs d ON d.id = p.doc_id "
-        "LEFT JOIN vectors v ON v.passage_id = p.id WHERE v.passage_id IS NULL ORDER BY p.id"
-    ).fetchall()
-    for start in range(0, len(rows), EMBED_BATCH):
+    added, after = 0, 0
+    while True:  # a page at a time: a million passages' text does not fit in memory twice
         check_cancel(cancel)
-        batch = rows[start : start + EMBED_BATCH]
+        batch = conn.execute(
+            "SELECT p.id, d.title, p.heading, p.text FROM passages p "
+            "JOIN docs d ON d.id = p.doc_id LEFT JOIN vectors v ON v.passage_id = p.id "
+            "WHERE v.passage_id IS NULL AND p.id > ? ORDER BY p.id LIMIT ?",
+            (after, EMBED_BATCH),
+        ).fetchall()
+        if not batch:
+            return added
         matrix = embedder.embed([f"{t}. {h}. {x}" if h else f"{t}. {x}" for _, t, h, x in batch])
         conn.executemany(
             "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
             [(pid, vectors.to_blob(vec)) for (pid, *_), vec in zip(batch, matrix, strict=True)],
         )
-    return len(rows)
+        added, after = added + len(batch), batch[-1][0]
 
 
 @dataclass

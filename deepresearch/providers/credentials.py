@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from deepresearch import redaction
 from deepresearch.errors import MissingExtraError, ProviderUnavailableError
+from deepresearch.providers.resilience import pace_on_the_wire
 
 ENV_KEYS = {
     "openai": "OPENAI_API_KEY",
@@ -81,12 +82,18 @@ def redact(text: str, *secrets: Secret) -> str:
 def openai_client(key: Secret, base_url: str | None) -> Any:
     openai = ensure_importable("openai", "openai")
     # Retries are ours (resilience.py) so they share the rate limiter and honour Retry-After.
-    return openai.AsyncOpenAI(api_key=key.reveal(), base_url=base_url, max_retries=0)
+    http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [pace_on_the_wire]})
+    return openai.AsyncOpenAI(
+        api_key=key.reveal(), base_url=base_url, max_retries=0, http_client=http
+    )
 
 
 def anthropic_client(key: Secret, base_url: str | None) -> Any:
     anthropic = ensure_importable("anthropic", "anthropic")
-    return anthropic.AsyncAnthropic(api_key=key.reveal(), base_url=base_url, max_retries=0)
+    http = anthropic.DefaultAsyncHttpxClient(event_hooks={"request": [pace_on_the_wire]})
+    return anthropic.AsyncAnthropic(
+        api_key=key.reveal(), base_url=base_url, max_retries=0, http_client=http
+    )
 
 
 def tavily_client(key: Secret, base_url: str | None) -> Any:

@@ -24,6 +24,7 @@ from deepresearch.providers.resilience import (
     RetryPolicy,
     call_with_retries,
     gate_for,
+    pace_on_the_wire,
     parse_retry_after,
 )
 
@@ -97,6 +98,7 @@ class HttpApi:
                 headers=all_headers,
                 timeout=config.operation_timeout_s,
                 follow_redirects=True,
+                event_hooks={"request": [pace_on_the_wire]},
             )
         )
 
@@ -132,7 +134,7 @@ class HttpApi:
                 raise self.status_error(response)
             return response
 
-        return await call_with_retries(once, policy=self.retry, gate=gate)
+        return await call_with_retries(once, policy=self.retry, gate=gate, paced_on_the_wire=True)
 
     def status_error(self, response: httpx.Response) -> ProviderError:
         """The typed error for an HTTP error answer; providers refine it (see overrides)."""

@@ -9,6 +9,7 @@ its ``Retry-After``; ``ProviderError(retryable=True)`` for 5xx, overload and tim
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
 import time
@@ -18,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from deepresearch.config import Config
@@ -86,6 +88,34 @@ shared_pace: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
     "shared_pace", default=None
 )
 
+
+async def pace_on_the_wire(request: httpx.Request) -> None:
+    """httpx request hook on every remote provider's client: the batch's shared pace is
+    awaited when the request's first bytes are about to be written (httpcore's trace event,
+    after any new connection is set up), so neither time spent preparing a request (an
+    SDK's first call took up to 0.6 s under load) nor connecting bunches the requests that
+    reach the server (bench/bench_batch.py ratelimit, docs/results.md)."""
+    pace = shared_pace.get()
+    if pace is None:
+        return
+    outer = request.extensions.get("trace")
+
+    async def trace(event: str, info: dict[str, object]) -> None:
+        if event.endswith("send_request_headers.started"):
+            await pace()
+        if outer is not None and inspect.isawaitable(result := outer(event, info)):
+            await result
+
+    request.extensions["trace"] = trace
+
+
+# Told how long a server asked to wait when an attempt met a 429 inside the same block, so
+# a batch holds every request to that provider until then instead of each session finding
+# out with its own 429.
+shared_backoff: ContextVar[Callable[[float], Awaitable[None]] | None] = ContextVar(
+    "shared_backoff", default=None
+)
+
 # One gate per (event loop, endpoint): asyncio primitives belong to the loop that uses them.
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderGate]] = (
     weakref.WeakKeyDictionary()
@@ -120,9 +150,12 @@ async def call_with_retries(
     *,
     policy: RetryPolicy,
     gate: ProviderGate,
+    paced_on_the_wire: bool = False,
 ) -> T:
     """Run call inside the gate; retry retryable ProviderErrors with backoff (tenacity),
-    waiting what a 429's ``Retry-After`` asks for when it says."""
+    waiting what a 429's ``Retry-After`` asks for when it says. A batch's shared pace is
+    awaited before each attempt, unless ``paced_on_the_wire`` says the call's HTTP client
+    awaits it itself (:func:`pace_on_the_wire`)."""
 
     def wait(state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome is not None else None
@@ -149,9 +182,15 @@ async def call_with_retries(
             with attempt:
                 async with gate:
                     pace = shared_pace.get()
-                    if pace is not None:
+                    if pace is not None and not paced_on_the_wire:
                         await pace()
-                    return await call()
+                    try:
+                        return await call()
+                    except RateLimitError as exc:
+                        backoff = shared_backoff.get()
+                        if backoff is not None:
+                            await backoff(policy.delay(0, exc.retry_after))
+                        raise
     except ProviderError as exc:
         retries = retrying.statistics.get("attempt_number", 1) - 1
         if retries:

@@ -8,13 +8,18 @@ retries are paced too), every LLM answer is charged, and once a provider's budge
 further requests fail with :class:`BudgetExhaustedError` (not retryable) so the sessions
 record it honestly.
 
-The pace reuses :class:`~deepresearch.providers.resilience.ProviderGate`. On Ray the same
-object lives in an actor and workers reach it through a proxy with the same three methods
-(see ``deepresearch.batch.ray_backend``).
+The pace is a :class:`Pacer`: request starts at least ``60 / requests_per_minute`` seconds
+apart, measured from when the previous one actually left, so no window of the server's
+length ever holds more than its limit; a 429 holds the provider for the whole batch until
+its ``Retry-After`` has passed. On Ray the same object lives in an actor and workers reach
+it through a proxy with the same four methods (see ``deepresearch.batch.ray_backend``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Protocol
@@ -30,11 +35,7 @@ from deepresearch.providers.base import (
     SearchHit,
     SearchProvider,
 )
-from deepresearch.providers.resilience import ProviderGate, shared_pace
-
-# Requests a provider may have in flight through the shared pace; per-session and
-# per-endpoint concurrency stay with Config.provider_max_concurrency.
-SHARED_SLOTS = 1_000_000
+from deepresearch.providers.resilience import shared_backoff, shared_pace
 
 
 class BudgetExhaustedError(ProviderError):
@@ -54,6 +55,7 @@ class Spent(BaseModel):
     tokens: int = 0
     cost_usd: float = 0.0
     refused: int = 0  # requests refused because the budget was spent
+    rate_limited: int = 0  # HTTP 429 answers met (each was retried after its Retry-After)
 
 
 class Limiter(Protocol):
@@ -66,6 +68,37 @@ class Limiter(Protocol):
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None: ...
+
+    async def backoff(self, provider: str, seconds: float) -> None: ...
+
+
+class Pacer:
+    """Request starts for one provider: at least ``interval`` seconds apart and none before
+    a server's ``Retry-After`` has passed.
+
+    The spacing counts from when the previous start was actually released, not from a
+    planned schedule: a waiter woken late then delays the next one, instead of letting two
+    leave closer together than the server allows (a schedule-based pacer let 11 of 84
+    requests be refused at exactly the server's rate, docs/results.md)."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._last_start = -math.inf
+        self._hold_until = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        async with self._lock:  # held while sleeping: starts leave one at a time
+            while (delay := self._ready_at() - time.monotonic()) > 0:
+                await asyncio.sleep(delay)
+            self._last_start = time.monotonic()
+
+    def hold(self, seconds: float) -> None:
+        """No start before ``seconds`` from now (a 429's Retry-After)."""
+        self._hold_until = max(self._hold_until, time.monotonic() + seconds)
+
+    def _ready_at(self) -> float:
+        return max(self._last_start + self.interval, self._hold_until)
 
 
 def provider_key(name: str) -> str:
@@ -85,7 +118,7 @@ class SharedLimits:
         self.limits = dict(limits or {})
         self.price_overrides = dict(price_overrides or {})
         self.spent: dict[str, Spent] = {}
-        self._gates: dict[str, ProviderGate] = {}
+        self._pacers: dict[str, Pacer] = {}
 
     def limit_for(self, provider: str) -> ProviderLimit | None:
         return self.limits.get(provider) or self.limits.get(provider_key(provider))
@@ -125,15 +158,30 @@ class SharedLimits:
         self.spent.setdefault(self._bucket(provider), Spent()).requests += 1
 
     async def pace(self, provider: str) -> None:
-        """Wait for the provider's next start under the batch's requests_per_minute."""
+        """Wait for the provider's next start under the batch's requests_per_minute (and
+        after any Retry-After a server gave)."""
+        pacer = self._pacer(provider)
+        if pacer is not None:
+            await pacer.wait()
+
+    async def backoff(self, provider: str, seconds: float) -> None:
+        """A request met a 429: count it, and hold the provider's next start for ``seconds``."""
+        self.spent.setdefault(self._bucket(provider), Spent()).rate_limited += 1
+        pacer = self._pacer(provider)
+        if pacer is not None:
+            pacer.hold(seconds)
+
+    def _pacer(self, provider: str) -> Pacer | None:
+        """The pacer of a provider with a declared limit (a budget-only limit gets no spacing
+        but still honours Retry-After); None for providers without one."""
         limit = self.limit_for(provider)
-        if limit is None or not limit.requests_per_minute:
-            return
+        if limit is None:
+            return None
         bucket = self._bucket(provider)
-        if bucket not in self._gates:
-            self._gates[bucket] = ProviderGate(SHARED_SLOTS, limit.requests_per_minute)
-        async with self._gates[bucket]:
-            pass
+        if bucket not in self._pacers:
+            rpm = limit.requests_per_minute
+            self._pacers[bucket] = Pacer(60.0 / rpm if rpm else 0.0)
+        return self._pacers[bucket]
 
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
@@ -149,12 +197,15 @@ class SharedLimits:
 @contextmanager
 def paced(limiter: Limiter, provider: str) -> Iterator[None]:
     """Within this block every HTTP attempt of a remote provider (retries included) waits
-    for the shared pace inside the provider's gate (see resilience.shared_pace). Local
+    for the shared pace inside the provider's gate (see resilience.shared_pace), and a 429
+    holds the provider for the whole batch (resilience.shared_backoff). Local
     providers (the offline engine, a corpus) make no HTTP requests and are not paced."""
     token = shared_pace.set(lambda: limiter.pace(provider))
+    backoff = shared_backoff.set(lambda seconds: limiter.backoff(provider, seconds))
     try:
         yield
     finally:
+        shared_backoff.reset(backoff)
         shared_pace.reset(token)
 
 

@@ -295,7 +295,9 @@ async def complete_structured(
                 continue
 
     async def ask(extra: list[Message]) -> Answer:
-        return await call_with_retries(lambda: adapting(extra), policy=retry, gate=gate)
+        return await call_with_retries(
+            lambda: adapting(extra), policy=retry, gate=gate, paced_on_the_wire=True
+        )
 
     if request.wants_text:
         return await complete_text(

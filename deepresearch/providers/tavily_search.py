@@ -27,6 +27,7 @@ from deepresearch.providers.resilience import (
     RetryPolicy,
     call_with_retries,
     gate_for,
+    pace_on_the_wire,
     parse_retry_after,
 )
 
@@ -37,6 +38,13 @@ _RETRY_AFTER: ContextVar[float | None] = ContextVar("tavily_retry_after", defaul
 # Tavily caps a search at 120 s and an extract at 60 s.
 _SEARCH_TIMEOUT_CAP_S = 120.0
 _EXTRACT_TIMEOUT_CAP_S = 60.0
+
+
+def _accepts_our_http() -> bool:
+    """Whether tavily-python takes our httpx client (``client=``, since 0.7), which paces
+    and reads Retry-After; older versions send through their own."""
+    tavily = ensure_importable("tavily", "tavily-python")
+    return "client" in inspect.signature(tavily.AsyncTavilyClient).parameters
 
 
 class TavilySearch:
@@ -73,12 +81,12 @@ class TavilySearch:
         which the SDK's ``UsageLimitExceededError`` does not carry. Older SDKs: the retry
         policy's jittered backoff instead."""
         tavily = ensure_importable("tavily", "tavily-python")
-        if "client" not in inspect.signature(tavily.AsyncTavilyClient).parameters:
+        if not _accepts_our_http():
             return tavily_client(self._key, self.base_url)
         http = httpx.AsyncClient(
             base_url=self.base_url or TAVILY_URL,
             timeout=self.config.operation_timeout_s,
-            event_hooks={"response": [_remember_retry_after]},
+            event_hooks={"request": [pace_on_the_wire], "response": [_remember_retry_after]},
         )
         return tavily.AsyncTavilyClient(
             api_key=self._key.reveal(), api_base_url=self.base_url, client=http
@@ -149,7 +157,9 @@ class TavilySearch:
             except Exception as exc:
                 raise self._translate(exc) from None
 
-        return await call_with_retries(once, policy=self.retry, gate=gate)
+        return await call_with_retries(
+            once, policy=self.retry, gate=gate, paced_on_the_wire=_accepts_our_http()
+        )
 
     def _results(self, data: Any) -> list[dict[str, Any]]:
         """The ``results`` list of an answer (null counts as empty), or a typed error."""
