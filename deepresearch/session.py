@@ -691,9 +691,10 @@ class Session:
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
         """Write the session to a file; ``format`` defaults from the suffix: ``.md`` (summary
         and report), ``.html`` (a standalone, sanitized page, citations linked, sources
-        listed), ``.bib`` (BibTeX of the cited sources), ``.json`` (the full state; loads
-        back with ResearchState.from_json), or ``format="csl"`` (CSL-JSON of the cited
-        sources). Returns the path written."""
+        listed), ``.bib`` (BibTeX of the cited sources), ``.csl.json`` (CSL-JSON of the
+        cited sources), ``.json`` (the full state; loads back with
+        ResearchState.from_json). Returns the path written. To save the report alone, use
+        ``s.report.save(path)`` (:meth:`Report.save`)."""
         from deepresearch.store import (
             export_bibtex,
             export_csl_json,
@@ -714,11 +715,12 @@ class Session:
             "md": export_markdown, "html": export_html, "bibtex": export_bibtex,
             "csl": export_csl_json, "state": export_json,
         }  # fmt: skip
-        chosen = format or by_suffix.get(target.suffix.lower())
+        csl = target.name.lower().endswith(".csl.json")
+        chosen = format or ("csl" if csl else by_suffix.get(target.suffix.lower()))
         if chosen not in exporters:
             raise InputError(
-                f"Cannot tell the format of {target.name!r}: use a .md, .html, .bib or .json "
-                f"name, or format= one of {sorted(exporters)}."
+                f"Cannot tell the format of {target.name!r}: use a .md, .html, .bib, "
+                f".csl.json or .json name, or format= one of {sorted(exporters)}."
             )
         if target.is_dir():
             raise InputError(f"{target} is a folder; give a file name.")

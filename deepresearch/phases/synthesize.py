@@ -199,10 +199,8 @@ def finalize_report(
         markdown=text,
         sections=[m[2] for m in _HEADING.finditer(text)],
         cited_source_ids=order,
-        citations=[
-            Citation(number=n, source_id=sid, title=by_id[sid].title, url=by_id[sid].url)
-            for n, sid in enumerate(order, 1)
-        ],
+        citations=[Citation.of(n, by_id[sid]) for n, sid in enumerate(order, 1)],
+        question=state.question,
         word_count=len(text.split()),
         confidence_summary=confidence,
         fidelity=fidelity,

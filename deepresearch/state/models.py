@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -387,12 +389,31 @@ class AllocationSummary(Record):
 
 
 class Citation(Record):
-    """One entry of a report's sources list: what ``[number]`` in the report points to."""
+    """One entry of a report's sources list: what ``[number]`` in the report points to,
+    with the source's bibliographic details so a Report renders its sources, BibTeX and
+    CSL-JSON on its own (``Report.save``)."""
 
     number: int
     source_id: str
     title: str = ""
     url: str = ""
+    domain: str = ""
+    quality: SourceQuality = SourceQuality.UNKNOWN
+    published: str | None = None
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    open_access_url: str | None = None
+
+    @classmethod
+    def of(cls, number: int, source: Source) -> Citation:
+        """The citation ``[number]`` of ``source``, with its bibliographic details."""
+        details = source.model_dump(
+            include={"title", "url", "domain", "quality", "published", "authors", "year",
+                     "venue", "doi", "open_access_url"}
+        )  # fmt: skip
+        return cls(number=number, source_id=source.id, **details)
 
 
 class ProviderRecipe(Record):
@@ -408,7 +429,14 @@ class ProviderRecipe(Record):
 
 
 class Report(Record):
+    """The cited Markdown report of a session, with its typed citations.
+
+    ``str(report)`` is the Markdown; in a notebook it renders sanitized, citations linked.
+    ``report.save(path)`` writes it alone (no Session needed), in the format its suffix
+    names: ``.md``, ``.html``, ``.json``, ``.bib`` or ``.csl.json``."""
+
     markdown: str
+    question: str = ""  # what the report answers (its title when saved alone)
     sections: list[str] = Field(default_factory=list)
     cited_source_ids: list[str] = Field(default_factory=list)
     # Typed: renderers link [n] through this list, never by parsing the text back.
@@ -443,3 +471,22 @@ class Report(Record):
         from deepresearch.render import jupyter_files_route, report_html
 
         return report_html(self, files=jupyter_files_route())
+
+    def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
+        """Write the report to a file and return its path.
+
+        Args:
+            path: where to write; missing parent folders are created.
+            format: ``"md"`` (the report and its sources, escaped), ``"html"`` (a
+                standalone sanitized page, citations linked, sources listed, no scripts),
+                ``"json"`` (this Report; loads back with ``Report.model_validate_json``),
+                ``"bibtex"`` or ``"csl"`` (the cited sources for reference managers).
+                By default from the suffix: ``.md``, ``.html``/``.htm``, ``.json``,
+                ``.bib``, ``.csl.json``.
+
+        Raises:
+            InputError: the format is neither given nor told by the suffix.
+        """
+        from deepresearch.store.export import save_report
+
+        return save_report(self, Path(path), format)

@@ -196,10 +196,7 @@ class ResearchState(Record):
             return list(self.report.citations)
         by_id = {s.id: s for s in self.sources}
         cited = [by_id[i] for i in self.report.cited_source_ids if i in by_id]
-        return [
-            Citation(number=n, source_id=s.id, title=s.title, url=s.url)
-            for n, s in enumerate(cited, 1)
-        ]
+        return [Citation.of(n, s) for n, s in enumerate(cited, 1)]
 
     def seen_urls(self) -> set[str]:
         return {s.url for s in self.sources}

@@ -8,20 +8,23 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from deepresearch.errors import InputError
 from deepresearch.redaction import scrub_secrets
 from deepresearch.render import (
     escape_markdown,
     markdown_html,
     one_line,
+    report_markdown,
     safe_href,
     state_report_markdown,
     strip_controls,
 )
-from deepresearch.state import EventKind, ResearchState, Source
+from deepresearch.state import Citation, EventKind, Report, ResearchState
 from deepresearch.store.records import Event
 
 
@@ -90,8 +93,13 @@ def export_markdown(state: ResearchState) -> str:
 def export_html(state: ResearchState) -> str:
     """A standalone HTML page of :func:`export_markdown`: rendered by markdown-it-py and
     cleaned by nh3, with a Content-Security-Policy that forbids scripts."""
-    body = markdown_html(export_markdown(state))
-    title = html.escape(one_line(strip_controls(state.question)))[:200]
+    return html_page(export_markdown(state), state.question)
+
+
+def html_page(markdown: str, title: str) -> str:
+    """Safe Markdown as a standalone, sanitized HTML page (no scripts allowed)."""
+    body = markdown_html(markdown)
+    title = html.escape(one_line(strip_controls(title)))[:200]
     return scrub_secrets(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -108,34 +116,46 @@ _PAGE_STYLE = (
 
 
 def cited_sources_csl(state: ResearchState) -> list[dict[str, Any]]:
-    """The report's cited sources as CSL-JSON items (for Zotero, pandoc, citeproc). A paper
-    from scholarly search (one with a DOI or a venue) is an ``article-journal`` with its
-    authors, year, venue and DOI; a web page is a ``webpage``, a local file a ``document``."""
+    """The report's cited sources as CSL-JSON items (see :func:`citations_csl`)."""
+    return citations_csl(state_citations(state))
+
+
+def state_citations(state: ResearchState) -> list[Citation]:
+    """The report's citations with their sources' current details (a report saved before
+    citations carried them gets them from the state's sources)."""
     by_id = {s.id: s for s in state.sources}
+    return [
+        Citation.of(c.number, by_id[c.source_id]) if c.source_id in by_id else c
+        for c in state.report_citations()
+    ]
+
+
+def citations_csl(citations: Sequence[Citation]) -> list[dict[str, Any]]:
+    """Cited sources as CSL-JSON items (for Zotero, pandoc, citeproc). A paper from
+    scholarly search (one with a DOI or a venue) is an ``article-journal`` with its
+    authors, year, venue and DOI; a web page is a ``webpage``, a local file a ``document``."""
     items: list[dict[str, Any]] = []
-    for c in state.report_citations():
-        src = by_id.get(c.source_id)
-        paper = src is not None and bool(src.doi or src.venue)
+    for c in citations:
+        paper = bool(c.doi or c.venue)
         url = c.url if safe_href(c.url) else None
-        if url is None and src is not None and src.open_access_url:
-            url = src.open_access_url if safe_href(src.open_access_url) else None
+        if url is None and c.open_access_url:
+            url = c.open_access_url if safe_href(c.open_access_url) else None
         item: dict[str, Any] = {
             "id": c.source_id,
             "type": "article-journal" if paper else "webpage" if url else "document",
             "title": _clean(c.title or c.url),
             "citation-number": c.number,
         }
-        if src is not None and src.authors:
-            item["author"] = [_csl_name(_clean(a)) for a in src.authors if _clean(a)]
+        if c.authors:
+            item["author"] = [_csl_name(_clean(a)) for a in c.authors if _clean(a)]
         if url is not None:
             item["URL"] = url
-        if src is not None:
-            item.update(_container_and_date(src, paper))
+        item.update(_container_and_date(c, paper))
         items.append(item)
     return items
 
 
-def _container_and_date(src: Source, paper: bool) -> dict[str, Any]:
+def _container_and_date(src: Citation, paper: bool) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if paper:
         if src.venue:
@@ -176,14 +196,24 @@ def _csl_name(name: str) -> dict[str, str]:
 
 def export_csl_json(state: ResearchState) -> str:
     """:func:`cited_sources_csl` as indented JSON."""
-    return scrub_secrets(json.dumps(cited_sources_csl(state), indent=2, ensure_ascii=False))
+    return citations_csl_json(state_citations(state))
+
+
+def citations_csl_json(citations: Sequence[Citation]) -> str:
+    """:func:`citations_csl` as indented JSON."""
+    return scrub_secrets(json.dumps(citations_csl(citations), indent=2, ensure_ascii=False))
 
 
 def export_bibtex(state: ResearchState) -> str:
-    """The report's cited sources as BibTeX, keyed by source id: a paper (DOI or venue) is an
+    """The report's cited sources as BibTeX (see :func:`citations_bibtex`)."""
+    return citations_bibtex(state_citations(state))
+
+
+def citations_bibtex(citations: Sequence[Citation]) -> str:
+    """Cited sources as BibTeX, keyed by source id: a paper (DOI or venue) is an
     ``@article`` with author, year, journal, doi and url; anything else is a ``@misc``."""
     entries = []
-    for item in cited_sources_csl(state):
+    for item in citations_csl(citations):
         article = item["type"] == "article-journal"
         fields = [("title", _bibtex(item["title"]))]
         if item.get("author"):
@@ -208,6 +238,62 @@ def export_bibtex(state: ResearchState) -> str:
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@{'article' if article else 'misc'}{{{key},\n{body}\n}}")
     return scrub_secrets("\n\n".join(entries) + ("\n" if entries else ""))
+
+
+# -- a Report alone (Report.save) ---------------------------------------------------------------
+REPORT_FORMATS = ("md", "html", "json", "bibtex", "csl")
+_REPORT_SUFFIXES = {".md": "md", ".html": "html", ".htm": "html", ".json": "json", ".bib": "bibtex"}
+
+
+def report_document(report: Report) -> str:
+    """A Report as a shareable Markdown document: its question as the title, the text
+    escaped, ``[n]`` linked and the sources listed from its typed citations."""
+    title = f"# {escape_markdown(one_line(report.question))}\n\n" if report.question else ""
+    return scrub_secrets(title + report_markdown(report))
+
+
+def export_report(report: Report, format: str) -> str:
+    """The Report in one of :data:`REPORT_FORMATS`."""
+    if format == "md":
+        return report_document(report)
+    if format == "html":
+        return html_page(report_document(report), report.question or "Research report")
+    if format == "json":
+        return scrub_secrets(report.model_dump_json(indent=2))
+    if format == "bibtex":
+        return citations_bibtex(report.citations)
+    if format == "csl":
+        return citations_csl_json(report.citations)
+    raise InputError(f"Unknown report format {format!r}: use one of {list(REPORT_FORMATS)}.")
+
+
+def report_format(path: Path, format: str | None) -> str:
+    """The format asked for, else the one the file name's suffix tells."""
+    if format is not None:
+        return format
+    if path.name.lower().endswith(".csl.json"):
+        return "csl"
+    chosen = _REPORT_SUFFIXES.get(path.suffix.lower())
+    if chosen is None:
+        raise InputError(
+            f"Cannot tell the format of {path.name!r}: use a .md, .html, .json, .bib or "
+            f".csl.json name, or format= one of {list(REPORT_FORMATS)}."
+        )
+    return chosen
+
+
+def save_report(report: Report, path: Path, format: str | None = None) -> Path:
+    """Write ``report`` to ``path`` (see ``Report.save``); returns the path written."""
+    target = path.expanduser()
+    text = export_report(report, report_format(target, format))
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; give a file name.")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"Cannot write {str(target)!r}: {exc.strerror or exc}.") from exc
+    return target
 
 
 def _bibtex_name(name: dict[str, str]) -> str:

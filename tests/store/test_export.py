@@ -7,9 +7,13 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from deepresearch.errors import InputError
 from deepresearch.state import (
     ENDED,
     AgentDecision,
+    Citation,
     EventKind,
     Phase,
     Report,
@@ -343,3 +347,31 @@ def test_author_names_split_into_family_and_given() -> None:
     assert "author = {LeCun, Yann and King, Jr., Martin Luther and {Gates and Co}}" in (
         export_bibtex(state)
     )
+
+
+def test_a_report_saves_alone_in_every_format(tmp_path: Path) -> None:
+    state = paper_and_page_state()
+    state.report = Report(
+        markdown="Deep nets learn [1]. Explained [2]. <script>alert(1)</script>",
+        question=state.question,
+        cited_source_ids=["src-1", "src-2"],
+        citations=[Citation.of(n, s) for n, s in enumerate(state.sources, 1)],
+    )
+    report = Report.model_validate_json(state.report.model_dump_json())  # no state from here
+    md = report.save(tmp_path / "out" / "r.md").read_text(encoding="utf-8")
+    assert md.startswith("# What is deep learning?\n")
+    assert "[1](https://doi.org/10.1038/nature14539)" in md and "<script>" not in md
+    page = report.save(tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page
+    assert 'href="https://example.org/dl"' in page and "Content-Security-Policy" in page
+    # The paper keeps its authors, venue and DOI without the session's sources.
+    assert report.save(tmp_path / "r.bib").read_text(encoding="utf-8") == export_bibtex(state)
+    csl = report.save(tmp_path / "r.csl.json").read_text(encoding="utf-8")
+    assert json.loads(csl) == json.loads(export_csl_json(state))
+    back = Report.model_validate_json(report.save(tmp_path / "r.json").read_text("utf-8"))
+    assert back == report
+    assert report.save(tmp_path / "notes.txt", format="md").read_text("utf-8") == md
+    with pytest.raises(InputError, match=r"\.csl\.json"):
+        report.save(tmp_path / "r.docx")
+    with pytest.raises(InputError, match="folder"):
+        report.save(tmp_path, format="md")
