@@ -487,6 +487,6 @@ class Report(Record):
         Raises:
             InputError: the format is neither given nor told by the suffix.
         """
-        from deepresearch.store.export import save_report
+        from deepresearch.render.report_files import save_report
 
         return save_report(self, Path(path), format)
