@@ -56,7 +56,7 @@ class MCPServerSpec(BaseModel):
 class Config(BaseModel):
     """Every knob in one model; docs/configuration.md lists each with its default.
 
-    ``Config(...)`` holds exactly what you pass (a bad key or value is a
+    ``Config(**data)`` holds exactly what you pass (a bad key or value is a
     :class:`~deepresearch.errors.ConfigError`). Given to a Session, only the fields you set
     explicitly override the environment and the config file; the rest fall through.
     """
@@ -328,12 +328,15 @@ class Config(BaseModel):
 
     # -- derived ---------------------------------------------------------------------
     def phase_timeout(self, phase: str) -> float:
+        """Seconds ``phase`` may take (``phase_timeouts_s``, else ``operation_timeout_s``)."""
         return self.phase_timeouts_s.get(phase, self.operation_timeout_s)
 
     def resolved_store_path(self) -> Path:
+        """``store_path``, or ``sessions.db`` in the deepresearch home folder."""
         return self.store_path or default_home() / "sessions.db"
 
     def resolved_archive_dir(self) -> Path:
+        """``research_archive_dir``, or ``archive`` in the deepresearch home folder."""
         return self.research_archive_dir or default_home() / "archive"
 
     # -- loading ---------------------------------------------------------------------
@@ -375,7 +378,8 @@ class Config(BaseModel):
 
     @classmethod
     def build(cls, data: dict[str, Any]) -> Config:
-        """Validate a plain dict (e.g. a parsed TOML table) into a Config."""
+        """Validate ``data``, a plain dict (e.g. a parsed TOML table), into a Config; a
+        ConfigError names any unknown key or bad value."""
         _check_keys(data)
         try:
             return cls.model_validate(data)

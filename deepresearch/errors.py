@@ -43,7 +43,8 @@ class MissingExtraError(DeepResearchError, ImportError):
 
 
 class ProviderError(DeepResearchError):
-    """A provider failed in a way retries did not fix."""
+    """A provider failed in a way retries did not fix. ``provider`` names it; ``retryable``
+    says whether trying the same call again may help (5xx, timeouts, 429s)."""
 
     def __init__(self, message: str, *, provider: str = "", retryable: bool = False) -> None:
         super().__init__(message)
@@ -60,7 +61,8 @@ class ProviderSetupError(ProviderUnavailableError):
     model (404) or a server that cannot be reached. Retrying the same call cannot help, so
     unless the role has a fallback model the run ends at once (see :class:`RunAbortedError`).
 
-    ``setting`` is the Config field to fix and ``env_var`` the environment variable behind it.
+    ``setting`` is the Config field to fix and ``env_var`` the environment variable behind it;
+    ``provider`` names the provider and ``retryable`` is False.
     """
 
     def __init__(
@@ -79,8 +81,9 @@ class ProviderSetupError(ProviderUnavailableError):
 
 class RunAbortedError(DeepResearchError):
     """A model the run depends on is unusable as configured, so the run stops at once instead
-    of writing a report without it. Deliberately not a ProviderError: the phases' per-call
-    fallbacks must not absorb it."""
+    of writing a report without it. ``cause`` is the ProviderSetupError that says what to
+    fix. Deliberately not a ProviderError: the phases' per-call fallbacks must not absorb
+    it."""
 
     def __init__(self, cause: ProviderSetupError) -> None:
         where = [f"Config.{cause.setting}"] if cause.setting else []
@@ -92,14 +95,18 @@ class RunAbortedError(DeepResearchError):
 
 
 class LLMTimeoutError(ProviderError, TimeoutError):
-    """One LLM call exceeded its time limit (``timeout_s`` or ``operation_timeout_s``).
-    A ProviderError, so the role's fallback chain and the phases' non-fatal paths apply."""
+    """One LLM call of ``provider`` exceeded its time limit (``timeout_s`` or
+    ``operation_timeout_s``). A ProviderError, so the role's fallback chain and the phases'
+    non-fatal paths apply."""
 
     def __init__(self, message: str, *, provider: str = "") -> None:
         super().__init__(message, provider=provider, retryable=True)
 
 
 class RateLimitError(ProviderError):
+    """``provider`` refused a request for its rate limit (HTTP 429); retried after
+    ``retry_after`` seconds when the server says."""
+
     def __init__(self, message: str, *, provider: str = "", retry_after: float | None = None):
         super().__init__(message, provider=provider, retryable=True)
         self.retry_after = retry_after
@@ -110,7 +117,8 @@ class ContextWindowError(ProviderError):
 
 
 class StructuredOutputError(ProviderError):
-    """The model's answer could not be parsed into the requested schema, even after repair."""
+    """The answer of ``provider`` could not be parsed into the requested schema, even after
+    repair; ``raw_text`` is what it said."""
 
     def __init__(self, message: str, *, provider: str = "", raw_text: str = "") -> None:
         super().__init__(message, provider=provider)
@@ -168,7 +176,8 @@ class StoreError(DeepResearchError):
 
 
 class UrlRefused(DeepResearchError):
-    """The URL policy (``deepresearch.urls``) refused to fetch or extract a URL."""
+    """The URL policy (``deepresearch.urls``) refused to fetch or extract ``url``, for
+    ``reason``."""
 
     def __init__(self, url: str, reason: str) -> None:
         super().__init__(f"Refused to fetch {url!r}: {reason}.")
@@ -182,7 +191,8 @@ class SessionBusyError(DeepResearchError):
 
 class PageFetchError(ProviderError):
     """A page could not be extracted: an HTTP error, a content type that is not read, too
-    many redirects, robots.txt, or no readable text. ``status`` is the HTTP status if any."""
+    many redirects, robots.txt, or no readable text. ``status`` is the HTTP status if any,
+    ``provider`` the fetcher."""
 
     def __init__(self, message: str, *, provider: str = "web", status: int | None = None):
         super().__init__(message, provider=provider)

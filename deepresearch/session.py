@@ -16,11 +16,12 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from pydantic import BaseModel
 
 from deepresearch.config import Config
+from deepresearch.config_overrides import ConfigOverrides
 from deepresearch.context import CancelToken, NullEvents, Progress, RunContext
 from deepresearch.cost_guard import COST_LIMIT_PREFIX
 from deepresearch.errors import BlockingRunError, InputError
@@ -124,6 +125,21 @@ def validate_question(question: object, config: Config) -> str:
 class Session:
     """One research question, run as a whole loop or one phase at a time.
 
+    Example::
+
+        s = dr.Session("How did the printing press change Europe?", llm="offline")
+        await s.run()                # the whole loop; or one phase at a time:
+        await s.clarify(); await s.brief(); await s.plan()
+        df = s.sub_queries           # edit the plan, then hand it back
+        await s.gather(sub_queries=df)
+        await s.supervise(); await s.analyze(); await s.synthesize(); await s.refine()
+        s.report.save("report.html") # also .md, .json, .bib, .csl.json
+
+    ``s.sources``, ``s.findings``, ``s.gaps``, ``s.sub_queries``, ``s.decisions``,
+    ``s.metrics``, ``s.claims``, ``s.usage`` are DataFrames; each returns a copy, so
+    editing one changes nothing until you hand it back (:meth:`set_sub_queries`).
+    ``s.run_sync()`` runs the loop from a script; ``s.stream()`` yields typed events.
+
     Configuration follows one rule, highest first: the keyword arguments below and
     ``**overrides`` (any :class:`Config` field) > fields explicitly set on ``config`` >
     ``DEEPRESEARCH_*`` environment > ``deepresearch.toml`` > defaults.
@@ -143,7 +159,10 @@ class Session:
         store: where to save: a SessionStore or a path (default ``Config.store_path``).
         progress: a callable receiving one-line progress messages.
         state: resume from a ResearchState instead of a question.
-        **overrides: any other Config field, e.g. ``max_sources_per_query=3``.
+        provider_wrapper: wraps every provider the session builds (``research_many``
+            passes its shared rate limiter and budget this way).
+        **overrides: any other Config field, typed for IDEs (``ConfigOverrides``), e.g.
+            ``max_sources_per_query=3``; docs/configuration.md lists them all.
     """
 
     def __init__(
@@ -163,7 +182,7 @@ class Session:
         progress: Progress | None = None,
         state: ResearchState | None = None,
         provider_wrapper: ProviderWrapper | None = None,
-        **overrides: Any,
+        **overrides: Unpack[ConfigOverrides],
     ) -> None:
         if isinstance(store, bool):
             warnings.warn(
@@ -230,8 +249,14 @@ class Session:
     ) -> Session:
         """Reopen a saved session (to read it, or to :meth:`resume` it).
 
-        ``store`` defaults to the configured store; other keyword arguments are as for
-        :class:`Session` (e.g. ``hooks=``, ``progress=``). Raises SessionNotFoundError.
+        Args:
+            session_id: the id ``deepresearch list`` or ``s.id`` shows.
+            store: a SessionStore or a path; default the configured store.
+            config: as for :class:`Session`.
+            **kwargs: other :class:`Session` arguments (e.g. ``hooks=``, ``progress=``).
+
+        Raises:
+            SessionNotFoundError: the store has no such session.
         """
         from deepresearch.store import SessionStore
 
@@ -560,8 +585,8 @@ class Session:
         return await self._phase(self.state.phase)
 
     def answer(self, text: str) -> None:
-        """Answer the clarifying question (after :meth:`clarify` asked one); the brief and
-        the plan then use the answer."""
+        """Answer the clarifying question with ``text`` (after :meth:`clarify` asked one,
+        ``s.status`` is ``awaiting_input``); the brief and the plan then use the answer."""
         if self.state.clarification is None:
             raise InputError("There is no clarifying question to answer; run clarify() first.")
         self.state.clarification.answer = text.strip()
@@ -574,6 +599,9 @@ class Session:
         Sub-queries that already ran are not changed: a reworded one is asked again as a
         new sub-query, a dropped one keeps its sources. Recorded as a steer by agent
         ``user``. Returns one line per change.
+
+        Args:
+            frame: the edited DataFrame (columns as :attr:`sub_queries`; ``query`` needed).
         """
         from deepresearch.notebook.frames import plan_edits
 
@@ -622,22 +650,22 @@ class Session:
 
     @property
     def sources(self) -> pd.DataFrame:
-        """Sources (a copy), indexed by id: ``cited``/``citation`` (its ``[n]`` in the
-        report), title, url, provider, quality, relevance, sub-query, novelty, ..."""
+        """Sources, indexed by id (returns a copy): ``cited``/``citation`` (its ``[n]``
+        in the report), title, url, provider, quality, relevance, sub-query, novelty, ..."""
         from deepresearch.notebook.frames import sources_frame
 
         return sources_frame(self.state)
 
     @property
     def findings(self) -> pd.DataFrame:
-        """Findings (a copy), indexed by id: content, confidence, category, citations."""
+        """Findings (returns a copy), indexed by id: content, confidence, category, citations."""
         from deepresearch.notebook.frames import findings_frame
 
         return findings_frame(self.state)
 
     @property
     def gaps(self) -> pd.DataFrame:
-        """Gaps (a copy): description, severity, whether and how they were addressed."""
+        """Gaps (returns a copy): description, severity, whether and how they were addressed."""
         from deepresearch.notebook.frames import gaps_frame
 
         return gaps_frame(self.state)
@@ -645,14 +673,14 @@ class Session:
     @property
     def claims(self) -> pd.DataFrame:
         """The report's sentences as verification checked them: status (supported, partial,
-        unsupported, uncited), citations, the backing passage and why."""
+        unsupported, uncited), citations, the backing passage and why (returns a copy)."""
         from deepresearch.notebook.frames import claims_frame
 
         return claims_frame(self.state)
 
     @property
     def sub_queries(self) -> pd.DataFrame:
-        """The plan (a copy), indexed by id: query, status, origin (plan, supervision,
+        """The plan (returns a copy), indexed by id: query, status, origin (plan, supervision,
         refinement, user), sources found. Edit it and hand it back with
         :meth:`set_sub_queries` or ``gather(sub_queries=df)``."""
         from deepresearch.notebook.frames import sub_queries_frame
@@ -661,7 +689,7 @@ class Session:
 
     @property
     def decisions(self) -> pd.DataFrame:
-        """Every agent decision, oldest first (a copy): phase, agent (``user`` for your
+        """Every agent decision, oldest first (returns a copy): phase, agent (``user`` for your
         steers), action, rationale."""
         from deepresearch.notebook.frames import decisions_frame
 
@@ -669,21 +697,21 @@ class Session:
 
     @property
     def metrics(self) -> pd.DataFrame:
-        """One row per phase run (a copy): duration, LLM calls, tokens, cost, searches."""
+        """One row per phase run (returns a copy): duration, LLM calls, tokens, cost, searches."""
         from deepresearch.notebook.frames import metrics_frame
 
         return metrics_frame(self.state)
 
     @property
     def usage(self) -> pd.DataFrame:
-        """One row per LLM call (a copy): role, phase, model, tokens, cost, retries."""
+        """One row per LLM call (returns a copy): role, phase, model, tokens, cost, retries."""
         from deepresearch.notebook.frames import usage_frame
 
         return usage_frame(self.state)
 
     @property
     def events(self) -> pd.DataFrame:
-        """The audit trail from the store (a copy); InputError without a store."""
+        """The audit trail from the store (returns a copy); InputError without a store."""
         if self.store is None:
             raise InputError("This session does not persist (persist=False): no audit trail.")
         return self.store.events_frame(self.id)
@@ -729,7 +757,8 @@ class Session:
         return target
 
     def finding_sources(self, finding_id: str) -> pd.DataFrame:
-        """The sources one finding cites, in its order (same columns as :attr:`sources`)."""
+        """The sources finding ``finding_id`` cites, in its order (a copy; same columns as
+        :attr:`sources`)."""
         from deepresearch.notebook.frames import finding_sources
 
         return finding_sources(self.state, finding_id)
@@ -837,10 +866,31 @@ async def research(
     persist: bool | None = None,
     store: SessionStore | str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
-    **overrides: Any,
+    **overrides: Unpack[ConfigOverrides],
 ) -> Report | None:
-    """One call: run a whole research session and return its report (None if the run
-    stopped before synthesis). The arguments are those of :class:`Session`."""
+    """One call: run a whole research session and return its report.
+
+    Args:
+        question: what to research.
+        llm: a model spec (``"offline"``, ``"openai:gpt-4.1-mini"``, ...) or an LLMProvider.
+        search: ``"demo"``, ``"corpus"``, ``"tavily"``, ``"auto"``, a list of them, a folder
+            of your documents, or a SearchProvider.
+        config: a :class:`Config`; only the fields set on it override the lower layers.
+        hooks: think-pause hooks called after each phase (see :class:`Steer`).
+        corpus: a folder of your documents for the ``corpus`` search provider.
+        max_iterations: research iterations (refinement rounds + 1).
+        max_sub_queries: how many sub-queries the planner may write.
+        enable_clarification: ask (or skip) a clarifying question first.
+        persist: save the session to the store (default True).
+        store: where to save: a SessionStore or a path.
+        progress: a callable receiving one-line progress messages.
+        **overrides: any other Config field, typed (``ConfigOverrides``), e.g.
+            ``max_sources_per_query=3``.
+
+    Returns:
+        The :class:`Report` (``str(report)`` is its Markdown; ``report.save(path)``
+        writes it), or None if the run stopped before synthesis.
+    """
     session = Session(
         question, llm=llm, search=search, config=config, hooks=hooks, corpus=corpus,
         max_iterations=max_iterations, max_sub_queries=max_sub_queries,

@@ -24,12 +24,16 @@ class RunEvent(BaseModel):
 
 
 class PhaseStarted(RunEvent):
+    """A phase began (``phase``, ``iteration``)."""
+
     kind: Literal["phase_started"] = "phase_started"
     phase: Phase
     iteration: int
 
 
 class PhaseFinished(RunEvent):
+    """A phase ended (``phase``, ``iteration``, its duration and a summary of what changed)."""
+
     kind: Literal["phase_finished"] = "phase_finished"
     phase: Phase
     iteration: int
@@ -48,6 +52,8 @@ class SourceFound(RunEvent):
 
 
 class FindingAdded(RunEvent):
+    """Analysis recorded a finding (its id, text and confidence)."""
+
     kind: Literal["finding"] = "finding"
     finding_id: str
     content: str
@@ -65,6 +71,8 @@ class Paused(RunEvent):
 
 
 class ReportReady(RunEvent):
+    """Synthesis wrote the report (its Markdown and how many sources it cites)."""
+
     kind: Literal["report_ready"] = "report_ready"
     iteration: int
     markdown: str

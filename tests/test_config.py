@@ -366,3 +366,21 @@ def test_a_key_passed_as_a_config_value_is_rejected_without_echoing_it(no_file: 
     with pytest.raises(ConfigError) as bad_value:
         Config.load(env={"DEEPRESEARCH_MAX_ITERATIONS": SECRET})
     assert SECRET not in str(bad_value.value)
+
+
+def test_every_config_field_is_a_typed_keyword_of_session_and_research() -> None:
+    import inspect
+    import typing
+
+    import deepresearch as dr
+    from deepresearch.config_overrides import NAMED_PARAMETERS, ConfigOverrides
+
+    typed = typing.get_type_hints(ConfigOverrides)
+    assert set(typed) | NAMED_PARAMETERS == set(Config.model_fields)  # nothing left out
+    assert not set(typed) & NAMED_PARAMETERS  # a keyword cannot be in both
+    for name, annotation in typed.items():
+        assert annotation == Config.model_fields[name].annotation, name
+    for function in (dr.Session.__init__, dr.research):
+        parameters = inspect.signature(function).parameters
+        assert set(parameters) >= NAMED_PARAMETERS, function
+        assert "Unpack[ConfigOverrides]" in str(parameters["overrides"].annotation)

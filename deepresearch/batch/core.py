@@ -49,11 +49,26 @@ async def research_many(
 ) -> BatchResult:
     """Research every question; at most ``concurrency`` sessions run at once.
 
-    ``limits`` maps a provider (vendor such as ``"openai"`` or a full spec) to a
-    :class:`ProviderLimit` shared by the whole batch. ``store`` (a SessionStore or a path)
-    and ``persist`` are as for ``Session``; every session of the batch shares the store.
-    ``backend="ray"`` runs each session as a Ray task (see docs/batch.md). Other keyword
-    arguments go to every ``Session``.
+    A failed question never stops the batch; running the same batch again skips the
+    questions that completed and resumes the interrupted ones.
+
+    Args:
+        questions: the questions (repeats share one session and row).
+        concurrency: how many sessions run at once.
+        config: a :class:`Config` for every session (layered as for ``Session``).
+        backend: ``"asyncio"`` (this process) or ``"ray"`` (Ray tasks; docs/batch.md).
+        limits: per provider (a vendor such as ``"openai"`` or a full spec), a
+            :class:`ProviderLimit` (rate, tokens, cost) shared by the whole batch.
+        store: a SessionStore or a path, shared by every session of the batch.
+        persist: as for ``Session``; False saves nothing and skips nothing next time.
+        progress: True for a bar (notebook) or lines (terminal), False for none, or a
+            callable receiving each line.
+        ray_options: options for each Ray task (``num_cpus=``, ``max_retries=``, ...).
+        **session_kwargs: other :class:`Session` arguments (``llm=``, ``search=``, any
+            Config field).
+
+    Returns:
+        A :class:`BatchResult`: one row per question, and each question's session.
     """
     if concurrency < 1:
         raise InputError("concurrency must be at least 1.")
@@ -91,7 +106,8 @@ async def research_many(
 
 
 def research_many_sync(questions: Iterable[str], **kwargs: Any) -> BatchResult:
-    """Blocking research_many() for scripts and notebooks."""
+    """Blocking :func:`research_many` for scripts and notebooks: the same ``questions`` and
+    keyword arguments (``**kwargs``)."""
     return run_sync(research_many(questions, **kwargs))
 
 

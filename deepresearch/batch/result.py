@@ -86,7 +86,10 @@ def row_from_state(
 
 
 class BatchResult:
-    """Rows in question order; ``frame`` as a DataFrame; ``session(i)`` reopens one."""
+    """What :func:`research_many` returns: ``rows`` in question order (``frame`` as a
+    DataFrame), ``session(i)`` reopens one from ``store`` (or from ``states`` when
+    nothing was persisted), ``seconds`` the batch's wall time and ``spent`` what each
+    provider's shared limiter counted (requests, tokens, cost, refusals, 429s)."""
 
     def __init__(
         self,
@@ -105,6 +108,8 @@ class BatchResult:
 
     @property
     def frame(self) -> pd.DataFrame:
+        """One row per question (a new DataFrame each time): session id, status, sources
+        cited, findings, gaps, tokens, cost, time, error."""
         import pandas as pd
 
         columns = list(BatchRow.model_fields)
@@ -112,6 +117,7 @@ class BatchResult:
 
     @property
     def counts(self) -> dict[str, int]:
+        """How many questions ended in each status."""
         return dict(Counter(r.status for r in self.rows))
 
     @property
@@ -126,6 +132,7 @@ class BatchResult:
 
     @property
     def failed(self) -> list[BatchRow]:
+        """The rows of questions that did not complete cleanly."""
         return [r for r in self.rows if not r.ok]
 
     def session(self, which: int | str) -> Session:
@@ -148,9 +155,11 @@ class BatchResult:
 
     @property
     def sessions(self) -> list[Session]:
+        """Every question's Session, reloaded from the store."""
         return [self.session(i) for i, r in enumerate(self.rows) if r.session_id is not None]
 
     def to_jsonl(self) -> str:
+        """The rows as JSON lines (what ``deepresearch batch --out`` writes)."""
         return "".join(r.model_dump_json() + "\n" for r in self.rows)
 
     def __len__(self) -> int:

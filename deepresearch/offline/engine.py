@@ -23,6 +23,9 @@ class OfflineEngine:
         return "OfflineEngine()"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Compute ``request.output_type`` from ``request.inputs`` with the request's own
+        offline function (the messages are not read): the same phase code path as a remote
+        model, deterministic and offline."""
         if request.offline is None:
             raise ProviderError(
                 f"The offline engine has no rule for {type(request.inputs).__name__} -> "

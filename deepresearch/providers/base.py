@@ -92,19 +92,22 @@ class LLMRequest:
 
     @property
     def system(self) -> str:
+        """The system messages' text, joined."""
         return "\n\n".join(m.content for m in self.messages if m.role == "system")
 
     @property
     def user(self) -> str:
+        """The other messages' text, joined."""
         return "\n\n".join(m.content for m in self.messages if m.role != "system")
 
     def with_user(self, text: str) -> LLMRequest:
-        """A copy whose user message is replaced (token-limit recovery, the budget guard)."""
+        """A copy whose user messages are replaced by one with ``text`` (token-limit
+        recovery, the budget guard)."""
         system = tuple(m for m in self.messages if m.role == "system")
         return replace(self, messages=(*system, Message("user", text)))
 
     def with_system(self, text: str) -> LLMRequest:
-        """A copy whose system prompt is replaced."""
+        """A copy whose system prompt is replaced by ``text``."""
         turns = tuple(m for m in self.messages if m.role != "system")
         return replace(self, messages=(Message("system", text), *turns))
 
@@ -134,7 +137,9 @@ class LLMProvider(Protocol):
         """A model spec such as ``openai:gpt-4.1-mini`` or ``offline``."""
         ...
 
-    async def complete(self, request: LLMRequest) -> LLMResponse: ...
+    async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Answer ``request`` with an instance of ``request.output_type`` and the usage."""
+        ...
 
 
 class SearchHit(BaseModel):
@@ -184,11 +189,18 @@ def web_hit(url: str, title: str, snippet: str, provider: str, **fields: Any) ->
 
 @runtime_checkable
 class SearchProvider(Protocol):
-    @property
-    def name(self) -> str: ...
+    """Anything that searches (web, papers, a local corpus) and extracts full pages."""
 
-    async def search(self, query: str, *, max_results: int) -> list[SearchHit]: ...
+    @property
+    def name(self) -> str:
+        """The provider's name as a search spec (``tavily``, ``corpus``, ...)."""
+        ...
+
+    async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """At most ``max_results`` hits for ``query``, best first."""
+        ...
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
-        """Full content for URLs (or local paths) found earlier; missing ones are left out."""
+        """Full content for ``urls`` (or local paths) found earlier; missing ones are left
+        out."""
         ...

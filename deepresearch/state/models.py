@@ -37,6 +37,11 @@ class Phase(StrEnum):
 
 
 class RunStatus(StrEnum):
+    """How a session's run stands: pending, running, awaiting_input (a clarifying question
+    waits for ``s.answer()``), completed, completed_with_warnings (a report exists, some
+    phase degraded), interrupted, stopped, cancelled, timed_out, failed.
+    """
+
     PENDING = "pending"
     RUNNING = "running"
     AWAITING_INPUT = "awaiting_input"
@@ -96,6 +101,8 @@ class SourceQuality(StrEnum):
 
 
 class Confidence(StrEnum):
+    """How well a finding is supported: speculation < low < medium < high < confirmed."""
+
     SPECULATION = "speculation"
     LOW = "low"
     MEDIUM = "medium"
@@ -113,6 +120,10 @@ SubQueryOrigin = Literal["plan", "supervision", "refinement", "user", "guidance"
 
 
 class SubQuery(Record):
+    """One search question of the plan (``s.sub_queries`` shows them; edit them with
+    ``s.set_sub_queries(frame)``). ``origin`` says who asked for it.
+    """
+
     id: str
     query: str
     rationale: str = ""
@@ -134,6 +145,10 @@ class NewSubQuery(Record):
 
 
 class Source(Record):
+    """One gathered source: its ``[citation]`` number, URL or path, title, text, quality,
+    the provider that returned it and, for papers, authors, year, venue and DOI.
+    """
+
     id: str
     citation: int  # stable number used as [n] in prompts and reports
     url: str  # a URL, or a local file's path
@@ -193,6 +208,10 @@ class Claim(Record):
 
 
 class Finding(Record):
+    """One statement the analysis drew from the sources, with its confidence and the ids
+    of the sources that support it.
+    """
+
     id: str
     content: str
     confidence: Confidence = Confidence.MEDIUM
@@ -202,6 +221,8 @@ class Finding(Record):
 
 
 class Gap(Record):
+    """Something the research did not cover yet, with queries that could fill it."""
+
     id: str
     description: str
     suggested_queries: list[str] = Field(default_factory=list)
@@ -451,6 +472,7 @@ class Report(Record):
 
     @property
     def citations_count(self) -> int:
+        """How many sources the report cites."""
         return len(self.cited_source_ids)
 
     def __repr__(self) -> str:

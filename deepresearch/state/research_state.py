@@ -47,6 +47,11 @@ SCHEMA_VERSION = 2
 
 
 class ResearchState(Record):
+    """Everything a research session knows: the question, plan, sources, findings, gaps,
+    decisions, metrics and report. A pydantic model that round-trips through JSON
+    (``to_json``/``from_json``); states saved by older versions still load.
+    """
+
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])
     question: str
@@ -108,6 +113,7 @@ class ResearchState(Record):
 
     # -- ids -------------------------------------------------------------
     def next_id(self, prefix: str) -> str:
+        """The next id with ``prefix`` (``"sq"`` → ``"sq-4"``); ids are never reused."""
         n = self.counters.get(prefix, 0) + 1
         self.counters[prefix] = n
         return f"{prefix}-{n}"
@@ -122,8 +128,16 @@ class ResearchState(Record):
         origin: SubQueryOrigin = "user",
         directive_id: str | None = None,
     ) -> SubQuery:
-        """Append a pending sub-query. ``origin`` says who asked for it: "user" unless a
-        phase passes its own ("plan", "supervision", "refinement")."""
+        """Append a pending sub-query and return it.
+
+        Args:
+            query: the search question.
+            rationale: why it is worth asking.
+            priority: lower runs first.
+            origin: who asked for it: "user" unless a phase passes its own ("plan",
+                "supervision", "refinement").
+            directive_id: the supervisor directive it came from, if any.
+        """
         sq = SubQuery(
             id=self.next_id("sq"),
             query=query.strip(),
@@ -166,25 +180,30 @@ class ResearchState(Record):
         return queued
 
     def has_sub_query(self, query: str) -> bool:
+        """Whether a sub-query with the same ``query`` text (case and spacing aside) exists."""
         key = " ".join(query.lower().split())
         return any(" ".join(sq.query.lower().split()) == key for sq in self.sub_queries)
 
     def sub_query(self, sub_query_id: str) -> SubQuery | None:
-        """The sub-query with this id, or None when there is none (ids: ``sq-1``, ...)."""
+        """The sub-query whose id is ``sub_query_id`` (``sq-1``, ...), or None."""
         return next((sq for sq in self.sub_queries if sq.id == sub_query_id), None)
 
     def pending_sub_queries(self) -> list[SubQuery]:
+        """Sub-queries not yet researched, by priority."""
         pending = [sq for sq in self.sub_queries if sq.status == SubQueryStatus.PENDING]
         return sorted(pending, key=lambda sq: sq.priority)
 
     def completed_sub_queries(self) -> list[SubQuery]:
+        """Sub-queries researched to completion."""
         return [sq for sq in self.sub_queries if sq.status == SubQueryStatus.COMPLETED]
 
     # -- sources ---------------------------------------------------------
     def source(self, source_id: str) -> Source | None:
+        """The source whose id is ``source_id`` (``src-3``), or None."""
         return next((s for s in self.sources if s.id == source_id), None)
 
     def source_by_citation(self, number: int) -> Source | None:
+        """The source whose citation number is ``number``, or None."""
         return next((s for s in self.sources if s.citation == number), None)
 
     def report_citations(self) -> list[Citation]:
@@ -199,10 +218,12 @@ class ResearchState(Record):
         return [Citation.of(n, s) for n, s in enumerate(cited, 1)]
 
     def seen_urls(self) -> set[str]:
+        """Every URL (or path) gathered so far."""
         return {s.url for s in self.sources}
 
     def new_source(self, **fields: Any) -> Source:
-        """Create and append a source with the next id and citation number."""
+        """Create and append a source with the next id and citation number; ``fields`` are
+        the other Source fields (``url``, ``title``, ``content``, ...)."""
         n = self.counters.get("src", 0) + 1
         self.counters["src"] = n
         src = Source(id=f"src-{n}", citation=n, iteration=self.iteration, **fields)
@@ -210,35 +231,44 @@ class ResearchState(Record):
         return src
 
     def sources_for(self, sub_query_id: str) -> list[Source]:
+        """The sources gathered for the sub-query ``sub_query_id``."""
         return [s for s in self.sources if s.sub_query_id == sub_query_id]
 
     def high_quality_sources(self) -> list[Source]:
+        """Sources rated high quality."""
         return [s for s in self.sources if s.quality == SourceQuality.HIGH]
 
     # -- topics ----------------------------------------------------------
     def topic_result(self, sub_query_id: str) -> TopicResult | None:
+        """The topic researcher's result for the sub-query ``sub_query_id``, or None."""
         return next((t for t in self.topic_results if t.sub_query_id == sub_query_id), None)
 
     # -- findings and gaps -----------------------------------------------
     def high_confidence_findings(self) -> list[Finding]:
+        """Findings rated high or confirmed."""
         strong = {Confidence.HIGH, Confidence.CONFIRMED}
         return [f for f in self.findings if f.confidence in strong]
 
     def unresolved_gaps(self) -> list[Gap]:
+        """Gaps neither addressed nor resolved."""
         return [g for g in self.gaps if not g.addressed and g.resolution is None]
 
     def has_unresolved_gaps(self) -> bool:
+        """Whether any gap is still unresolved."""
         return bool(self.unresolved_gaps())
 
     # -- guidance --------------------------------------------------------
     def add_guidance(self, phase: Phase, text: str) -> None:
+        """Leave ``text`` (a steer) for the next run of ``phase``; blank text is ignored."""
         if text.strip():
             self.guidance.append(GuidanceNote(phase=phase, text=text.strip()))
 
     def guidance_for(self, phase: Phase) -> list[str]:
+        """The guidance waiting for ``phase``, not consumed."""
         return [g.text for g in self.guidance if g.phase == phase and not g.consumed]
 
     def consume_guidance(self, phase: Phase) -> list[str]:
+        """The guidance waiting for ``phase``, marked consumed (a phase reads it once)."""
         texts = []
         for note in self.guidance:
             if note.phase == phase and not note.consumed:
@@ -248,10 +278,14 @@ class ResearchState(Record):
 
     # -- loop ------------------------------------------------------------
     def start_new_iteration(self) -> None:
+        """Move to the next iteration (refinement decided to go on)."""
         self.iteration += 1
         self.supervision_round = 0
 
     def should_continue_supervision(self, max_rounds: int) -> bool:
+        """Whether supervision should run again: fewer than ``max_rounds`` rounds so far and
+        sub-queries still pending.
+        """
         if self.supervision_round >= max_rounds:
             return False
         return bool(self.pending_sub_queries())
@@ -284,18 +318,24 @@ class ResearchState(Record):
         return standing[::-1]
 
     def record(self, decision: AgentDecision) -> AgentDecision:
+        """Append ``decision`` to the audit trail and return it."""
         self.decisions.append(decision)
         return decision
 
     def touch(self) -> None:
+        """Set ``updated_at`` to now."""
         self.updated_at = utcnow()
 
     # -- serialisation ---------------------------------------------------
     def to_json(self) -> str:
+        """The whole state as JSON (``from_json`` reads it back)."""
         return self.model_dump_json()
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ResearchState:
+        """A state from the JSON ``text`` that ``to_json`` wrote (older versions migrated);
+        a StateVersionError if it is not valid JSON or is newer than this version.
+        """
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -307,6 +347,9 @@ class ResearchState(Record):
 
     @classmethod
     def from_dict(cls, data: Any) -> ResearchState:
+        """A state from ``data``, a parsed JSON object (older versions migrated); a
+        StateVersionError if it is not one or is newer than this version.
+        """
         if not isinstance(data, dict):
             raise StateVersionError("Saved state must be a JSON object.")
         version = data.get("schema_version", 1)

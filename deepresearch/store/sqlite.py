@@ -132,7 +132,8 @@ def _now() -> str:
 
 
 class SessionStore:
-    """Sessions, snapshots, events and archive in one SQLite file (see docs/persistence.md).
+    """Sessions, snapshots, events and archive in one SQLite file at ``path`` (created when
+    missing; see docs/persistence.md).
 
     Safe to share between threads (a connection per thread) and between processes
     (WAL, a 10 s busy timeout, and retries when the file stays locked).
@@ -223,8 +224,9 @@ class SessionStore:
         return rows
 
     def mark_status(self, session_id: str, status: RunStatus) -> None:
-        """Set only a session's status: a small in-place update that may still succeed when
-        a full snapshot cannot be written (a full disk), so no session stays ``running``."""
+        """Set only the status of session ``session_id`` to ``status``: a small in-place
+        update that may still succeed when a full snapshot cannot be written (a full disk),
+        so no session stays ``running``."""
         with self._write() as conn:
             conn.execute(
                 "UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?",
@@ -269,7 +271,8 @@ class SessionStore:
 
     # -- sessions and snapshots -------------------------------------------------------
     def save(self, state: ResearchState) -> None:
-        """Upsert the session row and write a snapshot; keep the newest SNAPSHOTS_KEPT."""
+        """Upsert the session row of ``state`` and write a snapshot of it; keep the newest
+        SNAPSHOTS_KEPT."""
         snapshot, texts = pack(scrub_secrets(state.to_json()))
         now = _now()
         with self._write() as conn:
@@ -317,7 +320,8 @@ class SessionStore:
             )
 
     def load(self, session_id: str) -> ResearchState:
-        """The newest snapshot of a session, migrated to the current schema."""
+        """The newest snapshot of session ``session_id``, migrated to the current schema;
+        SessionNotFoundError when there is none."""
         rows = self._read(
             "SELECT id, saved_at, state FROM snapshots WHERE session_id = ? "
             "ORDER BY id DESC LIMIT 1",
@@ -341,6 +345,7 @@ class SessionStore:
             ) from exc
 
     def exists(self, session_id: str) -> bool:
+        """Whether the store holds session ``session_id``."""
         return bool(self._read("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
 
     def list(self) -> list[SessionSummary]:
@@ -359,7 +364,7 @@ class SessionStore:
         return summaries
 
     def delete(self, session_id: str) -> None:
-        """Remove a session with its snapshots, events, archived content and lease.
+        """Remove session ``session_id`` with its snapshots, events, archived content and lease.
 
         Raises SessionBusyError while a live run holds the session (stop it first).
         """
@@ -404,7 +409,8 @@ class SessionStore:
 
     # -- audit trail ------------------------------------------------------------------
     def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
-        """Append one event (the EventSink protocol of deepresearch.context)."""
+        """Append one event of ``kind`` with ``payload`` (JSON-able, secrets scrubbed) to the
+        audit trail of ``state``'s session (the EventSink protocol)."""
         text = scrub_secrets(json.dumps(payload, default=_json_default, ensure_ascii=False))
         with self._write() as conn:
             conn.execute(
@@ -414,6 +420,7 @@ class SessionStore:
             )
 
     def events(self, session_id: str) -> builtins.list[Event]:
+        """The audit trail of session ``session_id``, oldest first."""
         rows = self._read(
             "SELECT id, session_id, ts, kind, phase, iteration, payload FROM events "
             "WHERE session_id = ? ORDER BY id",
@@ -426,13 +433,14 @@ class SessionStore:
         ]
 
     def events_frame(self, session_id: str) -> pd.DataFrame:
-        """The audit trail as a DataFrame (see deepresearch.store.export.events_frame)."""
+        """The audit trail of session ``session_id`` as a DataFrame (a new one each call)."""
         from deepresearch.store.export import events_frame
 
         return events_frame(self.events(session_id))
 
     # -- archived content -------------------------------------------------------------
     def archive_put(self, session_id: str, content_hash: str, record: dict[str, Any]) -> None:
+        """Archive ``record`` (gathered content) under ``content_hash`` for ``session_id``."""
         text = scrub_secrets(json.dumps(record, default=_json_default, ensure_ascii=False))
         with self._write() as conn:
             conn.execute(
@@ -442,6 +450,7 @@ class SessionStore:
             )
 
     def archive_get(self, content_hash: str) -> dict[str, Any] | None:
+        """The archived record with ``content_hash``, or None."""
         rows = self._read("SELECT record FROM archive WHERE content_hash = ?", (content_hash,))
         return _load(rows[0][0]) if rows else None
 

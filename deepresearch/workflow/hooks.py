@@ -31,6 +31,7 @@ class Steer(BaseModel):
     stop: bool = False
 
     def merge(self, other: Steer) -> Steer:
+        """This steer and ``other`` as one (guidance joined, edits of both, stop if either)."""
         guidance = "\n".join(g for g in (self.guidance, other.guidance) if g) or None
         return Steer(
             guidance=guidance,
@@ -42,6 +43,7 @@ class Steer(BaseModel):
 
     @property
     def is_empty(self) -> bool:
+        """Whether the steer asks for nothing."""
         return not (
             self.guidance
             or self.add_sub_queries
