@@ -11,6 +11,7 @@ descriptions are Config's own (docs/configuration.md has the defaults).
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal, TypedDict
 
@@ -72,6 +73,8 @@ class ConfigOverrides(TypedDict, total=False):
     structured_output: str
     """'auto' (native where supported), 'native', or 'prompt' (parse text)."""
     max_repair_attempts: int
+    today: date | None
+    """The date every prompt gives as today (YYYY-MM-DD); unset: the real date."""
     provider_max_concurrency: int
     provider_requests_per_minute: float | None
     max_retries: int

@@ -161,8 +161,8 @@ class ResearchState(Record):
         """Queue proposed sub-queries in order — the one home of the cap rule: a blank
         query, or one that repeats an existing sub-query (an earlier proposal included),
         is skipped; at most ``limit`` are queued, and never past ``max_total`` sub-queries
-        in all (``Config.max_total_sub_queries``). Returns, per proposal, the new pending
-        sub-query or None."""
+        in all (``Config.max_total_sub_queries``); each is recorded with ``origin``.
+        Returns, per proposal, the new pending sub-query or None."""
         room = max(0, max_total - len(self.sub_queries))
         if limit is not None:
             room = min(room, max(0, limit))
