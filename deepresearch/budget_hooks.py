@@ -6,9 +6,9 @@ import re
 
 from deepresearch.budget.tokens import count_tokens
 from deepresearch.context import RunContext
-from deepresearch.offline.text import containment, term_set
 from deepresearch.roles import FindingBrief, SourceText, TopicDigest
 from deepresearch.state import AgentRole, Phase, ResearchState
+from deepresearch.text import containment, term_set
 
 QUALITY_SCORE = {"high": 1.0, "medium": 0.6, "low": 0.3, "unknown": 0.5}
 CONFIDENCE_SCORE = {"confirmed": 1.0, "high": 0.9, "medium": 0.6, "low": 0.3, "speculation": 0.1}

@@ -9,12 +9,12 @@ what was gathered with the offline engine (no spend) and leaves the run ``stoppe
 
 from __future__ import annotations
 
-from deepresearch.budget.tokens import estimate_tokens
 from deepresearch.config import Config
 from deepresearch.errors import CostLimitReached
 from deepresearch.pricing import estimate_cost
 from deepresearch.providers.base import LLMRequest
 from deepresearch.state import ResearchState
+from deepresearch.text import estimate_tokens
 
 OUTPUT_ESTIMATE = 2000  # tokens assumed for a call without max_tokens
 COST_LIMIT_PREFIX = "Cost ceiling reached"

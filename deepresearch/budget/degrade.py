@@ -23,9 +23,10 @@ from deepresearch.llm import ask
 from deepresearch.offline import research as offline_research
 from deepresearch.roles import CondenseInputs, CondenseOutput, RoleSpec
 from deepresearch.state import AgentRole, Phase, ResearchState
+from deepresearch.text import split_sentences
 from deepresearch.untrusted import UNTRUSTED_BRIEF, source_block
 
-from .tokens import count_tokens, split_sentences, split_to_chunks, truncate_to_tokens
+from .tokens import count_tokens, split_to_chunks, truncate_to_tokens
 
 
 class DegradationLevel(StrEnum):
@@ -197,7 +198,7 @@ def _truncate(text: str, level: DegradationLevel, target: int, count_spec: str) 
     """Deterministic fallback: leading sentences (as bullets for key points)."""
     cut = truncate_to_tokens(text, target, count_spec)
     if level is DegradationLevel.KEY_POINTS:
-        bullets = "\n".join(f"- {s}" for s in split_sentences(cut))
+        bullets = "\n".join(f"- {s}" for s in split_sentences(cut, lines=True))
         if count_tokens(bullets, count_spec) <= target:
             return bullets
     return cut

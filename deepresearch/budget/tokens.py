@@ -10,13 +10,13 @@ estimate — characters per token by family, plus extra weight for non-ASCII tex
 from __future__ import annotations
 
 import hashlib
-import math
 import os
-import re
 import tempfile
 from collections.abc import Callable
 from functools import cache
 from typing import Any
+
+from deepresearch.text import estimate_tokens, split_sentences
 
 # Model family -> (characters per token for English prose, exact tiktoken encoding or None).
 FAMILIES: dict[str, tuple[float, str | None]] = {
@@ -28,7 +28,6 @@ FAMILIES: dict[str, tuple[float, str | None]] = {
 }
 _TIKTOKEN_URL = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
 _OPENAI_PREFIXES = ("gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3", "o4", "chatgpt")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 ELLIPSIS = "…"
 
 
@@ -45,16 +44,6 @@ def model_family(model_spec: str) -> str:
     if name.startswith(("gpt-4", "gpt-3.5")):
         return "openai-legacy"
     return "generic"
-
-
-def estimate_tokens(text: str, chars_per_token: float = 4.0) -> int:
-    """Characters / chars_per_token, plus half a token per extra UTF-8 byte (non-ASCII)."""
-    if not text:
-        return 0
-    estimate = len(text) / chars_per_token
-    if not text.isascii():
-        estimate += (len(text.encode("utf-8")) - len(text)) / 2
-    return math.ceil(estimate)
 
 
 @cache
@@ -103,11 +92,6 @@ def count_tokens(text: str, model_spec: str = "offline") -> int:
     return counter_for(model_spec)(text)
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences and lines, whitespace-normalised; empty pieces dropped."""
-    return [" ".join(p.split()) for p in _SENTENCE_END.split(text) if p.strip()]
-
-
 def truncate_to_tokens(text: str, max_tokens: int, model_spec: str = "offline") -> str:
     """Keep whole leading sentences within max_tokens; cut at a word only if the first
     sentence alone is too long. The result never counts more than max_tokens."""
@@ -118,7 +102,7 @@ def truncate_to_tokens(text: str, max_tokens: int, model_spec: str = "offline") 
         return ""
     kept: list[str] = []
     used = 0
-    for sentence in split_sentences(text):
+    for sentence in split_sentences(text, lines=True):
         cost = count(sentence) + 1  # +1 covers the joining space
         if used + cost > max_tokens:
             break
@@ -193,7 +177,7 @@ def split_to_chunks(text: str, max_tokens: int, model_spec: str = "offline") -> 
         if not line:
             continue
         line_cost = count(line) + 1
-        pieces = [line] if line_cost <= max_tokens else split_sentences(line)
+        pieces = [line] if line_cost <= max_tokens else split_sentences(line, lines=True)
         for piece in pieces:
             cost = count(piece) + 1
             if cost > max_tokens:

@@ -19,14 +19,6 @@ from deepresearch.offline.parts import (
     question_parts,
 )
 from deepresearch.offline.statements import statements
-from deepresearch.offline.text import (
-    cited_lines,
-    jaccard,
-    keywords,
-    stem,
-    term_set,
-    title_phrases,
-)
 from deepresearch.providers import vectors
 from deepresearch.roles import (
     AnalysisOutput,
@@ -35,6 +27,14 @@ from deepresearch.roles import (
     GapDraft,
     QualityUpdate,
     SourceText,
+)
+from deepresearch.text import (
+    cited_lines,
+    jaccard,
+    keywords,
+    stem,
+    term_set,
+    title_phrases,
 )
 
 MAX_FINDINGS = 30

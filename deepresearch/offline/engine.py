@@ -10,8 +10,8 @@ model, so metrics stay comparable.
 from __future__ import annotations
 
 from deepresearch.errors import ProviderError
-from deepresearch.offline.text import estimate_tokens
 from deepresearch.providers.base import LLMRequest, LLMResponse, Usage
+from deepresearch.text import estimate_tokens
 
 
 class OfflineEngine:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deepresearch.offline.text import (
+from deepresearch.text import (
     STOPWORDS,
     content_terms,
     keywords,

@@ -4,14 +4,6 @@ and what a scout search found in the corpus."""
 from __future__ import annotations
 
 from deepresearch.offline.parts import question_parts
-from deepresearch.offline.text import (
-    clauses,
-    keywords,
-    term_set,
-    title_phrases,
-    truncate_words,
-    unique,
-)
 from deepresearch.roles import (
     BriefInputs,
     BriefOutput,
@@ -26,6 +18,15 @@ from deepresearch.roles import (
     RefineInputs,
     RefinementOutput,
     ScoutHit,
+)
+from deepresearch.text import (
+    clauses,
+    keywords,
+    normalize_query,
+    term_set,
+    title_phrases,
+    truncate_words,
+    unique,
 )
 
 MIN_QUERY_CHARS = 10
@@ -124,14 +125,14 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=2,
                 )
             )
-    existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    existing = {normalize_query(q) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
     # Stable by priority, so the limit never cuts a part of the question for an extra.
     for cand in sorted(candidates, key=lambda c: c.priority):
-        key = " ".join(cand.query.lower().split())
+        key = normalize_query(cand.query)
         if len(cand.query) < MIN_QUERY_CHARS and not term_set(cand.query) <= term_set(topic):
             cand = cand.model_copy(update={"query": f"{cand.query} {topic}".strip()})
-            key = " ".join(cand.query.lower().split())
+            key = normalize_query(cand.query)
         if key in existing or any(_same(cand.query, c.query) for c in chosen):
             continue
         chosen.append(cand)
@@ -150,13 +151,13 @@ def _same(a: str, b: str) -> bool:
 
 
 def refine(inputs: RefineInputs) -> RefinementOutput:
-    asked = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    asked = {normalize_query(q) for q in inputs.existing_queries}
     assessments: list[GapAssessment] = []
     priority_gaps: list[str] = []
     guidance_queries = [" ".join(keywords(g)[:8]) for g in inputs.guidance]
     for gap in inputs.gaps:
         queries = unique([*gap.suggested_queries, *[g for g in guidance_queries if g]])
-        fresh = [q for q in queries if " ".join(q.lower().split()) not in asked]
+        fresh = [q for q in queries if normalize_query(q) not in asked]
         severity = "critical" if gap.priority <= 1 else "moderate" if gap.priority == 2 else "minor"
         assessments.append(
             GapAssessment(

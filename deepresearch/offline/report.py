@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.text import jaccard, term_set, truncate_words
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
+from deepresearch.text import jaccard, term_set, truncate_words
 
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 

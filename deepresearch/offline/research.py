@@ -7,16 +7,6 @@ import re
 
 from deepresearch.offline.parts import Part, asks_for_entity, bridge_entities, question_parts
 from deepresearch.offline.statements import statements
-from deepresearch.offline.text import (
-    cited_lines,
-    containment,
-    estimate_tokens,
-    keywords,
-    sentences,
-    stem,
-    term_set,
-    truncate_words,
-)
 from deepresearch.roles import (
     CompressInputs,
     CompressOutput,
@@ -33,6 +23,17 @@ from deepresearch.roles import (
     ThinkOutput,
 )
 from deepresearch.state.models import ReflectionDecision
+from deepresearch.text import (
+    cited_lines,
+    containment,
+    estimate_tokens,
+    keywords,
+    normalize_query,
+    sentences,
+    stem,
+    term_set,
+    truncate_words,
+)
 
 _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
@@ -83,10 +84,10 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     relevant = [
         s for s in inputs.sources if containment(target, term_set(s.title + " " + s.text)) >= 0.5
     ]
-    ran = {" ".join(q.lower().split()) for q in inputs.queries_run}
+    ran = {normalize_query(q) for q in inputs.queries_run}
     for note in inputs.guidance:
         guided = " ".join(keywords(focus)[:3] + keywords(note)[:6])
-        if guided and guided.lower() not in ran:
+        if guided and normalize_query(guided) not in ran:
             return ReflectionDecision(
                 continue_searching=True,
                 refined_query=guided,
@@ -115,7 +116,7 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     ][: inputs.max_extract]
     if missing:
         refined = " ".join(dict.fromkeys(missing + keywords(inputs.question)[:3]))
-        if refined.lower() not in ran:
+        if normalize_query(refined) not in ran:
             return ReflectionDecision(
                 continue_searching=True,
                 refined_query=refined,
@@ -157,7 +158,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, 
     own = " ".join(keywords(part.text))
     if part.refers_back and own and own != part.query:
         leads.append((own, "The part's own words, without those borrowed from the question."))
-    return [(q, why) for q, why in leads if " ".join(q.lower().split()) not in ran]
+    return [(q, why) for q, why in leads if normalize_query(q) not in ran]
 
 
 def _part_for(question: str, focus: str) -> Part:
@@ -252,13 +253,13 @@ def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
 
 
 def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
-    existing = {" ".join(q.lower().split()) for q in inputs.existing_queries}
+    existing = {normalize_query(q) for q in inputs.existing_queries}
     directives: list[DirectiveDraft] = []
     for gap in inputs.gaps:
         query = _gap_query(gap, inputs)
-        if not query or query.lower() in existing:
+        if not query or normalize_query(query) in existing:
             continue
-        existing.add(query.lower())
+        existing.add(normalize_query(query))
         directives.append(
             DirectiveDraft(
                 research_topic=(
@@ -288,7 +289,7 @@ def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
     follow_ups = [
         PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2)
         for q in dict.fromkeys(_gap_query(g, inputs) for g in think.gaps)
-        if q and q.lower() not in {e.lower() for e in inputs.existing_queries}
+        if q and normalize_query(q) not in {normalize_query(e) for e in inputs.existing_queries}
     ][: inputs.max_directives]
     overall = "sufficient" if not think.gaps else "partial" if follow_ups else "insufficient"
     return CoverageAssessment(

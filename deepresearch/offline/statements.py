@@ -3,8 +3,8 @@ tables, code blocks, box-drawing diagrams, headings, navigation and boilerplate 
 statements. A table row or a code line may still answer a question, so each is kept as a
 brief quote of its own, never merged into the prose around it.
 
-The sentence splitter is the engine's own (``text.sentences``: punctuation, protected
-abbreviations). pysbd was measured as the maintained alternative: ~6 ms for a 500-character
+The sentence splitter is the package's one (``deepresearch.text.sentences``: punctuation,
+protected abbreviations and initials). pysbd was measured as the maintained alternative: ~6 ms for a 500-character
 text (a run splits a few hundred) and it split "c. 1775" mid-date; see docs/results.md.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.text import sentences
+from deepresearch.text import sentences
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 160  # a table row or code line quoted as such

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from deepresearch.offline.text import containment, sentences, term_set
 from deepresearch.providers.vectors import Embedder, load_embedder
 from deepresearch.roles import ClaimToCheck, ClaimVerdict, SourceText, VerifyInputs, VerifyOutput
+from deepresearch.text import containment, sentences, term_set
 
 LEXICAL_WEIGHT = 0.6
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

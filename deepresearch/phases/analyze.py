@@ -5,7 +5,6 @@ from __future__ import annotations
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask
-from deepresearch.offline.text import containment, term_set
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.gather import compress_pending_topics
@@ -19,6 +18,7 @@ from deepresearch.state import (
     SourceQuality,
     SubQueryStatus,
 )
+from deepresearch.text import containment, term_set
 
 
 async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:

@@ -11,10 +11,10 @@ from urllib.parse import urlparse
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.llm import phase_metrics
-from deepresearch.offline.text import sentences
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import SourceText
 from deepresearch.state import EventKind, Phase, ResearchState, Source
+from deepresearch.text import sentences
 
 
 @dataclass

@@ -13,7 +13,6 @@ from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
 from deepresearch.llm import ask
-from deepresearch.offline.text import estimate_tokens, sentences
 from deepresearch.phases.agents import SUPERVISOR_ASSESS, SUPERVISOR_DELEGATE, SUPERVISOR_THINK
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import (
@@ -30,6 +29,7 @@ from deepresearch.state import (
     SupervisionMessage,
     SupervisionRound,
 )
+from deepresearch.text import estimate_tokens, sentences
 
 
 def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCoverage]:

@@ -13,7 +13,6 @@ from pydantic import BaseModel
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.llm import ask
-from deepresearch.offline.text import jaccard, term_set
 from deepresearch.phases.agents import COMPRESSOR, RESEARCHER, SUMMARIZER
 from deepresearch.phases.common import domain_of, run_search, source_text
 from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
@@ -34,6 +33,7 @@ from deepresearch.state import (
     SubQuery,
     TopicResult,
 )
+from deepresearch.text import jaccard, normalize_query, term_set
 from deepresearch.urls import session_urls
 
 InT = TypeVar("InT", bound=BaseModel)
@@ -85,7 +85,7 @@ async def research_topic(
             query = None
         elif decision.continue_searching and decision.refined_query:
             refined = decision.refined_query.strip()
-            if refined.lower() in {q.lower() for q in topic.queries}:
+            if normalize_query(refined) in {normalize_query(q) for q in topic.queries}:
                 topic.stop_reason = "refined query repeats an earlier search"
                 query = None
             else:

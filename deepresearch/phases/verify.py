@@ -31,6 +31,7 @@ from deepresearch.state import (
     ResearchState,
     Source,
 )
+from deepresearch.text import split_sentences
 
 BATCH = 12  # claims per verifier call: enough context, short enough to answer well
 SOURCE_CHARS = 8000  # of each cited source's text shown to the verifier
@@ -40,8 +41,6 @@ _SOURCES_HEADING = re.compile(r"^#{1,3}\s*(sources|references|bibliography)\b.*$
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$")
 _CITES = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 # A sentence ends at . ! or ? plus any [n] markers after it, before a capital or line end.
-_BOUNDARY = re.compile(r"[.!?](?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s+[\"'(*]?[A-Z0-9]|\s*$)")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|c|ca|St|Dr|Mr|Mrs|vs|U\.S)|\b[A-Z])\.$")
 _LIST_MARK = re.compile(r"^(\s*(?:[-*+]|\d+\.)\s+)")
 _ASIDE = re.compile(r"\s*\*\([^()]*\)\*")  # an italic parenthetical such as *(confidence: high)*
 _EMPHASIS = re.compile(r"[*_`]+")
@@ -55,19 +54,6 @@ class Segment:
 
     text: str
     claim: Claim | None = None
-
-
-def split_sentences(line: str) -> list[str]:
-    """The sentences of one line, each keeping the [n] markers that follow it."""
-    out, start = [], 0
-    for m in _BOUNDARY.finditer(line):
-        if _ABBREVIATION.search(line[start : m.start() + 1]):
-            continue
-        out.append(line[start : m.end()].strip())
-        start = m.end()
-    if line[start:].strip():
-        out.append(line[start:].strip())
-    return out
 
 
 def claim_text(sentence: str) -> str:

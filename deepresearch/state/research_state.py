@@ -42,6 +42,7 @@ from deepresearch.state.models import (
     UsageRecord,
     utcnow,
 )
+from deepresearch.text import normalize_query
 
 SCHEMA_VERSION = 2
 
@@ -181,8 +182,8 @@ class ResearchState(Record):
 
     def has_sub_query(self, query: str) -> bool:
         """Whether a sub-query with the same ``query`` text (case and spacing aside) exists."""
-        key = " ".join(query.lower().split())
-        return any(" ".join(sq.query.lower().split()) == key for sq in self.sub_queries)
+        key = normalize_query(query)
+        return any(normalize_query(sq.query) == key for sq in self.sub_queries)
 
     def sub_query(self, sub_query_id: str) -> SubQuery | None:
         """The sub-query whose id is ``sub_query_id`` (``sq-1``, ...), or None."""

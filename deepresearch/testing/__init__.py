@@ -19,9 +19,9 @@ from pydantic import BaseModel
 
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.offline import OfflineEngine
-from deepresearch.offline.text import estimate_tokens, term_set
 from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit, Usage
 from deepresearch.state import ResearchState
+from deepresearch.text import estimate_tokens, term_set
 
 Answer = Callable[[LLMRequest], BaseModel | LLMResponse | Awaitable[BaseModel | LLMResponse]]
 

@@ -31,8 +31,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from deepresearch.errors import ProviderError
-from deepresearch.offline.text import estimate_tokens
 from deepresearch.providers.base import LLMRequest, LLMResponse, Usage
+from deepresearch.text import estimate_tokens
 
 _UNSURE = re.compile(r"If unsure[^,.]*, (true|false)", re.I)
 _FOCUS_LABELS = ("Your sub-query", "Sub-query", "Research focus", "Research question")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from deepresearch.offline import analysis
 from deepresearch.offline.parts import entities, question_parts
-from deepresearch.offline.text import sentences, term_set
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
+from deepresearch.text import sentences, term_set
 
 QUESTION = "How did the printing press spread in Europe?"
 SHARED = "Gutenberg built the first European movable type printing press in Mainz around 1440."

@@ -9,7 +9,6 @@ from pydantic import BaseModel
 from deepresearch.budget.degrade import CONDENSER
 from deepresearch.errors import ProviderError
 from deepresearch.offline import OfflineEngine, research
-from deepresearch.offline.text import sentences
 from deepresearch.phases import agents
 from deepresearch.providers.base import LLMProvider, LLMRequest, Message
 from deepresearch.roles import (
@@ -31,6 +30,7 @@ from deepresearch.roles import (
     ThinkOutput,
 )
 from deepresearch.state import AgentRole
+from deepresearch.text import sentences
 
 QUESTION = "How did the printing press change Europe?"
 TEXT = (

@@ -8,7 +8,7 @@ from deepresearch.offline.parts import (
     entities,
     question_parts,
 )
-from deepresearch.offline.text import words
+from deepresearch.text import words
 
 
 def test_names_keep_their_joining_words() -> None:

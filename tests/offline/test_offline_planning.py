@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from deepresearch.offline import planning
-from deepresearch.offline.text import clauses, term_set
 from deepresearch.roles import (
     BriefInputs,
     ClarifyInputs,
@@ -14,6 +13,7 @@ from deepresearch.roles import (
     RefineInputs,
     ScoutHit,
 )
+from deepresearch.text import clauses, term_set
 
 COMPOUND = "How did the printing press spread, and what was its effect on literacy in Europe?"
 THREE_PARTS = (

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Literal
 
 from deepresearch.config import Config
-from deepresearch.offline.text import estimate_tokens
 from deepresearch.phases.supervise import truncate_messages
 from deepresearch.state import SupervisionMessage
+from deepresearch.text import estimate_tokens
 
 Kind = Literal["think", "delegation", "tool_result"]
 

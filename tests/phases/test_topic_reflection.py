@@ -9,12 +9,12 @@ import pytest
 from topic_doubles import ScriptSearch, doc, make_context, new_state, reflect_with
 
 from deepresearch.config import Config
-from deepresearch.offline.text import jaccard, term_set
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import novelty_line, research_topic
 from deepresearch.roles import ReflectInputs, ReflectOutput
 from deepresearch.state import Novelty, Phase
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
+from deepresearch.text import jaccard, term_set
 
 G = Phase.GATHERING
 

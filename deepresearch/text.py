@@ -1,8 +1,12 @@
-"""Small, deterministic text tools the offline engine is built from."""
+"""Text tools every layer shares: word and query normalisation, the sentence splitter, the
+token estimate. Deterministic and dependency-free, so state, providers, phases, budget and
+the offline engine all import from here and agree on what a word, a sentence, a query
+and a token are."""
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -200,12 +204,22 @@ QUESTION_FRAME = frozenset(
 )
 
 _WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # any script: 'Königsberg', 'Röntgen'
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-_ABBREVIATIONS = ("e.g.", "i.e.", "c.", "ca.", "St.", "Dr.", "Mr.", "Mrs.", "U.S.", "vs.")
+# A sentence ends at . ! ? or …, with any [n] citation markers right after it, before a
+# word that starts a sentence (capital or digit, maybe after a quote, parenthesis or
+# emphasis mark) or the end. Not before "[": that is a citation marker of the sentence.
+_BOUNDARY = re.compile(r"[.!?…](?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s+[\"'(*]?[A-Z0-9]|\s*$)")
+# ... but not after an abbreviation or an initial ("e.g.", "c. 1775", "J. S. Bach").
+_ABBREVIATION = re.compile(r"(?:(?<![\w.])(?:e\.g|i\.e|c|ca|St|Dr|Mr|Mrs|vs|U\.S)|\b[A-Z])\.$")
+MIN_SENTENCE_CHARS = 20  # shorter pieces of prose are fragments, not statements
 
 
 def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
+
+
+def normalize_query(query: str) -> str:
+    """The form two queries are compared in: case and spacing do not make a new query."""
+    return " ".join(query.lower().split())
 
 
 def words(text: str) -> list[str]:
@@ -274,21 +288,27 @@ def containment(small: set[str], big: set[str]) -> float:
     return len(small & big) / len(small)
 
 
+def split_sentences(text: str, *, lines: bool = False) -> list[str]:
+    """Sentences of ``text``, whitespace-normalised, each keeping the [n] markers that
+    follow its end; abbreviations and initials never end one. A line break is a soft wrap
+    inside prose, or with ``lines`` a boundary too (for texts whose lines are units: a
+    prompt's fields, a digest's bullets)."""
+    chunks = text.splitlines() if lines else [text.replace("\n", " ")]
+    out: list[str] = []
+    for chunk in chunks:
+        start = 0
+        for m in _BOUNDARY.finditer(chunk):
+            if _ABBREVIATION.search(chunk[start : m.start() + 1]):
+                continue
+            out.append(chunk[start : m.end()])
+            start = m.end()
+        out.append(chunk[start:])
+    return [" ".join(piece.split()) for piece in out if piece.strip()]
+
+
 def sentences(text: str) -> list[str]:
-    """Split prose into sentences, keeping common abbreviations intact."""
-    protected = normalize(text)
-    for i, abbr in enumerate(_ABBREVIATIONS):
-        # Whole words only: "ca." must not swallow the end of "Attica." or "Africa."
-        protected = re.sub(rf"(?<![\w.]){re.escape(abbr)}", f"\x00{i}\x00", protected)
-    parts = _SENTENCE_END.split(protected.replace("\n\n", "\n").replace("\n", " "))
-    out = []
-    for part in parts:
-        for i, abbr in enumerate(_ABBREVIATIONS):
-            part = part.replace(f"\x00{i}\x00", abbr)
-        part = " ".join(part.split())
-        if len(part) >= 20:
-            out.append(part)
-    return out
+    """The prose sentences of ``text`` (NFKC-normalised) long enough to state something."""
+    return [s for s in split_sentences(normalize(text)) if len(s) >= MIN_SENTENCE_CHARS]
 
 
 def title_phrases(question: str) -> list[str]:
@@ -330,15 +350,22 @@ def truncate_words(text: str, limit: int) -> str:
 def unique(items: Iterable[str]) -> list[str]:
     seen: dict[str, str] = {}
     for item in items:
-        key = " ".join(item.lower().split())
+        key = normalize_query(item)
         if key and key not in seen:
             seen[key] = item
     return list(seen.values())
 
 
-def estimate_tokens(text: str) -> int:
-    """~4 characters a token for English; the budget module has the full counter."""
-    return max(1, (len(text) + 3) // 4) if text else 0
+def estimate_tokens(text: str, chars_per_token: float = 4.0) -> int:
+    """The token estimate every layer uses when it has no tokenizer: characters /
+    ``chars_per_token`` (4 for English prose), plus half a token per extra UTF-8 byte, as
+    tokenizers split non-ASCII text more finely. Errs high, so budgets stay safe."""
+    if not text:
+        return 0
+    estimate = len(text) / chars_per_token
+    if not text.isascii():
+        estimate += (len(text.encode("utf-8")) - len(text)) / 2
+    return math.ceil(estimate)
 
 
 _CITED_LINE = re.compile(r"^-\s+(?P<text>.+?)\s+\[(?P<n>\d+)\]\s*$")

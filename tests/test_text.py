@@ -1,0 +1,53 @@
+"""The shared text tools: one sentence splitter, one query normalisation, one token
+estimate for every layer."""
+
+from __future__ import annotations
+
+from deepresearch.text import (
+    estimate_tokens,
+    normalize_query,
+    sentences,
+    split_sentences,
+)
+
+
+def test_sentences_keep_their_citation_markers_and_abbreviations() -> None:
+    text = "He was born c. 1775 in Mainz [1]. J. S. Bach wrote it [2, 3]. See e.g. this!"
+    assert split_sentences(text) == [
+        "He was born c. 1775 in Mainz [1].",
+        "J. S. Bach wrote it [2, 3].",
+        "See e.g. this!",
+    ]
+
+
+def test_a_sentence_ends_only_before_a_new_sentence() -> None:
+    assert split_sentences("Prices rose 2.5 percent. the rest follows.") == [
+        "Prices rose 2.5 percent. the rest follows."
+    ]
+    assert split_sentences("It ended… Then it began.") == ["It ended…", "Then it began."]
+    assert split_sentences("Found in Attica. Then Sparta.") == ["Found in Attica.", "Then Sparta."]
+
+
+def test_line_breaks_wrap_prose_or_end_units() -> None:
+    text = "A wrapped\nsentence here. Next one\nfield: value"
+    assert split_sentences(text) == ["A wrapped sentence here.", "Next one field: value"]
+    assert split_sentences(text, lines=True) == [
+        "A wrapped", "sentence here.", "Next one", "field: value"
+    ]  # fmt: skip
+
+
+def test_prose_sentences_drop_fragments() -> None:
+    assert sentences("Short. This one is long enough to be a statement.") == [
+        "This one is long enough to be a statement."
+    ]
+
+
+def test_queries_compare_without_case_and_spacing() -> None:
+    assert normalize_query("  Printing   Press\tEurope ") == "printing press europe"
+
+
+def test_token_estimate_errs_high_for_non_ascii() -> None:
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("abcd" * 10) == 10
+    assert estimate_tokens("é" * 8) > estimate_tokens("e" * 8)
+    assert estimate_tokens("abcdefgh", chars_per_token=2.0) == 4
