@@ -4,8 +4,9 @@ statements. A table row or a code line may still answer a question, so each is k
 brief quote of its own, never merged into the prose around it.
 
 The sentence splitter is the package's one (``deepresearch.text.sentences``: punctuation,
-protected abbreviations and initials). pysbd was measured as the maintained alternative: ~6 ms for a 500-character
-text (a run splits a few hundred) and it split "c. 1775" mid-date; see docs/results.md.
+protected abbreviations and initials). pysbd was measured as the maintained alternative:
+~6 ms for a 500-character text (a run splits a few hundred) and it split "c. 1775"
+mid-date; see docs/results.md.
 """
 
 from __future__ import annotations
