@@ -12,12 +12,12 @@ from deepresearch.config import Config
 from deepresearch.errors import ResearchCancelled
 from deepresearch.prefetch import Prefetch
 from deepresearch.providers.base import SearchProvider
+from deepresearch.routing import ModelRouter
 from deepresearch.state import EventKind, ResearchState
 from deepresearch.urls import UrlPolicy
 
 if TYPE_CHECKING:
     from deepresearch.budget.allocator import TokenBudget
-    from deepresearch.llm import ModelRouter
 
 
 class EventSink(Protocol):

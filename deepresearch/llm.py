@@ -5,7 +5,6 @@ stands in for a chain that failed, recording that once."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -14,28 +13,25 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.cost_guard import check_spend
 from deepresearch.errors import (
-    ContextWindowError,
-    LLMTimeoutError,
     ModelChainError,
     ProviderError,
     ProviderSetupError,
-    ProviderUnavailableError,
     RunAbortedError,
     StructuredOutputError,
 )
 from deepresearch.pricing import estimate_cost
 from deepresearch.providers.base import (
-    LLMProvider,
     LLMRequest,
     LLMResponse,
     Message,
     TextOutput,
 )
-from deepresearch.roles.spec import ROUTES, RoleSpec
+from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut
+from deepresearch.roles.spec import RoleSpec
+from deepresearch.routing import ModelRouter as ModelRouter
 from deepresearch.state import (
     AgentDecision,
     AgentRole,
@@ -49,69 +45,6 @@ from deepresearch.state import (
 InT = TypeVar("InT", bound=BaseModel)
 OutT = TypeVar("OutT", bound=BaseModel)
 logger = logging.getLogger("deepresearch")
-
-ProviderFactory = Callable[[str], LLMProvider]
-
-
-def _key_env(vendor: str) -> str:
-    return {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(vendor, "")
-
-
-class ModelRouter:
-    """Maps each role to an ordered chain of providers (built lazily, cached by spec)."""
-
-    def __init__(
-        self,
-        config: Config,
-        default: LLMProvider,
-        factory: ProviderFactory,
-        cheap_spec: Callable[[str], str | None] | None = None,
-    ) -> None:
-        self.config = config
-        self.default = default
-        self._factory = factory
-        self._cheap_spec = cheap_spec
-        self._cache: dict[str, LLMProvider] = {default.name: default}
-        # Specs that proved unusable as configured (spec -> why), skipped from then on.
-        self.unusable: dict[str, str] = {}
-        self.announced: set[str] = set()  # fallbacks already announced, said once a run
-
-    def specs(self, role: AgentRole) -> list[str]:
-        cfg = self.config
-        chain: list[str] = []
-        routing = ROUTES[role]
-        for key in routing.chain:
-            spec = cfg.role_models.get(key)
-            if spec:
-                chain.append(spec)
-                chain.extend(cfg.role_fallbacks.get(key, []))
-        if not chain and routing.cheap and self._cheap_spec is not None:
-            cheap = self._cheap_spec(self.default.name)
-            if cheap:
-                chain.append(cheap)
-        chain.append(self.default.name)
-        seen: set[str] = set()
-        return [s for s in chain if not (s in seen or seen.add(s))]  # type: ignore[func-returns-value]
-
-    def provider(self, spec: str) -> LLMProvider:
-        """The provider for spec; one that cannot be built (no key, no SDK) is a setup error."""
-        if spec not in self._cache:
-            try:
-                self._cache[spec] = self._factory(spec)
-            except ProviderSetupError:
-                raise
-            except ProviderUnavailableError as exc:
-                vendor = spec.partition(":")[0]
-                raise ProviderSetupError(
-                    str(exc), provider=spec, setting="role_models", env_var=_key_env(vendor)
-                ) from exc
-        return self._cache[spec]
-
-    def temperature(self, role: AgentRole) -> float | None:
-        return self.config.role_temperature.get(role.value, ROUTES[role].temperature)
-
-    def max_tokens(self, role: AgentRole) -> int | None:
-        return self.config.role_max_tokens.get(role.value, ROUTES[role].max_tokens)
 
 
 def phase_metrics(state: ResearchState, phase: str) -> PhaseMetrics | None:
@@ -269,15 +202,29 @@ async def _call_one(
     output_type: type[OutT],
     scope: str | None,
 ) -> OutT:
-    """One model of the chain: fit the prompt, complete with token-limit recovery, validate."""
-    provider = ctx.models.provider(spec)
-    fitted = request
-    if ctx.budget is not None and ctx.config.token_management_enabled:
-        fitted = ctx.budget.guard(request, spec)
-    check_spend(ctx.config, state, spec, fitted)
-    response, retries, seconds = await _with_token_recovery(ctx, provider, fitted)
-    _account(ctx, state, request.role, request.phase, response, retries, seconds, scope)
-    _record_carried(state, request, fitted)
+    """One model of the chain, as a stack of wrappers (fit to the budget and check the
+    spend, cut on context-window errors, hold to the time limit); then record and validate."""
+    cfg = ctx.config
+
+    def fit(r: LLMRequest) -> LLMRequest:
+        fitted = r
+        if ctx.budget is not None and cfg.token_management_enabled:
+            fitted = ctx.budget.guard(r, spec)
+        check_spend(cfg, state, spec, fitted)
+        return fitted
+
+    provider = Fitted(
+        TokenLimitCut(
+            TimeLimit(ctx.models.provider(spec)),
+            max_retries=cfg.token_limit_max_retries,
+            cut_fraction=cfg.token_limit_cut_fraction,
+        ),
+        fit,
+    )
+    started = time.perf_counter()
+    response = await provider.complete(request)
+    _account(ctx, state, request, response, time.perf_counter() - started, scope)
+    _record_carried(state, request, response.sent or request)
     output = response.output
     if isinstance(output, TextOutput) and output.cut_off:
         _degrade(
@@ -380,54 +327,15 @@ def _announce_fallback(
     ctx.events.emit(state, EventKind.DECISION, decision.model_dump(mode="json"))
 
 
-async def _with_token_recovery(
-    ctx: RunContext, provider: LLMProvider, request: LLMRequest
-) -> tuple[LLMResponse, int, float]:
-    """On a context-window error cut the user prompt by a fraction and retry (seeds: 10%, 3x)."""
-    cfg = ctx.config
-    retries = 0
-    current = request
-    while True:
-        started = time.perf_counter()
-        try:
-            response = await _complete_within(provider, current)
-            return response, retries, time.perf_counter() - started
-        except ContextWindowError:
-            if retries >= cfg.token_limit_max_retries:
-                raise
-            retries += 1
-            user = current.user
-            keep = int(len(user) * (1 - cfg.token_limit_cut_fraction))
-            current = current.with_user(user[:keep])
-
-
-async def _complete_within(provider: LLMProvider, request: LLMRequest) -> LLMResponse:
-    """One provider call, held to the request's time limit whatever the provider."""
-    if not request.timeout_s:
-        return await provider.complete(request)
-    try:
-        async with asyncio.timeout(request.timeout_s) as limit:
-            return await provider.complete(request)
-    except TimeoutError:
-        if not limit.expired():
-            raise  # the provider's own timeout error, not ours
-        raise LLMTimeoutError(
-            f"{provider.name} did not answer a {request.role.value} call within "
-            f"{request.timeout_s:g} s.",
-            provider=provider.name,
-        ) from None
-
-
 def _account(
     ctx: RunContext,
     state: ResearchState,
-    role: AgentRole,
-    phase: str,
+    request: LLMRequest,
     response: LLMResponse,
-    retries: int,
     seconds: float,
     scope: str | None,
 ) -> None:
+    role, phase, retries = request.role, request.phase, response.token_limit_retries
     usage = response.usage
     cost = estimate_cost(
         response.model, usage.input_tokens, usage.output_tokens, ctx.config.price_overrides

@@ -126,6 +126,8 @@ class LLMResponse:
     raw_text: str = ""
     repair_attempts: int = 0
     continuations: int = 0  # free-text answers cut off at the output limit and continued
+    token_limit_retries: int = 0  # user prompt cuts after context-window errors
+    sent: LLMRequest | None = None  # the request answered, when a wrapper changed it
 
 
 @runtime_checkable

@@ -1,0 +1,53 @@
+"""The provider wrappers the call path stacks for each model: each adds one concern."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from pydantic import BaseModel
+
+from deepresearch.errors import ContextWindowError, LLMTimeoutError
+from deepresearch.providers.base import LLMRequest, Message
+from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut
+from deepresearch.roles import BriefInputs, BriefOutput
+from deepresearch.state import AgentRole
+from deepresearch.testing import FunctionLLM
+
+
+def request(user: str = "x" * 100, timeout_s: float | None = None) -> LLMRequest:
+    return LLMRequest(
+        role=AgentRole.BRIEFER,
+        phase="brief",
+        messages=(Message("system", "SYSTEM"), Message("user", user)),
+        output_type=BriefOutput,
+        inputs=BriefInputs(question="q", today="2026-01-15"),
+        timeout_s=timeout_s,
+    )
+
+
+def test_token_limit_cut_shortens_the_user_prompt_and_counts_the_cuts() -> None:
+    def answer(r: LLMRequest) -> BaseModel:
+        if len(r.user) > 80:
+            raise ContextWindowError("too long")
+        return BriefOutput(research_brief="ok")
+
+    llm = FunctionLLM(answer)
+    response = asyncio.run(TokenLimitCut(llm, max_retries=3, cut_fraction=0.1).complete(request()))
+    assert [len(r.user) for r in llm.requests] == [100, 90, 81, 72]
+    assert response.token_limit_retries == 3 and response.sent is llm.requests[-1]
+    with pytest.raises(ContextWindowError):
+        asyncio.run(TokenLimitCut(llm, max_retries=1, cut_fraction=0.1).complete(request()))
+
+
+def test_fitted_sends_the_fitted_request_and_says_so() -> None:
+    llm = FunctionLLM(lambda r: BriefOutput(research_brief="ok"))
+    response = asyncio.run(Fitted(llm, lambda r: r.with_user("short")).complete(request()))
+    assert llm.requests[0].user == "short" and response.sent == llm.requests[0]
+    assert Fitted(llm, lambda r: r).name == llm.name
+
+
+def test_time_limit_ends_a_slow_call_with_a_typed_error() -> None:
+    slow = FunctionLLM(lambda r: BriefOutput(research_brief="late"), delay_s=1.0)
+    with pytest.raises(LLMTimeoutError, match=r"within 0\.05 s"):
+        asyncio.run(TimeLimit(slow).complete(request(timeout_s=0.05)))
