@@ -129,7 +129,7 @@ class ModelChainError(ExceptionGroup, ProviderError):
     """Every model of a role's chain failed (a chain of two or more; a single model's error
     is raised as itself). ``exceptions`` holds each attempt's error in order, so
     ``except* StructuredOutputError`` finds one among them; it is a :class:`ProviderError`
-    like each of them."""
+    like each of them. ``provider`` names the last model tried."""
 
     def __new__(
         cls, message: str, exceptions: list[ProviderError], *, provider: str = ""
@@ -143,6 +143,7 @@ class ModelChainError(ExceptionGroup, ProviderError):
         self.retryable = False
 
     def derive(self, excs: list[ProviderError]) -> ModelChainError:  # type: ignore[override]
+        """The same chain error over ``excs`` (what ``except*`` and ``split`` build)."""
         return ModelChainError(self.message, excs, provider=self.provider)
 
 

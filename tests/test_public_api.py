@@ -12,7 +12,7 @@ EXPECTED = {
     "SessionNotFoundError", "ResearchCancelled", "PhaseTimeoutError", "__version__",
     "StoreError", "UrlRefused", "PhaseOrderError",
     "CostLimitReached", "LLMTimeoutError", "PageFetchError", "ProviderSetupError",
-    "RunAbortedError", "SessionBusyError", "BlockingRunError",
+    "RunAbortedError", "SessionBusyError", "BlockingRunError", "ModelChainError",
     "RunEvent", "PhaseStarted", "PhaseFinished", "SourceFound", "FindingAdded", "Paused",
     "ReportReady", "RunFinished",
     "research_many", "research_many_sync", "BatchResult", "ProviderLimit",
