@@ -502,7 +502,10 @@ def test_ctrl_c_in_cli_saves_and_resume_finishes(tmp_path: Path) -> None:
     with SessionStore(store_path) as store:
         [summary] = store.list()
         saved = store.load(summary.id)
-    assert saved.status == RunStatus.CANCELLED and saved.abort_phase == Phase.PLANNING
+    # Planning's scout search starts with the run (deepresearch.prefetch), so the hanging
+    # search may be reached while the clarifier or the brief still runs: any early phase.
+    assert saved.status == RunStatus.CANCELLED
+    assert saved.abort_phase in {Phase.CLARIFICATION, Phase.BRIEF, Phase.PLANNING}
     assert f"Resume with: deepresearch resume {saved.id}" in err
 
     cli = [sys.executable, "-m", "deepresearch.cli.main"]
@@ -522,5 +525,6 @@ def test_ctrl_c_in_cli_saves_and_resume_finishes(tmp_path: Path) -> None:
     timeline_lines = shown.stdout.splitlines()
     assert "status completed" in timeline_lines[1]
     cancelled = next(i for i, line in enumerate(timeline_lines) if "■ cancelled" in line)
-    resumed = next(i for i, line in enumerate(timeline_lines) if "↻ resumed at planning" in line)
+    at = f"↻ resumed at {saved.abort_phase.value}"
+    resumed = next(i for i, line in enumerate(timeline_lines) if at in line)
     assert cancelled < resumed
