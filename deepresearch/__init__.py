@@ -43,7 +43,8 @@ from deepresearch.providers.base import (
     SearchHit,
     SearchProvider,
 )
-from deepresearch.session import RunResult, Session, research, run_sync
+from deepresearch.run_result import RunResult
+from deepresearch.session import Session, research
 from deepresearch.state import (
     Confidence,
     Finding,
@@ -66,6 +67,7 @@ from deepresearch.stream import (
     RunFinished,
     SourceFound,
 )
+from deepresearch.sync import run_sync
 from deepresearch.workflow.hooks import Hook, Steer
 
 __version__ = "0.1.0"

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import dataclasses
 import os
-import re
-import signal
 import sys
 import threading
 import warnings
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
-
-from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.config_overrides import ConfigOverrides
@@ -38,6 +32,7 @@ from deepresearch.providers.registry import (
     search_names,
 )
 from deepresearch.providers.shared_limits import ProviderWrapper
+from deepresearch.run_result import RunResult, validate_question
 from deepresearch.state import (
     AgentDecision,
     EventKind,
@@ -51,6 +46,7 @@ from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store.guard import GuardedStore
 from deepresearch.store.sqlite import open_store
 from deepresearch.stream import EventTranslator, Listener, RunEvent, RunFinished, TeeEvents
+from deepresearch.sync import run_sync
 from deepresearch.urls import UrlPolicy
 from deepresearch.workflow.hooks import Hook, apply_edits
 from deepresearch.workflow.loop import STOPPING as _STOPPED
@@ -64,62 +60,6 @@ if TYPE_CHECKING:
     from deepresearch.store import SessionStore
 
 T = TypeVar("T")
-
-
-class RunResult(BaseModel):
-    """What run() and resume() return: how the run ended, and the report if there is one."""
-
-    session_id: str
-    status: RunStatus
-    phase: Phase
-    iteration: int
-    report: Report | None = None
-    error: str | None = None
-    # One line per degraded or failed phase run (empty for a clean run).
-    warnings: list[str] = []
-    saved: bool = True  # False: the store failed mid-run; store_error says why
-    store_error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """True only for a clean, complete run (not for ``completed_with_warnings``)."""
-        return self.status == RunStatus.COMPLETED
-
-    def __repr__(self) -> str:
-        extra = f", error={self.error!r}" if self.error else ""
-        return (
-            f"RunResult(session_id={self.session_id!r}, status={self.status.value}, "
-            f"phase={self.phase.value}, iteration={self.iteration}{extra})"
-        )
-
-
-_SURROGATES = re.compile("[\ud800-\udfff]")
-
-
-def validate_question(question: object, config: Config) -> str:
-    """The question as text with whitespace collapsed, or an InputError saying what to do."""
-    if isinstance(question, bytes | bytearray):
-        raise InputError(
-            f"The question is {type(question).__name__}, not text. Decode it first, e.g. "
-            "question.decode('utf-8')."
-        )
-    if not isinstance(question, str):
-        raise InputError(
-            f"The question must be a str, not {type(question).__name__} ({question!r:.40})."
-        )
-    if not question.strip():
-        raise InputError(
-            "The research question is empty. Pass a question, e.g. 'How does X work?'."
-        )
-    # Lone surrogates (undecodable bytes from a terminal) cannot be saved or sent as UTF-8.
-    text = " ".join(_SURROGATES.sub("\ufffd", question).split())
-    if len(text) > config.max_question_chars:
-        raise InputError(
-            f"The question is {len(text)} characters; the limit is {config.max_question_chars}. "
-            "Shorten it, or put background material in a corpus folder (--corpus) and ask "
-            "about it, or raise Config.max_question_chars."
-        )
-    return text
 
 
 class Session:
@@ -793,63 +733,6 @@ def _interrupted_message(state: ResearchState) -> str:
         f"Interrupted: the research was {state.status.value} during {state.phase.value}; "
         f"{_RESUME_HINT}."
     )
-
-
-class _Running:
-    """The loop and task a worker thread runs a coroutine on (to cancel it from outside)."""
-
-    loop: asyncio.AbstractEventLoop | None = None
-    task: asyncio.Task[Any] | None = None
-
-    def cancel(self) -> None:
-        if self.loop is not None and self.task is not None:
-            self.loop.call_soon_threadsafe(self.task.cancel)
-
-
-async def _main(
-    coro: Coroutine[Any, Any, T], running: _Running, on_interrupt: Callable[[], None] | None
-) -> T:
-    loop = asyncio.get_running_loop()
-    running.loop, running.task = loop, asyncio.current_task()
-    watch_sigint = (
-        on_interrupt is not None and threading.current_thread() is threading.main_thread()
-    )
-    if watch_sigint and on_interrupt is not None:
-        loop.add_signal_handler(signal.SIGINT, on_interrupt)
-    try:
-        return await coro
-    finally:
-        if watch_sigint:
-            loop.remove_signal_handler(signal.SIGINT)
-
-
-def run_sync(coro: Coroutine[Any, Any, T], *, on_interrupt: Callable[[], None] | None = None) -> T:
-    """Run a coroutine to completion from sync code and return its result.
-
-    Without a running event loop (a script) it runs on a new one. Inside a running loop (a
-    notebook cell) it runs on a new loop in a worker thread and blocks until it is done;
-    the running loop is never patched. ``on_interrupt`` is called on Ctrl-C / Kernel ›
-    Interrupt, and the coroutine then runs on to its end (e.g. a cancelled session saving
-    its state); without it the coroutine is cancelled and KeyboardInterrupt raised.
-    """
-    running = _Running()
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(_main(coro, running, on_interrupt))
-    context = contextvars.copy_context()  # the kernel's output routing goes along
-    with ThreadPoolExecutor(1, thread_name_prefix="deepresearch-run_sync") as pool:
-        future = pool.submit(context.run, asyncio.run, _main(coro, running, None))
-        try:
-            return future.result()
-        except KeyboardInterrupt:
-            if on_interrupt is None:
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    future.result()
-                raise
-            on_interrupt()
-            return future.result()
 
 
 async def research(

@@ -27,9 +27,9 @@ from deepresearch.batch.result import BatchResult, BatchRow, row_from_state
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError, InputError
 from deepresearch.providers.shared_limits import ProviderWrapper
-from deepresearch.session import run_sync
 from deepresearch.state import ResearchState
 from deepresearch.store.sqlite import open_store
+from deepresearch.sync import run_sync
 
 BACKENDS = ("asyncio", "ray")
 

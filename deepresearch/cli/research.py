@@ -21,7 +21,8 @@ from deepresearch.cli.result import result_json, summary_line
 from deepresearch.config import Config, parse_config_value
 from deepresearch.errors import ConfigError, InputError
 from deepresearch.render import one_line, report_markdown, terminal_text
-from deepresearch.session import RunResult, Session
+from deepresearch.run_result import RunResult
+from deepresearch.session import Session
 from deepresearch.state import RunStatus
 
 # Exit codes: 0 clean run, 1 failed/stopped/timed out, 2 bad input or setup,
