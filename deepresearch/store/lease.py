@@ -49,21 +49,27 @@ def _alive(pid: int, host: str, heartbeat: str) -> bool:
     return age.total_seconds() < STALE_S
 
 
+def _refuse_if_held(conn: sqlite3.Connection, session_id: str, what_to_do: str) -> None:
+    """SessionBusyError (saying ``what_to_do``) while a live run holds the session's lease."""
+    conn.execute(_TABLE)
+    row = conn.execute(
+        "SELECT pid, host, heartbeat FROM leases WHERE session_id = ?", (session_id,)
+    ).fetchone()
+    if row is not None and _alive(*row):
+        pid, host, _ = row
+        raise SessionBusyError(
+            f"Session {session_id!r} is being run by process {pid} on {host}; {what_to_do}."
+        )
+
+
 def acquire(store: SessionStore, session_id: str) -> str:
     """Take the session's lease; return its token. SessionBusyError if a live run holds it."""
     token = uuid.uuid4().hex
     now = datetime.now(UTC).isoformat()
     with store._write() as conn:
-        conn.execute(_TABLE)
-        row = conn.execute(
-            "SELECT pid, host, heartbeat FROM leases WHERE session_id = ?", (session_id,)
-        ).fetchone()
-        if row is not None and _alive(*row):
-            pid, host, _ = row
-            raise SessionBusyError(
-                f"Session {session_id!r} is being run by process {pid} on {host}; wait for it "
-                "to finish (or stop it) before resuming it again."
-            )
+        _refuse_if_held(
+            conn, session_id, "wait for it to finish (or stop it) before resuming it again"
+        )
         conn.execute(
             "INSERT OR REPLACE INTO leases (session_id, pid, host, token, heartbeat) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -74,16 +80,7 @@ def acquire(store: SessionStore, session_id: str) -> str:
 
 def forget(conn: sqlite3.Connection, session_id: str) -> None:
     """Drop a deleted session's lease inside the caller's write; refuse while a live run holds it."""
-    conn.execute(_TABLE)
-    row = conn.execute(
-        "SELECT pid, host, heartbeat FROM leases WHERE session_id = ?", (session_id,)
-    ).fetchone()
-    if row is not None and _alive(*row):
-        pid, host, _ = row
-        raise SessionBusyError(
-            f"Session {session_id!r} is being run by process {pid} on {host}; stop that run "
-            "before deleting the session."
-        )
+    _refuse_if_held(conn, session_id, "stop that run before deleting the session")
     conn.execute("DELETE FROM leases WHERE session_id = ?", (session_id,))
 
 
