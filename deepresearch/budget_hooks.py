@@ -44,8 +44,8 @@ def _cited(text: str) -> set[int]:
 
 
 async def fit_sources(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     phase: Phase,
     views: list[SourceText],
     topics: list[TopicDigest],
@@ -89,7 +89,7 @@ async def fit_sources(
     digested = sum(count_tokens(_header(v), spec) for v in views if not v.text)
     reserved = PROMPT_FRAME_TOKENS + own_text + min(digested, int(available * LISTING_SHARE))
     fitted = await ctx.budget.fit(
-        ctx, state, phase=phase.value, model_spec=spec, items=items, reserved_tokens=reserved
+        state, ctx, phase=phase.value, model_spec=spec, items=items, reserved_tokens=reserved
     )
     by_id = {f.id: f.text for f in fitted}
     kept_topics = [
@@ -140,7 +140,7 @@ def _fit_listing(
 
 
 async def fit_findings(
-    ctx: RunContext, state: ResearchState, phase: Phase, findings: list[FindingBrief]
+    state: ResearchState, ctx: RunContext, phase: Phase, findings: list[FindingBrief]
 ) -> list[FindingBrief]:
     if not _enabled(ctx) or ctx.budget is None:
         return findings
@@ -159,8 +159,8 @@ async def fit_findings(
     ]
     reserved = PROMPT_FRAME_TOKENS + 20 * len(state.sources) + 10 * len(findings)
     fitted = await ctx.budget.fit(
-        ctx,
         state,
+        ctx,
         phase=phase.value,
         model_spec=_spec(ctx, AgentRole.SYNTHESIZER),
         items=items,

@@ -167,16 +167,16 @@ async def call_llm(
     errors: list[ProviderError] = []
     for index, model in enumerate(usable):
         try:
-            output = await _call_one(ctx, state, request, model, output_type, scope)
+            output = await _call_one(state, ctx, request, model, output_type, scope)
         except ProviderError as exc:
             last_error = exc
             errors.append(exc)
             failures.append(f"{model}: {_one_line(exc)}")
-            _record_error(ctx, state, role, phase, model, exc)
+            _record_error(state, ctx, role, phase, model, exc)
             if isinstance(exc, ProviderSetupError):
                 ctx.models.unusable[model] = _one_line(exc)
             if index + 1 < len(usable):
-                _announce_fallback(ctx, state, role, phase, model, usable[index + 1], exc)
+                _announce_fallback(state, ctx, role, phase, model, usable[index + 1], exc)
             continue
         if failures:
             _degrade(state, phase, f"{role.value}: answered by {model} after {'; '.join(failures)}")
@@ -195,8 +195,8 @@ async def call_llm(
 
 
 async def _call_one(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     request: LLMRequest,
     spec: str,
     output_type: type[OutT],
@@ -223,7 +223,7 @@ async def _call_one(
     )
     started = time.perf_counter()
     response = await provider.complete(request)
-    _account(ctx, state, request, response, time.perf_counter() - started, scope)
+    _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
     output = response.output
     if isinstance(output, TextOutput) and output.cut_off:
@@ -297,8 +297,8 @@ def _bump(state: ResearchState, phase: str, *, fallback: bool) -> None:
 
 
 def _announce_fallback(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     role: AgentRole,
     phase: str,
     failed: str,
@@ -328,8 +328,8 @@ def _announce_fallback(
 
 
 def _account(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     request: LLMRequest,
     response: LLMResponse,
     seconds: float,
@@ -364,8 +364,8 @@ def _account(
 
 
 def _record_error(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     role: AgentRole,
     phase: str,
     spec: str,

@@ -79,8 +79,8 @@ def make_ctx(
 
 
 async def brief_call(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     *,
     user: str = "Research question: " + QUESTION,
     role: AgentRole = AgentRole.BRIEFER,
@@ -110,7 +110,7 @@ async def test_context_window_error_cuts_the_user_prompt_and_retries() -> None:
     state.metrics.append(PhaseMetrics(phase=Phase.BRIEF, iteration=1))
     user = "x" * 1000
 
-    out = await brief_call(ctx, state, user=user)
+    out = await brief_call(state, ctx, user=user)
 
     assert out.research_brief == "A brief."
     lengths = [len(r.user) for r in llm.requests]
@@ -131,7 +131,7 @@ async def test_context_window_error_gives_up_after_the_configured_attempts() -> 
     state = ResearchState(question=QUESTION)
 
     with pytest.raises(ContextWindowError, match="too long"):
-        await brief_call(ctx, state, user="y" * 500)
+        await brief_call(state, ctx, user="y" * 500)
 
     assert len(llm.requests) == 3  # the first try plus two cut retries
     assert [len(r.user) for r in llm.requests] == [500, 450, 405]
@@ -148,13 +148,13 @@ async def test_token_limit_cut_fraction_and_zero_retries_are_honoured() -> None:
 
     halving = FunctionLLM(answer)
     ctx, _ = make_ctx(Config(token_limit_cut_fraction=0.5), halving)
-    await brief_call(ctx, ResearchState(question=QUESTION), user="z" * 1000)
+    await brief_call(ResearchState(question=QUESTION), ctx, user="z" * 1000)
     assert [len(r.user) for r in halving.requests] == [1000, 500, 250]
 
     never = FunctionLLM(answer)
     ctx, _ = make_ctx(Config(token_limit_max_retries=0), never)
     with pytest.raises(ContextWindowError):
-        await brief_call(ctx, ResearchState(question=QUESTION), user="z" * 1000)
+        await brief_call(ResearchState(question=QUESTION), ctx, user="z" * 1000)
     assert len(never.requests) == 1
 
 
@@ -168,7 +168,7 @@ async def test_context_window_exhausted_on_one_model_falls_back_to_the_next() ->
     ctx, events = make_ctx(config, big, Factory({"test:tiny": tiny}))
     state = ResearchState(question=QUESTION)
 
-    out = await brief_call(ctx, state)
+    out = await brief_call(state, ctx)
 
     assert out.research_brief == "from the big model"
     assert len(tiny.requests) == 2 and len(big.requests) == 1
@@ -238,11 +238,11 @@ async def test_call_uses_the_role_model_and_caches_providers() -> None:
     state = ResearchState(question=QUESTION)
 
     for _ in range(3):
-        out = await brief_call(ctx, state, role=AgentRole.PLANNER)
+        out = await brief_call(state, ctx, role=AgentRole.PLANNER)
         assert out.research_brief == "planner model"
     assert factory.built == ["test:planner"]  # built once, then cached
     assert len(planner.requests) == 3 and default.requests == []
-    assert (await brief_call(ctx, state)).research_brief == "default model"  # briefer: default
+    assert (await brief_call(state, ctx)).research_brief == "default model"  # briefer: default
     assert {u.model for u in state.usage} == {"test:planner", "test:default"}
 
 
@@ -260,7 +260,7 @@ async def test_unavailable_or_failing_models_fall_back_along_the_chain() -> None
     ctx, events = make_ctx(config, default, factory)
     state = ResearchState(question=QUESTION)
 
-    out = await brief_call(ctx, state)
+    out = await brief_call(state, ctx)
 
     assert out.research_brief == "default"
     assert factory.built == ["test:missing", "test:broken"]
@@ -279,7 +279,7 @@ async def test_the_last_error_is_raised_when_every_model_fails() -> None:
         Config(role_models={"brief": "test:missing"}), FunctionLLM(broken, name="test:default")
     )
     with pytest.raises(ProviderError, match="brief failed"):
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
     assert [e["model"] for e in events.kinds("llm_error")] == ["test:missing", "test:default"]
 
 
@@ -295,7 +295,7 @@ async def test_a_failed_chain_raises_every_attempt_as_one_group() -> None:
     config = Config(role_models={"brief": "test:first"})
     ctx, _ = make_ctx(config, second, Factory({"test:first": first}))
     with pytest.raises(ModelChainError) as caught:
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
     group = caught.value
     assert isinstance(group, ProviderError)  # phases catch it like any provider error
     assert [type(e) for e in group.exceptions] == [ProviderError, StructuredOutputError]
@@ -317,7 +317,7 @@ async def test_only_unavailable_models_raise_provider_unavailable() -> None:
 
     ctx, _ = make_ctx(Config(), Unusable())
     with pytest.raises(ProviderUnavailableError, match="no API key"):
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
 
 
 # -- per-role sampling settings --------------------------------------------------------
@@ -345,7 +345,7 @@ async def test_the_request_carries_role_phase_messages_and_sampling_settings() -
     llm = FunctionLLM(lambda r: brief_answer())
     config = Config(role_temperature={"brief": 0.9}, role_max_tokens={"brief": 321})
     ctx, _ = make_ctx(config, llm)
-    await brief_call(ctx, ResearchState(question=QUESTION), user="the user text")
+    await brief_call(ResearchState(question=QUESTION), ctx, user="the user text")
 
     (request,) = llm.requests
     assert request.role == AgentRole.BRIEFER and request.phase == "brief"
@@ -374,8 +374,8 @@ async def test_usage_and_cost_are_accounted_into_the_state() -> None:
     metrics = PhaseMetrics(phase=Phase.BRIEF, iteration=1)
     state.metrics.append(metrics)
 
-    await brief_call(ctx, state, scope="sq-2")
-    await brief_call(ctx, state)
+    await brief_call(state, ctx, scope="sq-2")
+    await brief_call(state, ctx)
 
     first = state.usage[0]
     assert first.role == "brief" and first.phase == "brief"
@@ -399,11 +399,11 @@ async def test_price_overrides_and_unknown_models_cost() -> None:
     llm = FunctionLLM(answer)
     state = ResearchState(question=QUESTION)
     ctx, _ = make_ctx(Config(), llm)
-    await brief_call(ctx, state)
+    await brief_call(state, ctx)
     assert state.usage[-1].cost_usd == 0.0  # unknown: zero rather than a guess
 
     ctx, _ = make_ctx(Config(price_overrides={"my-finetune": (1.0, 3.0)}), llm)
-    await brief_call(ctx, state)
+    await brief_call(state, ctx)
     assert state.usage[-1].cost_usd == pytest.approx(4.0)
 
 
@@ -419,11 +419,11 @@ async def test_metrics_are_only_charged_to_the_running_phase_and_iteration() -> 
 
     assert phase_metrics(state, "brief") is current
     assert phase_metrics(state, "analysis") is None
-    await brief_call(ctx, state)
+    await brief_call(state, ctx)
     assert (old.llm_calls, current.llm_calls, planning.llm_calls) == (0, 1, 0)
 
     bare = ResearchState(question=QUESTION)  # no metrics record: usage is still kept
-    await brief_call(ctx, bare)
+    await brief_call(bare, ctx)
     assert len(bare.usage) == 1
 
 
@@ -433,7 +433,7 @@ async def test_a_compatible_output_model_is_coerced_to_the_requested_type() -> N
         extra: int = 1
 
     ctx, _ = make_ctx(Config(), FunctionLLM(lambda r: LooseBrief(research_brief="loose")))
-    out = await brief_call(ctx, ResearchState(question=QUESTION))
+    out = await brief_call(ResearchState(question=QUESTION), ctx)
     assert type(out) is BriefOutput and out.research_brief == "loose"
 
 
@@ -441,7 +441,7 @@ async def test_a_wrong_output_shape_is_a_structured_output_error_not_a_crash() -
     wrong = FunctionLLM(lambda r: ClarifyOutput(need_clarification=False), name="test:wrong")
     ctx, events = make_ctx(Config(), wrong)
     with pytest.raises(StructuredOutputError, match="ClarifyOutput, not BriefOutput"):
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
     assert "StructuredOutputError" in events.kinds("llm_error")[0]["error"]
 
     # ... and the chain goes on to the next model.
@@ -449,7 +449,7 @@ async def test_a_wrong_output_shape_is_a_structured_output_error_not_a_crash() -
     ctx, _ = make_ctx(
         Config(role_models={"brief": "test:wrong"}), good, Factory({"test:wrong": wrong})
     )
-    assert (await brief_call(ctx, ResearchState(question=QUESTION))).research_brief == "fine"
+    assert (await brief_call(ResearchState(question=QUESTION), ctx)).research_brief == "fine"
 
 
 # -- budget guard -----------------------------------------------------------------------
@@ -468,7 +468,7 @@ async def test_the_budget_guard_fits_each_request_to_the_model_it_goes_to() -> N
     primary = FunctionLLM(lambda r: brief_answer(), name="test:primary")
     budget = RecordingBudget()
     ctx, _ = make_ctx(Config(), primary, budget=budget)
-    await brief_call(ctx, ResearchState(question=QUESTION), user="u" * 100)
+    await brief_call(ResearchState(question=QUESTION), ctx, user="u" * 100)
 
     assert budget.calls == [("u" * 100, "test:primary")]
     assert primary.requests[0].user == "u" * 20
@@ -488,13 +488,13 @@ async def test_the_budget_guard_runs_per_model_in_the_chain_and_can_be_disabled(
         Factory({"test:first": first}),
         budget=budget,
     )
-    await brief_call(ctx, ResearchState(question=QUESTION), user="v" * 50)
+    await brief_call(ResearchState(question=QUESTION), ctx, user="v" * 50)
     assert [spec for _, spec in budget.calls] == ["test:first", "test:default"]
 
     off = RecordingBudget()
     plain = FunctionLLM(lambda r: brief_answer())
     ctx, _ = make_ctx(Config(token_management_enabled=False), plain, budget=off)
-    await brief_call(ctx, ResearchState(question=QUESTION), user="w" * 50)
+    await brief_call(ResearchState(question=QUESTION), ctx, user="w" * 50)
     assert off.calls == [] and plain.requests[0].user == "w" * 50
 
 
@@ -503,8 +503,8 @@ async def test_the_call_timeout_defaults_to_operation_timeout_and_can_be_named()
     llm = FunctionLLM(lambda r: brief_answer())
     ctx, _ = make_ctx(Config(operation_timeout_s=42.0), llm)
     state = ResearchState(question=QUESTION)
-    await brief_call(ctx, state)
-    await brief_call(ctx, state, timeout_s=7.5)
+    await brief_call(state, ctx)
+    await brief_call(state, ctx, timeout_s=7.5)
     assert [r.timeout_s for r in llm.requests] == [42.0, 7.5]
 
 
@@ -513,7 +513,7 @@ async def test_a_slow_model_times_out_as_a_provider_error_and_falls_back() -> No
     ctx, events = make_ctx(Config(operation_timeout_s=0.05), slow)
 
     with pytest.raises(LLMTimeoutError, match=r"within 0\.05 s") as caught:
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
     assert isinstance(caught.value, ProviderError) and isinstance(caught.value, TimeoutError)
     assert "LLMTimeoutError" in events.kinds("llm_error")[0]["error"]
 
@@ -522,7 +522,7 @@ async def test_a_slow_model_times_out_as_a_provider_error_and_falls_back() -> No
         Config(role_models={"brief": "test:slow"}), fast, Factory({"test:slow": slow})
     )
     state = ResearchState(question=QUESTION)
-    out = await brief_call(ctx, state, timeout_s=0.05)
+    out = await brief_call(state, ctx, timeout_s=0.05)
     assert out.research_brief == "fast" and [u.model for u in state.usage] == ["test:fast"]
 
 
@@ -530,7 +530,7 @@ async def test_an_outer_timeout_is_not_mistaken_for_the_call_timeout() -> None:
     slow = FunctionLLM(lambda r: brief_answer(), delay_s=5.0)
     ctx, _ = make_ctx(Config(operation_timeout_s=60.0), slow)
     with pytest.raises(TimeoutError) as caught:
-        await asyncio.wait_for(brief_call(ctx, ResearchState(question=QUESTION)), 0.05)
+        await asyncio.wait_for(brief_call(ResearchState(question=QUESTION), ctx), 0.05)
     assert not isinstance(caught.value, ProviderError)
 
 
@@ -539,5 +539,5 @@ async def test_a_cancelled_run_makes_no_call() -> None:
     ctx, _ = make_ctx(Config(), llm)
     ctx.cancel.cancel("stopped by the user")
     with pytest.raises(ResearchCancelled, match="stopped by the user"):
-        await brief_call(ctx, ResearchState(question=QUESTION))
+        await brief_call(ResearchState(question=QUESTION), ctx)
     assert llm.requests == []

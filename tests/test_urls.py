@@ -118,7 +118,7 @@ async def test_topic_research_never_extracts_urls_the_policy_refuses() -> None:
         FunctionLLM(reflect_with(decide)), search, extract_max_per_iteration=4
     )
     state, (sq,) = new_state("printing press Europe")
-    await research_topic(ctx, state, sq, Phase.GATHERING)
+    await research_topic(state, ctx, sq, Phase.GATHERING)
     assert search.extracted == [["https://example.org/1"]]
     assert [e["url"] for e in events.kinds("url_refused")] == wanted[1:]
     assert "http://169.254.169.254/latest/meta-data/" not in state.seen_urls()

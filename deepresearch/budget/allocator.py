@@ -242,8 +242,8 @@ class TokenBudget:
     # -- fitting ---------------------------------------------------------------------
     async def fit(
         self,
-        ctx: RunContext,
         state: ResearchState,
+        ctx: RunContext,
         *,
         phase: str,
         model_spec: str,
@@ -274,8 +274,8 @@ class TokenBudget:
                 return FittedItem(item.id, item.text, DegradationLevel.FULL, originals[i])
             async with limit:
                 result = await self.condenser.condense(
-                    ctx,
                     state,
+                    ctx,
                     phase=phase,
                     text=item.text,
                     level=level,
@@ -297,13 +297,13 @@ class TokenBudget:
             for task in tasks:
                 task.cancel()
             raise
-        self._record(ctx, state, phase, items, originals, fitted, budget)
+        self._record(state, ctx, phase, items, originals, fitted, budget)
         return [f for f in fitted if f.level is not DegradationLevel.DROPPED]
 
     def _record(
         self,
-        ctx: RunContext,
         state: ResearchState,
+        ctx: RunContext,
         phase: str,
         items: list[BudgetItem],
         originals: list[int],

@@ -102,8 +102,8 @@ class Condenser:
 
     async def condense(
         self,
-        ctx: RunContext,
         state: ResearchState,
+        ctx: RunContext,
         *,
         phase: str,
         text: str,
@@ -120,7 +120,7 @@ class Condenser:
                 return Condensed(cached)
         try:
             summary = await asyncio.wait_for(
-                self._summarize(ctx, state, phase, text, level, target), self._timeout_s
+                self._summarize(state, ctx, phase, text, level, target), self._timeout_s
             )
         except PhaseTimeoutError:
             raise
@@ -140,8 +140,8 @@ class Condenser:
 
     async def _summarize(
         self,
-        ctx: RunContext,
         state: ResearchState,
+        ctx: RunContext,
         phase: str,
         text: str,
         level: DegradationLevel,

@@ -43,7 +43,7 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
     for v in views:
         if v.id in digested:
             v.text = ""  # the compressed topic carries this source's content
-    views, topics = await fit_sources(ctx, state, Phase.ANALYSIS, views, topics)
+    views, topics = await fit_sources(state, ctx, Phase.ANALYSIS, views, topics)
     inputs = AnalyzeInputs(
         question=state.question,
         research_brief=state.research_brief,

@@ -64,8 +64,8 @@ def domain_of(hit: SearchHit) -> str:
 
 
 async def run_search(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     query: str,
     *,
     phase: Phase,

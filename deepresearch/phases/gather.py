@@ -25,7 +25,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
             ctx.cancel.check()
             ctx.say(f"researching {sq.id}: {sq.query}")
             try:
-                await research_topic(ctx, state, sq, Phase.GATHERING, settle=False)
+                await research_topic(state, ctx, sq, Phase.GATHERING, settle=False)
                 sq.status = SubQueryStatus.COMPLETED
             except SearchError as exc:
                 # One failed sub-query does not stop the others.
@@ -74,5 +74,5 @@ async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: 
         for sq in [state.sub_query(t.sub_query_id)]
         if sq is not None
     ]
-    await asyncio.gather(*(compress_topic(ctx, state, sq, t, phase) for sq, t in todo))
+    await asyncio.gather(*(compress_topic(state, ctx, sq, t, phase) for sq, t in todo))
     return len(todo)

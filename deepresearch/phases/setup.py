@@ -90,7 +90,7 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         try:
             started = ctx.prefetch.take(state.question, max_results=cfg.max_sources_per_query)
             hits = await run_search(
-                ctx, state, state.question, phase=Phase.PLANNING, prefetched=started
+                state, ctx, state.question, phase=Phase.PLANNING, prefetched=started
             )
             scout = [
                 ScoutHit(title=h.title, snippet=h.snippet[:200])

@@ -161,9 +161,9 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     inputs = _inputs(state, cfg, rnd, ctx.today)
     try:
         if cfg.delegation_model:
-            await _delegate(ctx, state, rnd, inputs)
+            await _delegate(state, ctx, rnd, inputs)
         else:
-            await _assess(ctx, state, rnd, inputs)
+            await _assess(state, ctx, rnd, inputs)
     except ProviderError as exc:
         # The heuristic decides alone; conservative: no more gathering without guidance.
         rnd.should_continue = False
@@ -240,7 +240,7 @@ def _fallback_digest(state: ResearchState, source_ids: list[str]) -> str:
 
 
 async def _delegate(
-    ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
+    state: ResearchState, ctx: RunContext, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
     think = await ask(SUPERVISOR_THINK, inputs, state, ctx)
     rnd.think = think.gap_analysis
@@ -311,7 +311,7 @@ def _directive_query(topic: str) -> str:
 
 
 async def _assess(
-    ctx: RunContext, state: ResearchState, rnd: SupervisionRound, inputs: SupervisionInputs
+    state: ResearchState, ctx: RunContext, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
     out = await ask(SUPERVISOR_ASSESS, inputs, state, ctx)
     rnd.think = out.rationale

@@ -67,7 +67,7 @@ def synthesis_inputs(
 
 async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
     inputs = synthesis_inputs(state, state.consume_guidance(Phase.SYNTHESIS), ctx.today)
-    inputs.findings = await fit_findings(ctx, state, Phase.SYNTHESIS, inputs.findings)
+    inputs.findings = await fit_findings(state, ctx, Phase.SYNTHESIS, inputs.findings)
     inputs.notes, inputs.excerpts = _evidence(state, inputs, _evidence_room(ctx, inputs))
     notes: list[str] = []
     # Nothing gathered is lost: fall back to the extractive report of the same findings.
@@ -80,7 +80,7 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # The model stopped at its output limit even after continuing: say so in the report.
         notes.append("the report was cut off at the model's output limit")
         markdown += f"\n\n{CUT_OFF_NOTE}"
-    fidelity, level = _fidelity(ctx, state)
+    fidelity, level = _fidelity(state, ctx)
     state.report = finalize_report(markdown, state, fidelity=fidelity, level=level)
     return PhaseReport(
         Phase.SYNTHESIS,
@@ -146,7 +146,7 @@ def _evidence(
     return notes, excerpts
 
 
-def _fidelity(ctx: RunContext, state: ResearchState) -> tuple[float | None, str | None]:
+def _fidelity(state: ResearchState, ctx: RunContext) -> tuple[float | None, str | None]:
     if ctx.budget is None or not ctx.config.token_management_enabled:
         return None, None
     from deepresearch.budget.allocator import report_fidelity

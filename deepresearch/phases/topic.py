@@ -43,7 +43,7 @@ _CALL_FAILED = (TimeoutError, ProviderError)
 
 
 async def research_topic(
-    ctx: RunContext, state: ResearchState, sq: SubQuery, phase: Phase, *, settle: bool = True
+    state: ResearchState, ctx: RunContext, sq: SubQuery, phase: Phase, *, settle: bool = True
 ) -> TopicResult:
     """Research one sub-query. Its new sources stay provisional (see phases.settle) when
     ``settle`` is false: parallel researchers are settled together once all have finished."""
@@ -54,14 +54,14 @@ async def research_topic(
     query: str | None = sq.query
     last_counts: dict[str, int] = {}
     while query is not None and topic.tool_calls < cfg.topic_max_tool_calls:
-        hits = await run_search(ctx, state, query, phase=phase, scope=sq.id)
+        hits = await run_search(state, ctx, query, phase=phase, scope=sq.id)
         topic.searches += 1
         topic.queries.append(query)
-        added = await _add_hits(ctx, state, sq, topic, hits, phase)
-        last_counts = _tag_novelty(ctx, state, sq, added, hits)
+        added = await _add_hits(state, ctx, sq, topic, hits, phase)
+        last_counts = _tag_novelty(state, ctx, sq, added, hits)
         for kind, n in last_counts.items():
             topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
-        decision = await _reflect(ctx, state, sq, topic, last_counts, phase)
+        decision = await _reflect(state, ctx, sq, topic, last_counts, phase)
         topic.reflections.append(decision)
         urls = (
             decision.urls_to_extract[: cfg.extract_max_per_iteration] if cfg.enable_extract else []
@@ -74,12 +74,12 @@ async def research_topic(
             topic.extracts += 1  # one tool call, whether or not it succeeds
             try:
                 extracted = await run_search(
-                    ctx, state, sq.query, phase=phase, scope=sq.id, extract=urls
+                    state, ctx, sq.query, phase=phase, scope=sq.id, extract=urls
                 )
             except SearchError as exc:  # non-fatal: keep the search results
                 ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
             else:
-                await _merge_extracts(ctx, state, sq, topic, extracted, phase)
+                await _merge_extracts(state, ctx, sq, topic, extracted, phase)
         if decision.research_complete:
             topic.stop_reason = f"research complete: {decision.rationale}"
             query = None
@@ -98,14 +98,14 @@ async def research_topic(
     if settle:
         settle_sources(state)
     if cfg.inline_compression and cfg.enable_compression:
-        await compress_topic(ctx, state, sq, topic, phase)
+        await compress_topic(state, ctx, sq, topic, phase)
     _tally_tokens(state, topic)
     return topic
 
 
 async def _add_hits(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     sq: SubQuery,
     topic: TopicResult,
     hits: list[SearchHit],
@@ -138,13 +138,13 @@ async def _add_hits(
         topic.source_ids.append(src.id)
         added.append(src)
     if ctx.config.fetch_time_summarization:
-        await asyncio.gather(*(_summarize(ctx, state, sq, s, phase) for s in added))
+        await asyncio.gather(*(_summarize(state, ctx, sq, s, phase) for s in added))
     return added
 
 
 async def _merge_extracts(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     sq: SubQuery,
     topic: TopicResult,
     hits: list[SearchHit],
@@ -166,17 +166,17 @@ async def _merge_extracts(
     # Every page is summarized as soon as it is here, side by side: the upgraded ones
     # while the new ones are added (and summarized), not one after another.
     _, added = await asyncio.gather(
-        asyncio.gather(*(_summarize(ctx, state, sq, s, phase) for s in summarizing)),
-        _add_hits(ctx, state, sq, topic, fresh, phase),
+        asyncio.gather(*(_summarize(state, ctx, sq, s, phase) for s in summarizing)),
+        _add_hits(state, ctx, sq, topic, fresh, phase),
     )
     # Extracted pages are results too: tag them against this sub-query's earlier sources.
-    for kind, n in _tag_novelty(ctx, state, sq, added, fresh).items():
+    for kind, n in _tag_novelty(state, ctx, sq, added, fresh).items():
         if kind in ("new", "related", "duplicate"):
             topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
 
 
 async def _summarize(
-    ctx: RunContext, state: ResearchState, sq: SubQuery, src: Source, phase: Phase
+    state: ResearchState, ctx: RunContext, sq: SubQuery, src: Source, phase: Phase
 ) -> None:
     original = src.raw_content or src.content
     if len(original) <= ctx.config.summarization_min_chars:
@@ -217,8 +217,8 @@ def _head(text: str, limit: int) -> str:
 
 
 def _tag_novelty(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     sq: SubQuery,
     added: list[Source],
     hits: list[SearchHit],
@@ -272,8 +272,8 @@ def novelty_line(counts: dict[str, int]) -> str:
 
 
 async def _reflect(
-    ctx: RunContext,
     state: ResearchState,
+    ctx: RunContext,
     sq: SubQuery,
     topic: TopicResult,
     counts: dict[str, int],
@@ -313,7 +313,7 @@ async def _reflect(
 
 
 async def compress_topic(
-    ctx: RunContext, state: ResearchState, sq: SubQuery, topic: TopicResult, phase: Phase
+    state: ResearchState, ctx: RunContext, sq: SubQuery, topic: TopicResult, phase: Phase
 ) -> None:
     """Reformat a topic's sources with inline citations. Non-fatal: on failure the topic
     keeps ``compression_error`` and the global step (or analysis of raw sources) takes over."""

@@ -139,7 +139,7 @@ def verify_inputs(state: ResearchState, claims: list[Claim], guidance: list[str]
 
 
 async def check(
-    ctx: RunContext, state: ResearchState, inputs: VerifyInputs, notes: list[str]
+    state: ResearchState, ctx: RunContext, inputs: VerifyInputs, notes: list[str]
 ) -> tuple[list[ClaimVerdict], str]:
     """Verdicts for one batch from the verifier role; the offline check fills in for a
     failed model or for claims it left out, and the notes say so."""
@@ -225,7 +225,7 @@ async def verify(state: ResearchState, ctx: RunContext) -> PhaseReport:
     for start in range(0, len(cited), BATCH):
         ctx.cancel.check()
         batch = cited[start : start + BATCH]
-        verdicts, method = await check(ctx, state, verify_inputs(state, batch, guidance), notes)
+        verdicts, method = await check(state, ctx, verify_inputs(state, batch, guidance), notes)
         methods.append(method)
         by_id = {v.claim_id: v for v in verdicts}
         for claim in batch:

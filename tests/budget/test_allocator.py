@@ -55,7 +55,7 @@ async def fit(config: Config, items: list[BudgetItem], state: ResearchState, llm
     ctx, events = make_context(config, llm)
     budget = TokenBudget(config)
     fitted = await budget.fit(
-        ctx, state, phase="analysis", model_spec="offline", items=items, reserved_tokens=0
+        state, ctx, phase="analysis", model_spec="offline", items=items, reserved_tokens=0
     )
     return fitted, budget, llm, events
 
@@ -217,7 +217,7 @@ async def test_prompt_frame_larger_than_the_budget_records_an_overflow(
     config = config_for(500)
     ctx, _ = make_context(config, ExtractiveLLM())
     fitted = await TokenBudget(config).fit(
-        ctx, state, phase="analysis", model_spec="offline", items=items, reserved_tokens=10_000
+        state, ctx, phase="analysis", model_spec="offline", items=items, reserved_tokens=10_000
     )
     assert [f.level for f in fitted] == [L.HEADLINE] * 3
     summary = state.allocations[-1]

@@ -79,7 +79,7 @@ async def fit_with(config: Config, state: ResearchState, n: int = 12) -> None:
     ]
     ctx, _ = make_context(config, ExtractiveLLM())
     await TokenBudget(config).fit(
-        ctx, state, phase="analysis", model_spec="offline", items=items, reserved_tokens=0
+        state, ctx, phase="analysis", model_spec="offline", items=items, reserved_tokens=0
     )
 
 

@@ -37,7 +37,7 @@ async def test_only_sources_cited_by_kept_lines_are_listed(state: ResearchState)
     ctx, _ = make_context(config, ExtractiveLLM())
     ctx.budget = TokenBudget(config)
     views, topic = _digest(80)
-    listed, topics = await fit_sources(ctx, state, Phase.ANALYSIS, views, [topic])
+    listed, topics = await fit_sources(state, ctx, Phase.ANALYSIS, views, [topic])
 
     assert topics, "the digest keeps some of its lines"
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", topics[0].compressed)}
@@ -55,5 +55,5 @@ async def test_without_budgeting_everything_is_listed(state: ResearchState) -> N
     ctx, _ = make_context(config, ExtractiveLLM())
     ctx.budget = TokenBudget(config)
     views, topic = _digest(80)
-    listed, topics = await fit_sources(ctx, state, Phase.ANALYSIS, views, [topic])
+    listed, topics = await fit_sources(state, ctx, Phase.ANALYSIS, views, [topic])
     assert listed == views and topics == [topic]

@@ -22,7 +22,7 @@ def items(n: int) -> list[BudgetItem]:
 async def run_fit(budget: TokenBudget, llm: ExtractiveLLM, state: ResearchState, n: int = 8):  # type: ignore[no-untyped-def]
     ctx, events = make_context(budget.config, llm)
     fitted = await budget.fit(
-        ctx, state, phase="analysis", model_spec="offline", items=items(n), reserved_tokens=0
+        state, ctx, phase="analysis", model_spec="offline", items=items(n), reserved_tokens=0
     )
     return fitted, events
 
@@ -84,8 +84,8 @@ async def test_text_longer_than_the_summarizer_prompt_is_chunked(state: Research
     text = sentences(120, "long")  # several times the per-call budget
     assert count_tokens(text) > 3 * budget.call_budget("offline")
     result = await budget.condenser.condense(
-        ctx,
         state,
+        ctx,
         phase="analysis",
         text=text,
         level=DegradationLevel.KEY_POINTS,

@@ -30,7 +30,7 @@ def _topic_state() -> tuple[ResearchState, TopicResult]:
 def _compress(llm: FunctionLLM | LiteralLLM) -> TopicResult:
     state, topic = _topic_state()
     ctx = make_ctx(fast_config(), llm)
-    asyncio.run(compress_topic(ctx, state, state.sub_queries[0], topic, Phase.GATHERING))
+    asyncio.run(compress_topic(state, ctx, state.sub_queries[0], topic, Phase.GATHERING))
     return topic
 
 
@@ -54,7 +54,7 @@ def _condense(answer: str) -> str:
     condenser = Condenser(cache_enabled=False, timeout_s=5, call_budget=lambda spec: 4000)
     out = asyncio.run(
         condenser.condense(
-            ctx, state, phase="analysis", text=CITED * 4, level=DegradationLevel.CONDENSED,
+            state, ctx, phase="analysis", text=CITED * 4, level=DegradationLevel.CONDENSED,
             target=40, count_spec="offline",
         )
     )  # fmt: skip

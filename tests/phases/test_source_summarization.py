@@ -44,7 +44,7 @@ async def test_long_results_get_a_summary_and_verbatim_excerpts_and_keep_the_raw
     llm = FunctionLLM()  # the offline engine summarises extractively
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     by_url = {s.url: s for s in state.sources}
     long_src = by_url["https://example.org/printing-press"]
     original = search.documents[0].content
@@ -81,7 +81,7 @@ async def test_summary_text_is_what_the_reflection_reads() -> None:
     llm = ScriptedLLM({SummaryOutput: [answer], ReflectOutput: [DONE]})
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, _long("press"))]]))
     state, (sq,) = new_state("press")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     (src,) = state.sources
     assert src.excerpts == ["Sentence 1 says the press mattered in year 1441."]  # blanks dropped
     assert src.content == (
@@ -105,7 +105,7 @@ async def test_only_results_longer_than_the_threshold_are_summarized() -> None:
         llm = ScriptedLLM({ReflectOutput: [DONE]})
         ctx, _ = make_context(llm, ScriptSearch([hits]), **config)
         state, (sq,) = new_state("printing press")
-        await research_topic(ctx, state, sq, G)
+        await research_topic(state, ctx, sq, G)
         assert [s.summarized for s in state.sources] == expected
         assert len(llm.requests_for(SummaryOutput)) == sum(expected)
 
@@ -115,7 +115,7 @@ async def test_the_summarizer_reads_at_most_the_input_cap_and_the_raw_text_stays
     llm = FunctionLLM()
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, page)]]), summarization_max_input_chars=5000)
     state, (sq,) = new_state("printing press")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     (asked,) = [r.inputs for r in llm.requests_for(SummaryOutput)]
     assert isinstance(asked, SummarizeInputs)
     assert 2500 < len(asked.content) <= 5000
@@ -128,7 +128,7 @@ async def test_summarization_can_be_switched_off(search: StaticSearch) -> None:
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search, fetch_time_summarization=False)
     state, (sq,) = new_state("printing press Europe")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     assert llm.requests_for(SummaryOutput) == []
     assert state.sources and not any(s.summarized for s in state.sources)
     assert state.sources[0].content == search.documents[0].content
@@ -146,7 +146,7 @@ async def test_a_summary_that_takes_too_long_falls_back_to_the_raw_text() -> Non
         summarization_timeout_s=0.05,
     )
     state, (sq,) = new_state("press")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert [r.timeout_s for r in slow.requests] == [0.05]  # the provider is told too
     src = state.sources[0]
     assert not src.summarized and src.content == text and src.excerpts == []
@@ -168,7 +168,7 @@ async def test_a_failing_summarizer_falls_back_to_the_raw_text() -> None:
     text = _long("press")
     ctx, events = make_context(llm, ScriptSearch([[doc(1, text)]]), inline_compression=False)
     state, (sq,) = new_state("press")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     (src,) = state.sources
     assert not src.summarized and src.content == text
     assert events.kinds("summarization_failed")[0]["error"] == "summarizer down"
@@ -193,7 +193,7 @@ async def test_results_are_summarized_concurrently() -> None:
     hits = [doc(i, _long(f"topic{i}")) for i in range(3)]
     ctx, _ = make_context(llm, ScriptSearch([hits]), inline_compression=False)
     state, (sq,) = new_state("press")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     assert peak == 3 and all(s.summarized for s in state.sources)
 
 
@@ -212,7 +212,7 @@ async def test_reflection_is_offered_the_urls_it_may_extract() -> None:
         llm = ScriptedLLM({ReflectOutput: [DONE]})
         ctx, _ = make_context(llm, ScriptSearch([hits]), enable_extract=enabled)
         state, (sq,) = new_state("printing press")
-        await research_topic(ctx, state, sq, G)
+        await research_topic(state, ctx, sq, G)
         request = llm.requests_for(ReflectOutput)[0]
         assert isinstance(request.inputs, ReflectInputs)
         urls = [h["url"] for h in hits] if enabled else []
@@ -231,7 +231,7 @@ async def test_reflection_recommends_snippet_only_results_and_extract_summarizes
     llm = FunctionLLM()  # the offline engine asks for the full text behind thin results
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.reflections[0].urls_to_extract == [p["url"] for p in pages]
     assert search.extracted == [[p["url"] for p in pages]]
     assert (topic.searches, topic.extracts) == (1, 1)
@@ -262,7 +262,7 @@ async def test_extracted_pages_are_summarized_side_by_side() -> None:
 
     ctx, _ = make_context(FunctionLLM(answer), search)
     state, (sq,) = new_state("printing press Europe")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     assert sorted(log[:2]) == [f"asked {p['url']}" for p in pages], log
     assert [s.summarized for s in state.sources] == [True, True]
 
@@ -278,7 +278,7 @@ async def test_extract_takes_at_most_the_configured_number_of_urls() -> None:
         search = ScriptSearch([found], pages)
         ctx, _ = make_context(llm, search, extract_max_per_iteration=cap)
         state, (sq,) = new_state("printing press")
-        topic = await research_topic(ctx, state, sq, G)
+        topic = await research_topic(state, ctx, sq, G)
         assert search.extracted == [taken] and topic.extracts == 1
         # extracted pages upgrade the sources the search found, summarised
         assert [s.url for s in state.sources] == [h["url"] for h in found]
@@ -299,7 +299,7 @@ async def test_extracted_pages_get_novelty_tags_against_the_topics_sources() -> 
     ctx, _ = make_context(llm, ScriptSearch([[doc(1, FULL)]], pages))
     state, (sq,) = new_state("printing press")
     state.question += " Read " + " and ".join(p["url"] for p in pages)  # user-given URLs
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     by_title = {s.title: s for s in state.sources}
     assert by_title["Copy"].novelty == Novelty.DUPLICATE
     assert by_title["Venice"].novelty == Novelty.NEW
@@ -325,8 +325,8 @@ async def test_extracted_sources_are_deduplicated_against_every_researchers_sour
     state.question += (
         f" See {urls[2]}"  # the URL policy extracts a page nobody found only if the user gave it
     )
-    await research_topic(ctx, state, a, G)
-    topic_b = await research_topic(ctx, state, b, G)
+    await research_topic(state, ctx, a, G)
+    topic_b = await research_topic(state, ctx, b, G)
     all_urls = [s.url for s in state.sources]
     assert len(all_urls) == len(set(all_urls)) == 4
     # only the page nobody had found joins researcher b's topic
@@ -345,7 +345,7 @@ async def test_an_extract_failure_is_not_fatal() -> None:
     search = ScriptSearch([[doc(1, SNIPPET)], [doc(2, SNIPPET)]], fail_extract=True)
     ctx, events = make_context(llm, search)
     state, (sq,) = new_state("printing press")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert search.queries == ["printing press", "second"]  # research carried on
     assert (topic.searches, topic.extracts) == (2, 1)  # the failed call still counts
     assert [s.content for s in state.sources] == [SNIPPET, SNIPPET]
@@ -361,6 +361,6 @@ async def test_extract_can_be_switched_off() -> None:
         search = ScriptSearch([[doc(1, SNIPPET)]], [doc(1, FULL)])
         ctx, _ = make_context(llm, search, **config)
         state, (sq,) = new_state("printing press")
-        topic = await research_topic(ctx, state, sq, G)
+        topic = await research_topic(state, ctx, sq, G)
         assert search.extracted == [] and topic.extracts == 0 and topic.tool_calls == 1
         assert state.sources[0].content == SNIPPET

@@ -63,7 +63,7 @@ async def test_inline_compression_fills_the_topic_result_with_cited_findings(
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state(SIMPLE)
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.compressed_findings and topic.compression_error is None
     (request,) = llm.requests_for(CompressOutput)
     assert request.system == prompts.COMPRESS_SYSTEM and request.phase == G.value
@@ -100,7 +100,7 @@ async def test_a_topic_without_sources_is_not_compressed() -> None:
     llm = FunctionLLM()
     ctx, _ = make_context(llm, StaticSearch([]))
     state, (sq,) = new_state("nothing to find")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.compressed_findings is None and topic.compression_error is None
     assert llm.requests_for(CompressOutput) == []
 
@@ -109,7 +109,7 @@ async def test_inline_compression_failure_is_not_fatal(search: StaticSearch) -> 
     llm = _failing_compressor(times=1)
     ctx, events = make_context(llm, search)
     state, (sq,) = new_state(SIMPLE)
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.compressed_findings is None
     assert topic.compression_error == "ProviderError: compressor down"
     assert events.kinds("compression_failed") == [{"sub_query": sq.id, "error": "compressor down"}]
@@ -146,7 +146,7 @@ async def test_with_inline_compression_off_the_global_step_compresses_after_all_
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search, inline_compression=False, **TWO)
     state, (first, _) = new_state(*QUERIES)
-    topic = await research_topic(ctx, state, first, G)
+    topic = await research_topic(state, ctx, first, G)
     assert topic.compressed_findings is None and llm.requests_for(CompressOutput) == []
     state.topic_results.clear()
     state.sources.clear()
@@ -187,7 +187,7 @@ async def test_the_global_step_does_not_compress_a_topic_twice(search: StaticSea
 async def test_topic_token_usage_includes_inline_compression(search: StaticSearch) -> None:
     ctx, _ = make_context(FunctionLLM(), search)
     state, (sq,) = new_state(SIMPLE)
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     records = [u for u in state.usage if u.scope == sq.id]
     compression = [u for u in records if u.role == AgentRole.COMPRESSOR.value]
     assert len(compression) == 1 and compression[0].input_tokens > 0

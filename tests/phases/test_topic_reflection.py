@@ -37,7 +37,7 @@ async def test_reflection_follows_every_search_and_stops_on_research_complete(
     llm = ScriptedLLM({ReflectOutput: [_again("Gutenberg movable type"), done]})
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     # one reflection per search, and nothing after research_complete though budget remains
     assert search.queries == ["printing press Europe", "Gutenberg movable type"]
     assert topic.searches == 2 and topic.tool_calls == 2 < ctx.config.topic_max_tool_calls
@@ -52,7 +52,7 @@ async def test_reflection_is_forced_even_after_an_empty_search() -> None:
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("something nobody wrote about")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.searches == 1 and topic.source_ids == []
     assert len(_reflections(llm)) == 1
     assert (
@@ -70,7 +70,7 @@ async def test_refined_query_is_used_in_the_next_search(search: StaticSearch) ->
     llm = FunctionLLM(reflect_with(decide))
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     expected = ["printing press Europe", "refined query 1", "refined query 2"]
     assert search.queries == expected == topic.queries
     # each reflection sees every query run so far and the tool calls used
@@ -84,7 +84,7 @@ async def test_a_refined_query_that_repeats_an_earlier_search_ends_the_loop(
     llm = ScriptedLLM({ReflectOutput: [_again("Gutenberg"), _again("PRINTING press europe")]})
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert search.queries == ["printing press Europe", "Gutenberg"]
     assert topic.stop_reason == "refined query repeats an earlier search"
 
@@ -101,7 +101,7 @@ async def test_not_continuing_without_research_complete_stops_as_sufficient_for_
         llm = ScriptedLLM({ReflectOutput: [decision, _again("never run")]})
         ctx, _ = make_context(llm, StaticSearch(search.documents))
         state, (sq,) = new_state("printing press Europe")
-        topic = await research_topic(ctx, state, sq, G)
+        topic = await research_topic(state, ctx, sq, G)
         assert topic.searches == 1 and topic.stop_reason == reason
 
 
@@ -111,7 +111,7 @@ async def test_tool_call_budget_defaults_to_ten_and_caps_searches(search: Static
     llm = FunctionLLM(reflect_with(lambda i, n: _again(f"angle {n}")))
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.searches == len(search.queries) == 10 == topic.tool_calls
     assert topic.stop_reason == "tool-call budget of 10 spent"
 
@@ -130,7 +130,7 @@ async def test_search_and_extract_both_count_toward_the_budget(
     llm = FunctionLLM(reflect_with(decide))
     ctx, _ = make_context(llm, search, topic_max_tool_calls=budget)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert (topic.searches, topic.extracts) == (searches, extracts)
     assert (search.calls["search"], search.calls["extract"]) == (searches, extracts)
     assert topic.tool_calls == budget
@@ -142,7 +142,7 @@ async def test_early_exit_heuristic_fires_on_a_simple_query(search: StaticSearch
     llm = FunctionLLM()  # the offline engine reflects as the prompt asks
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press Europe")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.searches == 1 and topic.tool_calls < ctx.config.topic_max_tool_calls
     assert topic.reflections[0].research_complete
     assert topic.stop_reason == "research complete: 4 relevant sources cover the sub-query."
@@ -155,7 +155,7 @@ async def test_a_query_the_first_search_does_not_cover_searches_again(
     llm = FunctionLLM()
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("printing press effects on universities and merchants")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.searches == 2
     assert topic.reflections[0].continue_searching and topic.reflections[0].refined_query
     assert search.queries[1] == topic.reflections[0].refined_query
@@ -186,7 +186,7 @@ async def test_novelty_tags_follow_the_thresholds_and_reach_the_researcher() -> 
     llm = FunctionLLM(reflect_with(lambda i, n: _again("second") if n == 1 else None))
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("alpha bravo")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     tags = {s.title: (s.novelty, s.related_to) for s in state.sources}
     assert tags == {
         "Base": (Novelty.NEW, None),  # nothing earlier to compare with
@@ -218,7 +218,7 @@ async def test_novelty_thresholds_come_from_config() -> None:
         llm, search, novelty_related_threshold=0.05, novelty_duplicate_threshold=0.2
     )
     state, (sq,) = new_state("alpha bravo")
-    await research_topic(ctx, state, sq, G)
+    await research_topic(state, ctx, sq, G)
     assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.DUPLICATE]
 
 
@@ -236,8 +236,8 @@ async def test_similarity_exactly_on_a_threshold_counts_as_related() -> None:
     llm = FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True)))
     ctx, _ = make_context(llm, search)
     state, (a, b) = new_state("alpha", "bravo")
-    await research_topic(ctx, state, a, G)
-    await research_topic(ctx, state, b, G)
+    await research_topic(state, ctx, a, G)
+    await research_topic(state, ctx, b, G)
     assert [s.novelty_score for s in state.sources] == [1.0, 0.3, 1.0, 0.7]
     assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.RELATED] * 2
 
@@ -247,8 +247,8 @@ async def test_novelty_compares_only_with_sources_of_the_same_sub_query() -> Non
     llm = FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True)))
     ctx, _ = make_context(llm, search)
     state, (first, second) = new_state("alpha bravo", "alpha kilo")
-    await research_topic(ctx, state, first, G)
-    await research_topic(ctx, state, second, G)
+    await research_topic(state, ctx, first, G)
+    await research_topic(state, ctx, second, G)
     assert [s.novelty for s in state.sources] == [Novelty.NEW, Novelty.NEW]
 
 
@@ -258,8 +258,8 @@ async def test_novelty_line_tells_repeats_from_other_researchers_finds() -> None
     llm = FunctionLLM(reflect_with(lambda i, n: _again("again") if n == 1 else None))
     ctx, _ = make_context(llm, search)
     state, (a, b) = new_state("alpha bravo", "quebec romeo")
-    await research_topic(ctx, state, a, G)
-    await research_topic(ctx, state, b, G)  # its hits all belong to researcher a
+    await research_topic(state, ctx, a, G)
+    await research_topic(state, ctx, b, G)  # its hits all belong to researcher a
     assert [i.novelty_summary for i in _reflections(llm)] == [
         "Novelty: 2 new, 0 related, 0 duplicate out of 2 results",
         "Novelty: 0 new, 1 related, 0 duplicate out of 1 results "
@@ -282,7 +282,7 @@ async def test_stop_heuristic_ends_research_when_the_last_search_found_nothing_n
     llm = FunctionLLM(reflect_with(lambda i, n: _again("second angle") if n == 1 else None))
     ctx, _ = make_context(llm, search)
     state, (sq,) = new_state("alpha bravo zebra")
-    topic = await research_topic(ctx, state, sq, G)
+    topic = await research_topic(state, ctx, sq, G)
     assert topic.searches == 2
     assert topic.reflections[-1].research_complete
     assert topic.stop_reason.startswith("research complete: The last search returned nothing new")
