@@ -36,6 +36,7 @@ from deepresearch.errors import (
     UrlRefused,
 )
 from deepresearch.offline import OfflineEngine
+from deepresearch.one_call import research
 from deepresearch.providers.base import (
     LLMProvider,
     LLMRequest,
@@ -44,7 +45,7 @@ from deepresearch.providers.base import (
     SearchProvider,
 )
 from deepresearch.run_result import RunResult
-from deepresearch.session import Session, research
+from deepresearch.session import Session
 from deepresearch.state import (
     Confidence,
     Finding,

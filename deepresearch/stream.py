@@ -9,12 +9,17 @@ the findings analysis wrote).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from deepresearch.state import EventKind, Phase, ResearchState, RunStatus
+
+if TYPE_CHECKING:
+    from deepresearch.run_result import RunResult
 
 
 class RunEvent(BaseModel):
@@ -175,3 +180,41 @@ class TeeEvents:
         self.sink.emit(state, kind, payload)
         for listener in list(self.listeners):
             listener(state, kind, payload)
+
+
+async def run_events(
+    state: ResearchState,
+    listeners: list[Listener],
+    runner: Callable[[], Awaitable[RunResult]],
+    cancel: Callable[[], None],
+) -> AsyncGenerator[RunEvent]:
+    """Start ``runner()`` and yield the typed events of its run, then :class:`RunFinished`.
+    Closing the iterator early cancels the run and waits for it to stop.
+
+    Args:
+        state: the run's state (the translator reads sources and findings from it).
+        listeners: the event sink's listener list; one is added for the run's duration.
+        runner: starts the run (or resumes it) and returns how it ended.
+        cancel: stops the run at its next safe point.
+    """
+    queue: asyncio.Queue[RunEvent | None] = asyncio.Queue()
+    translator = EventTranslator(state)
+
+    def listen(state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        for event in translator.translate(state, kind, payload):
+            queue.put_nowait(event)
+
+    listeners.append(listen)
+    task = asyncio.ensure_future(runner())
+    task.add_done_callback(lambda _: queue.put_nowait(None))
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+        result = task.result()
+        yield RunFinished(status=result.status, phase=result.phase, error=result.error)
+    finally:
+        listeners.remove(listen)
+        if not task.done():
+            cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
