@@ -35,7 +35,7 @@ from deepresearch.providers.base import (
 )
 from deepresearch.roles import ROUTES, BriefInputs, BriefOutput, ClarifyOutput, RoleSpec
 from deepresearch.state import AgentRole, Phase, PhaseMetrics, ResearchState
-from deepresearch.testing import EmptySearch, FunctionLLM, RecordingEvents
+from deepresearch.testing import FunctionLLM, RecordingEvents, context
 
 QUESTION = "How did the printing press change Europe?"
 
@@ -67,12 +67,12 @@ def make_ctx(
     cheap_spec: Any = None,
 ) -> tuple[RunContext, RecordingEvents]:
     events = RecordingEvents()
-    router = ModelRouter(config, default, factory or Factory(), cheap_spec)
-    ctx = RunContext(
+    ctx = context(
+        default,
         config=config,
-        models=router,
-        search=EmptySearch(),
         events=events,
+        models=factory or Factory(),
+        cheap_spec=cheap_spec,
         budget=cast(Any, budget),
     )
     return ctx, events

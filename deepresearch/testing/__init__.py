@@ -6,20 +6,33 @@
 - :class:`StaticSearch` searches a fixed list of documents by word overlap, records
   every query, and can be slowed down or made to fail.
 - :func:`static_resolver` resolves host names for the URL policy without touching DNS.
+- :func:`context` builds the :class:`~deepresearch.context.RunContext` a phase or helper
+  is called with, from these doubles.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
+from deepresearch.budget import TokenBudget
+from deepresearch.config import Config
+from deepresearch.context import Checkpoint, EventSink, RunContext
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.offline import OfflineEngine
-from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit, Usage
+from deepresearch.providers.base import (
+    LLMProvider,
+    LLMRequest,
+    LLMResponse,
+    SearchHit,
+    SearchProvider,
+    Usage,
+)
+from deepresearch.routing import ModelRouter, ProviderFactory
 from deepresearch.state import ResearchState
 from deepresearch.text import estimate_tokens, term_set
 
@@ -209,11 +222,68 @@ def static_resolver(
     return resolve
 
 
+def context(
+    llm: LLMProvider | None = None,
+    search: SearchProvider | None = None,
+    *,
+    config: Config | None = None,
+    events: EventSink | None = None,
+    models: Mapping[str, LLMProvider] | ProviderFactory | None = None,
+    cheap_spec: Callable[[str], str | None] | None = None,
+    budget: TokenBudget | None = None,
+    checkpoint: Checkpoint | None = None,
+    today: str = "",
+    **overrides: Any,
+) -> RunContext:
+    """The :class:`~deepresearch.context.RunContext` a phase (``await plan(state, ctx)``)
+    or one of its helpers is called with in a test.
+
+    Args:
+        llm: the default model; by default a :class:`FunctionLLM` (the offline engine).
+        search: the search provider; by default :class:`EmptySearch`.
+        config: the configuration; by default ``Config`` built from ``overrides``.
+        events: the event sink, e.g. a :class:`RecordingEvents` to assert on; by default
+            a new ``RecordingEvents`` (``ctx.events``).
+        models: the other model specs the run may route to (``role_models``): a mapping
+            from spec to provider, or a function that builds one. With a mapping, a spec
+            it lacks fails the test (``AssertionError``), as does any spec without one.
+        cheap_spec: a vendor's small model for a spec (see ``ModelRouter``).
+        budget: the token budget, when the test manages tokens.
+        checkpoint: awaited with the state after each phase (e.g. to record its status).
+        today: the date prompts give; by default ``Config.today``, else the real date.
+        overrides: ``Config`` fields, when no ``config`` is given.
+    """
+    if config is not None and overrides:
+        raise TypeError("pass either config or Config fields, not both")
+    cfg = config if config is not None else Config.build(overrides)
+    factory = models if callable(models) else _only(models or {})
+    extra: dict[str, Any] = {"checkpoint": checkpoint} if checkpoint is not None else {}
+    return RunContext(
+        config=cfg,
+        models=ModelRouter(cfg, llm or FunctionLLM(), factory, cheap_spec),
+        search=search if search is not None else EmptySearch(),
+        events=events if events is not None else RecordingEvents(),
+        budget=budget,
+        today=today,
+        **extra,
+    )
+
+
+def _only(models: Mapping[str, LLMProvider]) -> ProviderFactory:
+    def factory(spec: str) -> LLMProvider:
+        if spec not in models:
+            raise AssertionError(f"unexpected model spec {spec}")
+        return models[spec]
+
+    return factory
+
+
 __all__ = [
     "EmptySearch",
     "FunctionLLM",
     "RecordingEvents",
     "ScriptedLLM",
     "StaticSearch",
+    "context",
     "static_resolver",
 ]

@@ -9,10 +9,9 @@ from deepresearch.budget import count_tokens
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import ModelRouter
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, Usage
 from deepresearch.roles import CondenseInputs, CondenseOutput
-from deepresearch.testing import EmptySearch, RecordingEvents
+from deepresearch.testing import RecordingEvents, context
 
 
 class ExtractiveLLM:
@@ -49,17 +48,8 @@ class ExtractiveLLM:
 
 
 def make_context(config: Config, llm: LLMProvider) -> tuple[RunContext, RecordingEvents]:
-    def factory(spec: str) -> LLMProvider:
-        raise AssertionError(f"unexpected model spec {spec}")
-
     events = RecordingEvents()
-    ctx = RunContext(
-        config=config,
-        models=ModelRouter(config, llm, factory),
-        search=EmptySearch(),
-        events=events,
-    )
-    return ctx, events
+    return context(llm, config=config, events=events), events
 
 
 def sentences(n: int, topic: str, words_each: int = 18) -> str:

@@ -9,10 +9,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from deepresearch.config import Config
-from deepresearch.context import RunContext
-from deepresearch.llm import ModelRouter
 from deepresearch.offline import OfflineEngine
-from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit
+from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ThinkOutput
 from deepresearch.state import (
     Phase,
@@ -22,23 +20,9 @@ from deepresearch.state import (
     SubQuery,
     SubQueryStatus,
 )
-from deepresearch.testing import FunctionLLM, RecordingEvents, StaticSearch
+from deepresearch.testing import FunctionLLM, StaticSearch
 
 QUESTION = "How did the printing press change Europe?"
-
-
-def make_ctx(
-    config: Config, llm: LLMProvider, search: Any = None, events: RecordingEvents | None = None
-) -> RunContext:
-    def factory(spec: str) -> LLMProvider:
-        raise AssertionError(f"unexpected model spec {spec}")
-
-    return RunContext(
-        config=config,
-        models=ModelRouter(config, llm, factory),
-        search=search if search is not None else StaticSearch([]),
-        events=events if events is not None else RecordingEvents(),
-    )
 
 
 def fast_config(**overrides: Any) -> Config:

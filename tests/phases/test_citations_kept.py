@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import re
 
-from phase_support import QUESTION, add_source, completed, fast_config, make_ctx
+from phase_support import QUESTION, add_source, completed, fast_config
 
 from deepresearch.budget.degrade import Condenser, DegradationLevel
 from deepresearch.phases.topic import compress_topic
 from deepresearch.roles import CompressOutput, CondenseOutput
 from deepresearch.state import Phase, ResearchState, TopicResult
-from deepresearch.testing import FunctionLLM, ScriptedLLM
+from deepresearch.testing import FunctionLLM, ScriptedLLM, context
 from deepresearch.testing.literal import LiteralLLM
 
 CITED = "- Presses spread to 250 towns [1]. Eight million books by 1500 [2]."
@@ -29,7 +29,7 @@ def _topic_state() -> tuple[ResearchState, TopicResult]:
 
 def _compress(llm: FunctionLLM | LiteralLLM) -> TopicResult:
     state, topic = _topic_state()
-    ctx = make_ctx(fast_config(), llm)
+    ctx = context(llm, config=fast_config())
     asyncio.run(compress_topic(state, ctx, state.sub_queries[0], topic, Phase.GATHERING))
     return topic
 
@@ -50,7 +50,7 @@ def test_a_digest_that_cites_no_source_is_a_failed_compression() -> None:
 def _condense(answer: str) -> str:
     state, _ = _topic_state()
     llm = ScriptedLLM({CondenseOutput: [CondenseOutput(text=answer)]})
-    ctx = make_ctx(fast_config(), llm)
+    ctx = context(llm, config=fast_config())
     condenser = Condenser(cache_enabled=False, timeout_s=5, call_budget=lambda spec: 4000)
     out = asyncio.run(
         condenser.condense(

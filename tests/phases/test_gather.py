@@ -9,7 +9,6 @@ from phase_support import (
     add_source,
     delegating_llm,
     fast_config,
-    make_ctx,
     paragraph,
     routed_llm,
     topic_docs,
@@ -26,7 +25,7 @@ from deepresearch.state import (
     RunStatus,
     SubQueryStatus,
 )
-from deepresearch.testing import FunctionLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, StaticSearch, context
 from deepresearch.workflow.loop import Workflow
 
 DOCS = topic_docs({"mainz": 3, "venice": 2, "paris": 2, "plague": 2, "lyon": 2, "basel": 2})
@@ -45,7 +44,9 @@ async def test_parallel_researchers_respect_max_concurrent_research_units() -> N
     for limit, expected in ((2, 2), (6, 6)):
         search = InFlightSearch(DOCS, delay_s=0.02)
         state = _state(*queries)
-        ctx = make_ctx(fast_config(max_concurrent_research_units=limit), FunctionLLM(), search)
+        ctx = context(
+            FunctionLLM(), search, config=fast_config(max_concurrent_research_units=limit)
+        )
         await gather(state, ctx)
         assert search.max_in_flight == expected
         assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
@@ -59,7 +60,7 @@ async def test_directive_researchers_respect_the_cap_across_rounds() -> None:
     cfg = fast_config(
         max_concurrent_research_units=2, topic_max_tool_calls=1, max_supervision_rounds=3
     )
-    await Workflow(make_ctx(cfg, llm, search)).run(state)
+    await Workflow(context(llm, search, config=cfg)).run(state)
     assert state.status == RunStatus.COMPLETED
     assert [len(r.directive_ids) for r in state.supervision_history] == [2, 2, 0]
     assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
@@ -73,17 +74,17 @@ async def test_directive_priorities_set_execution_order() -> None:
     )
     state = _state()
     state.phase = Phase.SUPERVISION
-    await supervise(state, make_ctx(fast_config(), llm, search))
+    await supervise(state, context(llm, search, config=fast_config()))
     assert [d.priority for d in state.directives] == [1, 2, 3]
     one_at_a_time = fast_config(max_concurrent_research_units=1, topic_max_tool_calls=1)
-    await gather(state, make_ctx(one_at_a_time, llm, search))
+    await gather(state, context(llm, search, config=one_at_a_time))
     assert search.queries == ["mainz archives", "paris archives", "venice archives"]
 
 
 async def test_one_failing_researcher_does_not_block_the_others() -> None:
     search = StaticSearch(DOCS, fail_on=["plague"])
     state = _state("mainz history", "plague outbreaks", "venice trade")
-    report = await gather(state, make_ctx(fast_config(), FunctionLLM(), search))
+    report = await gather(state, context(FunctionLLM(), search, config=fast_config()))
     by_query = {sq.query: sq for sq in state.sub_queries}
     failed = by_query["plague outbreaks"]
     assert failed.status == SubQueryStatus.FAILED and failed.error and "plague" in failed.error
@@ -97,7 +98,7 @@ async def test_failing_directive_does_not_block_other_directives() -> None:
     llm = delegating_llm(lambda n: [("plague records", 1), ("lyon printers", 2)] if n == 1 else [])
     state = _state("mainz")
     cfg = fast_config(topic_max_tool_calls=1)
-    await Workflow(make_ctx(cfg, llm, search)).run(state)
+    await Workflow(context(llm, search, config=cfg)).run(state)
     assert state.status == RunStatus.COMPLETED and state.report is not None
     by_query = {sq.query: sq for sq in state.sub_queries}
     assert by_query["plague records"].status == SubQueryStatus.FAILED
@@ -113,7 +114,7 @@ async def test_new_sources_merge_into_state_with_url_dedup() -> None:
     done = state.add_sub_query("mainz before")
     done.status = SubQueryStatus.COMPLETED
     known = add_source(state, done, "https://mainz0.example/page", domain="mainz0.example")
-    ctx = make_ctx(fast_config(), FunctionLLM(), StaticSearch(DOCS))
+    ctx = context(FunctionLLM(), StaticSearch(DOCS), config=fast_config())
     report = await gather(state, ctx)
 
     urls = [s.url for s in state.sources]
@@ -125,7 +126,7 @@ async def test_new_sources_merge_into_state_with_url_dedup() -> None:
 
     # a directive finding the same pages again adds nothing twice
     llm = delegating_llm(lambda n: [("mainz printing shops", 1), ("venice printing shops", 2)])
-    ctx = make_ctx(fast_config(), llm, StaticSearch(DOCS))
+    ctx = context(llm, StaticSearch(DOCS), config=fast_config())
     state.phase = Phase.SUPERVISION
     await supervise(state, ctx)
     await gather(state, ctx)
@@ -160,7 +161,7 @@ async def test_total_search_budget_respected_across_delegation_rounds() -> None:
     search = StaticSearch(DOCS)
     cfg = fast_config(topic_max_tool_calls=2, max_total_sub_queries=6)
     state = _state("unknown first", "unknown second")  # thin coverage: delegation never stops
-    await Workflow(make_ctx(cfg, routed_llm(respond), search)).run(state)
+    await Workflow(context(routed_llm(respond), search, config=cfg)).run(state)
 
     assert state.status == RunStatus.COMPLETED
     assert len(state.sub_queries) == cfg.max_total_sub_queries  # the cap was reached...
@@ -177,7 +178,9 @@ async def test_gathering_checkpoints_after_each_topic() -> None:
         saved.append(sum(sq.status != SubQueryStatus.PENDING for sq in state.sub_queries))
 
     state = _state("mainz", "venice", "paris")
-    ctx = make_ctx(fast_config(max_concurrent_research_units=1), FunctionLLM(), StaticSearch(DOCS))
+    ctx = context(
+        FunctionLLM(), StaticSearch(DOCS), config=fast_config(max_concurrent_research_units=1)
+    )
     ctx.checkpoint = checkpoint
     await gather(state, ctx)
     assert saved == [1, 2, 3]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from phase_support import QUESTION, add_source, completed, fast_config, make_ctx
+from phase_support import QUESTION, add_source, completed, fast_config
 from pydantic import BaseModel
 
 from deepresearch import roles
@@ -27,7 +27,7 @@ from deepresearch.roles import (
     ThinkOutput,
 )
 from deepresearch.state import Gap, Phase, ResearchState
-from deepresearch.testing import ScriptedLLM
+from deepresearch.testing import ScriptedLLM, context
 
 OUTPUTS = [
     roles.ClarifyOutput,
@@ -91,7 +91,7 @@ def test_findings_may_name_sources_by_id_number_or_bracketed_number() -> None:
     )
     llm = ScriptedLLM({AnalysisOutput: [out]})
     cfg = fast_config(enable_compression=False)
-    asyncio.run(analyze(state, make_ctx(cfg, llm)))
+    asyncio.run(analyze(state, context(llm, config=cfg)))
     assert [(f.content, f.source_ids) for f in state.findings] == [
         ("One", ["src-1"]),
         ("Two", ["src-2"]),
@@ -118,7 +118,7 @@ def test_refinement_queues_follow_ups_only_when_it_recommends_iterating(iterate:
     )
     llm = ScriptedLLM({RefinementOutput: [out]})
     state.phase = Phase.REFINEMENT
-    report = asyncio.run(refine(state, make_ctx(fast_config(max_iterations=2), llm)))
+    report = asyncio.run(refine(state, context(llm, config=fast_config(max_iterations=2))))
     assert bool(state.pending_sub_queries()) is iterate
     assert report.summary["should_iterate"] is iterate
     assert state.unresolved_gaps()  # not iterating leaves the gap open, not "resolved"
@@ -135,7 +135,7 @@ def test_assessment_runs_follow_ups_only_when_it_asks_to_go_on(go_on: bool) -> N
     )
     llm = ScriptedLLM({CoverageAssessment: [out]})
     cfg = fast_config(delegation_model=False, max_supervision_rounds=3)
-    report = asyncio.run(supervise(state, make_ctx(cfg, llm)))
+    report = asyncio.run(supervise(state, context(llm, config=cfg)))
     assert bool(state.pending_sub_queries()) is go_on
     assert report.summary["should_continue"] is go_on
 
@@ -154,6 +154,6 @@ def test_a_directive_searches_its_search_query_not_its_first_sentence() -> None:
         }
     )
     cfg = fast_config(delegation_model=True, max_supervision_rounds=3)
-    asyncio.run(supervise(state, make_ctx(cfg, llm)))
+    asyncio.run(supervise(state, context(llm, config=cfg)))
     assert [sq.query for sq in state.pending_sub_queries()] == [directive.search_query]
     assert state.directives[0].research_topic == directive.research_topic

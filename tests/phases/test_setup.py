@@ -8,10 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from deepresearch import phases
-from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, StructuredOutputError
-from deepresearch.llm import ModelRouter
 from deepresearch.phases import prompts
 from deepresearch.phases.synthesize import synthesis_inputs
 from deepresearch.providers.base import LLMProvider, LLMRequest
@@ -33,7 +31,7 @@ from deepresearch.state import (
     ResearchState,
     RunStatus,
 )
-from deepresearch.testing import FunctionLLM, RecordingEvents, ScriptedLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, RecordingEvents, ScriptedLLM, StaticSearch, context
 from deepresearch.workflow.loop import Workflow
 
 QUESTION = "How did the printing press change Europe?"
@@ -46,24 +44,13 @@ def make_ctx(
     llm: LLMProvider, search: StaticSearch, **config: Any
 ) -> tuple[RunContext, RecordingEvents, list[RunStatus]]:
     """A context with recorded events and a checkpoint that records the status it saw."""
-    cfg = Config(**config)
     events = RecordingEvents()
     checkpoints: list[RunStatus] = []
-
-    def factory(spec: str) -> LLMProvider:
-        raise AssertionError(f"unexpected model spec {spec}")
 
     async def checkpoint(state: ResearchState) -> None:
         checkpoints.append(state.status)
 
-    ctx = RunContext(
-        config=cfg,
-        models=ModelRouter(cfg, llm, factory),
-        search=search,
-        events=events,
-        checkpoint=checkpoint,
-        today="2025-01-01",
-    )
+    ctx = context(llm, search, events=events, checkpoint=checkpoint, today="2025-01-01", **config)
     return ctx, events, checkpoints
 
 

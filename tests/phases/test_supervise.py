@@ -11,7 +11,6 @@ from phase_support import (
     completed,
     covered_state,
     fast_config,
-    make_ctx,
     paragraph,
 )
 from pydantic import BaseModel
@@ -42,7 +41,7 @@ from deepresearch.state import (
     SubQueryStatus,
     TopicResult,
 )
-from deepresearch.testing import FunctionLLM, ScriptedLLM
+from deepresearch.testing import FunctionLLM, ScriptedLLM, context
 from deepresearch.workflow.transitions import next_phase
 
 
@@ -163,7 +162,7 @@ async def test_second_round_sees_the_delta_of_what_gathering_added() -> None:
         },
         strict=True,
     )
-    ctx = make_ctx(fast_config(), llm)
+    ctx = context(llm, config=fast_config())
     await supervise(state, ctx)
     sq = state.sub_queries[0]
     add_source(state, sq, "https://new.example/x", domain="new.example")
@@ -203,7 +202,7 @@ async def test_directives_deduped_against_existing_queries_and_each_other() -> N
         DirectiveDraft(research_topic=paragraph("paper mills in germany")),
         DirectiveDraft(research_topic=paragraph("Book fairs in Frankfurt")),
     )
-    report = await supervise(state, make_ctx(fast_config(), llm))
+    report = await supervise(state, context(llm, config=fast_config()))
     new = [sq for sq in state.sub_queries if sq.origin == "supervision"]
     assert [sq.query for sq in new] == ["Paper mills in Germany", "Book fairs in Frankfurt"]
     assert [d.sub_query_id for d in state.directives] == [sq.id for sq in new]
@@ -219,13 +218,13 @@ async def test_directive_cap_counts_only_new_directives() -> None:
         DirectiveDraft(research_topic=paragraph("Paper mills in Germany"), priority=2),
         DirectiveDraft(research_topic=paragraph("Book fairs in Frankfurt"), priority=3),
     )
-    await supervise(state, make_ctx(fast_config(max_total_sub_queries=3), llm))
+    await supervise(state, context(llm, config=fast_config(max_total_sub_queries=3)))
     assert [sq.query for sq in state.sub_queries[2:]] == ["Paper mills in Germany"]
 
     state = _delegation_state()
     drafts = [DirectiveDraft(research_topic=paragraph(f"Topic number {n}")) for n in range(4)]
     await supervise(
-        state, make_ctx(fast_config(max_concurrent_research_units=2), _delegate_llm(*drafts))
+        state, context(_delegate_llm(*drafts), config=fast_config(max_concurrent_research_units=2))
     )
     assert len(state.directives) == 2  # at most max_concurrent_research_units per round
 
@@ -243,7 +242,7 @@ async def test_follow_up_queries_deduped_and_capped_without_delegation() -> None
     llm = follow_ups(
         "printing press in FRANCE", "Paper mills", "paper  MILLS", "Fairs", "Guilds", "Ink"
     )
-    await supervise(state, make_ctx(cfg, llm))
+    await supervise(state, context(llm, config=cfg))
     new = [sq for sq in state.sub_queries if sq.origin == "supervision"]
     assert [sq.query for sq in new] == ["Paper mills", "Fairs", "Guilds"]  # at most 3 a round
     assert all(sq.priority == 2 for sq in new) and not state.directives
@@ -251,7 +250,9 @@ async def test_follow_up_queries_deduped_and_capped_without_delegation() -> None
     state = _delegation_state()
     await supervise(
         state,
-        make_ctx(cfg.merged(max_total_sub_queries=3), follow_ups("Printing press in Italy", "Ink")),
+        context(
+            follow_ups("Printing press in Italy", "Ink"), config=cfg.merged(max_total_sub_queries=3)
+        ),
     )
     assert [sq.query for sq in state.sub_queries[2:]] == ["Ink"]
 
@@ -281,7 +282,7 @@ async def test_garbage_answer_falls_back_to_heuristic_and_keeps_state(delegation
     state = _delegation_state()
     before = state.model_copy(deep=True)
     llm = _garbage_llm(fail={ThinkOutput, DelegationOutput, CoverageAssessment})
-    report = await supervise(state, make_ctx(fast_config(delegation_model=delegation), llm))
+    report = await supervise(state, context(llm, config=fast_config(delegation_model=delegation)))
 
     rnd = state.supervision_history[-1]
     assert "supervisor unavailable" in rnd.stop_reason and "heuristic confidence" in rnd.stop_reason
@@ -297,7 +298,7 @@ async def test_garbage_answer_falls_back_to_heuristic_and_keeps_state(delegation
 async def test_garbage_delegation_keeps_the_think_step() -> None:
     state = _delegation_state()
     llm = _garbage_llm(fail={DelegationOutput})
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
     rnd = state.supervision_history[-1]
     assert rnd.think and "supervisor unavailable" in rnd.stop_reason
     assert [m.kind for m in state.supervision_messages] == ["think"]
@@ -314,7 +315,7 @@ async def test_prompt_includes_brief_scope_and_compressed_excerpts() -> None:
         TopicResult(sub_query_id=first.id, compressed_findings=findings, source_ids=[])
     )
     llm = _delegate_llm()
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
     think = llm.requests_for(ThinkOutput)[0]
     assert state.research_brief in think.user
     assert "EARLYMARK" in think.user and "LATEMARK" not in think.user
@@ -331,7 +332,7 @@ async def test_prompt_falls_back_to_source_metadata_without_compressed_findings(
     src.content = "BODYONLY " + src.content
     state.topic_results.append(TopicResult(sub_query_id=first.id, source_ids=[src.id]))
     llm = _delegate_llm()
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
     user = llm.requests_for(ThinkOutput)[0].user
     assert f"{src.title}: {src.snippet} [{src.citation}]" in user
     assert "BODYONLY" not in user
@@ -341,7 +342,7 @@ async def test_offline_directives_are_paragraphs_targeting_think_gaps() -> None:
     state = covered_state(["printing press in Mainz"], per_query=3)
     completed(state, "literacy rates after printing")  # no sources: a gap
     llm = FunctionLLM()  # the offline engine
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
 
     rnd = state.supervision_history[-1]
     assert rnd.directive_ids and rnd.think
@@ -361,7 +362,7 @@ async def test_offline_directives_are_paragraphs_targeting_think_gaps() -> None:
 async def test_supervision_history_is_recorded_in_state() -> None:
     state = _delegation_state()
     llm = _delegate_llm(DirectiveDraft(research_topic=paragraph("Paper mills in Germany")))
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
     rnd = state.supervision_history[-1]
     assert (rnd.iteration, rnd.round) == (1, 1)
     assert [c.sub_query_id for c in rnd.coverage] == ["sq-1", "sq-2"]

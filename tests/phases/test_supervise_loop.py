@@ -10,7 +10,6 @@ from phase_support import (
     covered_state,
     delegating_llm,
     fast_config,
-    make_ctx,
     paragraph,
     routed_llm,
     topic_docs,
@@ -36,7 +35,7 @@ from deepresearch.state import (
     SubQueryStatus,
     SupervisionRound,
 )
-from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch, context
 from deepresearch.workflow.loop import Workflow
 from deepresearch.workflow.transitions import next_phase
 
@@ -54,7 +53,7 @@ def _gathering_state(*queries: str) -> ResearchState:
 
 async def _run(state: ResearchState, cfg: Config, llm: FunctionLLM) -> StaticSearch:
     search = StaticSearch(DOCS)
-    await Workflow(make_ctx(cfg, llm, search)).run(state)
+    await Workflow(context(llm, search, config=cfg)).run(state)
     return search
 
 
@@ -127,7 +126,7 @@ async def test_supervision_skipped_when_disabled() -> None:
     assert not llm.requests_for(ThinkOutput) and not llm.requests_for(DelegationOutput)
 
     direct = covered_state(["mainz printing"], per_query=0)
-    report = await supervise(direct, make_ctx(fast_config(enable_supervision=False), llm))
+    report = await supervise(direct, context(llm, config=fast_config(enable_supervision=False)))
     assert report.skipped and direct.supervision_round == 0 and not direct.supervision_history
 
 
@@ -160,7 +159,7 @@ async def test_confident_coverage_proceeds_to_analysis_without_a_call() -> None:
     state.supervision_round = 1
     state.supervision_history.append(SupervisionRound(iteration=1, round=1, should_continue=True))
     llm = ScriptedLLM({}, strict=True)  # any call would fail the round
-    report = await supervise(state, make_ctx(fast_config(), llm))
+    report = await supervise(state, context(llm, config=fast_config()))
     rnd = state.supervision_history[-1]
     assert not llm.requests
     assert rnd.confidence >= 0.75 and "coverage confidence" in rnd.stop_reason
@@ -171,7 +170,7 @@ async def test_confident_coverage_proceeds_to_analysis_without_a_call() -> None:
     thin = covered_state(["mainz printing", "venice printing"], per_query=0)
     thin.supervision_history.append(SupervisionRound(iteration=1, round=1))
     thin.supervision_round = 1
-    await supervise(thin, make_ctx(fast_config(), llm))
+    await supervise(thin, context(llm, config=fast_config()))
     assert llm.requests and "unavailable" in thin.supervision_history[-1].stop_reason
 
 
@@ -184,7 +183,7 @@ async def test_first_round_with_no_gaps_goes_to_analysis() -> None:
         },
         strict=True,
     )
-    await supervise(state, make_ctx(fast_config(), llm))
+    await supervise(state, context(llm, config=fast_config()))
     assert state.supervision_history[-1].research_complete
     assert next_phase(state, Config()) == Phase.ANALYSIS
 

@@ -5,7 +5,7 @@ think pause must all say what the check found."""
 from __future__ import annotations
 
 import pytest
-from phase_support import fast_config, make_ctx
+from phase_support import fast_config
 
 from deepresearch.config import Config
 from deepresearch.errors import ProviderError
@@ -15,7 +15,7 @@ from deepresearch.phases.synthesize import finalize_report
 from deepresearch.phases.verify import FLAG, split_sentences, verify
 from deepresearch.roles import ClaimVerdict, VerifyOutput
 from deepresearch.state import ClaimStatus, Phase, ResearchState
-from deepresearch.testing import FunctionLLM, ScriptedLLM
+from deepresearch.testing import FunctionLLM, ScriptedLLM, context
 from deepresearch.workflow.loop import Workflow
 from deepresearch.workflow.transitions import next_phase
 
@@ -77,7 +77,7 @@ def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 
 async def test_planted_unsupported_citations_are_caught(method: str) -> None:
     state = _state()
-    ctx = make_ctx(fast_config(), FunctionLLM())
+    ctx = context(FunctionLLM(), config=fast_config())
     report = await verify(state, ctx)
     # correct citations
     assert _by_text(state, "The eruption of Mount Vesuvius") == ClaimStatus.SUPPORTED
@@ -101,7 +101,7 @@ async def test_planted_unsupported_citations_are_caught(method: str) -> None:
 
 async def test_remove_mode_drops_claims_and_sources_only_they_cited() -> None:
     state = _state()
-    ctx = make_ctx(fast_config(unsupported_claims="remove"), FunctionLLM())
+    ctx = context(FunctionLLM(), config=fast_config(unsupported_claims="remove"))
     await verify(state, ctx)
     assert state.report is not None
     md = state.report.markdown
@@ -121,7 +121,7 @@ async def test_remove_mode_drops_claims_and_sources_only_they_cited() -> None:
 
 async def test_running_twice_does_not_stack_flags() -> None:
     state = _state()
-    ctx = make_ctx(fast_config(), FunctionLLM())
+    ctx = context(FunctionLLM(), config=fast_config())
     await verify(state, ctx)
     first = state.report.markdown if state.report else ""
     await verify(state, ctx)
@@ -138,7 +138,7 @@ async def test_verifier_model_verdicts_are_used_and_gaps_filled_offline() -> Non
             verdicts=[ClaimVerdict(claim_id=claims[0].id, status="unsupported", rationale="no")]
         )
 
-    ctx = make_ctx(fast_config(), FunctionLLM(answer, name="test:verifier"))
+    ctx = context(FunctionLLM(answer, name="test:verifier"), config=fast_config())
     report = await verify(state, ctx)
     first = state.claims[0]
     assert first.status == ClaimStatus.UNSUPPORTED and first.method == "test:verifier"
@@ -149,7 +149,7 @@ async def test_verifier_model_verdicts_are_used_and_gaps_filled_offline() -> Non
 async def test_failed_verifier_falls_back_to_the_offline_check_and_says_so() -> None:
     state = _state()
     llm = ScriptedLLM({VerifyOutput: [ProviderError("down", provider="test")]}, strict=True)
-    report = await verify(state, make_ctx(fast_config(), llm))
+    report = await verify(state, context(llm, config=fast_config()))
     assert any("verifier model failed" in n for n in report.notes)
     assert _by_text(state, "Enzymes are proteins") == ClaimStatus.UNSUPPORTED
 
@@ -181,7 +181,7 @@ async def test_workflow_step_counts_claims_and_pauses_with_the_flagged_ones() ->
         prompts.append(prompt)
         return "check the enzyme claim again"
 
-    await Workflow(make_ctx(fast_config(), FunctionLLM()), [hook]).step(state)
+    await Workflow(context(FunctionLLM(), config=fast_config()), [hook]).step(state)
     metrics = state.metrics[-1]
     assert metrics.phase == Phase.VERIFICATION and metrics.claims["unsupported"] >= 2
     assert "Verification complete" in prompts[0] and "Enzymes are proteins" in prompts[0]

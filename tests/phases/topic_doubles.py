@@ -8,15 +8,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
-from deepresearch.llm import ModelRouter
 from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse, SearchHit
 from deepresearch.roles import ReflectInputs, ReflectOutput
 from deepresearch.state import ResearchState, SubQuery
-from deepresearch.testing import RecordingEvents
+from deepresearch.testing import RecordingEvents, context
 
 QUESTION = "How did the printing press change Europe?"
 _OFFLINE = OfflineEngine()
@@ -75,19 +73,8 @@ def make_context(
 ) -> tuple[RunContext, RecordingEvents]:
     """A run context with ``llm`` as the default model; ``routes`` maps extra model specs
     (named in ``role_models``) to providers."""
-    cfg = Config.build(config)
-    known = dict(routes or {})
-
-    def factory(spec: str) -> LLMProvider:
-        if spec not in known:
-            raise AssertionError(f"unexpected model spec {spec}")
-        return known[spec]
-
     events = RecordingEvents()
-    ctx = RunContext(
-        config=cfg, models=ModelRouter(cfg, llm, factory), search=search, events=events
-    )
-    return ctx, events
+    return context(llm, search, events=events, models=routes, **config), events
 
 
 def new_state(*queries: str) -> tuple[ResearchState, list[SubQuery]]:

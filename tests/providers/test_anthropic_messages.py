@@ -8,14 +8,13 @@ import logging
 import pytest
 
 from deepresearch.config import Config
-from deepresearch.context import RunContext
 from deepresearch.errors import ContextWindowError, ProviderError, StructuredOutputError
-from deepresearch.llm import ModelRouter, call_llm
+from deepresearch.llm import call_llm
 from deepresearch.providers.anthropic_messages import AnthropicMessages
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, Phase, ResearchState
-from deepresearch.testing import EmptySearch
+from deepresearch.testing import EmptySearch, context
 from deepresearch.testing.vendor_servers import (
     AnthropicServer,
     Reply,
@@ -155,8 +154,9 @@ async def test_prompt_too_long_is_a_context_window_error_and_recovered(
     config = Config(anthropic_base_url=anthropic_server.base_url, llm="anthropic:claude-sonnet-4-5")
     env = {"ANTHROPIC_API_KEY": KEY}
     provider = build_llm("anthropic:claude-sonnet-4-5", config, environ=env)
-    router = ModelRouter(config, provider, lambda spec: build_llm(spec, config, environ=env))
-    ctx = RunContext(config=config, models=router, search=no_search)
+    ctx = context(
+        provider, no_search, config=config, models=lambda spec: build_llm(spec, config, environ=env)
+    )
     state = ResearchState(question="q")
     anthropic_server.enqueue(anthropic_context_window_error(), anthropic_context_window_error())
     user = "a long source text " * 100

@@ -9,14 +9,13 @@ import logging
 import pytest
 
 from deepresearch.config import Config
-from deepresearch.context import RunContext
 from deepresearch.errors import ContextWindowError, ProviderError, StructuredOutputError
-from deepresearch.llm import ModelRouter, call_llm
+from deepresearch.llm import call_llm
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.registry import build_llm
 from deepresearch.state import AgentRole, Phase, ResearchState
-from deepresearch.testing import EmptySearch
+from deepresearch.testing import EmptySearch, context
 from deepresearch.testing.vendor_servers import (
     OpenAIServer,
     Reply,
@@ -252,8 +251,9 @@ async def test_call_llm_cuts_the_prompt_by_ten_percent_and_accounts_usage(
         llm="openai:gpt-4.1-mini", openai_base_url=openai_server.base_url, operation_timeout_s=5
     )
     provider = build_llm("openai:gpt-4.1-mini", config, environ={})
-    router = ModelRouter(config, provider, lambda spec: build_llm(spec, config, environ={}))
-    ctx = RunContext(config=config, models=router, search=no_search)
+    ctx = context(
+        provider, no_search, config=config, models=lambda spec: build_llm(spec, config, environ={})
+    )
     state = ResearchState(question="q")
     openai_server.enqueue(openai_context_window_error())
     user = "evidence " * 200

@@ -8,14 +8,12 @@ import asyncio
 from typing import Any
 
 from deepresearch.config import Config
-from deepresearch.context import RunContext
 from deepresearch.errors import ProviderSetupError
-from deepresearch.llm import ModelRouter
 from deepresearch.offline import OfflineEngine
-from deepresearch.providers.base import LLMProvider, LLMRequest, LLMResponse
+from deepresearch.providers.base import LLMRequest, LLMResponse
 from deepresearch.roles import BriefOutput, ClarifyOutput
 from deepresearch.state import Outcome, Phase, ResearchState, RunStatus
-from deepresearch.testing import FunctionLLM, RecordingEvents, ScriptedLLM, StaticSearch
+from deepresearch.testing import FunctionLLM, RecordingEvents, ScriptedLLM, StaticSearch, context
 from deepresearch.workflow.loop import Workflow
 
 QUESTION = "How did the printing press change Europe?"
@@ -57,17 +55,6 @@ def traced(log: list[str]) -> FunctionLLM:
     return FunctionLLM(answer)
 
 
-def context(llm: LLMProvider, search: StaticSearch, events: RecordingEvents) -> RunContext:
-    cfg = config()
-
-    def factory(spec: str) -> LLMProvider:
-        raise AssertionError(f"unexpected model spec {spec}")
-
-    return RunContext(
-        config=cfg, models=ModelRouter(cfg, llm, factory), search=search, events=events
-    )
-
-
 def traced_search(log: list[str]) -> StaticSearch:
     return StaticSearch(DOCS, delay_s=0.01, on_query=lambda q: log.append(f"search: {q}"))
 
@@ -78,7 +65,7 @@ async def test_without_hooks_the_brief_and_the_scout_search_run_during_clarifica
     llm, search = traced(log), traced_search(log)
     state = ResearchState(question=QUESTION)
 
-    await Workflow(context(llm, search, events)).run(state)
+    await Workflow(context(llm, search, config=config(), events=events)).run(state)
 
     assert state.status == RunStatus.COMPLETED
     clarified = log.index("ClarifyOutput answered")
@@ -109,7 +96,7 @@ async def test_a_hook_could_answer_so_the_brief_waits_for_the_pause() -> None:
     def hook(s: ResearchState, prompt: str) -> str | None:
         return "Focus on Italy." if prompt.startswith("Clarification") else None
 
-    await Workflow(context(llm, search, RecordingEvents()), hooks=[hook]).run(state)
+    await Workflow(context(llm, search, config=config()), hooks=[hook]).run(state)
 
     assert log.index("BriefOutput asked") > log.index("ClarifyOutput answered")
     (brief,) = llm.requests_for(BriefOutput)
@@ -121,9 +108,9 @@ async def test_a_hook_could_answer_so_the_brief_waits_for_the_pause() -> None:
 async def test_the_brief_started_early_asks_what_the_brief_after_clarification_asks() -> None:
     ahead, stepped = FunctionLLM(), FunctionLLM()
     search = StaticSearch(DOCS)
-    await Workflow(context(ahead, search, RecordingEvents())).run(ResearchState(question=QUESTION))
+    await Workflow(context(ahead, search, config=config())).run(ResearchState(question=QUESTION))
     state = ResearchState(question=QUESTION)
-    flow = Workflow(context(stepped, search, RecordingEvents()))
+    flow = Workflow(context(stepped, search, config=config()))
     await flow.step(state, Phase.CLARIFICATION)
     await flow.step(state, Phase.BRIEF)
     assert state.clarification is not None and state.clarification.verification
@@ -135,7 +122,7 @@ async def test_a_run_that_ends_in_clarification_drops_what_it_started_ahead() ->
     refused = ProviderSetupError("401: the API key was refused", provider="test:scripted")
     llm = ScriptedLLM({ClarifyOutput: [refused]})
     search = StaticSearch(DOCS, delay_s=0.05)
-    ctx = context(llm, search, RecordingEvents())
+    ctx = context(llm, search, config=config())
     state = ResearchState(question=QUESTION)
 
     await Workflow(ctx).run(state)
@@ -145,7 +132,7 @@ async def test_a_run_that_ends_in_clarification_drops_what_it_started_ahead() ->
     assert state.metrics[0].outcome == Outcome.FAILED
     assert ctx.prefetch.take(QUESTION, max_results=ctx.config.max_sources_per_query) is None
     # resumed with a working model, it runs every phase once
-    fresh = context(FunctionLLM(), StaticSearch(DOCS), RecordingEvents())
+    fresh = context(FunctionLLM(), StaticSearch(DOCS), config=config())
     await Workflow(fresh).run(state)
     assert state.status == RunStatus.COMPLETED
     assert [m.phase for m in state.metrics].count(Phase.BRIEF) == 1
