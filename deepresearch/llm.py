@@ -60,14 +60,14 @@ class Fallback(Generic[OutT]):
     """What stands in for a role's answer when its whole model chain fails.
 
     Args:
-        output: the stand-in answer (e.g. an empty plan), or a function that builds it
-            (called only when it is needed).
+        output: the stand-in answer (e.g. an empty plan), or a function of the chain's
+            error that builds it (called only when it is needed).
         means: what the run does instead, said in the decision and the note.
         notes: the phase's notes, to which ``"<agent> failed (<error>); <means>"`` is added.
         event: an audit event kind to emit with the error, when the phase has one.
     """
 
-    output: OutT | Callable[[], OutT]
+    output: OutT | Callable[[ProviderError], OutT]
     means: str
     notes: list[str] | None = None
     event: EventKind | None = None
@@ -97,7 +97,7 @@ async def ask(
         if fallback is None:
             raise
         _record_fallback(spec, state, ctx, where, exc, fallback)
-        return fallback.output() if callable(fallback.output) else fallback.output
+        return fallback.output(exc) if callable(fallback.output) else fallback.output
 
 
 def _record_fallback(

@@ -3,7 +3,7 @@ least important items first, and record what was compressed or dropped.
 
 Allocation (see docs/budgeting.md for a worked example):
 1. Each item gets a floor: protected items HEADLINE (never dropped), the five
-   highest-priority sources COMPRESSED (the seeds' "≥ 30% fidelity"), everything else
+   highest-priority sources COMPRESSED (at least 30% fidelity), everything else
    DROPPED when ``allow_content_dropping`` is on, else HEADLINE.
 2. If even the floors exceed the budget, the top sources' floor is relaxed (lowest
    priority first) to HEADLINE, and to DROPPED when dropping is allowed.
@@ -87,7 +87,8 @@ class BudgetItem:
 
     @property
     def priority(self) -> float:
-        """The seeds' weighting."""
+        """Relevance 0.4, recency 0.3, quality 0.2, user priority 0.1
+        (docs/budgeting.md, section 3)."""
         return (
             self.relevance * 0.4
             + self.recency * 0.3

@@ -2,7 +2,8 @@
 SHA-256 so they can be restored, and removed after a TTL.
 
 One JSON file per content hash, ``{hex}.json`` in ``Config.resolved_archive_dir()``,
-with the seeds' record structure (content_hash is ``sha256:{hex}``).
+holding :class:`ArchiveRecord`'s fields (content_hash is ``sha256:{hex}``;
+docs/budgeting.md, section 7).
 """
 
 from __future__ import annotations

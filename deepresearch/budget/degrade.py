@@ -38,7 +38,7 @@ class DegradationLevel(StrEnum):
     DROPPED = "dropped"
 
 
-# Best to worst; the seeds' nominal fidelity of each level.
+# Best to worst; the nominal fidelity of each level (docs/budgeting.md, section 4).
 LEVELS: tuple[DegradationLevel, ...] = tuple(DegradationLevel)
 LEVEL_FIDELITY: dict[str, float] = {
     DegradationLevel.FULL: 1.0,
@@ -206,7 +206,7 @@ def _truncate(text: str, level: DegradationLevel, target: int, count_spec: str) 
 
 # -- fidelity for reports --------------------------------------------------------------
 def fidelity_level(score: float) -> str:
-    """The seeds' table: ≥0.9 full, ≥0.6 condensed, ≥0.3 compressed, else minimal."""
+    """A report's fidelity named: ≥0.9 full, ≥0.6 condensed, ≥0.3 compressed, else minimal."""
     if score >= 0.9:
         return "full"
     if score >= 0.6:

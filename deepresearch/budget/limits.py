@@ -1,4 +1,4 @@
-"""Context-window sizes per model and the budget arithmetic of the seeds.
+"""Context-window sizes per model and the budget arithmetic (docs/budgeting.md, section 2).
 
     per-call budget = (context limit − overhead) × (1 − token_safety_margin)
     phase budget    = per-call budget × phase fraction
@@ -7,8 +7,8 @@ where overhead = min(runtime_overhead, 25% of the window), and the phase fractio
 towards 0.85 for windows below 64k, so a 4k or 8k local model still spends most of its
 window on sources.
 
-The phase fractions are the seeds' (planning 10%, analysis 40%, synthesis 35%,
-refinement 15%). Phases the seeds give no fraction (clarification, brief, gathering's
+The phase fractions: planning 10%, analysis 40%, synthesis 35%, refinement 15%.
+Phases with no fraction (clarification, brief, gathering's
 summarization and compression, supervision) use the whole per-call budget: each of
 their calls carries one document or one digest, never the whole research.
 """
@@ -66,7 +66,7 @@ def context_limit(model_spec: str, overrides: Mapping[str, int] | None = None) -
 
 def effective_overhead(limit: int, runtime_overhead: int) -> int:
     """The reserve for the answer and the runtime, at most ``OVERHEAD_SHARE`` of the window:
-    the seeds' 10,000 tokens would leave an 8k local model nothing for its prompt."""
+    the default 10,000 tokens would leave an 8k local model nothing for its prompt."""
     return min(runtime_overhead, int(limit * OVERHEAD_SHARE))
 
 
@@ -76,7 +76,7 @@ def call_budget(limit: int, runtime_overhead: int, safety_margin: float) -> int:
 
 
 def phase_fraction(phase: str, limit: int | None = None) -> float:
-    """The phase's share of the per-call budget. The seeds' fractions suit large windows; a
+    """The phase's share of the per-call budget. The base fractions suit large windows; a
     small window (``limit`` below ``LARGE_WINDOW``) gives every phase more of its one call,
     up to ``SMALL_WINDOW_FRACTION`` at ``SMALL_WINDOW`` and below."""
     base = PHASE_FRACTIONS.get(phase, 1.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
+from deepresearch.errors import ProviderError
 from deepresearch.llm import Fallback, ask
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -56,8 +57,9 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
     )
     notes: list[str] = []
 
-    # Seeds' fallback: single findings extracted without the model, marked low confidence.
-    def snippets() -> AnalysisOutput:
+    # Without the model each top source's snippet is a finding, marked low confidence
+    # (docs/providers.md, "When a model cannot be used").
+    def snippets(_: ProviderError) -> AnalysisOutput:
         return AnalysisOutput(
             findings=[
                 FindingDraft(

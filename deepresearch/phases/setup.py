@@ -24,7 +24,7 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
     if not ctx.config.enable_clarification:
         return PhaseReport(Phase.CLARIFICATION, skipped=True)
     inputs = ClarifyInputs(question=state.question, today=ctx.today)
-    # Seeds: after parse retries, fall through as "no clarification needed".
+    # A failed clarifier (after its parse retries) goes on as "no clarification needed".
     notes: list[str] = []
     fallback = Fallback(
         ClarifyOutput(need_clarification=False),
@@ -108,7 +108,8 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
         today=ctx.today,
     )
     notes: list[str] = []
-    # Seeds' fallback table: a parse failure plans a single query, the question itself.
+    # A failed planner plans a single sub-query, the question itself
+    # (docs/providers.md, "When a model cannot be used").
     fallback = Fallback(PlanOutput(), "researching the question as one sub-query", notes)
     out = await ask(PLANNER, inputs, state, ctx, fallback=fallback)
     planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.max_sub_queries]

@@ -8,15 +8,21 @@ assesses again with a coverage delta."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import ask
+from deepresearch.llm import Fallback, ask
 from deepresearch.phases.agents import SUPERVISOR_ASSESS, SUPERVISOR_DELEGATE, SUPERVISOR_THINK
 from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import (
+    CoverageAssessment,
+    DelegationOutput,
     SupervisionInputs,
+    ThinkOutput,
     TopicDigest,
 )
 from deepresearch.state import (
@@ -30,6 +36,8 @@ from deepresearch.state import (
     SupervisionRound,
 )
 from deepresearch.text import estimate_tokens, sentences
+
+OutT = TypeVar("OutT", bound=BaseModel)
 
 
 def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCoverage]:
@@ -55,7 +63,9 @@ def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCove
 
 
 def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[str, object]:
-    """Multi-dimensional confidence that coverage is enough (seeds 004, phase 6)."""
+    """Multi-dimensional confidence that coverage is enough: source adequacy, domain
+    diversity and completion rate, weighted by ``coverage_weights``
+    (docs/concepts/supervision.md)."""
     n = len(coverage) or 1
     min_src = config.supervision_min_sources_per_query
     adequacy = sum(min(1.0, c.source_count / min_src) for c in coverage) / n
@@ -149,7 +159,7 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     state.supervision_history.append(rnd)
 
     if previous is not None and heur["sufficient"]:
-        # Seeds: after the first round, a confident heuristic ends supervision without a call.
+        # After the first round, a confident heuristic ends supervision without a call.
         rnd.stop_reason = f"coverage confidence {rnd.confidence:.2f} ≥ threshold"
         return _report(rnd)
     if state.supervision_round >= cfg.max_supervision_rounds:
@@ -159,18 +169,26 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         return _report(rnd)
 
     inputs = _inputs(state, cfg, rnd, ctx.today)
-    try:
-        if cfg.delegation_model:
-            await _delegate(state, ctx, rnd, inputs)
-        else:
-            await _assess(state, ctx, rnd, inputs)
-    except ProviderError as exc:
-        # The heuristic decides alone; conservative: no more gathering without guidance.
+    if cfg.delegation_model:
+        await _delegate(state, ctx, rnd, inputs)
+    else:
+        await _assess(state, ctx, rnd, inputs)
+    return _report(rnd)
+
+
+def _heuristic_decides(rnd: SupervisionRound, stand_in: OutT) -> Fallback[OutT]:
+    """A failed supervisor step leaves the round to the coverage heuristic, which is
+    conservative: no more gathering without the supervisor's guidance. The round is
+    decided (``rnd.stop_reason`` set) when the stand-in is built, so the step ends there."""
+
+    def decide(exc: ProviderError) -> OutT:
         rnd.should_continue = False
         rnd.stop_reason = (
             f"supervisor unavailable ({exc}); heuristic confidence {rnd.confidence:.2f}"
         )
-    return _report(rnd)
+        return stand_in
+
+    return Fallback(decide, "letting the coverage heuristic decide")
 
 
 def _inputs(
@@ -242,13 +260,25 @@ def _fallback_digest(state: ResearchState, source_ids: list[str]) -> str:
 async def _delegate(
     state: ResearchState, ctx: RunContext, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
-    think = await ask(SUPERVISOR_THINK, inputs, state, ctx)
+    think = await ask(
+        SUPERVISOR_THINK,
+        inputs,
+        state,
+        ctx,
+        fallback=_heuristic_decides(rnd, ThinkOutput(gap_analysis="")),
+    )
+    if rnd.stop_reason:
+        return
     rnd.think = think.gap_analysis
     state.supervision_messages.append(
         SupervisionMessage(kind="think", round=rnd.round, content=think.gap_analysis)
     )
     step = inputs.model_copy(update={"gap_analysis": think.gap_analysis, "gaps": think.gaps})
-    out = await ask(SUPERVISOR_DELEGATE, step, state, ctx)
+    out = await ask(
+        SUPERVISOR_DELEGATE, step, state, ctx, fallback=_heuristic_decides(rnd, DelegationOutput())
+    )
+    if rnd.stop_reason:
+        return
     if out.research_complete or not out.directives:
         rnd.research_complete = True
         rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
@@ -313,7 +343,15 @@ def _directive_query(topic: str) -> str:
 async def _assess(
     state: ResearchState, ctx: RunContext, rnd: SupervisionRound, inputs: SupervisionInputs
 ) -> None:
-    out = await ask(SUPERVISOR_ASSESS, inputs, state, ctx)
+    out = await ask(
+        SUPERVISOR_ASSESS,
+        inputs,
+        state,
+        ctx,
+        fallback=_heuristic_decides(rnd, CoverageAssessment()),
+    )
+    if rnd.stop_reason:
+        return
     rnd.think = out.rationale
     queued = state.queue_sub_queries(
         (

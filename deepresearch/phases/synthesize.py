@@ -72,7 +72,7 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
     notes: list[str] = []
     # Nothing gathered is lost: fall back to the extractive report of the same findings.
     extractive = Fallback(
-        lambda: offline_report.synthesize(inputs), "wrote the extractive report instead", notes
+        lambda _: offline_report.synthesize(inputs), "wrote the extractive report instead", notes
     )
     draft = await ask(SYNTHESIZER, inputs, state, ctx, fallback=extractive)
     markdown = draft.markdown

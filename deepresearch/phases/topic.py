@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
-from deepresearch.llm import ask
+from deepresearch.llm import Fallback, ask
 from deepresearch.phases.agents import COMPRESSOR, RESEARCHER, SUMMARIZER
 from deepresearch.phases.common import domain_of, run_search, source_text
 from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
@@ -20,6 +20,7 @@ from deepresearch.providers.base import SearchHit
 from deepresearch.roles import (
     CompressInputs,
     ReflectInputs,
+    ReflectOutput,
     RoleSpec,
     SummarizeInputs,
 )
@@ -305,11 +306,12 @@ async def _reflect(
         evidence_needed=directive.evidence_needed if directive else "",
         today=ctx.today,
     )
-    try:
-        out = await ask(RESEARCHER, inputs, state, ctx, phase=phase, scope=sq.id)
-        return out.decision()
-    except ProviderError as exc:
-        return ReflectionDecision(research_complete=True, rationale=f"reflection failed: {exc}")
+    fallback = Fallback(
+        lambda exc: ReflectOutput(research_complete=True, rationale=f"reflection failed: {exc}"),
+        "ending this topic's research",
+    )
+    out = await ask(RESEARCHER, inputs, state, ctx, phase=phase, scope=sq.id, fallback=fallback)
+    return out.decision()
 
 
 async def compress_topic(
@@ -360,7 +362,7 @@ async def _timed_call(
 ) -> OutT:
     """One of this topic's role calls, given up after ``timeout_s`` (raises TimeoutError).
     ask holds each model attempt to ``timeout_s``; this bounds the whole call, the
-    role's fallback models included, as the seeds' per-result timeout."""
+    role's fallback models included: one timeout per result."""
     try:
         return await asyncio.wait_for(
             ask(spec, inputs, state, ctx, phase=phase, scope=sq.id, timeout_s=timeout_s),

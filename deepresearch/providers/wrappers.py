@@ -5,7 +5,8 @@ everything inline (``deepresearch.llm`` stacks them for each model of a role's c
 - :class:`Fitted` — fits the request before it is sent (the token budget's guard, the
   spend check) and records what was sent;
 - :class:`TokenLimitCut` — on a context-window error cuts the user prompt by a fraction
-  and tries again (the seeds' 10 %, three times);
+  and tries again (``token_limit_cut_fraction`` of it, up to ``token_limit_max_retries``
+  times; docs/providers.md, "Token-limit recovery");
 - :class:`TimeLimit` — holds one call to the request's time limit, whatever the provider.
 
 Retries of transient failures, the shared rate gate and structured-output negotiation

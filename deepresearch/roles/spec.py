@@ -36,7 +36,7 @@ class Routing:
     cheap: bool = False
 
 
-# The seeds' role resolution chains, most specific key first.
+# Each role's resolution chain, most specific key first (docs/providers.md, "Role routing").
 ROUTES: dict[AgentRole, Routing] = {
     AgentRole.CLARIFIER: Routing(("clarification", "research")),
     AgentRole.BRIEFER: Routing(("brief", "research")),

@@ -372,7 +372,7 @@ class ResearchState(Record):
 def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
     """Bring an older saved state up to SCHEMA_VERSION, one step at a time."""
     if version < 2:
-        # v1 kept the seeds' metadata dict; lift what it held into fields.
+        # v1 kept a free-form metadata dict; lift what it held into fields.
         meta = data.pop("metadata", None) or {}
         if "agent_decisions" in meta and "decisions" not in data:
             data["decisions"] = meta["agent_decisions"]

@@ -1,5 +1,5 @@
-"""Quality gates: the seeds' validation rules, evaluated after each phase and recorded
-as supervisor decisions. They inform the think pause; they do not block the loop."""
+"""Quality gates: checks of what a phase produced (a plan has sub-queries, a report cites
+its sources, ...), evaluated after each phase and recorded as supervisor decisions. They inform the think pause; they do not block the loop."""
 
 from __future__ import annotations
 

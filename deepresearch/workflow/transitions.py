@@ -8,7 +8,8 @@ from deepresearch.state import Phase, ResearchState
 
 
 def should_iterate(state: ResearchState) -> bool:
-    """Seeds: iterate while unresolved gaps exist and iterations remain."""
+    """Iterate while unresolved gaps exist and iterations remain
+    (docs/concepts/refinement.md)."""
     return state.has_unresolved_gaps() and state.iteration < state.max_iterations
 
 
@@ -53,7 +54,8 @@ def next_phase(state: ResearchState, config: Config) -> Phase:
 
 
 def reflection_prompt(state: ResearchState, phase: Phase, issues: list[str]) -> str:
-    """The seeds' think-pause prompt for the phase that just completed."""
+    """The think-pause prompt for the phase that just completed (docs/notebooks.md,
+    "Steering: think-pause hooks")."""
     n_gaps = len(state.unresolved_gaps())
     match phase:
         case Phase.CLARIFICATION:
