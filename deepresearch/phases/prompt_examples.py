@@ -10,13 +10,15 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
 from deepresearch import roles
-from deepresearch.budget.degrade import DegradationLevel, condense_system, condense_user
-from deepresearch.phases import prompts
+from deepresearch.budget.degrade import CONDENSER, DegradationLevel
+from deepresearch.phases import agents
 from deepresearch.providers.base import TextOutput
+from deepresearch.roles import RoleSpec
 from deepresearch.state import QueryCoverage, SubQueryStatus
 
 QUESTION = "How did the printing press change literacy in Europe?"
@@ -55,12 +57,42 @@ NOTES = "## Spread of print\n- About eight million books were printed by 1500 [1
 
 @dataclass(frozen=True)
 class Example:
-    name: str  # file name of the snapshot
-    phase: str  # the docs/concepts page it belongs to
-    role: str
-    system: str
-    user: str
-    output: type[BaseModel]
+    """One role call's prompt, rendered through its spec from a fixed example's inputs.
+
+    Args:
+        spec: the role call (its name names the snapshot file).
+        inputs: the example's structured inputs.
+        page: the ``docs/concepts`` page it belongs to; by default the spec's phase.
+    """
+
+    spec: RoleSpec[Any, Any]
+    inputs: BaseModel
+    page: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def phase(self) -> str:
+        """The docs/concepts page (named after a phase) that shows this prompt."""
+        return self.page or self.spec.phase.value
+
+    @property
+    def role(self) -> str:
+        return self.spec.agent
+
+    @property
+    def system(self) -> str:
+        return self.spec.system_prompt(self.inputs)
+
+    @property
+    def user(self) -> str:
+        return self.spec.user(self.inputs)
+
+    @property
+    def output(self) -> type[BaseModel]:
+        return self.spec.output
 
 
 def _supervision() -> roles.SupervisionInputs:
@@ -80,88 +112,108 @@ def _supervision() -> roles.SupervisionInputs:
     )  # fmt: skip
 
 
+FINDING = roles.FindingBrief(
+    id="f-1", content="About eight million books were printed by 1500.", confidence="high",
+    citations=[1], category="Spread of print",
+)  # fmt: skip
+GAP = roles.GapBrief(id="gap-1", description="No literacy figures for German towns.",
+                     suggested_queries=["literacy rates German towns 1600"])  # fmt: skip
+
+
 def examples() -> list[Example]:
-    """One example request per role (supervision: one per step)."""
-    sup = _supervision()
-    delegate = sup.model_copy(
-        update={"gap_analysis": "Figures outside England are missing.", "gaps": ["Literacy figures for German towns"]}
+    """One example request per role call (supervision: one per step), in page order."""
+    return [*_setup(), *_gathering(), *_supervision_steps(), *_writing(), _condense()]
+
+
+def _setup() -> list[Example]:
+    brief = roles.BriefInputs(
+        question=QUESTION, clarifying_question="Which period do you mean?",
+        clarification_answer="The first 150 years", today=TODAY,
     )  # fmt: skip
-    finding = roles.FindingBrief(
-        id="f-1", content="About eight million books were printed by 1500.", confidence="high",
-        citations=[1], category="Spread of print",
+    plan = roles.PlanInputs(
+        question=QUESTION, research_brief=BRIEF, max_sub_queries=4, today=TODAY,
+        scout=[roles.ScoutHit(title=s.title, snippet=s.text[:120]) for s in SOURCES],
     )  # fmt: skip
-    gap = roles.GapBrief(id="gap-1", description="No literacy figures for German towns.",
-                         suggested_queries=["literacy rates German towns 1600"])  # fmt: skip
-    reflect = roles.ReflectInputs(
+    return [
+        Example(agents.CLARIFIER, roles.ClarifyInputs(question=QUESTION, today=TODAY)),
+        Example(agents.BRIEFER, brief),
+        Example(agents.PLANNER, plan),
+    ]
+
+
+def _reflect() -> roles.ReflectInputs:
+    return roles.ReflectInputs(
         question=QUESTION, sub_query="Literacy rates in England before and after print",
         research_brief=BRIEF, queries_run=["literacy England 1500 1600"], tool_calls_used=1,
         max_tool_calls=5, sources=SOURCES, novelty_summary="Novelty: 2 new, 0 related, 0 duplicate out of 2 results",
         extractable_urls=[s.url for s in SOURCES], max_extract=2,
         perspective="social history", evidence_needed="literacy rates by decade", today=TODAY,
     )  # fmt: skip
+
+
+def _gathering() -> list[Example]:
+    summarize = roles.SummarizeInputs(
+        query="literacy England 1500 1600", title=SOURCES[0].title, url=SOURCES[0].url,
+        content=_PAGE, question=QUESTION, today=TODAY,
+    )  # fmt: skip
+    reflect = _reflect()
+    compress = roles.CompressInputs(
+        question=QUESTION, sub_query=reflect.sub_query, queries=reflect.queries_run,
+        sources=SOURCES, today=TODAY,
+    )  # fmt: skip
     return [
-        Example("clarify", "clarification", "clarifier", prompts.CLARIFY_SYSTEM,
-                prompts.clarify_user(roles.ClarifyInputs(question=QUESTION, today=TODAY)),
-                roles.ClarifyOutput),
-        Example("brief", "brief", "briefer", prompts.BRIEF_SYSTEM,
-                prompts.brief_user(roles.BriefInputs(
-                    question=QUESTION, clarifying_question="Which period do you mean?",
-                    clarification_answer="The first 150 years", today=TODAY)),
-                roles.BriefOutput),
-        Example("plan", "planning", "planner", prompts.PLAN_SYSTEM,
-                prompts.plan_user(roles.PlanInputs(
-                    question=QUESTION, research_brief=BRIEF, max_sub_queries=4, today=TODAY,
-                    scout=[roles.ScoutHit(title=s.title, snippet=s.text[:120]) for s in SOURCES])),
-                roles.PlanOutput),
-        Example("summarize", "gathering", "summarizer", prompts.SUMMARIZE_SYSTEM,
-                prompts.summarize_user(roles.SummarizeInputs(
-                    query="literacy England 1500 1600", title=SOURCES[0].title,
-                    url=SOURCES[0].url, content=_PAGE, question=QUESTION, today=TODAY)),
-                roles.SummaryOutput),
-        Example("reflect", "gathering", "researcher", prompts.REFLECT_SYSTEM,
-                prompts.reflect_user(reflect), roles.ReflectOutput),
-        Example("compress", "gathering", "compressor", prompts.COMPRESS_SYSTEM,
-                prompts.compress_user(roles.CompressInputs(
-                    question=QUESTION, sub_query=reflect.sub_query, queries=reflect.queries_run,
-                    sources=SOURCES, today=TODAY)),
-                roles.CompressOutput),
-        Example("supervise_think", "supervision", "supervisor", prompts.SUPERVISE_THINK_SYSTEM,
-                prompts.supervise_user(sup), roles.ThinkOutput),
-        Example("supervise_delegate", "supervision", "supervisor",
-                prompts.SUPERVISE_DELEGATE_SYSTEM, prompts.supervise_user(delegate),
-                roles.DelegationOutput),
-        Example("supervise_assess", "supervision", "supervisor", prompts.SUPERVISE_ASSESS_SYSTEM,
-                prompts.supervise_user(sup), roles.CoverageAssessment),
-        Example("analyze", "analysis", "analyzer", prompts.ANALYZE_SYSTEM,
-                prompts.analyze_user(roles.AnalyzeInputs(
-                    question=QUESTION, research_brief=BRIEF, sources=SOURCES, today=TODAY,
-                    topics=[sup.topics[0]], known_findings=[finding.content])),
-                roles.AnalysisOutput),
-        Example("synthesize", "synthesis", "synthesizer", prompts.SYNTHESIZE_SYSTEM,
-                prompts.synthesize_user(roles.SynthesizeInputs(
-                    question=QUESTION, research_brief=BRIEF, findings=[finding],
-                    notes=[sup.topics[0]], excerpts=[SOURCES[1]], gaps=[gap.description],
-                    sources=[roles.SourceRef(citation=1, title=SOURCES[0].title,
-                                             url=SOURCES[0].url, quality="high")],
-                    iteration=1, max_iterations=2, source_count=2, high_quality_count=1,
-                    today=TODAY)),
-                roles.ReportDraft),
-        Example("refine", "refinement", "refiner", prompts.REFINE_SYSTEM,
-                prompts.refine_user(roles.RefineInputs(
-                    question=QUESTION, report_excerpt="# Printing and literacy\n\n## Executive summary\n...",
-                    gaps=[gap], iteration=1, max_iterations=2, source_count=2, finding_count=1,
-                    high_confidence_count=1, existing_queries=["literacy England 1500 1600"],
-                    today=TODAY)),
-                roles.RefinementOutput),
-        Example("verify", "verification", "verifier", prompts.VERIFY_SYSTEM,
-                prompts.verify_user(roles.VerifyInputs(
-                    question=QUESTION, sources=SOURCES[:1],
-                    claims=[roles.ClaimToCheck(id="cl-1", text=finding.content, citations=[1])])),
-                roles.VerifyOutput),
-        Example("condense", "condensing", "summarizer",
-                condense_system(DegradationLevel.COMPRESSED, 120),
-                condense_user(QUESTION, NOTES + _PAGE), roles.CondenseOutput),
-    ]  # fmt: skip
+        Example(agents.SUMMARIZER, summarize),
+        Example(agents.RESEARCHER, reflect),
+        Example(agents.COMPRESSOR, compress),
+    ]
+
+
+def _supervision_steps() -> list[Example]:
+    sup = _supervision()
+    delegate = sup.model_copy(
+        update={"gap_analysis": "Figures outside England are missing.", "gaps": ["Literacy figures for German towns"]}
+    )  # fmt: skip
+    return [
+        Example(agents.SUPERVISOR_THINK, sup),
+        Example(agents.SUPERVISOR_DELEGATE, delegate),
+        Example(agents.SUPERVISOR_ASSESS, sup),
+    ]
+
+
+def _writing() -> list[Example]:
+    digest = _supervision().topics[0]
+    analyze = roles.AnalyzeInputs(
+        question=QUESTION, research_brief=BRIEF, sources=SOURCES, today=TODAY,
+        topics=[digest], known_findings=[FINDING.content],
+    )  # fmt: skip
+    synthesize = roles.SynthesizeInputs(
+        question=QUESTION, research_brief=BRIEF, findings=[FINDING], notes=[digest],
+        excerpts=[SOURCES[1]], gaps=[GAP.description],
+        sources=[roles.SourceRef(citation=1, title=SOURCES[0].title, url=SOURCES[0].url, quality="high")],
+        iteration=1, max_iterations=2, source_count=2, high_quality_count=1, today=TODAY,
+    )  # fmt: skip
+    refine = roles.RefineInputs(
+        question=QUESTION, report_excerpt="# Printing and literacy\n\n## Executive summary\n...",
+        gaps=[GAP], iteration=1, max_iterations=2, source_count=2, finding_count=1,
+        high_confidence_count=1, existing_queries=["literacy England 1500 1600"], today=TODAY,
+    )  # fmt: skip
+    verify = roles.VerifyInputs(
+        question=QUESTION, sources=SOURCES[:1],
+        claims=[roles.ClaimToCheck(id="cl-1", text=FINDING.content, citations=[1])],
+    )  # fmt: skip
+    return [
+        Example(agents.ANALYZER, analyze),
+        Example(agents.SYNTHESIZER, synthesize),
+        Example(agents.REFINER, refine),
+        Example(agents.VERIFIER, verify),
+    ]
+
+
+def _condense() -> Example:
+    inputs = roles.CondenseInputs(
+        text=NOTES + _PAGE, level=DegradationLevel.COMPRESSED, target_tokens=120, query=QUESTION
+    )
+    return Example(CONDENSER, inputs, page="condensing")
 
 
 def render(example: Example) -> str:
