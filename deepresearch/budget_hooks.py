@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.budget.allocator import BudgetItem
 from deepresearch.budget.tokens import count_tokens
 from deepresearch.context import RunContext
 from deepresearch.roles import FindingBrief, SourceText, TopicDigest
@@ -57,30 +58,9 @@ async def fit_sources(
     (60 sources ≈ 1,200 tokens) and leave the digests nothing."""
     if not _enabled(ctx) or ctx.budget is None:
         return views, topics
-    from deepresearch.budget.allocator import BudgetItem
-
     spec = _spec(ctx, AgentRole.ANALYZER)
     available = ctx.budget.available(spec, phase.value)
-    items = [
-        BudgetItem(
-            id=t.sub_query_id,
-            item_type="topic",
-            text=t.compressed,
-            relevance=max(0.8, _relevance(state.question, t.compressed)),
-            quality=0.8,
-        )
-        for t in topics
-    ] + [
-        BudgetItem(
-            id=v.id,
-            item_type="source",
-            text=v.text,
-            relevance=_relevance(state.question, v.title + " " + v.text),
-            quality=QUALITY_SCORE.get(v.quality, 0.5),
-        )
-        for v in views
-        if v.text
-    ]
+    items = _source_items(state.question, views, topics)
     # Snippets are cut short so that the budget goes to the content items.
     views = [
         v.model_copy(update={"snippet": v.snippet[:SNIPPET_CHARS] if v.text else ""}) for v in views
@@ -100,20 +80,48 @@ async def fit_sources(
     kept_views = [
         v.model_copy(update={"text": by_id[v.id]}) for v in views if v.text and v.id in by_id
     ]
-    # A dropped source keeps no text and is left out of the prompt.
-    kept_ids = {v.id for v in kept_views}
-    kept_topics = _fit_listing(
-        kept_topics,
-        [v for v in views if not v.text],
-        spec,
-        room=available
-        - PROMPT_FRAME_TOKENS
-        - own_text
-        - sum(count_tokens(v.text, spec) for v in kept_views),
-    )
+    room = available - PROMPT_FRAME_TOKENS - own_text
+    room -= sum(count_tokens(v.text, spec) for v in kept_views)
+    kept_topics = _fit_listing(kept_topics, [v for v in views if not v.text], spec, room=room)
+    return _listed(views, kept_views, kept_topics), kept_topics
+
+
+def _source_items(
+    question: str, views: list[SourceText], topics: list[TopicDigest]
+) -> list[BudgetItem]:
+    """Budget items for the topic digests and the sources that bring their own text."""
+    return [
+        BudgetItem(
+            id=t.sub_query_id,
+            item_type="topic",
+            text=t.compressed,
+            relevance=max(0.8, _relevance(question, t.compressed)),
+            quality=0.8,
+        )
+        for t in topics
+    ] + [
+        BudgetItem(
+            id=v.id,
+            item_type="source",
+            text=v.text,
+            relevance=_relevance(question, v.title + " " + v.text),
+            quality=QUALITY_SCORE.get(v.quality, 0.5),
+        )
+        for v in views
+        if v.text
+    ]
+
+
+def _listed(
+    views: list[SourceText], kept_views: list[SourceText], kept_topics: list[TopicDigest]
+) -> list[SourceText]:
+    """The sources the prompt lists, in their order: those whose fitted text was kept (a
+    dropped source keeps no text and is left out), and digested ones a kept line cites."""
+    kept = {v.id: v for v in kept_views}
     cited = set().union(*(_cited(t.compressed) for t in kept_topics)) if kept_topics else set()
-    listed = [v for v in views if v.id in kept_ids or (not v.text and v.citation in cited)]
-    return [next((k for k in kept_views if k.id == v.id), v) for v in listed], kept_topics
+    return [
+        kept.get(v.id, v) for v in views if v.id in kept or (not v.text and v.citation in cited)
+    ]
 
 
 def _fit_listing(
@@ -144,8 +152,6 @@ async def fit_findings(
 ) -> list[FindingBrief]:
     if not _enabled(ctx) or ctx.budget is None:
         return findings
-    from deepresearch.budget.allocator import BudgetItem
-
     items = [
         BudgetItem(
             id=f.id,

@@ -144,32 +144,16 @@ async def call_llm(
     :class:`RunAbortedError` rather than continuing without one.
     """
     ctx.cancel.check()
-    role, phase = spec.role, phase or spec.phase.value
-    output_type = spec.output
-    request = LLMRequest(
-        role=role,
-        phase=phase,
-        messages=(
-            Message("system", spec.system_prompt(inputs)),
-            Message("user", spec.user(inputs)),
-        ),
-        output_type=output_type,
-        inputs=inputs,
-        temperature=ctx.models.temperature(role),
-        max_tokens=ctx.models.max_tokens(role),
-        timeout_s=timeout_s or ctx.config.operation_timeout_s,
-        offline=spec.offline,
-    )
+    request = _request(spec, inputs, ctx, phase or spec.phase.value, timeout_s)
+    role, phase = request.role, request.phase
     specs = ctx.models.specs(role)
     usable = [s for s in specs if s not in ctx.models.unusable]
     failures: list[str] = [f"{s}: {ctx.models.unusable[s]}" for s in specs if s not in usable]
-    last_error: ProviderError | None = None
     errors: list[ProviderError] = []
     for index, model in enumerate(usable):
         try:
-            output = await _call_one(state, ctx, request, model, output_type, scope)
+            output = await _call_one(state, ctx, request, model, spec.output, scope)
         except ProviderError as exc:
-            last_error = exc
             errors.append(exc)
             failures.append(f"{model}: {_one_line(exc)}")
             _record_error(state, ctx, role, phase, model, exc)
@@ -182,16 +166,48 @@ async def call_llm(
             _degrade(state, phase, f"{role.value}: answered by {model} after {'; '.join(failures)}")
             _bump(state, phase, fallback=True)
         return output
-    if isinstance(last_error, ProviderSetupError) or last_error is None:
-        setup = last_error or _setup_error_from(ctx, specs)
-        raise RunAbortedError(setup) from last_error
-    _degrade(state, phase, f"{role.value} call lost: {'; '.join(failures)}")
-    _bump(state, phase, fallback=False)
-    if len(errors) > 1:  # every attempt, not only the last
-        raise ModelChainError(
-            f"{role.value}: every model failed ({'; '.join(failures)})", errors, provider=usable[-1]
-        )
-    raise last_error
+    last_error = errors[-1] if errors else None
+    if last_error is None or isinstance(last_error, ProviderSetupError):
+        raise RunAbortedError(last_error or _setup_error_from(ctx, specs)) from last_error
+    raise _lost_call(state, request, errors, failures, usable[-1])
+
+
+def _request(
+    spec: RoleSpec[InT, OutT], inputs: InT, ctx: RunContext, phase: str, timeout_s: float | None
+) -> LLMRequest:
+    """The request a role's inputs make: its prompts rendered, its routing's settings."""
+    return LLMRequest(
+        role=spec.role,
+        phase=phase,
+        messages=(
+            Message("system", spec.system_prompt(inputs)),
+            Message("user", spec.user(inputs)),
+        ),
+        output_type=spec.output,
+        inputs=inputs,
+        temperature=ctx.models.temperature(spec.role),
+        max_tokens=ctx.models.max_tokens(spec.role),
+        timeout_s=timeout_s or ctx.config.operation_timeout_s,
+        offline=spec.offline,
+    )
+
+
+def _lost_call(
+    state: ResearchState,
+    request: LLMRequest,
+    errors: list[ProviderError],
+    failures: list[str],
+    last_model: str,
+) -> ProviderError:
+    """A chain that failed entirely is a lost call on the phase's record; the error raised
+    holds every attempt's error, not only the last."""
+    role = request.role.value
+    _degrade(state, request.phase, f"{role} call lost: {'; '.join(failures)}")
+    _bump(state, request.phase, fallback=False)
+    if len(errors) > 1:
+        message = f"{role}: every model failed ({'; '.join(failures)})"
+        return ModelChainError(message, errors, provider=last_model)
+    return errors[-1]
 
 
 async def _call_one(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
-from deepresearch.errors import ProviderError
 from deepresearch.llm import Fallback, ask
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -16,6 +15,7 @@ from deepresearch.state import (
     Gap,
     Phase,
     ResearchState,
+    Source,
     SourceQuality,
     SubQueryStatus,
 )
@@ -23,10 +23,40 @@ from deepresearch.text import containment, term_set
 
 
 async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
-    cfg = ctx.config
-    if cfg.enable_compression:
+    """Extract findings (each resting on gathered sources), rate sources and record gaps
+    from this iteration's sources and compressed topics."""
+    if ctx.config.enable_compression:
         await compress_pending_topics(state, ctx, Phase.ANALYSIS)  # the global fallback
     fresh = [s for s in state.sources if s.iteration == state.iteration]
+    inputs = await _inputs(state, ctx, fresh)
+    notes: list[str] = []
+    means = "each top source's snippet kept as a low-confidence finding"
+    fallback = Fallback(lambda _: _snippets(fresh), means, notes)
+    out = await ask(ANALYZER, inputs, state, ctx, fallback=fallback)
+    added = _add_findings(state, out)
+    for upd in out.quality_updates:
+        for sid in source_ids(state, [upd.source_id]):
+            src = state.source(sid)
+            if src is not None:
+                src.quality = SourceQuality(upd.quality)
+    closed = _close_gaps(state)
+    _add_gaps(state, out)
+    return PhaseReport(
+        Phase.ANALYSIS,
+        {
+            "new_findings": added,
+            "finding_count": len(state.findings),
+            "high_confidence_count": len(state.high_confidence_findings()),
+            "gaps_closed": closed,
+            "gap_count": len(state.unresolved_gaps()),
+        },
+        notes,
+    )
+
+
+async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) -> AnalyzeInputs:
+    """This iteration's sources and compressed topics, fitted to the analyzer's budget; a
+    source a compressed topic carries is shown without its text."""
     fresh_ids = {s.id for s in fresh}
     topics = [
         TopicDigest(
@@ -45,7 +75,7 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         if v.id in digested:
             v.text = ""  # the compressed topic carries this source's content
     views, topics = await fit_sources(state, ctx, Phase.ANALYSIS, views, topics)
-    inputs = AnalyzeInputs(
+    return AnalyzeInputs(
         question=state.question,
         research_brief=state.research_brief,
         sub_queries=[sq.query for sq in state.sub_queries],
@@ -55,23 +85,22 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,
     )
-    notes: list[str] = []
 
-    # Without the model each top source's snippet is a finding, marked low confidence
-    # (docs/providers.md, "When a model cannot be used").
-    def snippets(_: ProviderError) -> AnalysisOutput:
-        return AnalysisOutput(
-            findings=[
-                FindingDraft(
-                    content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id]
-                )
-                for s in fresh[:5]
-                if (s.snippet or s.content)
-            ]
-        )
 
-    means = "each top source's snippet kept as a low-confidence finding"
-    out = await ask(ANALYZER, inputs, state, ctx, fallback=Fallback(snippets, means, notes))
+def _snippets(fresh: list[Source]) -> AnalysisOutput:
+    """Without the model each top source's snippet is a finding, marked low confidence
+    (docs/providers.md, "When a model cannot be used")."""
+    return AnalysisOutput(
+        findings=[
+            FindingDraft(content=s.snippet or s.content[:300], confidence="low", source_ids=[s.id])
+            for s in fresh[:5]
+            if (s.snippet or s.content)
+        ]
+    )
+
+
+def _add_findings(state: ResearchState, out: AnalysisOutput) -> int:
+    """The analyzer's findings that rest on a gathered source join the state; their count."""
     added = 0
     for draft in out.findings:
         ids = source_ids(state, draft.source_ids)
@@ -88,12 +117,10 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
             )
         )
         added += 1
-    for upd in out.quality_updates:
-        for sid in source_ids(state, [upd.source_id]):
-            src = state.source(sid)
-            if src is not None:
-                src.quality = SourceQuality(upd.quality)
-    closed = _close_gaps(state)
+    return added
+
+
+def _add_gaps(state: ResearchState, out: AnalysisOutput) -> None:
     known = {g.description.lower() for g in state.gaps}
     for g in out.gaps:
         if g.description.strip() and g.description.lower() not in known:
@@ -106,17 +133,6 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
                     iteration=state.iteration,
                 )
             )
-    return PhaseReport(
-        Phase.ANALYSIS,
-        {
-            "new_findings": added,
-            "finding_count": len(state.findings),
-            "high_confidence_count": len(state.high_confidence_findings()),
-            "gaps_closed": closed,
-            "gap_count": len(state.unresolved_gaps()),
-        },
-        notes,
-    )
 
 
 def source_ids(state: ResearchState, named: list[str]) -> list[str]:

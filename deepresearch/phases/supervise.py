@@ -21,6 +21,7 @@ from deepresearch.phases.common import PhaseReport
 from deepresearch.roles import (
     CoverageAssessment,
     DelegationOutput,
+    DirectiveDraft,
     SupervisionInputs,
     ThinkOutput,
     TopicDigest,
@@ -283,9 +284,29 @@ async def _delegate(
         rnd.research_complete = True
         rnd.stop_reason = f"ResearchComplete: {out.rationale or 'no gaps left'}"
         return
-    drafts = [
-        d for d in sorted(out.directives, key=lambda d: d.priority) if d.research_topic.strip()
-    ]
+    _queue_directives(state, ctx, rnd, out.directives)
+    state.supervision_messages.append(
+        SupervisionMessage(
+            kind="delegation",
+            round=rnd.round,
+            content="; ".join(d.research_topic for d in state.directives[-len(rnd.directive_ids) :])
+            if rnd.directive_ids
+            else "no new directives",
+        )
+    )
+    rnd.should_continue = bool(rnd.new_sub_query_ids)
+    rnd.stop_reason = (
+        f"{len(rnd.new_sub_query_ids)} directive(s) queued for researchers"
+        if rnd.should_continue
+        else "every directive duplicated existing research or the sub-query cap was reached"
+    )
+
+
+def _queue_directives(
+    state: ResearchState, ctx: RunContext, rnd: SupervisionRound, directives: list[DirectiveDraft]
+) -> None:
+    """Queue each directive's opening search as a sub-query and record the directive."""
+    drafts = [d for d in sorted(directives, key=lambda d: d.priority) if d.research_topic.strip()]
     # Capped after dedup (against every sub-query and this round's directives), so a
     # duplicate does not take a new directive's place.
     queued = state.queue_sub_queries(
@@ -317,21 +338,6 @@ async def _delegate(
         state.directives.append(directive)
         rnd.directive_ids.append(directive.id)
         rnd.new_sub_query_ids.append(sq.id)
-    state.supervision_messages.append(
-        SupervisionMessage(
-            kind="delegation",
-            round=rnd.round,
-            content="; ".join(d.research_topic for d in state.directives[-len(rnd.directive_ids) :])
-            if rnd.directive_ids
-            else "no new directives",
-        )
-    )
-    rnd.should_continue = bool(rnd.new_sub_query_ids)
-    rnd.stop_reason = (
-        f"{len(rnd.new_sub_query_ids)} directive(s) queued for researchers"
-        if rnd.should_continue
-        else "every directive duplicated existing research or the sub-query cap was reached"
-    )
 
 
 def _directive_query(topic: str) -> str:
