@@ -23,6 +23,7 @@ from deepresearch.batch.jobs import (
     skipped_row,
 )
 from deepresearch.batch.progress import Progress, batch_progress
+from deepresearch.batch.ray_backend import run_on_ray
 from deepresearch.batch.result import BatchResult, BatchRow, row_from_state
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError, InputError
@@ -70,16 +71,7 @@ async def research_many(
     Returns:
         A :class:`BatchResult`: one row per question, and each question's session.
     """
-    if concurrency < 1:
-        raise InputError("concurrency must be at least 1.")
-    if backend not in BACKENDS:
-        raise InputError(f"backend must be one of {BACKENDS}, not {backend!r}.")
-    if "state" in session_kwargs or "provider_wrapper" in session_kwargs:
-        raise InputError("research_many makes its own sessions; do not pass state=.")
-    items = list(questions)
-    wrong = [q for q in items if not isinstance(q, str)]
-    if wrong:
-        raise InputError(f"questions must be strings; got {type(wrong[0]).__name__}: {wrong[0]!r}")
+    items = _checked(questions, concurrency, backend, session_kwargs)
     unique = list(dict.fromkeys(_normalized(q) for q in items))
     cfg = Config.layered(config, persist=persist)
     opened = open_store(store, cfg)
@@ -88,8 +80,6 @@ async def research_many(
     started = time.perf_counter()
     run = BatchRun(unique, cfg, opened, shared, reporter, concurrency, session_kwargs)
     if backend == "ray":
-        from deepresearch.batch.ray_backend import run_on_ray
-
         rows, states = await run_on_ray(run, dict(ray_options or {}))
     else:
         rows, states = await _run_in_process(run)
@@ -103,6 +93,23 @@ async def research_many(
     )
     reporter.close()
     return result
+
+
+def _checked(
+    questions: Iterable[str], concurrency: int, backend: str, session_kwargs: dict[str, Any]
+) -> list[str]:
+    """The questions as a list, once every argument is known to be usable."""
+    if concurrency < 1:
+        raise InputError("concurrency must be at least 1.")
+    if backend not in BACKENDS:
+        raise InputError(f"backend must be one of {BACKENDS}, not {backend!r}.")
+    if "state" in session_kwargs or "provider_wrapper" in session_kwargs:
+        raise InputError("research_many makes its own sessions; do not pass state=.")
+    items = list(questions)
+    wrong = [q for q in items if not isinstance(q, str)]
+    if wrong:
+        raise InputError(f"questions must be strings; got {type(wrong[0]).__name__}: {wrong[0]!r}")
+    return items
 
 
 def research_many_sync(questions: Iterable[str], **kwargs: Any) -> BatchResult:

@@ -56,18 +56,27 @@ INSTRUCTIONS = (
 
 def build_server(service: ResearchService) -> MCPServer:
     """An MCPServer whose tools and resources call ``service``."""
-
-    async def guarded(call: Callable[[], Awaitable[T]]) -> T:
-        try:
-            return await call()
-        except DeepResearchError as exc:
-            raise ToolError(f"{type(exc).__name__}: {exc}") from None
-
-    async def now(value: T) -> T:
-        return value
-
     server = MCPServer("deepresearch", instructions=INSTRUCTIONS)
+    _add_research_tools(server, service)
+    _add_lookup_tools(server, service)
+    _add_resources(server, service)
+    return server
 
+
+async def _guarded(call: Callable[[], Awaitable[T]]) -> T:
+    """The call's result; a package error becomes the tool error the client is shown."""
+    try:
+        return await call()
+    except DeepResearchError as exc:
+        raise ToolError(f"{type(exc).__name__}: {exc}") from None
+
+
+async def _now(value: T) -> T:
+    """A value computed already, awaitable for :func:`guarded`."""
+    return value
+
+
+def _add_research_tools(server: MCPServer, service: ResearchService) -> None:
     @server.tool()
     async def research(
         question: Question,
@@ -84,7 +93,7 @@ def build_server(service: ResearchService) -> MCPServer:
             step = len(sent) + 1
             sent.append(asyncio.ensure_future(ctx.report_progress(step, None, message)))
 
-        result = await guarded(
+        result = await _guarded(
             lambda: service.research(
                 question, llm=llm, search=search, max_iterations=max_iterations, progress=progress
             )
@@ -100,20 +109,22 @@ def build_server(service: ResearchService) -> MCPServer:
         max_iterations: Iterations = None,
     ) -> dict[str, Any]:
         """Start research in the background; poll research_status, then get_report."""
-        return await guarded(
+        return await _guarded(
             lambda: service.start(question, llm=llm, search=search, max_iterations=max_iterations)
         )
 
     @server.tool()
     async def research_status(session_id: SessionId) -> dict[str, Any]:
         """Where a session is: running, status, phase, counts, claim check, error."""
-        return await guarded(lambda: now(service.status(session_id)))
+        return await _guarded(lambda: _now(service.status(session_id)))
 
     @server.tool()
     async def get_report(session_id: SessionId) -> dict[str, Any]:
         """A session's report with its numbered sources and claim-check counts."""
-        return await guarded(lambda: now(service.report(session_id)))
+        return await _guarded(lambda: _now(service.report(session_id)))
 
+
+def _add_lookup_tools(server: MCPServer, service: ResearchService) -> None:
     @server.tool()
     async def search_sources(
         query: Annotated[str, Field(min_length=1)],
@@ -121,22 +132,24 @@ def build_server(service: ResearchService) -> MCPServer:
         search: Search = None,
     ) -> list[dict[str, Any]]:
         """Run the configured search (or the given providers) and return the hits."""
-        return await guarded(lambda: service.search(query, max_results=max_results, search=search))
+        return await _guarded(lambda: service.search(query, max_results=max_results, search=search))
 
     @server.tool()
     async def list_sessions(
         limit: Annotated[int, Field(ge=1, le=500)] = 20,
     ) -> list[dict[str, Any]]:
         """Saved sessions, newest first."""
-        return await guarded(lambda: now(service.sessions(limit)))
+        return await _guarded(lambda: _now(service.sessions(limit)))
 
     @server.tool()
     async def export_session(
         session_id: SessionId, format: Literal["markdown", "json"] = "markdown"
     ) -> str:
         """A saved session as Markdown (report, sources, findings, decisions) or JSON."""
-        return await guarded(lambda: now(service.export(session_id, format)))
+        return await _guarded(lambda: _now(service.export(session_id, format)))
 
+
+def _add_resources(server: MCPServer, service: ResearchService) -> None:
     @server.resource("deepresearch://sessions", mime_type="application/json")
     def sessions_resource() -> str:
         """The saved sessions (id, question, status, phase, counts)."""
@@ -150,8 +163,6 @@ def build_server(service: ResearchService) -> MCPServer:
         except DeepResearchError as exc:
             raise ResourceError(str(exc)) from None
         return str(view["report"])
-
-    return server
 
 
 def _parser() -> argparse.ArgumentParser:

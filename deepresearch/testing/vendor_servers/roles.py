@@ -14,6 +14,8 @@ _QUESTION = re.compile(
     r"^(?:Research question|Research Query|Original Research Query): (.+)$", re.M
 )
 
+Cited = list[tuple[int, str, str]]  # (citation number, source id or "", title)
+
 
 # The free-text roles (deepresearch.roles: TextOutput types), told apart by their prompt.
 _TEXT_ROLES = {"You write the final research report": "ReportDraft"}
@@ -54,7 +56,7 @@ def role_answer(schema: str, prompt: str) -> JSON:
     the real source ids and [n] numbers found in the prompt, and never asking to go on."""
     found = _QUESTION.search(prompt)
     question = found.group(1).strip() if found else "the question"
-    sources = [(int(n), sid, title.strip()) for n, sid, title in _SOURCE.findall(prompt)]
+    sources: Cited = [(int(n), sid, t.strip()) for n, sid, t in _SOURCE.findall(prompt)]
     sources += [(int(n), sid, html.unescape(t)) for n, sid, t in _TAGGED.findall(prompt)]
     cited = [s for s in sources if s[1]] or sources
     if schema == "ClarifyOutput":
@@ -66,10 +68,7 @@ def role_answer(schema: str, prompt: str) -> JSON:
         queries = [{"query": f"{question} {a}", "priority": i + 1} for i, a in enumerate(angles)]
         return {"research_brief": f"Evidence about {question}", "sub_queries": queries}
     if schema == "SummaryOutput":
-        page = prompt[prompt.find("<source") :] if "<source" in prompt else prompt
-        content = re.sub(r"</?source[^>]*>", "", page).strip()
-        first = re.split(r"(?<=[.!?])\s", content, maxsplit=1)[0][:300]
-        return {"executive_summary": content[:400] or "No content.", "key_excerpts": [first]}
+        return _summary(prompt)
     if schema == "ReflectOutput":
         return {"research_complete": True, "rationale": "The sources cover the sub-query."}
     if schema == "CompressOutput":
@@ -82,45 +81,64 @@ def role_answer(schema: str, prompt: str) -> JSON:
     if schema == "CoverageAssessment":
         return {"overall_coverage": "sufficient", "rationale": "Enough diverse sources."}
     if schema == "AnalysisOutput":
-        findings = [
-            {
-                "content": f"{title} bears on {question}.",
-                "confidence": "medium",
-                "source_ids": [sid],
-                "category": "Evidence",
-            }
-            for _, sid, title in cited[:4]
-            if sid
-        ]
-        return {"findings": findings, "gaps": []}
+        return _analysis(question, cited)
     if schema == "ReportDraft":
-        cites = "".join(f"[{n}]" for n, _, _ in sources[:4])
-        body = f"The sources agree on the main points {cites}." if cites else "No sources."
-        sections = (
-            "Executive summary",
-            "Key findings",
-            "Conflicting information",
-            "Gaps and limitations",
-            "Conclusion",
-        )
-        markdown = f"# {question}\n\n" + "\n\n".join(f"## {h}\n\n{body}" for h in sections)
-        return {"markdown": markdown}
+        return _report(question, sources)
     if schema == "RefinementOutput":
         return {"iteration_recommendation": {"should_iterate": False, "rationale": "Done."}}
     if schema == "VerifyOutput":
-        claims = re.findall(r"^- (cl-\d+): .* \(cites ((?:\[\d+\](?:, )?)+)\)$", prompt, re.M)
-        return {
-            "verdicts": [
-                {
-                    "claim_id": cid,
-                    "status": "supported",
-                    "supporting_citations": [int(n) for n in re.findall(r"\d+", cites)],
-                    "rationale": "The cited source states it.",
-                }
-                for cid, cites in claims
-            ]
-        }
+        return _verdicts(prompt)
     if schema == "CondenseOutput":
         text = re.sub(r"</?source[^>]*>", "", prompt.split("Text:", 1)[-1])
         return {"text": text.strip()[:400]}
     return {}
+
+
+def _summary(prompt: str) -> JSON:
+    page = prompt[prompt.find("<source") :] if "<source" in prompt else prompt
+    content = re.sub(r"</?source[^>]*>", "", page).strip()
+    first = re.split(r"(?<=[.!?])\s", content, maxsplit=1)[0][:300]
+    return {"executive_summary": content[:400] or "No content.", "key_excerpts": [first]}
+
+
+def _analysis(question: str, cited: Cited) -> JSON:
+    findings = [
+        {
+            "content": f"{title} bears on {question}.",
+            "confidence": "medium",
+            "source_ids": [sid],
+            "category": "Evidence",
+        }
+        for _, sid, title in cited[:4]
+        if sid
+    ]
+    return {"findings": findings, "gaps": []}
+
+
+def _report(question: str, sources: Cited) -> JSON:
+    cites = "".join(f"[{n}]" for n, _, _ in sources[:4])
+    body = f"The sources agree on the main points {cites}." if cites else "No sources."
+    sections = (
+        "Executive summary",
+        "Key findings",
+        "Conflicting information",
+        "Gaps and limitations",
+        "Conclusion",
+    )
+    markdown = f"# {question}\n\n" + "\n\n".join(f"## {h}\n\n{body}" for h in sections)
+    return {"markdown": markdown}
+
+
+def _verdicts(prompt: str) -> JSON:
+    claims = re.findall(r"^- (cl-\d+): .* \(cites ((?:\[\d+\](?:, )?)+)\)$", prompt, re.M)
+    return {
+        "verdicts": [
+            {
+                "claim_id": cid,
+                "status": "supported",
+                "supporting_citations": [int(n) for n in re.findall(r"\d+", cites)],
+                "rationale": "The cited source states it.",
+            }
+            for cid, cites in claims
+        ]
+    }
