@@ -149,6 +149,8 @@ STOPWORDS = frozenset(
         "tell",
         "explain",
         "describe",
+        "compare",
+        "contrast",
         "role",
         "play",
         "plays",

@@ -30,7 +30,7 @@ _CLAUSE_SPLIT = re.compile(
 _COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
-     "these", "those", "there"]
+     "these", "those", "there", "each", "both"]
 )  # fmt: skip
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
 MAX_PARTS = 5
@@ -56,16 +56,84 @@ def question_parts(question: str) -> list[Part]:
     clauses = [c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and content_terms(c)]
     pieces: list[str] = []
     for clause in clauses or [text]:
-        pieces += _split_coordination(clause)
+        named = _split_names(clause)
+        pieces += named if len(named) > 1 else _split_coordination(clause)
+    # A part that points back borrows the first clause's words (all its names, when the
+    # clause names several: "who led each effort" after "how Germany and Italy …").
+    context = keywords(clauses[0] if clauses else text)
     parts: list[Part] = []
     for piece in pieces[:MAX_PARTS]:
         words = {w.lower() for w in _TOKEN.findall(piece)}
         refers = bool(words & _REFERS_BACK) and bool(parts)
         query_words = keywords(piece)
-        if refers or len(query_words) <= 1:
-            query_words = list(dict.fromkeys(query_words + keywords(parts[0].text)[:4])) if parts else query_words  # fmt: skip
+        if parts and (refers or len(query_words) <= 1):
+            query_words = list(dict.fromkeys(query_words + context[:4]))
         parts.append(Part(piece, " ".join(query_words) or piece, refers))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _is_name_word(word: str) -> bool:
+    bare = word.strip(",;:")
+    return bool(bare) and bare[0].isupper() and bare.lower() not in STOPWORDS
+
+
+def _name_before(words: list[str], end: int) -> int:
+    """Start of the name (with its 'the') that ends at ``words[end - 1]``, or ``end``
+    when no name ends there. A comma ends a name; the clause's first word (a question
+    word or an imperative such as "Compare") never starts one."""
+    start = end
+    while start - 1 >= 1 and not (start < end and words[start - 1].endswith(",")):
+        prev = words[start - 1]
+        joins = prev in _NAME_JOINERS and prev != "the" and start < end
+        if not (_is_name_word(prev) or joins):
+            break
+        start -= 1
+    while start < end and words[start] in _NAME_JOINERS:
+        start += 1  # a name does not begin with "of"
+    if start < end and start - 1 >= 1 and words[start - 1].lower() == "the":
+        start -= 1
+    return start
+
+
+def _split_names(clause: str) -> list[str]:
+    """Coordinated names anywhere in a clause, each in a copy of the clause: "how did the
+    music of Bach and Beethoven differ" → "... of Bach differ", "... of Beethoven differ";
+    lists too ("the Sahara, the Gobi and the Atacama deserts"). Only when every item is a
+    capitalised name and the last is not much longer than the one before it (then "the
+    Dutch and the English East India Companies" share their words and stay whole)."""
+    words = clause.split()
+    for c, conj in enumerate(words):
+        if conj.lower() not in ("and", "or") or c == 0 or c + 1 >= len(words):
+            continue
+        r0 = c + 2 if words[c + 1].lower() == "the" else c + 1
+        r1 = r0
+        while r1 < len(words) and (
+            _is_name_word(words[r1])
+            or (words[r1] in _NAME_JOINERS and r1 + 1 < len(words) and _is_name_word(words[r1 + 1]))
+        ):
+            r1 += 1
+            if words[r1 - 1].endswith((",", ";", ":")):
+                break
+        left_end = c
+        items: list[tuple[int, int]] = []
+        while True:
+            start = _name_before(words, left_end)
+            if start == left_end or not _is_name_word(words[left_end - 1]):
+                break
+            items.insert(0, (start, left_end))
+            if start - 1 < 1 or not words[start - 1].endswith(","):
+                break
+            left_end = start  # "A, B and C": the item before ends with a comma
+        if r1 == r0 or not items:
+            continue
+        last_len = items[-1][1] - items[-1][0] - (words[items[-1][0]].lower() == "the")
+        if last_len == 1 and r1 - r0 >= 3:
+            return [clause]  # "the Dutch and the English East India Companies"
+        items.append((c + 1, r1))
+        head, tail = words[: items[0][0]], words[r1:]
+        out = [" ".join(head + [w.rstrip(",") for w in words[a:b]] + tail) for a, b in items]
+        return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out]
+    return [clause]
 
 
 def _split_coordination(clause: str) -> list[str]:
