@@ -9,6 +9,7 @@ no source answers becomes an open gap, with a query to research it."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from deepresearch.offline.parts import (
@@ -30,6 +31,7 @@ from deepresearch.roles import (
 )
 from deepresearch.text import (
     cited_lines,
+    containment,
     jaccard,
     keywords,
     stem,
@@ -45,7 +47,14 @@ MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itsel
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
-MIN_AGREEING_TERMS = 4  # shorter statements say too little to be confirmed by word overlap
+MIN_AGREEING_TERMS = 4
+BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
+BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
+CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
+_TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")
+_PARENTHETICAL = re.compile(
+    r"\s*\([^)]*\)"
+)  # shorter statements say too little to be confirmed by word overlap
 
 
 @dataclass
@@ -76,6 +85,14 @@ class Weights:
         total = sum(self.idf(t) for t in part)
         return sum(self.idf(t) for t in part & terms) / total if total else 0.0
 
+    def part_match(self, part: Part, terms: set[str]) -> float:
+        """Like ``match``, a part's borrowed words (the context of "where did *he*…")
+        counting BORROWED_SHARE of its own: the answer is about what the part asks."""
+        own = part.own or part.terms
+        weight = {t: self.idf(t) * (1.0 if t in own else BORROWED_SHARE) for t in part.terms}
+        total = sum(weight.values())
+        return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
+
 
 def source_texts(inputs: AnalyzeInputs) -> dict[str, list[str]]:
     """Statements per source id: from compressed topics ('- text [n]' lines) when there
@@ -104,7 +121,7 @@ def part_scores(
         for i, part in enumerate(parts):
             ranked = []
             for pos, unit in enumerate(units.get(src.id, [])):
-                score = weights.match(part.terms, term_set(unit) | title)
+                score = weights.part_match(part, term_set(unit) | title)
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0
@@ -136,22 +153,78 @@ def source_scores(
         for i, p in enumerate(parts)
     }
     dense = _dense(parts, sources, units)
+    first = {
+        (s.id, i): statement[(s.id, i)][0] + 0.3 * named[(s.id, i)]
+        for s in sources
+        for i in range(len(parts))
+    }
+    leaders = {i: sorted(sources, key=lambda s: -first[(s.id, i)])[:3] for i in range(len(parts))}
     out: dict[tuple[str, int], float] = {}
-    for i, _part in enumerate(parts):
-        first = {s.id: statement[(s.id, i)][0] + 0.3 * named[(s.id, i)] for s in sources}
-        leaders = sorted(sources, key=lambda s: -first[s.id])[:3]
-        mentioned = " ".join(u for s in leaders for _, u in statement[(s.id, i)][1][:3])
+    for i in range(len(parts)):
+        bridged = _bridged(i, parts, sources, statement, leaders, (term_set(question), names))
+        mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
         for s in sources:
             t = term_set(s.title)
-            bridged = bool(t) and t <= mention_terms and s not in leaders
+            worded = bool(t) and t <= mention_terms and s not in leaders[i]
             out[(s.id, i)] = (
                 0.6 * statement[(s.id, i)][0]
                 + 0.25 * dense.get((s.id, i), 0.0)
                 + 0.3 * named[(s.id, i)]
-                + 0.2 * bridged
+                + 0.2 * worded
+                + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
             )
     return out
+
+
+def _bridged(
+    i: int,
+    parts: list[Part],
+    sources: list[SourceText],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    leaders: dict[int, list[SourceText]],
+    asked: tuple[set[str], list[set[str]]],
+) -> dict[str, float]:
+    """Sources that the best statements about part ``i`` name (as a name, capitalised, not
+    a common noun: *Army* is not named by "an army of clay soldiers"), as strongly as the
+    naming statement answers; for a part that points back ("the river *it* dams"), also
+    those the answers to the first and the previous part name in a statement that also
+    speaks to this part's own words (the hop's next entity)."""
+    own = parts[i].own or parts[i].terms
+    given = asked[1]
+    referenced = [i, *([0, i - 1] if parts[i].refers_back else [])]
+    mentions: list[tuple[list[str], float, str]] = []
+    for j in dict.fromkeys(referenced):
+        for rank, src in enumerate(leaders[j]):
+            for score, unit in statement[(src.id, j)][1][:3]:
+                strength = score / (1 + rank)
+                if j != i:
+                    strength *= CHAIN_SHARE * containment(own, term_set(unit))
+                mentions.append((_TOKEN.findall(unit), strength, src.id))
+    out: dict[str, float] = {}
+    for src in sources:
+        title = term_set(src.title)
+        if _named(title, *asked) or any(n and n <= title for n in given):
+            continue  # the question names it ("Atlantic" names *Atlantic Ocean*): no hop
+        name = [w.lower() for w in _TOKEN.findall(_PARENTHETICAL.sub("", src.title))]
+        for tokens, strength, by in mentions:
+            if by != src.id and strength > out.get(src.id, 0.0) and _names(tokens, name):
+                out[src.id] = strength
+    return out
+
+
+def _names(tokens: list[str], name: list[str]) -> bool:
+    """The tokens contain ``name`` as a capitalised phrase (a sentence's first word only
+    when the name has several)."""
+    n = len(name)
+    if not n:
+        return False
+    for k in range(len(tokens) - n + 1):
+        if not tokens[k][:1].isupper() or (k == 0 and n == 1):
+            continue
+        if [t.lower().removesuffix("'s") for t in tokens[k : k + n]] == name:
+            return True
+    return False
 
 
 def _named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:

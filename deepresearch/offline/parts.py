@@ -47,6 +47,11 @@ class Part:
     def terms(self) -> set[str]:
         return term_set(self.query)
 
+    @property
+    def own(self) -> set[str]:
+        """The part's own words, not those it borrowed from an earlier part."""
+        return term_set(self.text) & self.terms
+
 
 def question_parts(question: str) -> list[Part]:
     """Clauses, and coordinated noun phrases within a clause ("the telephone and the
