@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from deepresearch.offline.parts import (
+    BORROWED_SHARE,
+    NAME_JOINERS,
     Part,
     asks_for_entity,
     bridge_entities,
@@ -48,9 +50,9 @@ RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the pa
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 MIN_AGREEING_TERMS = 4
-BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
+FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")
 _PARENTHETICAL = re.compile(
     r"\s*\([^)]*\)"
@@ -147,11 +149,14 @@ def source_scores(
     ]
     # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
     names = [term_set(n) for n in entities(question)]
-    named = {
-        (s.id, i): _named(term_set(s.title), nameable[i], names)
+    named: dict[tuple[str, int], float] = {
+        (s.id, i): float(_named(term_set(s.title), nameable[i], names))
         for s in sources
         for i, p in enumerate(parts)
     }
+    for i, part in enumerate(parts):
+        for sid in _full_names(part, sources):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     dense = _dense(parts, sources, units)
     first = {
         (s.id, i): statement[(s.id, i)][0] + 0.3 * named[(s.id, i)]
@@ -225,6 +230,29 @@ def _names(tokens: list[str], name: list[str]) -> bool:
         if [t.lower().removesuffix("'s") for t in tokens[k : k + n]] == name:
             return True
     return False
+
+
+def _full_names(part: Part, sources: list[SourceText]) -> list[str]:
+    """Entity linking by a name's longer form: the part says "Bach", an entry is titled
+    *Johann Sebastian Bach* (a title that is itself a name). Per name the shortest such
+    title, and none when an entry has the name exactly."""
+    linked: list[str] = []
+    titles = {s.id: term_set(s.title) for s in sources}
+    for phrase in title_phrases(part.text):
+        name = term_set(phrase)
+        if not name or any(t == name for t in titles.values()):
+            continue
+        longer = [s for s in sources if name < titles[s.id] and _is_name(s.title)]
+        if longer:
+            linked.append(min(longer, key=lambda s: len(titles[s.id])).id)
+    return linked
+
+
+def _is_name(title: str) -> bool:
+    """Every word capitalised (or a joining word such as "van"): a name, not a topic
+    (*Piano sonatas (Beethoven)*)."""
+    words = title.split()
+    return bool(words) and all(w[:1].isupper() or w in NAME_JOINERS for w in words)
 
 
 def _named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:
@@ -401,7 +429,8 @@ def _gaps(
             continue
         earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
         texts = [" ".join(units[sid]) for sid in earlier]
-        leads = bridge_entities(part, texts, titles, inputs.question) if texts else []
+        pool = [" ".join(u) for u in units.values()]
+        leads = bridge_entities(part, texts, titles, inputs.question, pool=pool) if texts else []
         queries = [f"{lead} {' '.join(keywords(part.text)[:4])}" for lead in leads]
         gaps.append(
             GapDraft(

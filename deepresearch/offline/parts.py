@@ -9,6 +9,7 @@ how well their words match the part they serve.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -89,11 +90,11 @@ def _name_before(words: list[str], end: int) -> int:
     start = end
     while start - 1 >= 1 and not (start < end and words[start - 1].endswith(",")):
         prev = words[start - 1]
-        joins = prev in _NAME_JOINERS and prev != "the" and start < end
+        joins = prev in NAME_JOINERS and prev != "the" and start < end
         if not (_is_name_word(prev) or joins):
             break
         start -= 1
-    while start < end and words[start] in _NAME_JOINERS:
+    while start < end and words[start] in NAME_JOINERS:
         start += 1  # a name does not begin with "of"
     if start < end and start - 1 >= 1 and words[start - 1].lower() == "the":
         start -= 1
@@ -114,7 +115,7 @@ def _split_names(clause: str) -> list[str]:
         r1 = r0
         while r1 < len(words) and (
             _is_name_word(words[r1])
-            or (words[r1] in _NAME_JOINERS and r1 + 1 < len(words) and _is_name_word(words[r1 + 1]))
+            or (words[r1] in NAME_JOINERS and r1 + 1 < len(words) and _is_name_word(words[r1 + 1]))
         ):
             r1 += 1
             if words[r1 - 1].endswith((",", ";", ":")):
@@ -164,7 +165,7 @@ def _split_coordination(clause: str) -> list[str]:
 
 
 # Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".
-_NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
+NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
 # An entity question: its answer is a thing the question does not name ("which emperor",
 # "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
 _ASKS_FOR_ENTITY = re.compile(
@@ -193,7 +194,7 @@ def entities(text: str) -> list[str]:
                 run.append(tok)
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if run and tok in _NAME_JOINERS and nxt[:1].isupper():
+            if run and tok in NAME_JOINERS and nxt[:1].isupper():
                 run.append(tok)  # "Code" + "of" + "Hammurabi"
                 continue
             if run and not (len(run) == 1 and len(run[0]) <= 2):
@@ -203,26 +204,61 @@ def entities(text: str) -> list[str]:
 
 
 def bridge_entities(
-    part: Part, texts: list[str], known_titles: list[str], question: str, limit: int = 2
+    part: Part,
+    texts: list[str],
+    known_titles: list[str],
+    question: str,
+    limit: int = 2,
+    pool: list[str] | None = None,
 ) -> list[str]:
     """Entities that the texts answering ``part`` name, which no gathered source is about
     yet and the question does not name: candidates for the next hop. ``texts`` come best
-    first; a name scores by how well its sentence matches the part, the text's rank
-    discounting it, so the best source's answer sentence leads. Ties go to longer names
-    (more specific), then to the earlier one."""
+    first; a name scores by how well its sentence matches the part (its own words; those
+    it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
+    answer sentence leads, and by how rare it is among ``pool`` (the gathered texts): a
+    name most of them use ("American") says little. Ties go to longer names (more
+    specific), then to the earlier one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
+    docs = [term_set(t) for t in (pool or texts)]
     scores: dict[str, float] = {}
     for rank, text in enumerate(texts):
         for sent in sentences(text)[:8] or [text]:
-            match = len(part.terms & term_set(sent)) / (len(part.terms) or 1)
+            match = _part_match(part, term_set(sent))
             if match <= 0:
                 continue
-            for name in entities(sent):
+            for found in entities(sent):
+                name = found.removesuffix("'s").removesuffix("’s")
                 terms = term_set(name)
                 if not terms or terms <= asked or any(terms == k for k in known):
                     continue
-                scores[name] = scores.get(name, 0.0) + match / (1 + rank)
+                df = sum(1 for d in docs if terms <= d)
+                rarity = math.log(1 + len(docs) / max(1, df))
+                scores[name] = scores.get(name, 0.0) + match * rarity / (1 + rank)
     order = {name: i for i, name in enumerate(scores)}
     ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
     return ranked[:limit]
+
+
+BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
+
+
+def _part_match(part: Part, terms: set[str]) -> float:
+    """Share of the part's words in ``terms`` (by root: "end" matches "ended"), its
+    borrowed words counting less."""
+    own = {_root(t) for t in part.own or part.terms}
+    borrowed = {_root(t) for t in part.terms} - own
+    roots = {_root(t) for t in terms}
+    total = len(own) + BORROWED_SHARE * len(borrowed)
+    hit = len(own & roots) + BORROWED_SHARE * len(borrowed & roots)
+    return hit / total if total else 0.0
+
+
+_INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
+
+
+def _root(term: str) -> str:
+    """A word without its inflection ("ended", "founder" → "end", "found"), when at least
+    three letters remain: verbs and agent nouns match their question words."""
+    root = _INFLECTION.sub("", term)
+    return root if len(root) >= 3 else term
