@@ -429,8 +429,7 @@ def _gaps(
             continue
         earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
         texts = [" ".join(units[sid]) for sid in earlier]
-        pool = [" ".join(u) for u in units.values()]
-        leads = bridge_entities(part, texts, titles, inputs.question, pool=pool) if texts else []
+        leads = bridge_entities(part, texts, titles, inputs.question) if texts else []
         queries = [f"{lead} {' '.join(keywords(part.text)[:4])}" for lead in leads]
         gaps.append(
             GapDraft(

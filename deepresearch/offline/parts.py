@@ -9,7 +9,6 @@ how well their words match the part they serve.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
@@ -209,18 +208,15 @@ def bridge_entities(
     known_titles: list[str],
     question: str,
     limit: int = 2,
-    pool: list[str] | None = None,
 ) -> list[str]:
     """Entities that the texts answering ``part`` name, which no gathered source is about
     yet and the question does not name: candidates for the next hop. ``texts`` come best
     first; a name scores by how well its sentence matches the part (its own words; those
     it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
-    answer sentence leads, and by how rare it is among ``pool`` (the gathered texts): a
-    name most of them use ("American") says little. Ties go to longer names (more
-    specific), then to the earlier one."""
+    answer sentence leads. Ties go to longer names (more specific), then to the earlier
+    one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
-    docs = [term_set(t) for t in (pool or texts)]
     scores: dict[str, float] = {}
     for rank, text in enumerate(texts):
         for sent in sentences(text)[:8] or [text]:
@@ -232,9 +228,7 @@ def bridge_entities(
                 terms = term_set(name)
                 if not terms or terms <= asked or any(terms == k for k in known):
                     continue
-                df = sum(1 for d in docs if terms <= d)
-                rarity = math.log(1 + len(docs) / max(1, df))
-                scores[name] = scores.get(name, 0.0) + match * rarity / (1 + rank)
+                scores[name] = scores.get(name, 0.0) + match / (1 + rank)
     order = {name: i for i, name in enumerate(scores)}
     ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
     return ranked[:limit]

@@ -153,7 +153,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, 
     ranked = sorted(texts, key=lambda t: -len(part.terms & term_set(t)))[:3]
     leads = [
         (lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
-        for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC, texts)
+        for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
     own = " ".join(keywords(part.text))
     if part.refers_back and own and own != part.query:
@@ -221,7 +221,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[str]:
         if _answered(part, texts, titles):
             continue
         earlier = [t for t in texts if any(_answered(p, [t], []) for p in parts[:i])]
-        leads = bridge_entities(part, earlier, titles, inputs.question, 1, texts) if earlier else []
+        leads = bridge_entities(part, earlier, titles, inputs.question, 1) if earlier else []
         lead = f"; sources name {leads[0]}" if leads else ""
         gaps.append(f"no source answers '{part.text}' yet{lead}")
     return gaps
