@@ -291,15 +291,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     chosen: list[Candidate] = []
     kept_for: dict[int, list[str]] = {}
     for i, _part in enumerate(parts):
-        ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
-        best = scores[(ranked[0].id, i)] if ranked else 0.0
-        floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
-        above = [
-            s
-            for s in ranked
-            if scores[(s.id, i)] >= floor and statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
-        ]
-        kept = _diverse(above, [statement[(s.id, i)][1] for s in above])
+        kept = _kept(i, sources, scores, statement)
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -339,6 +331,25 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     gaps = _gaps(inputs, parts, kept_for, sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _kept(
+    i: int,
+    sources: list[SourceText],
+    scores: dict[tuple[str, int], float],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> list[SourceText]:
+    """The sources that answer part ``i``: above the relevance floor (absolute and
+    relative to the part's best), stating something about the part, from several sides."""
+    ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
+    best = scores[(ranked[0].id, i)] if ranked else 0.0
+    floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
+    above = [
+        s
+        for s in ranked
+        if scores[(s.id, i)] >= floor and statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
+    ]
+    return _diverse(above, [statement[(s.id, i)][1] for s in above])
 
 
 def _within_limit(chosen: list[Candidate]) -> list[Candidate]:

@@ -17,6 +17,7 @@ from deepresearch.roles import (
     DirectiveDraft,
     PlannedQuery,
     ReflectInputs,
+    SourceText,
     SummarizeInputs,
     SummaryOutput,
     SupervisionInputs,
@@ -105,6 +106,18 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
             research_complete=True,
             rationale=f"{len(relevant)} relevant sources cover the sub-query.",
         )
+    return _search_on(inputs, focus, relevant, ran, hops)
+
+
+def _search_on(
+    inputs: ReflectInputs,
+    focus: str,
+    relevant: list[SourceText],
+    ran: set[str],
+    hops: list[tuple[str, str]],
+) -> ReflectionDecision:
+    """Not done yet: search the sub-query's words no source holds, else follow a bridge
+    entity, else read the relevant sources whose snippet promises more."""
     covered: set[str] = set()
     for s in inputs.sources:
         covered |= term_set(s.title + " " + s.text)
