@@ -215,3 +215,38 @@ def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
     assert analysis._named(term_set("Robert Hooke"), asked, names)
     assert analysis._named(term_set("Microscope"), asked, names)
     assert not analysis._named(term_set("Electron microscope"), asked, names)
+
+
+def test_a_name_links_the_entry_titled_with_its_longer_form() -> None:
+    question = "How did the music of Bach change?"
+    texts = {
+        "Johann Sebastian Bach": "Johann Sebastian Bach was a composer of the late Baroque.",
+        "Piano music (Bach)": "Piano music changed a lot over the centuries in many ways.",
+        "Music": "Music changed with every century and every new instrument.",
+    }
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+    (part,) = question_parts(question)
+    assert analysis._full_names(part, srcs) == ["src-1"]  # a name, not a topic in brackets
+
+
+def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -> None:
+    question = "Which emperor was buried with an army of clay soldiers?"
+    texts = {
+        "Clay Army": "The Clay Army is a set of clay soldiers buried with Qin Shi Huang.",
+        "Qin Shi Huang": "Qin Shi Huang founded an empire.",
+        "Army": "An army fights on land.",
+    }
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+    parts = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    weights = analysis.Weights([term_set(s.text) for s in srcs])
+    statement = analysis.part_scores(parts, srcs, units, weights)
+    leaders = {0: srcs[:1]}
+    bridged = analysis._bridged(0, parts, srcs, statement, leaders, (term_set(question), []))
+    assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged

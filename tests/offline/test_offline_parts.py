@@ -50,3 +50,34 @@ def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
     assert leads[0] == "Qin Shi Huang"
     assert "Clay Army" not in leads  # already gathered
     assert leads.index("Qin Shi Huang") < leads.index("Marcus Aurelius")
+
+
+def test_coordinated_names_anywhere_in_a_clause_are_parts_of_their_own() -> None:
+    parts = [p.text for p in question_parts("How did the music of Bach and Beethoven differ?")]
+    assert parts == ["How did the music of Bach differ", "How did the music of Beethoven differ"]
+    listed = [p.text for p in question_parts("Compare the Sahara, the Gobi and the Atacama deserts.")]  # fmt: skip
+    assert listed == [
+        "Compare the Sahara deserts", "Compare the Gobi deserts", "Compare the Atacama deserts"
+    ]  # fmt: skip
+    # a name that shares its words with the next ("the Dutch and the English East India
+    # Companies") stays whole rather than becoming "the Dutch"
+    whole = "How did the Dutch and the English East India Companies compare?"
+    assert len(question_parts(whole)) == 1
+
+
+def test_a_part_pointing_back_borrows_every_name_of_the_first_clause() -> None:
+    question = "How were Germany and Italy unified, and who led each effort?"
+    *_, led = question_parts(question)
+    assert led.refers_back
+    assert {"germany", "italy"} <= led.terms and {"germany", "italy"}.isdisjoint(led.own)
+
+
+def test_bridges_are_ranked_by_the_parts_own_words_by_root() -> None:
+    question = "What was the Long War, and how did it end?"
+    part = question_parts(question)[1]
+    text = (
+        "The Long War was fought in Central Europe for decades by many armies. "
+        "It ended with the Treaty of Somewhere, signed by both sides."
+    )
+    # "ended" answers "end"; the first sentence only repeats the borrowed words
+    assert bridge_entities(part, [text], [], question, 1) == ["Treaty of Somewhere"]
