@@ -41,6 +41,7 @@ _GAP_FRAME = frozenset(
 )
 HOPS_PER_TOPIC = 2  # bridge entities a topic researcher follows after its first search
 RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
+SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
 
 
 def rank_sentences(text: str, query: str) -> list[tuple[int, str, float]]:
@@ -57,15 +58,37 @@ def rank_sentences(text: str, query: str) -> list[tuple[int, str, float]]:
 
 
 def summarize(inputs: SummarizeInputs) -> SummaryOutput:
-    ranked = rank_sentences(inputs.content, inputs.query + " " + inputs.title)
-    if not ranked:
+    """The page's statements (table rows and code lines quoted as such, never flattened
+    into prose), those that bear most on the query and the question first, up to
+    SUMMARY_WORDS, in page order, one a paragraph; the five best are the key excerpts."""
+    units = statements(inputs.content)
+    if not units:
         return SummaryOutput(executive_summary=truncate_words(inputs.content, 300))
-    best = sorted(ranked, key=lambda r: -r[2])
-    lead = sorted(best[:2], key=lambda r: r[0])
-    excerpts = sorted(best[:5], key=lambda r: r[0])
+    focus = term_set(inputs.query + " " + inputs.title)
+    asked = term_set(inputs.question)
+    ranked = []
+    for i, unit in enumerate(units):
+        terms = term_set(unit)
+        score = (
+            containment(focus, terms)
+            + 0.5 * containment(asked, terms)
+            + (0.1 if any(ch.isdigit() for ch in unit) else 0.0)
+            - 0.002 * i
+        )
+        ranked.append((score, i, unit))
+    ranked.sort(key=lambda r: -r[0])
+    kept: list[tuple[float, int, str]] = []
+    words = 0
+    for item in ranked:
+        size = len(item[2].split())
+        if kept and words + size > SUMMARY_WORDS:
+            continue
+        kept.append(item)
+        words += size
+    in_order = sorted(kept, key=lambda r: r[1])
     return SummaryOutput(
-        executive_summary=" ".join(s for _, s, _ in lead),
-        key_excerpts=[s for _, s, _ in excerpts],
+        executive_summary="\n\n".join(u for _, _, u in in_order),
+        key_excerpts=[u for _, _, u in sorted(kept[:5], key=lambda r: r[1])],
     )
 
 

@@ -1,7 +1,12 @@
 """What may become a finding: statements, not layout. Prose is split into sentences;
 tables, code blocks, box-drawing diagrams, headings, navigation and boilerplate are not
 statements. A table row or a code line may still answer a question, so each is kept as a
-brief quote of its own, never merged into the prose around it.
+brief quote of its own, never merged into the prose around it: a row with its table's
+column names ("Table row: Environment: Cursor Agent; Recommended Value: 40000"), so that
+it says what its cells are. A code block that draws boxes is a diagram, not code.
+
+``statements`` is idempotent: the statements of a text made of statements are the same
+statements (the offline summary and digest are such texts).
 
 The sentence splitter is the package's one (``deepresearch.text.sentences``: punctuation,
 protected abbreviations and initials). pysbd was measured as the maintained alternative:
@@ -16,15 +21,20 @@ import re
 from deepresearch.text import sentences
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
-MAX_QUOTE_CHARS = 160  # a table row or code line quoted as such
+MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
+TABLE_ROW = "Table row: "
+CODE = "Code: "
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-_BOX = re.compile(r"[\u2500-\u257f\u2580-\u259f\u25a0-\u25ff\u2190-\u21ff]")
+# Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
+_BOX = re.compile(r"[\u2500-\u259f]")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
+_WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _LINKISH = re.compile(r"https?://\S+|\[([^\]]*)\]\([^)]*\)")
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
@@ -39,37 +49,80 @@ def statements(text: str) -> list[str]:
     in document order."""
     out: list[str] = []
     prose: list[str] = []
-    fenced = False
+    lines = text.splitlines()
 
     def flush() -> None:
         if prose:
             out.extend(_prose_sentences(" ".join(prose)))
             prose.clear()
 
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if _FENCE.match(line):
+    i = 0
+    while i < len(lines):
+        line = _QUOTE_MARK.sub("", lines[i].rstrip())
+        if _FENCE.match(line) or line.lstrip().startswith("|"):
             flush()
-            fenced = not fenced
+            block, i = _layout_block(lines, i)
+            out.extend(block)
             continue
-        if fenced:
-            out.extend(_code_quote(line))
-            continue
+        i += 1
         if not line.strip() or _HEADING.match(line) or _TABLE_RULE.match(line):
             flush()
-            continue
-        if _BOX.search(line):
+        elif _BOX.search(line):
             flush()  # a diagram: its labels are not sentences
-            continue
-        if line.lstrip().startswith("|"):
+        elif _LIST_MARK.match(line) or line.lstrip().startswith((TABLE_ROW, CODE)):
             flush()
-            out.extend(_table_quote(line))
-            continue
-        if _LIST_MARK.match(line):
-            flush()
-            line = _LIST_MARK.sub("", line)
-        prose.append(line.strip())
+            item = _LIST_MARK.sub("", line).strip()
+            if item.startswith((TABLE_ROW, CODE)):
+                out.append(item)  # already a quote (a line of a summary or digest)
+            else:
+                prose.append(item)
+        else:
+            prose.append(line.strip())
     flush()
+    return out
+
+
+def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The quotes of the fenced code block or table starting at ``start``, and the index
+    of the line after it."""
+    if _FENCE.match(lines[start]):
+        end = start + 1
+        while end < len(lines) and not _FENCE.match(lines[end]):
+            end += 1
+        body = lines[start + 1 : end]
+        if any(_BOX.search(line) for line in body):
+            return [], end + 1  # a diagram drawn in a code block
+        return [q for line in body for q in _code_quote(line)], end + 1
+    end = start
+    while end < len(lines) and lines[end].lstrip().startswith("|"):
+        end += 1
+    return _table_quotes(lines[start:end]), end
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in _EMPHASIS.sub("", line).strip().strip("|").split("|")]
+
+
+def _table_quotes(rows: list[str]) -> list[str]:
+    """Each body row quoted with the column names of the header row, when there is one
+    (the row before a |---| rule): 'Column: cell; Column: cell'."""
+    header: list[str] = []
+    if len(rows) > 1 and _TABLE_RULE.match(rows[1]):
+        header, rows = _cells(rows[0]), rows[2:]
+    out: list[str] = []
+    for row in rows:
+        if _TABLE_RULE.match(row):
+            continue
+        cells = _cells(row)
+        if sum(1 for c in cells if c) < 2:
+            continue
+        if len(header) == len(cells):
+            pairs = zip(header, cells, strict=True)
+            quote = "; ".join(f"{h}: {c}" if h else c for h, c in pairs if c)
+        else:
+            quote = " | ".join(c for c in cells if c)
+        if len(quote) >= 8:
+            out.append(TABLE_ROW + _clip(quote, MAX_QUOTE_CHARS))
     return out
 
 
@@ -79,25 +132,21 @@ def _prose_sentences(paragraph: str) -> list[str]:
     for sent in sentences(clean) or [clean.strip()]:
         if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent):
             continue
-        if len(sent) > MAX_STATEMENT_CHARS:
-            sent = sent[:MAX_STATEMENT_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-        found.append(sent)
+        found.append(_clip(sent, MAX_STATEMENT_CHARS))
     return found
 
 
-def _table_quote(line: str) -> list[str]:
-    cells = [c.strip() for c in _EMPHASIS.sub("", line).strip().strip("|").split("|")]
-    cells = [c for c in cells if c]
-    if len(cells) < 2:
-        return []
-    quote = " | ".join(cells)
-    return [f"Table row: {quote[:MAX_QUOTE_CHARS]}"] if len(quote) >= 8 else []
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def _code_quote(line: str) -> list[str]:
     code = line.strip()
-    if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or not re.search(r"\w{3}", code):
+    # A line needs two words to say something ('"inputs": {' and 'return x' do not).
+    if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or len(_WORDS.findall(code)) < 2:
         return []
     if code.startswith(("#", "//", '"""', "'''")):
         return []  # comments: the prose around the block says it better
-    return [f"Code: `{code}`"]
+    return [f"{CODE}`{code}`"]
