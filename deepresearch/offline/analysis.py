@@ -44,7 +44,7 @@ from deepresearch.text import (
 MAX_FINDINGS = 30
 SOURCES_PER_PART = 5
 FINDINGS_PER_SOURCE = 3
-RELEVANCE_FLOOR = 0.25  # a source's combined score for a part must reach this
+RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold

@@ -23,6 +23,8 @@ from deepresearch.text import sentences
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
+MAX_LEAD_CHARS = 120  # a lead-in repeated before each item it introduces
+FRAGMENT_WORDS = 12  # ... when the item is shorter than this
 TABLE_ROW = "Table row: "
 CODE = "Code: "
 
@@ -35,6 +37,8 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
+_CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
 _LINKISH = re.compile(r"https?://\S+|\[([^\]]*)\]\([^)]*\)")
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
@@ -46,40 +50,81 @@ _FURNITURE = re.compile(
 
 def statements(text: str) -> list[str]:
     """Sentences of the prose in ``text`` plus brief quotes of table rows and code lines,
-    in document order."""
+    in document order. A short list item under a lead-in ("Update the prompt to
+    include:") is stated with the lead-in, which is what says what the item is."""
     out: list[str] = []
-    prose: list[str] = []
+    reader = _Prose(out)
     lines = text.splitlines()
-
-    def flush() -> None:
-        if prose:
-            out.extend(_prose_sentences(" ".join(prose)))
-            prose.clear()
-
     i = 0
     while i < len(lines):
         line = _QUOTE_MARK.sub("", lines[i].rstrip())
         if _FENCE.match(line) or line.lstrip().startswith("|"):
-            flush()
+            reader.flush(end_lead=True)
             block, i = _layout_block(lines, i)
             out.extend(block)
             continue
         i += 1
-        if not line.strip() or _HEADING.match(line) or _TABLE_RULE.match(line):
-            flush()
-        elif _BOX.search(line):
-            flush()  # a diagram: its labels are not sentences
+        if _HEADING.match(line) or _TABLE_RULE.match(line) or _BOX.search(line):
+            reader.flush(end_lead=True)  # a box-drawing line: a diagram's labels
+        elif not line.strip():
+            reader.flush()
         elif _LIST_MARK.match(line) or line.lstrip().startswith((TABLE_ROW, CODE)):
-            flush()
-            item = _LIST_MARK.sub("", line).strip()
-            if item.startswith((TABLE_ROW, CODE)):
-                out.append(item)  # already a quote (a line of a summary or digest)
-            else:
-                prose.append(item)
+            reader.item(line)
         else:
-            prose.append(line.strip())
-    flush()
+            if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
+                reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
+            reader.line(line)
+    reader.flush()
     return out
+
+
+class _Prose:
+    """Collects prose lines into paragraphs and list items, remembering the lead-in a
+    list hangs from (a paragraph or item ending with ':')."""
+
+    def __init__(self, out: list[str]) -> None:
+        self.out = out
+        self.lines: list[str] = []
+        self.indent = -1  # the current item's indentation; -1: a paragraph
+        self.lead: tuple[int, str] | None = None  # (indentation, text) of the lead-in
+        self.nested: bool | None = None  # items under the lead are indented deeper
+
+    def line(self, line: str) -> None:
+        if not self.lines and self.indent < 0:
+            self.lead = None  # a new paragraph: a list before it has ended
+        self.lines.append(line.strip())
+
+    def item(self, line: str) -> None:
+        self.flush()
+        text = _LIST_MARK.sub("", line).strip()
+        if text.startswith((TABLE_ROW, CODE)):
+            self.out.append(text)  # already a quote (a line of a summary or digest)
+            return
+        self.indent = len(line) - len(line.lstrip())
+        if self.lead is not None:
+            deeper = self.indent > self.lead[0]
+            if self.nested is None:
+                self.nested = deeper
+            if self.nested and not deeper:
+                self.lead = None
+        self.lines.append(text)
+
+    def flush(self, *, end_lead: bool = False) -> None:
+        if self.lines:
+            paragraph = " ".join(self.lines)
+            lead = self.lead[1] if self.lead is not None and self.indent >= 0 else ""
+            # A short item is a fragment its lead-in completes; a long one stands alone.
+            short = len(paragraph.split()) < FRAGMENT_WORDS
+            if lead and short and not paragraph.startswith(lead):
+                paragraph = f"{lead} {paragraph}"
+            self.out.extend(_prose_sentences(paragraph))
+            own = " ".join(self.lines)
+            if own.endswith(":") and len(own.split()) >= MIN_WORDS:
+                self.lead, self.nested = (self.indent, _clip(own, MAX_LEAD_CHARS)), None
+            self.lines.clear()
+            self.indent = -1
+        if end_lead:
+            self.lead = None
 
 
 def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
@@ -129,17 +174,28 @@ def _table_quotes(rows: list[str]) -> list[str]:
 def _prose_sentences(paragraph: str) -> list[str]:
     clean = _LINKISH.sub(lambda m: m[1] or "", _EMPHASIS.sub("", paragraph))
     found: list[str] = []
-    for sent in sentences(clean) or [clean.strip()]:
-        if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent):
-            continue
-        found.append(_clip(sent, MAX_STATEMENT_CHARS))
+    for whole in sentences(clean) or [clean.strip()]:
+        for sent in _shorter(whole):
+            if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent):
+                continue
+            found.append(_clip(sent, MAX_STATEMENT_CHARS))
     return found
+
+
+def _shorter(sentence: str) -> list[str]:
+    """An over-long sentence cut where a sentence or clause may end ('. ', '; ') even
+    before a lower-case word ("… for aggregation. foundry-mcp's mixin is …"), so that
+    its end is not clipped away."""
+    if len(sentence) <= MAX_STATEMENT_CHARS:
+        return [sentence]
+    pieces = [p for p in _CLAUSE_END.split(sentence) if p.strip()]
+    return pieces if all(len(p.split()) >= MIN_WORDS for p in pieces) else [sentence]
 
 
 def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
-    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return text[: limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."  # "…" once normalised
 
 
 def _code_quote(line: str) -> list[str]:

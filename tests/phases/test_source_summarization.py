@@ -90,8 +90,9 @@ async def test_summary_text_is_what_the_reflection_reads() -> None:
     )
     reflect = llm.requests_for(ReflectOutput)[0].inputs
     assert isinstance(reflect, ReflectInputs)
+    # one a paragraph, so that a quoted table row or code line is not run into the next
     assert reflect.sources[0].text == (
-        "The press spread print. Sentence 1 says the press mattered in year 1441."
+        "The press spread print.\n\nSentence 1 says the press mattered in year 1441."
     )
 
 

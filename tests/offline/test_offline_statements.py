@@ -1,0 +1,111 @@
+"""What may become a finding: statements, not layout (issue 12, long documents)."""
+
+from __future__ import annotations
+
+from deepresearch.offline import research
+from deepresearch.offline.statements import MAX_STATEMENT_CHARS, statements
+from deepresearch.roles import SummarizeInputs
+
+DOC = """# Token management
+
+Token management is configured in the `[research]` section:
+
+| Option | Default | Description |
+|--------|---------|-------------|
+| `runtime_overhead` | `60000` | Tokens reserved for CLI/IDE context |
+| `content_archive_ttl_hours` | `168` | TTL for archived content (7 days) |
+
+**Date:** 2026-02-24 and later
+**Owner:** the core team of the project
+
+```
+┌──────────────┐
+│ BUDGET FLOW  │
+└──────────────┘
+```
+
+```python
+PHASE_TO_AGENT = {
+    DeepResearchPhase.GATHERING: AgentRole.GATHERER,
+}
+```
+
+**Recommended execution order:** 5 → 1 → 2 → 3 → 4 → 6
+
+- Update the reflection prompt to include:
+- Explicit instruction to assess sufficiency (3+ relevant sources = likely sufficient).
+- Option to signal completion.
+"""
+
+
+def test_table_rows_are_quoted_with_their_column_names() -> None:
+    found = statements(DOC)
+    assert (
+        "Table row: Option: content_archive_ttl_hours; Default: 168; "
+        "Description: TTL for archived content (7 days)"
+    ) in found
+    assert not any("Option: Option" in s or "---" in s for s in found)  # header, rule
+
+
+def test_diagrams_are_not_statements_but_code_lines_and_arrows_in_prose_are() -> None:
+    found = statements(DOC)
+    assert not any("BUDGET FLOW" in s or "┌" in s for s in found)
+    assert "Code: `DeepResearchPhase.GATHERING: AgentRole.GATHERER,`" in found
+    assert not any(s.startswith("Code: `}") for s in found)  # says nothing
+    assert "Recommended execution order: 5 → 1 → 2 → 3 → 4 → 6" in found
+
+
+def test_labelled_lines_are_statements_of_their_own() -> None:
+    found = statements(DOC)
+    assert "Date: 2026-02-24 and later" in found
+    assert "Owner: the core team of the project" in found
+
+
+def test_a_short_list_item_is_stated_with_its_lead_in() -> None:
+    found = statements(DOC)
+    assert (
+        "Update the reflection prompt to include: Explicit instruction to assess "
+        "sufficiency (3+ relevant sources = likely sufficient)."
+    ) in found
+    assert "Update the reflection prompt to include: Option to signal completion." in found
+    # a new paragraph ends the list the lead-in introduced
+    later = statements(
+        "Setup takes these steps:\n\n- Install the package\n\nA new one starts.\n- x y z w"
+    )
+    assert later[-2:] == ["A new one starts.", "x y z w"]
+
+
+def test_nested_items_take_the_lead_in_only_below_it() -> None:
+    text = (
+        "1. Integration tests (4 tests):\n"
+        "   - Test: phase ordering correct (A → B → C)\n"
+        "2. Full regression run of the suite\n"
+    )
+    assert statements(text) == [
+        "Integration tests (4 tests):",
+        "Integration tests (4 tests): Test: phase ordering correct (A → B → C)",
+        "Full regression run of the suite",
+    ]
+
+
+def test_an_over_long_sentence_is_cut_at_a_clause_before_it_is_clipped() -> None:
+    long = "word " * 70 + "for aggregation. the mixin is already 80% of this pattern today."
+    found = statements(long)
+    assert any("80%" in s for s in found)
+    assert all(len(s) <= MAX_STATEMENT_CHARS for s in found)
+
+
+def test_statements_of_statements_are_the_same_statements() -> None:
+    found = statements(DOC)
+    assert statements("\n\n".join(found)) == found
+
+
+def test_the_offline_summary_keeps_table_rows_and_code_lines_whole() -> None:
+    out = research.summarize(
+        SummarizeInputs(query="archived content hours", title="Token management", url="u",
+                        content=DOC, question="How long is archived content kept?")
+    )  # fmt: skip
+    paragraphs = out.executive_summary.split("\n\n")
+    assert any(p.startswith("Table row: Option: content_archive_ttl_hours") for p in paragraphs)
+    assert statements(out.executive_summary) == paragraphs
+    assert out.key_excerpts and all(e in paragraphs for e in out.key_excerpts)
