@@ -39,7 +39,7 @@ _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
-_LINKISH = re.compile(r"https?://\S+|\[([^\]]*)\]\([^)]*\)")
+_LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
     r"^(?:copyright|©|all rights reserved|privacy|terms of|cookie|skip to|home\s*[|›>]|"
@@ -172,7 +172,7 @@ def _table_quotes(rows: list[str]) -> list[str]:
 
 
 def _prose_sentences(paragraph: str) -> list[str]:
-    clean = _LINKISH.sub(lambda m: m[1] or "", _EMPHASIS.sub("", paragraph))
+    clean = _LINKISH.sub(lambda m: m[1], _EMPHASIS.sub("", paragraph))
     found: list[str] = []
     for whole in sentences(clean) or [clean.strip()]:
         for sent in _shorter(whole):
