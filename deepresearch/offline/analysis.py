@@ -219,15 +219,16 @@ def _bridged(
 
 
 def _names(tokens: list[str], name: list[str]) -> bool:
-    """The tokens contain ``name`` as a capitalised phrase (a sentence's first word only
-    when the name has several)."""
+    """The tokens contain ``name`` as a phrase with a capitalised word in it ("ancient
+    Greece" names *Ancient Greece*), not counting a sentence's first word."""
     n = len(name)
     if not n:
         return False
     for k in range(len(tokens) - n + 1):
-        if not tokens[k][:1].isupper() or (k == 0 and n == 1):
+        span = tokens[k : k + n]
+        if not any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0):
             continue
-        if [t.lower().removesuffix("'s") for t in tokens[k : k + n]] == name:
+        if [t.lower().removesuffix("'s") for t in span] == name:
             return True
     return False
 

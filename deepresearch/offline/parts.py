@@ -221,8 +221,8 @@ def bridge_entities(
     for rank, text in enumerate(texts):
         for sent in sentences(text)[:8] or [text]:
             match = _part_match(part, term_set(sent))
-            if match <= 0:
-                continue
+            if match <= 0 or not _own_match(part, term_set(sent)):
+                continue  # a sentence that only repeats the borrowed words is about them
             for found in entities(sent):
                 name = found.removesuffix("'s").removesuffix("’s")
                 terms = term_set(name)
@@ -246,6 +246,15 @@ def _part_match(part: Part, terms: set[str]) -> float:
     total = len(own) + BORROWED_SHARE * len(borrowed)
     hit = len(own & roots) + BORROWED_SHARE * len(borrowed & roots)
     return hit / total if total else 0.0
+
+
+def _own_match(part: Part, terms: set[str]) -> bool:
+    """Whether ``terms`` hold one of the part's own words (by root), when it has words of
+    its own besides those it borrowed."""
+    own = part.own
+    if not own or own == part.terms:
+        return True
+    return bool({_root(t) for t in own} & {_root(t) for t in terms})
 
 
 _INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
