@@ -19,6 +19,7 @@ from deepresearch.offline.parts import (
     asks_for_entity,
     bridge_entities,
     entities,
+    own_share,
     question_parts,
 )
 from deepresearch.offline.statements import statements
@@ -33,7 +34,6 @@ from deepresearch.roles import (
 )
 from deepresearch.text import (
     cited_lines,
-    containment,
     jaccard,
     keywords,
     stem,
@@ -164,9 +164,11 @@ def source_scores(
         for i in range(len(parts))
     }
     leaders = {i: sorted(sources, key=lambda s: -first[(s.id, i)])[:3] for i in range(len(parts))}
+    # A part's answerers: its leaders while it is scored, then its best sources by score.
+    answerers = dict(leaders)
     out: dict[tuple[str, int], float] = {}
     for i in range(len(parts)):
-        bridged = _bridged(i, parts, sources, statement, leaders, (term_set(question), names))
+        bridged = _bridged(i, parts, sources, statement, answerers, (term_set(question), names))
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
         for s in sources:
@@ -179,6 +181,7 @@ def source_scores(
                 + 0.2 * worded
                 + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
             )
+        answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return out
 
 
@@ -187,7 +190,7 @@ def _bridged(
     parts: list[Part],
     sources: list[SourceText],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
-    leaders: dict[int, list[SourceText]],
+    answerers: dict[int, list[SourceText]],
     asked: tuple[set[str], list[set[str]]],
 ) -> dict[str, float]:
     """Sources that the best statements about part ``i`` name (as a name, capitalised, not
@@ -195,16 +198,15 @@ def _bridged(
     naming statement answers; for a part that points back ("the river *it* dams"), also
     those the answers to the first and the previous part name in a statement that also
     speaks to this part's own words (the hop's next entity)."""
-    own = parts[i].own or parts[i].terms
     given = asked[1]
     referenced = [i, *([0, i - 1] if parts[i].refers_back else [])]
     mentions: list[tuple[list[str], float, str]] = []
     for j in dict.fromkeys(referenced):
-        for rank, src in enumerate(leaders[j]):
+        for rank, src in enumerate(answerers[j]):
             for score, unit in statement[(src.id, j)][1][:3]:
                 strength = score / (1 + rank)
                 if j != i:
-                    strength *= CHAIN_SHARE * containment(own, term_set(unit))
+                    strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
                 mentions.append((_TOKEN.findall(unit), strength, src.id))
     out: dict[str, float] = {}
     for src in sources:

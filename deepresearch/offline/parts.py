@@ -248,6 +248,12 @@ def _part_match(part: Part, terms: set[str]) -> float:
     return hit / total if total else 0.0
 
 
+def own_share(part: Part, terms: set[str]) -> float:
+    """Share of the part's own words (by root) that ``terms`` hold."""
+    own = {_root(t) for t in part.own or part.terms}
+    return len(own & {_root(t) for t in terms}) / len(own) if own else 0.0
+
+
 def _own_match(part: Part, terms: set[str]) -> bool:
     """Whether ``terms`` hold one of the part's own words (by root), when it has words of
     its own besides those it borrowed."""
