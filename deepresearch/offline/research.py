@@ -39,7 +39,7 @@ from deepresearch.text import (
 _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
 )
-HOPS_PER_TOPIC = 2  # bridge entities a topic researcher follows after its first search
+HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
 RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
 SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
 
