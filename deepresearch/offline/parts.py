@@ -267,7 +267,9 @@ _INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
 
 
 def _root(term: str) -> str:
-    """A word without its inflection ("ended", "founder" → "end", "found"), when at least
-    three letters remain: verbs and agent nouns match their question words."""
+    """A word without its inflection ("ended", "founder" → "end", "found"; "originate",
+    "originated" → "originat"), when at least three letters remain: verbs and agent
+    nouns match their question words."""
     root = _INFLECTION.sub("", term)
+    root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
     return root if len(root) >= 3 else term

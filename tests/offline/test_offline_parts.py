@@ -81,3 +81,10 @@ def test_bridges_are_ranked_by_the_parts_own_words_by_root() -> None:
     )
     # "ended" answers "end"; the first sentence only repeats the borrowed words
     assert bridge_entities(part, [text], [], question, 1) == ["Treaty of Somewhere"]
+
+
+def test_a_sentence_holding_only_borrowed_words_names_no_bridge() -> None:
+    question = "What is democracy, and where did it originate?"
+    part = question_parts(question)[1]
+    text = "Christian democracy is an ideology. Democracy originated in Classical Athens."
+    assert bridge_entities(part, [text], [], question, 3) == ["Classical Athens"]
