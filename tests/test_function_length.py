@@ -10,8 +10,6 @@ import deepresearch
 
 LIMIT = 60
 PACKAGE = Path(deepresearch.__file__).parent
-# Functions still being split by other work; this list only shrinks.
-ALLOWED: set[str] = set()
 
 
 def _functions(tree: ast.AST, prefix: str = "") -> list[tuple[str, int]]:
@@ -39,13 +37,8 @@ def long_functions() -> dict[str, int]:
 
 
 def test_no_function_is_longer_than_the_limit() -> None:
-    too_long = {k: v for k, v in long_functions().items() if k not in ALLOWED}
+    too_long = long_functions()
     assert not too_long, f"functions over {LIMIT} lines: {too_long}"
-
-
-def test_the_allowed_list_only_names_functions_still_too_long() -> None:
-    stale = ALLOWED - set(long_functions())
-    assert not stale, f"split already; remove from ALLOWED: {sorted(stale)}"
 
 
 def test_the_walk_finds_nested_and_method_functions() -> None:
