@@ -22,14 +22,12 @@ async def report_within_budget(state: ResearchState, ctx: RunContext) -> None:
     """
     if not state.sources:
         return
-    offline = ctx.config.model_copy(
-        update={"llm": "offline", "role_models": {}, "role_fallbacks": {}}
-    )
+    offline = ctx.config.merged(llm="offline", role_models={}, role_fallbacks={})
     models = ModelRouter(
         offline, build_llm("offline", offline), lambda s: build_llm(s, offline), cheap_spec_for
     )
     report_ctx = dataclasses.replace(ctx, config=offline, models=models)
-    limit = ctx.config.max_cost_usd
+    limit = ctx.config.loop.max_cost_usd
     state.gaps.append(
         Gap(
             id=state.next_id("gap"),

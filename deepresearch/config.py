@@ -1,343 +1,177 @@
-"""One Config model. Precedence: explicit arguments (including the fields explicitly set
-on a passed Config) > DEEPRESEARCH_* environment > config file (deepresearch.toml or
-[tool.deepresearch] in pyproject.toml) > defaults. :meth:`Config.layered` applies it.
+"""One Config, made of small typed sections (:mod:`deepresearch.config_sections`).
 
-Every field changes behaviour; docs/configuration.md lists each with its default.
+Precedence: explicit arguments (including the keys explicitly set on a passed Config) >
+DEEPRESEARCH_* environment > config file (deepresearch.toml or [tool.deepresearch] in
+pyproject.toml) > defaults. :meth:`Config.layered` applies it.
+
+Code reads a knob through its section (``config.loop.max_iterations``). Every knob's name is
+unique, so everywhere a key is written it may be flat (``Config(max_iterations=2)``,
+``DEEPRESEARCH_MAX_ITERATIONS``, ``max_iterations = 2`` in TOML), dotted
+(``loop.max_iterations``) or in its section's table (``[loop]`` in TOML,
+``Config(loop={"max_iterations": 2})``). Every knob changes behaviour;
+docs/configuration.md lists each with its default.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import math
 import os
 import tomllib
-from datetime import date
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic.fields import FieldInfo
 
+from deepresearch.config_sections import (
+    CallSettings,
+    ConfigSection,
+    CorpusSettings,
+    GatheringSettings,
+    LoopSettings,
+    MCPServerSpec,
+    ModelSettings,
+    PageSettings,
+    SearchAPISettings,
+    SearchSettings,
+    StorageSettings,
+    SummarySettings,
+    SupervisionSettings,
+    TavilySettings,
+    TimeoutSettings,
+    TokenSettings,
+    VerificationSettings,
+    describe_invalid,
+)
 from deepresearch.errors import ConfigError
-from deepresearch.state.models import AgentRole
+
+__all__ = ["ENV_PREFIX", "Config", "MCPServerSpec", "default_home", "flat_fields"]
 
 ENV_PREFIX = "DEEPRESEARCH_"
 
 
 def default_home() -> Path:
+    """The deepresearch home folder: ``$DEEPRESEARCH_HOME``, else ``~/.deepresearch``."""
     env = os.environ.get("DEEPRESEARCH_HOME")
     return Path(env).expanduser() if env else Path.home() / ".deepresearch"
 
 
-class MCPServerSpec(BaseModel):
-    """An MCP server whose search-like tool is a search provider (``search="mcp:NAME"``).
-    Either ``command`` (+ ``args``, ``env``, ``cwd``: launched over stdio) or ``url``
-    (streamable HTTP)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    command: str | None = None
-    args: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict, repr=False)  # may hold keys: never shown
-    cwd: Path | None = None
-    url: str | None = None
-    tool: str | None = Field(None, description="The tool to call; default: one named *search*.")
-    query_argument: str | None = Field(
-        None, description="The tool argument that takes the query; default: from its schema."
-    )
-
-    @model_validator(mode="after")
-    def _one_transport(self) -> MCPServerSpec:
-        if (self.command is None) == (self.url is None):
-            raise ValueError("an MCP server needs exactly one of 'command' or 'url'")
-        return self
-
-
 class Config(BaseModel):
-    """Every knob in one model; docs/configuration.md lists each with its default.
+    """Every knob, in one small typed section per concern; docs/configuration.md lists
+    each with its default.
 
-    ``Config(**data)`` holds exactly what you pass (a bad key or value is a
-    :class:`~deepresearch.errors.ConfigError`). Given to a Session, only the fields you set
-    explicitly override the environment and the config file; the rest fall through.
+    ``Config(**keys)`` holds exactly what you pass: flat keys (``max_iterations=2``), dotted
+    ones (``**{"loop.max_iterations": 2}``) or section tables (``loop={...}``); a bad key or
+    value is a :class:`~deepresearch.errors.ConfigError`. Given to a Session, only the keys
+    you set explicitly override the environment and the config file; the rest fall through.
+    Flat reads and writes (``config.max_iterations``) work too; typed code reads the
+    sections.
+
+    Args:
+        **keys: config keys, as above.
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    def __init__(self, **data: Any) -> None:
-        _check_keys(data)
+    models: ModelSettings = Field(default_factory=ModelSettings)
+    calls: CallSettings = Field(default_factory=CallSettings)
+    search_providers: SearchSettings = Field(default_factory=SearchSettings)
+    tavily: TavilySettings = Field(default_factory=TavilySettings)
+    search_apis: SearchAPISettings = Field(default_factory=SearchAPISettings)
+    pages: PageSettings = Field(default_factory=PageSettings)
+    local_corpus: CorpusSettings = Field(default_factory=CorpusSettings)
+    loop: LoopSettings = Field(default_factory=LoopSettings)
+    gathering: GatheringSettings = Field(default_factory=GatheringSettings)
+    summaries: SummarySettings = Field(default_factory=SummarySettings)
+    supervision: SupervisionSettings = Field(default_factory=SupervisionSettings)
+    verification: VerificationSettings = Field(default_factory=VerificationSettings)
+    timeouts: TimeoutSettings = Field(default_factory=TimeoutSettings)
+    tokens: TokenSettings = Field(default_factory=TokenSettings)
+    storage: StorageSettings = Field(default_factory=StorageSettings)
+
+    def __init__(self, **keys: Any) -> None:
         try:
-            super().__init__(**data)
+            super().__init__(**_flatten(keys))
         except ValidationError as exc:
-            raise ConfigError(_describe(exc)) from None
+            raise ConfigError(describe_invalid(exc)) from None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest_flat_keys(cls, data: Any) -> Any:
+        """Flat keys into their section tables (``Config.model_validate`` of a flat dict)."""
+        if not isinstance(data, Mapping):
+            return data
+        nested: dict[str, Any] = {}
+        for key, value in data.items():
+            section = _SECTION_OF.get(key)
+            if section is not None:
+                nested.setdefault(section, {})[key] = value
+            elif isinstance(value, ConfigSection):
+                nested.setdefault(key, {}).update(value.set_values())
+            elif key in _SECTIONS and isinstance(value, Mapping):
+                nested.setdefault(key, {}).update(value)
+            else:
+                nested[key] = value  # not a key: extra="forbid" says so
+        return nested
+
+    if not TYPE_CHECKING:  # flat reads for people; typed code reads the sections
+
+        def __getattr__(self, name: str) -> Any:
+            section = _SECTION_OF.get(name)
+            if section is None:
+                return super().__getattr__(name)
+            return getattr(getattr(self, section), name)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).model_fields:
-            try:
-                super().__setattr__(name, value)
-            except ValidationError as exc:
-                raise ConfigError(_describe(exc)) from None
-        else:
-            if not name.startswith("_"):
-                _check_keys({name: value})
+        section = _SECTION_OF.get(name)
+        if section is not None:
+            setattr(getattr(self, section), name, value)  # the section validates it
+            return
+        if not name.startswith("_") and name not in _SECTIONS:
+            _flatten({name: value})  # an unknown key: ConfigError with a hint
+        try:
             super().__setattr__(name, value)
+        except ValidationError as exc:
+            raise ConfigError(describe_invalid(exc)) from None
 
-    # -- providers -------------------------------------------------------------------
-    llm: str = Field(
-        "auto",
-        description="Default model spec: 'auto' (a vendor whose key is set, else offline), "
-        "'offline', 'openai:MODEL', 'anthropic:MODEL'.",
-    )
-    search: list[str] = Field(
-        default_factory=lambda: ["auto"],
-        description="Search providers: 'auto', 'tavily', 'corpus', 'demo', 'semantic_scholar', "
-        "'openalex', 'arxiv', 'crossref', 'google', 'searxng', 'duckduckgo' (see search_mode).",
-    )
-    role_models: dict[str, str] = Field(
-        default_factory=dict,
-        description="Model spec per role (research, summarization, compression, reflection, "
-        "supervision, brief, clarification, report, planner, analyzer, refiner, verifier).",
-    )
-    role_fallbacks: dict[str, list[str]] = Field(
-        default_factory=dict,
-        description="Extra model specs tried in order when a role's model is unavailable.",
-    )
-    role_temperature: dict[str, float] = Field(default_factory=dict)
-    role_max_tokens: dict[str, int] = Field(default_factory=dict)
-    openai_base_url: str | None = None
-    anthropic_base_url: str | None = None
-    tavily_base_url: str | None = None
-    tavily_search_depth: str = "basic"
-    tavily_topic: str = "general"
-    tavily_include_raw_content: bool = False
-    tavily_include_domains: list[str] = Field(default_factory=list)
-    tavily_exclude_domains: list[str] = Field(default_factory=list)
-    # -- more search providers and direct pages (docs/search-providers.md) ------------
-    search_mode: Literal["fallback", "merge"] = Field(
-        "fallback",
-        description="How several `search` providers combine: 'fallback' (the first that "
-        "answers) or 'merge' (ask all, fuse by reciprocal rank, drop duplicates).",
-    )
-    auto_duckduckgo: bool = Field(
-        False,
-        description="Let 'auto' add DuckDuckGo (no key; needs the web extra) when no keyed "
-        "web search is set. Off by default: the default run stays offline.",
-    )
-    semantic_scholar_base_url: str | None = None
-    openalex_base_url: str | None = None
-    arxiv_base_url: str | None = None
-    crossref_base_url: str | None = None
-    polite_pool_email: str | None = Field(
-        None, description="Your email for the OpenAlex and Crossref polite pools (mailto)."
-    )
-    google_base_url: str | None = None
-    google_engine_id: str | None = Field(None, description="Programmable Search Engine id (cx).")
-    searxng_base_url: str | None = Field(
-        None, description="Your SearxNG instance (JSON format enabled), e.g. http://localhost:8888."
-    )
-    duckduckgo_base_url: str | None = None
-    duckduckgo_region: str = "us-en"
-    page_max_bytes: int = Field(5_000_000, ge=1000, description="Largest page extract reads.")
-    page_timeout_s: float = Field(20.0, gt=0, description="Time limit for one page fetch.")
-    respect_robots_txt: bool = Field(True, description="Skip pages robots.txt disallows.")
-    structured_output: str = Field(
-        "auto", description="'auto' (native where supported), 'native', or 'prompt' (parse text)."
-    )
-    max_repair_attempts: int = Field(3, ge=0, le=10)
-    today: date | None = Field(
-        None,
-        description="The date every prompt gives as today (YYYY-MM-DD); unset: the real date.",
-    )
-    provider_max_concurrency: int = Field(4, ge=1)
-    provider_requests_per_minute: float | None = Field(None, gt=0)
-    max_retries: int = Field(3, ge=0, le=10)
-    retry_base_delay_s: float = Field(1.0, ge=0)
-    retry_max_delay_s: float = Field(30.0, ge=0)
-    token_limit_max_retries: int = Field(3, ge=0, le=10)
-    token_limit_cut_fraction: float = Field(0.10, gt=0, lt=1)
-    price_overrides: dict[str, tuple[float, float]] = Field(
-        default_factory=dict, description="USD per million (input, output) tokens by model."
-    )
+    # -- flat views ------------------------------------------------------------------
+    def set_values(self) -> dict[str, Any]:
+        """The keys explicitly set on this Config (in any section), by flat name."""
+        return {k: v for name in _SECTIONS for k, v in getattr(self, name).set_values().items()}
 
-    mcp_servers: dict[str, MCPServerSpec] = Field(
-        default_factory=dict,
-        description="MCP servers usable as search providers: search=['mcp:NAME'].",
-    )
+    def flat_dump(
+        self, *, mode: Literal["python", "json"] = "python", exclude: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """Every key by its flat name (as recorded in a resume recipe or a batch job id).
 
-    # -- local corpus ----------------------------------------------------------------
-    corpus: Path | None = Field(None, description="Folder of your documents to search offline.")
-    corpus_index: Path | None = Field(
-        None, description="Where the corpus index lives; default beside the store."
-    )
-    corpus_follow_symlinks: bool = Field(
-        False, description="Index files that symlinks in the corpus folder point to outside it."
-    )
-    corpus_max_file_bytes: int = Field(
-        20_000_000, ge=1, description="Corpus files larger than this are skipped with a reason."
-    )
-
-    # -- the loop (defaults from the seeds) ------------------------------------------
-    max_iterations: int = Field(3, ge=1, le=20)
-    max_sub_queries: int = Field(5, ge=2, le=20, description="Planner's sub-query limit.")
-    max_total_sub_queries: int = Field(
-        20, ge=2, description="Cap on sub-queries across planning, supervision and refinement."
-    )
-    max_sources_per_query: int = Field(5, ge=1, le=50)
-    plan_scout_results: int = Field(
-        8, ge=0, description="A scout search before planning shows the planner what exists."
-    )
-    enable_clarification: bool = True
-    enable_brief: bool = True
-    max_question_chars: int = Field(4000, ge=10)
-    max_cost_usd: float | None = Field(
-        None,
-        gt=0,
-        description="Stop before an LLM call whose estimated price would take the run's "
-        "spend past this (USD); the report then covers what was gathered.",
-    )
-
-    # -- topic researchers -----------------------------------------------------------
-    max_concurrent_research_units: int = Field(5, ge=1)
-    topic_max_tool_calls: int = Field(10, ge=1)
-    enable_extract: bool = True
-    extract_max_per_iteration: int = Field(2, ge=0, le=10)
-    allow_private_urls: bool = Field(
-        False,
-        description="Let fetch/extract reach loopback, private and link-local hosts "
-        "(see deepresearch.urls); off by default.",
-    )
-    fetch_time_summarization: bool = True
-    summarization_min_chars: int = Field(300, ge=0)
-    summarization_timeout_s: float = Field(60.0, gt=0)
-    summarization_max_input_chars: int = Field(50_000, ge=1000)
-    novelty_related_threshold: float = Field(0.3, ge=0, le=1)
-    novelty_duplicate_threshold: float = Field(0.7, ge=0, le=1)
-    inline_compression: bool = True
-    enable_compression: bool = True
-    compression_timeout_s: float = Field(120.0, gt=0)
-
-    # -- supervision -----------------------------------------------------------------
-    enable_supervision: bool = True
-    delegation_model: bool = True
-    max_supervision_rounds: int = Field(6, ge=0)
-    supervision_min_sources_per_query: int = Field(2, ge=1)
-    coverage_confidence_threshold: float = Field(0.75, ge=0, le=1)
-    coverage_weights: dict[str, float] = Field(
-        default_factory=lambda: {
-            "source_adequacy": 0.4,
-            "domain_diversity": 0.2,
-            "completion_rate": 0.4,
-        }
-    )
-    supervision_message_budget_tokens: int = Field(6000, ge=200)
-    supervision_reasoning_share: float = Field(0.6, gt=0, lt=1)
-    preserve_last_n_thinks: int = Field(2, ge=0)
-
-    # -- claim verification (after synthesis) ----------------------------------------
-    verify_claims: bool = Field(
-        True, description="Check each cited report sentence against its cited sources."
-    )
-    unsupported_claims: Literal["flag", "remove"] = Field(
-        "flag", description="What to do with unsupported claims in the report."
-    )
-    verify_support_threshold: float = Field(
-        0.6, ge=0, le=1, description="Offline check: support score for 'supported'."
-    )
-    verify_partial_threshold: float = Field(
-        0.35, ge=0, le=1, description="Offline check: support score for 'partial'."
-    )
-
-    # -- timeouts (seconds) ----------------------------------------------------------
-    task_timeout_s: float | None = Field(3600.0, gt=0)
-    operation_timeout_s: float = Field(120.0, gt=0)
-    # One HTTP attempt of an LLM call; timed-out attempts are retried with backoff within
-    # the whole call's limit. None: half the call's limit, so one retry always fits.
-    attempt_timeout_s: float | None = Field(None, gt=0)
-    phase_timeouts_s: dict[str, float] = Field(
-        default_factory=lambda: {
-            "clarification": 120.0,
-            "brief": 120.0,
-            "planning": 300.0,
-            "gathering": 900.0,
-            "supervision": 300.0,
-            "analysis": 600.0,
-            "synthesis": 600.0,
-            "verification": 300.0,
-            "refinement": 300.0,
-        }
-    )
-
-    # -- token management (seeds: Token Management) ----------------------------------
-    token_management_enabled: bool = True
-    token_safety_margin: float = Field(0.15, ge=0, lt=1)
-    runtime_overhead: int = Field(
-        10000, ge=0, description="Tokens reserved outside research content (Direct API: 10000)."
-    )
-    model_context_overrides: dict[str, int] = Field(default_factory=dict)
-    summarization_cache_enabled: bool = True
-    allow_content_dropping: bool = False
-    content_archive_enabled: bool = False
-    content_archive_ttl_hours: float = Field(168.0, gt=0)
-    research_archive_dir: Path | None = None
-
-    # -- persistence -----------------------------------------------------------------
-    store_path: Path | None = Field(
-        None, description="SQLite file for sessions; default ~/.deepresearch/sessions.db."
-    )
-    persist: bool = Field(True, description="Save sessions, checkpoints and events to the store.")
-
-    @model_validator(mode="after")
-    def _check(self) -> Config:
-        if self.novelty_related_threshold > self.novelty_duplicate_threshold:
-            raise ValueError(
-                "novelty_related_threshold must not exceed novelty_duplicate_threshold"
-            )
-        for spec in self.search:
-            if spec.startswith("mcp:") and spec[4:] not in self.mcp_servers:
-                raise ValueError(
-                    f"search {spec!r} names no configured MCP server; add "
-                    f"[deepresearch.mcp_servers.{spec[4:] or 'NAME'}] with a command or url"
-                )
-        if self.verify_partial_threshold > self.verify_support_threshold:
-            raise ValueError("verify_partial_threshold must not exceed verify_support_threshold")
-        if self.structured_output not in {"auto", "native", "prompt"}:
-            raise ValueError("structured_output must be 'auto', 'native' or 'prompt'")
-        unknown = set(self.phase_timeouts_s) - set(_PHASES)
-        if unknown:
-            raise ValueError(f"phase_timeouts_s has unknown phases: {sorted(unknown)}")
-        for knob in ("role_models", "role_fallbacks", "role_temperature", "role_max_tokens"):
-            unknown_r = set(getattr(self, knob)) - set(_ROLES)
-            if unknown_r:
-                raise ValueError(
-                    f"{knob} has unknown roles: {sorted(unknown_r)}; use one of {list(_ROLES)}"
-                )
-        unknown_w = set(self.coverage_weights) - {
-            "source_adequacy",
-            "domain_diversity",
-            "completion_rate",
-        }
-        if unknown_w:
-            raise ValueError(f"coverage_weights has unknown factors: {sorted(unknown_w)}")
-        bad_w = {
-            k: v for k, v in self.coverage_weights.items() if not (math.isfinite(v) and v >= 0)
-        }
-        if bad_w:
-            raise ValueError(f"coverage_weights must be finite and >= 0, got {bad_w}")
-        if self.coverage_weights and not sum(self.coverage_weights.values()) > 0:
-            raise ValueError("coverage_weights must not all be 0")
-        return self
+        Args:
+            mode: ``"json"`` for JSON-ready values, as ``BaseModel.model_dump``.
+            exclude: flat names left out.
+        """
+        out: dict[str, Any] = {}
+        for name in _SECTIONS:
+            out.update(getattr(self, name).model_dump(mode=mode))
+        return {k: v for k, v in out.items() if k not in exclude}
 
     # -- derived ---------------------------------------------------------------------
     def phase_timeout(self, phase: str) -> float:
-        """Seconds ``phase`` may take (``phase_timeouts_s``, else ``operation_timeout_s``)."""
-        return self.phase_timeouts_s.get(phase, self.operation_timeout_s)
+        """Seconds ``phase`` may take (``phase_timeouts_s``, else ``operation_timeout_s``).
+
+        Args:
+            phase: a phase name (``Phase.value``).
+        """
+        timeouts = self.timeouts
+        return timeouts.phase_timeouts_s.get(phase, timeouts.operation_timeout_s)
 
     def resolved_store_path(self) -> Path:
         """``store_path``, or ``sessions.db`` in the deepresearch home folder."""
-        return self.store_path or default_home() / "sessions.db"
+        return self.storage.store_path or default_home() / "sessions.db"
 
     def resolved_archive_dir(self) -> Path:
         """``research_archive_dir``, or ``archive`` in the deepresearch home folder."""
-        return self.research_archive_dir or default_home() / "archive"
+        return self.tokens.research_archive_dir or default_home() / "archive"
 
     # -- loading ---------------------------------------------------------------------
     @classmethod
@@ -345,14 +179,16 @@ class Config(BaseModel):
         cls,
         *,
         file: str | Path | None = None,
-        env: dict[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
         **overrides: Any,
     ) -> Config:
         """Build a Config from defaults < file < environment < ``overrides`` (highest wins).
 
-        ``file`` defaults to ``deepresearch.toml`` (or ``[tool.deepresearch]`` in
-        ``pyproject.toml``) in the working directory; ``env`` to ``os.environ``. An override
-        of ``None`` means "not given" and falls through.
+        Args:
+            file: a TOML file; default ``deepresearch.toml`` (or ``[tool.deepresearch]``
+                in ``pyproject.toml``) in the working directory.
+            env: the environment to read ``DEEPRESEARCH_*`` from; default ``os.environ``.
+            **overrides: config keys; ``None`` means "not given" and falls through.
         """
         return cls.layered(None, file=file, env=env, **overrides)
 
@@ -362,78 +198,108 @@ class Config(BaseModel):
         config: Config | None = None,
         *,
         file: str | Path | None = None,
-        env: dict[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
         **overrides: Any,
     ) -> Config:
-        """The one precedence rule: ``overrides`` > fields explicitly set on ``config``
-        (pydantic's ``model_fields_set``) > environment > file > defaults."""
-        _check_keys(overrides)
-        data: dict[str, Any] = {}
-        data.update(_read_file(Path(file) if file else _find_config_file()))
+        """The one precedence rule: ``overrides`` > keys explicitly set on ``config`` >
+        environment > file > defaults.
+
+        Args:
+            config: a Config whose explicitly set keys (:meth:`set_values`) apply.
+            file: as for :meth:`load`.
+            env: as for :meth:`load`.
+            **overrides: config keys; ``None`` means "not given" and falls through.
+        """
+        data = _flatten(_read_file(Path(file) if file else _find_config_file()))
         data.update(_read_env(os.environ if env is None else env))
         if config is not None:
-            data.update({k: getattr(config, k) for k in config.model_fields_set})
-        data.update({k: v for k, v in overrides.items() if v is not None})
+            data.update(config.set_values())
+        data.update({k: v for k, v in _flatten(overrides).items() if v is not None})
         return cls.build(data)
 
     @classmethod
-    def build(cls, data: dict[str, Any]) -> Config:
-        """Validate ``data``, a plain dict (e.g. a parsed TOML table), into a Config; a
-        ConfigError names any unknown key or bad value."""
-        _check_keys(data)
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise ConfigError(_describe(exc)) from None
+    def build(cls, data: Mapping[str, Any]) -> Config:
+        """Validate ``data``, a plain mapping (e.g. a parsed TOML table), into a Config; a
+        ConfigError names any unknown key or bad value.
+
+        Args:
+            data: config keys, flat, dotted or as section tables.
+        """
+        return cls(**data)
 
     def merged(self, **overrides: Any) -> Config:
-        """A copy with ``overrides`` applied (``None`` values are ignored); fields set on
-        this Config stay set, so it layers the same way."""
-        data = {k: getattr(self, k) for k in self.model_fields_set}
-        data.update({k: v for k, v in overrides.items() if v is not None})
+        """A copy with ``overrides`` applied (``None`` values are ignored); keys set on
+        this Config stay set, so it layers the same way.
+
+        Args:
+            **overrides: config keys, as for :class:`Config`.
+        """
+        data = self.set_values()
+        data.update({k: v for k, v in _flatten(overrides).items() if v is not None})
         return Config.build(data)
 
 
-def _check_keys(data: dict[str, Any]) -> None:
-    """Unknown keys are errors that suggest the closest known key."""
-    unknown = set(data) - set(Config.model_fields)
-    if not unknown:
-        return
+_SECTIONS: dict[str, type[ConfigSection]] = {}
+_FIELDS: dict[str, FieldInfo] = {}
+_SECTION_OF: dict[str, str] = {}
+for _name, _info in Config.model_fields.items():
+    _section = _info.annotation
+    if not (isinstance(_section, type) and issubclass(_section, ConfigSection)):
+        raise TypeError(f"Config.{_name} must be a ConfigSection")
+    _SECTIONS[_name] = _section
+    for _key, _field in _section.model_fields.items():
+        if _key in _SECTION_OF or _key in Config.model_fields:
+            raise TypeError(f"config key {_key!r} must be unique across sections")
+        _FIELDS[_key], _SECTION_OF[_key] = _field, _name
+
+
+def flat_fields() -> dict[str, FieldInfo]:
+    """Every config key by its flat name, with its pydantic field (type, default,
+    description), in section order."""
+    return dict(_FIELDS)
+
+
+def _flatten(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Keys by their flat names: section tables and dotted keys opened up; unknown keys
+    are ConfigErrors that suggest the closest known key."""
+    flat: dict[str, Any] = {}
+    unknown: list[str] = []
+    for key, value in data.items():
+        section, dot, name = key.rpartition(".")
+        if dot:
+            bucket = {name: value} if _SECTION_OF.get(name) == section else None
+        elif key in _SECTIONS:
+            table = value.set_values() if isinstance(value, ConfigSection) else value
+            if not isinstance(table, Mapping):
+                raise ConfigError(f"Config key {key!r} is a section: give it a table of keys.")
+            bucket = {f"{key}.{k}": v for k, v in table.items()}
+            flat.update(_flatten(bucket))
+            continue
+        else:
+            bucket = {key: value} if key in _SECTION_OF else None
+        if bucket is None:
+            unknown.append(key)
+        else:
+            flat.update(bucket)
+    if unknown:
+        raise ConfigError(_unknown_message(unknown))
+    return flat
+
+
+def _unknown_message(unknown: list[str]) -> str:
+    dotted = [f"{s}.{k}" for k, s in _SECTION_OF.items()]
     hints = [
         f"{key!r} -> {close[0]!r}"
         for key in sorted(unknown)
-        if (close := difflib.get_close_matches(key, Config.model_fields, n=1))
+        if (close := difflib.get_close_matches(key, dotted if "." in key else _FIELDS, n=1))
     ]
-    raise ConfigError(
+    return (
         f"Unknown config keys: {sorted(unknown)}. "
         + (f"Did you mean: {', '.join(hints)}? " if hints else "")
         + "See docs/configuration.md for every knob."
     )
 
 
-def _describe(exc: ValidationError) -> str:
-    problems = "; ".join(
-        (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "")
-        + e["msg"].removeprefix("Value error, ")
-        for e in exc.errors()
-    )
-    return f"Invalid config: {problems}. See docs/configuration.md for allowed values."
-
-
-_PHASES = (
-    "clarification",
-    "brief",
-    "planning",
-    "gathering",
-    "supervision",
-    "analysis",
-    "synthesis",
-    "verification",
-    "refinement",
-)
-# Role names as role_models / role_fallbacks / role_temperature / role_max_tokens keys
-# (a typo would otherwise be silently ignored).
-_ROLES = tuple(role.value for role in AgentRole)
 # Environment names that are not config knobs but share the prefix.
 _ENV_NOT_KNOBS = {"HOME"}
 
@@ -495,7 +361,7 @@ def parse_config_value(name: str, text: str, *, source: str | None = None) -> An
             raise ConfigError(
                 f"{source or name} looks like JSON but does not parse: {exc}"
             ) from None
-    field = Config.model_fields.get(name)
+    field = flat_fields().get(name.rpartition(".")[2])
     if field is not None and getattr(field.annotation, "__origin__", None) is list:
         return [p.strip() for p in text.split(",") if p.strip()]
     return text

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deepresearch.config import Config, default_home
+from deepresearch.config import Config, default_home, flat_fields
 from deepresearch.errors import ConfigError
 from deepresearch.state import AgentRole, Phase
 
@@ -355,7 +355,7 @@ def test_api_keys_never_appear_in_the_config(no_file: Path) -> None:
     assert cfg.llm == "openai:gpt-4.1-mini"
     for text in (repr(cfg), str(cfg), cfg.model_dump_json(), str(cfg.model_dump())):
         assert SECRET not in text
-    assert not any("key" in name for name in Config.model_fields)  # keys live only in the env
+    assert not any("key" in name for name in flat_fields())  # keys live only in the env
 
 
 def test_a_key_passed_as_a_config_value_is_rejected_without_echoing_it(no_file: Path) -> None:
@@ -376,11 +376,72 @@ def test_every_config_field_is_a_typed_keyword_of_session_and_research() -> None
     from deepresearch.config_overrides import NAMED_PARAMETERS, ConfigOverrides
 
     typed = typing.get_type_hints(ConfigOverrides)
-    assert set(typed) | NAMED_PARAMETERS == set(Config.model_fields)  # nothing left out
+    assert set(typed) | NAMED_PARAMETERS == set(flat_fields())  # nothing left out
     assert not set(typed) & NAMED_PARAMETERS  # a keyword cannot be in both
     for name, annotation in typed.items():
-        assert annotation == Config.model_fields[name].annotation, name
+        assert annotation == flat_fields()[name].annotation, name
     for function in (dr.Session.__init__, dr.research):
         parameters = inspect.signature(function).parameters
         assert set(parameters) >= NAMED_PARAMETERS, function
         assert "Unpack[ConfigOverrides]" in str(parameters["overrides"].annotation)
+
+
+# -- sections ---------------------------------------------------------------------------
+def test_code_reads_sections_and_flat_keys_land_in_them() -> None:
+    cfg = Config(max_iterations=2, task_timeout_s=None, role_models={"report": "offline"})
+    assert cfg.loop.max_iterations == 2 and cfg.max_iterations == 2  # flat read, same value
+    assert cfg.timeouts.task_timeout_s is None
+    assert cfg.models.role_models == {"report": "offline"}
+    assert cfg.loop.model_fields_set == {"max_iterations"}
+    assert cfg.set_values() == {
+        "max_iterations": 2, "task_timeout_s": None, "role_models": {"report": "offline"},
+    }  # fmt: skip
+
+
+def test_flat_dotted_and_section_keys_are_the_same_config() -> None:
+    flat = Config(max_iterations=2, verify_claims=False)
+    dotted = Config(**{"loop.max_iterations": 2, "verification.verify_claims": False})
+    tables = Config(loop={"max_iterations": 2}, verification={"verify_claims": False})
+    assert flat == dotted == tables
+    assert flat.set_values() == dotted.set_values() == tables.set_values()
+    assert Config.model_validate({"max_iterations": 2, "verify_claims": False}) == flat
+
+
+def test_nested_toml_tables_layer_like_flat_keys(tmp_path: Path) -> None:
+    toml = write(
+        tmp_path / "deepresearch.toml",
+        "max_sources_per_query = 9\n[loop]\nmax_iterations = 2\n"
+        '[models.role_models]\nreport = "offline"\n[timeouts]\ntask_timeout_s = 50.0\n',
+    )
+    cfg = Config.load(file=toml, env={"DEEPRESEARCH_MAX_ITERATIONS": "4"})
+    assert cfg.loop.max_iterations == 4  # the environment beats the file's [loop] table
+    assert cfg.loop.max_sources_per_query == 9
+    assert cfg.models.role_models == {"report": "offline"}
+    assert cfg.timeouts.task_timeout_s == 50.0
+
+
+def test_unknown_keys_in_a_section_table_suggest_the_right_name(tmp_path: Path) -> None:
+    toml = write(tmp_path / "deepresearch.toml", "[loop]\nmax_iteration = 2\n")
+    with pytest.raises(ConfigError) as caught:
+        Config.load(file=toml, env={})
+    assert "'loop.max_iteration' -> 'loop.max_iterations'" in str(caught.value)
+    with pytest.raises(ConfigError, match=r"'timeouts\.max_iterations'"):
+        Config(timeouts={"max_iterations": 2})  # a key of another section
+    with pytest.raises(ConfigError, match="is a section"):
+        Config(loop=3)
+
+
+def test_assigning_to_a_section_validates_and_marks_the_key_set() -> None:
+    cfg = Config()
+    cfg.loop.max_iterations = 2
+    assert cfg.set_values() == {"max_iterations": 2}
+    with pytest.raises(ConfigError, match="max_iterations"):
+        cfg.loop.max_iterations = 0
+    with pytest.raises(ConfigError, match="novelty_related_threshold must not exceed"):
+        cfg.gathering.novelty_related_threshold = 0.95
+
+
+def test_flat_dump_names_every_key_once() -> None:
+    dumped = Config(max_iterations=2).flat_dump(mode="json", exclude=frozenset({"persist"}))
+    assert set(dumped) == set(flat_fields()) - {"persist"}
+    assert dumped["max_iterations"] == 2 and dumped["phase_timeouts_s"]["brief"] == 120.0

@@ -23,7 +23,7 @@ from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.store import SessionStore
 
 # Config fields that say where results go, not what the research is.
-_NOT_IDENTITY = {"store_path", "persist", "corpus_index"}
+_NOT_IDENTITY = frozenset({"store_path", "persist", "corpus_index"})
 Limits = Mapping[str, ProviderLimit | Mapping[str, Any]]
 
 
@@ -54,7 +54,7 @@ def job_id(question: str, config: Config, llm: object = None, search: object = N
     """A session id fixed by the question and everything that shapes its research."""
     identity = {
         "question": " ".join(question.split()),
-        "config": config.model_dump(mode="json", exclude=_NOT_IDENTITY),
+        "config": config.flat_dump(mode="json", exclude=_NOT_IDENTITY),
         "llm": _provider_name(llm),
         "search": _provider_name(search),
     }

@@ -8,7 +8,7 @@ it again is a clear error instead of a switch to another provider.
 
 from __future__ import annotations
 
-from deepresearch.config import Config
+from deepresearch.config import Config, flat_fields
 from deepresearch.errors import InputError
 from deepresearch.state import ResearchState
 from deepresearch.state.models import ProviderRecipe
@@ -22,14 +22,14 @@ def recipe_for(
         search=search,
         custom_llm=custom_llm,
         custom_search=custom_search,
-        config=config.model_dump(mode="json"),
+        config=config.flat_dump(mode="json"),
     )
 
 
 def recorded_config(recipe: ProviderRecipe) -> Config:
     """The Config the session ran with (fields this version no longer knows are skipped)."""
-    known = {k: v for k, v in recipe.config.items() if k in Config.model_fields}
-    return Config.model_validate(known)
+    known = flat_fields()
+    return Config.build({k: v for k, v in recipe.config.items() if k in known})
 
 
 def check_rebuildable(state: ResearchState, has_llm: bool, has_search: bool) -> None:
