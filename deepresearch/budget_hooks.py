@@ -22,7 +22,7 @@ _CITATION = re.compile(r"\[(\d+)\]")
 
 
 def _enabled(ctx: RunContext) -> bool:
-    return ctx.budget is not None and ctx.config.token_management_enabled
+    return ctx.budget is not None and ctx.config.tokens.token_management_enabled
 
 
 def _relevance(question: str, text: str) -> float:

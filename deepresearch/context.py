@@ -80,7 +80,7 @@ class RunContext:
 
     def __post_init__(self) -> None:
         if not self.today:
-            self.today = (self.config.today or date.today()).isoformat()
+            self.today = (self.config.models.today or date.today()).isoformat()
 
     def say(self, message: str) -> None:
         if self.progress is not None:

@@ -26,12 +26,12 @@ def spent_usd(state: ResearchState) -> float:
 
 def check_spend(config: Config, state: ResearchState, spec: str, request: LLMRequest) -> None:
     """Raise CostLimitReached if this call could take the spend past max_cost_usd."""
-    limit = config.max_cost_usd
+    limit = config.loop.max_cost_usd
     if limit is None:
         return
     tokens_in = estimate_tokens(request.system + request.user)
     tokens_out = request.max_tokens or OUTPUT_ESTIMATE
-    call = estimate_cost(spec, tokens_in, tokens_out, config.price_overrides)
+    call = estimate_cost(spec, tokens_in, tokens_out, config.models.price_overrides)
     spent = spent_usd(state)
     if call > 0 and spent + call > limit:
         raise CostLimitReached(

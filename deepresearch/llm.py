@@ -187,7 +187,7 @@ def _request(
         inputs=inputs,
         temperature=ctx.models.temperature(spec.role),
         max_tokens=ctx.models.max_tokens(spec.role),
-        timeout_s=timeout_s or ctx.config.operation_timeout_s,
+        timeout_s=timeout_s or ctx.config.timeouts.operation_timeout_s,
         offline=spec.offline,
     )
 
@@ -224,7 +224,7 @@ async def _call_one(
 
     def fit(r: LLMRequest) -> LLMRequest:
         fitted = r
-        if ctx.budget is not None and cfg.token_management_enabled:
+        if ctx.budget is not None and cfg.tokens.token_management_enabled:
             fitted = ctx.budget.guard(r, spec)
         check_spend(cfg, state, spec, fitted)
         return fitted
@@ -232,8 +232,8 @@ async def _call_one(
     provider = Fitted(
         TokenLimitCut(
             TimeLimit(ctx.models.provider(spec)),
-            max_retries=cfg.token_limit_max_retries,
-            cut_fraction=cfg.token_limit_cut_fraction,
+            max_retries=cfg.calls.token_limit_max_retries,
+            cut_fraction=cfg.calls.token_limit_cut_fraction,
         ),
         fit,
     )
@@ -354,7 +354,7 @@ def _account(
     role, phase, retries = request.role, request.phase, response.token_limit_retries
     usage = response.usage
     cost = estimate_cost(
-        response.model, usage.input_tokens, usage.output_tokens, ctx.config.price_overrides
+        response.model, usage.input_tokens, usage.output_tokens, ctx.config.models.price_overrides
     )
     record = UsageRecord(
         role=role.value,

@@ -43,10 +43,10 @@ class ModelRouter:
         chain: list[str] = []
         routing = ROUTES[role]
         for key in routing.chain:
-            spec = cfg.role_models.get(key)
+            spec = cfg.models.role_models.get(key)
             if spec:
                 chain.append(spec)
-                chain.extend(cfg.role_fallbacks.get(key, []))
+                chain.extend(cfg.models.role_fallbacks.get(key, []))
         if not chain and routing.cheap and self._cheap_spec is not None:
             cheap = self._cheap_spec(self.default.name)
             if cheap:
@@ -70,7 +70,7 @@ class ModelRouter:
         return self._cache[spec]
 
     def temperature(self, role: AgentRole) -> float | None:
-        return self.config.role_temperature.get(role.value, ROUTES[role].temperature)
+        return self.config.models.role_temperature.get(role.value, ROUTES[role].temperature)
 
     def max_tokens(self, role: AgentRole) -> int | None:
-        return self.config.role_max_tokens.get(role.value, ROUTES[role].max_tokens)
+        return self.config.models.role_max_tokens.get(role.value, ROUTES[role].max_tokens)

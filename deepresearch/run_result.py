@@ -58,9 +58,9 @@ def validate_question(question: object, config: Config) -> str:
         )
     # Lone surrogates (undecodable bytes from a terminal) cannot be saved or sent as UTF-8.
     text = " ".join(_SURROGATES.sub("\ufffd", question).split())
-    if len(text) > config.max_question_chars:
+    if len(text) > config.loop.max_question_chars:
         raise InputError(
-            f"The question is {len(text)} characters; the limit is {config.max_question_chars}. "
+            f"The question is {len(text)} characters; the limit is {config.loop.max_question_chars}. "
             "Shorten it, or put background material in a corpus folder (--corpus) and ask "
             "about it, or raise Config.max_question_chars."
         )

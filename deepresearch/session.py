@@ -143,7 +143,7 @@ class Session(PhaseSteps, SessionViews):
             if question is None:
                 raise InputError("Session needs a question (or use Session.load(id)).")
             state = ResearchState(
-                question=validate_question(question, base), max_iterations=base.max_iterations
+                question=validate_question(question, base), max_iterations=base.loop.max_iterations
             )
         self.state = state
         self._cancel = CancelToken()
@@ -206,7 +206,7 @@ class Session(PhaseSteps, SessionViews):
                 cfg, default.name, search.name, self._llm is not None, self._search is not None
             )
             budget = None
-            if cfg.token_management_enabled:
+            if cfg.tokens.token_management_enabled:
                 from deepresearch.budget.allocator import TokenBudget
 
                 budget = TokenBudget(cfg)
@@ -226,7 +226,7 @@ class Session(PhaseSteps, SessionViews):
                 cancel=self._cancel,
                 progress=self.progress,
                 budget=budget,
-                urls=UrlPolicy(allow_private=cfg.allow_private_urls),
+                urls=UrlPolicy(allow_private=cfg.pages.allow_private_urls),
             )
         return self._ctx
 

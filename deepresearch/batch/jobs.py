@@ -74,7 +74,7 @@ def shared_limits(limits: Limits | None, config: Config) -> SharedLimits:
         k: v if isinstance(v, ProviderLimit) else ProviderLimit.model_validate(v)
         for k, v in (limits or {}).items()
     }
-    return SharedLimits(parsed, price_overrides=config.price_overrides)
+    return SharedLimits(parsed, price_overrides=config.models.price_overrides)
 
 
 def prepare(

@@ -204,26 +204,28 @@ class TokenBudget:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.condenser = Condenser(
-            cache_enabled=config.summarization_cache_enabled,
-            timeout_s=config.summarization_timeout_s,
+            cache_enabled=config.tokens.summarization_cache_enabled,
+            timeout_s=config.summaries.summarization_timeout_s,
             call_budget=self.call_budget,
         )
         self.archive: ContentArchive | None = None
-        if config.content_archive_enabled:
+        if config.tokens.content_archive_enabled:
             self.archive = ContentArchive(
-                config.resolved_archive_dir(), config.content_archive_ttl_hours
+                config.resolved_archive_dir(), config.tokens.content_archive_ttl_hours
             )
         self._archive_cleaned = False
 
     # -- arithmetic ------------------------------------------------------------------
     def context_limit(self, model_spec: str) -> int:
-        return context_limit(model_spec, self.config.model_context_overrides)
+        return context_limit(model_spec, self.config.tokens.model_context_overrides)
 
     def call_budget(self, model_spec: str) -> int:
         """(limit − runtime_overhead) × (1 − safety margin): what one prompt may use."""
         cfg = self.config
         return call_budget(
-            self.context_limit(model_spec), cfg.runtime_overhead, cfg.token_safety_margin
+            self.context_limit(model_spec),
+            cfg.tokens.runtime_overhead,
+            cfg.tokens.token_safety_margin,
         )
 
     def available(self, model_spec: str, phase: str) -> int:
@@ -237,7 +239,10 @@ class TokenBudget:
         cfg = self.config
         for spec in dict.fromkeys(model_specs):
             check_window(
-                spec, cfg.model_context_overrides, cfg.runtime_overhead, cfg.token_safety_margin
+                spec,
+                cfg.tokens.model_context_overrides,
+                cfg.tokens.runtime_overhead,
+                cfg.tokens.token_safety_margin,
             )
 
     # -- fitting ---------------------------------------------------------------------
@@ -255,16 +260,16 @@ class TokenBudget:
         original order, DROPPED ones left out. Records fidelity in the state."""
         count = counter_for(model_spec)
         originals = [count(item.text) for item in items]
-        if not self.config.token_management_enabled:
+        if not self.config.tokens.token_management_enabled:
             return [
                 FittedItem(it.id, it.text, DegradationLevel.FULL, n)
                 for it, n in zip(items, originals, strict=True)
             ]
         budget = max(0, self.available(model_spec, phase) - reserved_tokens)
         levels = plan_levels(
-            items, originals, budget, allow_dropping=self.config.allow_content_dropping
+            items, originals, budget, allow_dropping=self.config.tokens.allow_content_dropping
         )
-        limit = asyncio.Semaphore(self.config.provider_max_concurrency)
+        limit = asyncio.Semaphore(self.config.calls.provider_max_concurrency)
 
         async def produce(i: int) -> FittedItem:
             item, level = items[i], levels[i]
@@ -368,7 +373,7 @@ class TokenBudget:
         """The request unchanged when system + user fit the per-call budget; otherwise
         the user message (and, if the system prompt alone is too long, that too) cut at
         sentence boundaries to fit."""
-        if not self.config.token_management_enabled:
+        if not self.config.tokens.token_management_enabled:
             return request
         request = self._cap_answer(request, model_spec)
         count = counter_for(model_spec)

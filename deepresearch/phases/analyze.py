@@ -25,7 +25,7 @@ from deepresearch.text import containment, term_set
 async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Extract findings (each resting on gathered sources), rate sources and record gaps
     from this iteration's sources and compressed topics."""
-    if ctx.config.enable_compression:
+    if ctx.config.summaries.enable_compression:
         await compress_pending_topics(state, ctx, Phase.ANALYSIS)  # the global fallback
     fresh = [s for s in state.sources if s.iteration == state.iteration]
     inputs = await _inputs(state, ctx, fresh)

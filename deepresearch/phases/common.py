@@ -88,7 +88,7 @@ async def run_search(
         elif prefetched is not None:
             hits = await prefetched
         else:
-            hits = await ctx.search.search(query, max_results=ctx.config.max_sources_per_query)
+            hits = await ctx.search.search(query, max_results=ctx.config.loop.max_sources_per_query)
     except ProviderError as exc:
         error = f"{type(exc).__name__}: {exc}"
         raise SearchError(str(exc), provider=ctx.search.name) from exc

@@ -17,7 +17,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
     cfg = ctx.config
     pending = state.pending_sub_queries()
     before = len(state.sources)
-    limit = asyncio.Semaphore(cfg.max_concurrent_research_units)
+    limit = asyncio.Semaphore(cfg.gathering.max_concurrent_research_units)
     failures: list[str] = []
 
     async def run_one(sq: SubQuery) -> None:
@@ -49,7 +49,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Final ids and citations in sub-query order, whatever order researchers finished in
         # (also when the round was cancelled or timed out, so a saved state has final ids).
         settle_sources(state)
-    if cfg.enable_compression and not cfg.inline_compression:
+    if cfg.summaries.enable_compression and not cfg.summaries.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     if pending:  # every topic researcher read the guidance: it has been used
         state.consume_guidance(Phase.GATHERING)

@@ -95,7 +95,7 @@ def _queue_follow_ups(
     queued = state.queue_sub_queries(
         (new for _, new in asked),
         origin="refinement",
-        max_total=ctx.config.max_total_sub_queries,
+        max_total=ctx.config.loop.max_total_sub_queries,
         # The model was told its follow-ups run only when it recommends iterating.
         limit=None if rec.should_iterate else 0,
     )

@@ -21,7 +21,7 @@ from deepresearch.state import Clarification, EventKind, NewSubQuery, Phase, Res
 
 async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Decide whether the question needs clarifying; otherwise record the understanding."""
-    if not ctx.config.enable_clarification:
+    if not ctx.config.loop.enable_clarification:
         return PhaseReport(Phase.CLARIFICATION, skipped=True)
     inputs = ClarifyInputs(question=state.question, today=ctx.today)
     # A failed clarifier (after its parse retries) goes on as "no clarification needed".
@@ -52,7 +52,7 @@ async def clarify(state: ResearchState, ctx: RunContext) -> PhaseReport:
 
 async def brief(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Enrich the question into a research brief. Non-fatal: planning falls back to the question."""
-    if not ctx.config.enable_brief:
+    if not ctx.config.loop.enable_brief:
         return PhaseReport(Phase.BRIEF, skipped=True)
     # The brief reads the clarification only once the person answered it: without an
     # answer it does not wait for the clarifier, and the loop may write it while the
@@ -86,22 +86,22 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Decompose the question (or brief) into focused sub-queries."""
     cfg = ctx.config
     scout: list[ScoutHit] = []
-    if cfg.plan_scout_results > 0:
+    if cfg.loop.plan_scout_results > 0:
         try:
-            started = ctx.prefetch.take(state.question, max_results=cfg.max_sources_per_query)
+            started = ctx.prefetch.take(state.question, max_results=cfg.loop.max_sources_per_query)
             hits = await run_search(
                 state, ctx, state.question, phase=Phase.PLANNING, prefetched=started
             )
             scout = [
                 ScoutHit(title=h.title, snippet=h.snippet[:200])
-                for h in hits[: cfg.plan_scout_results]
+                for h in hits[: cfg.loop.plan_scout_results]
             ]
         except ProviderError:
             scout = []  # planning works from the question alone
     inputs = PlanInputs(
         question=state.question,
         research_brief=state.research_brief,
-        max_sub_queries=cfg.max_sub_queries,
+        max_sub_queries=cfg.loop.max_sub_queries,
         guidance=state.consume_guidance(Phase.PLANNING),
         scout=scout,
         existing_queries=[sq.query for sq in state.sub_queries],
@@ -112,7 +112,7 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
     # (docs/providers.md, "When a model cannot be used").
     fallback = Fallback(PlanOutput(), "researching the question as one sub-query", notes)
     out = await ask(PLANNER, inputs, state, ctx, fallback=fallback)
-    planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.max_sub_queries]
+    planned = sorted(out.sub_queries, key=lambda q: q.priority)[: cfg.loop.max_sub_queries]
     if not planned and not state.has_sub_query(state.question):
         state.add_sub_query(
             state.question, rationale="fallback: the question itself", origin="plan"
@@ -120,7 +120,7 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
     state.queue_sub_queries(
         (NewSubQuery(query=q.query, rationale=q.rationale, priority=q.priority) for q in planned),
         origin="plan",
-        max_total=cfg.max_total_sub_queries,
+        max_total=cfg.loop.max_total_sub_queries,
     )
     if not state.research_brief and out.research_brief.strip():
         state.research_brief = out.research_brief.strip()

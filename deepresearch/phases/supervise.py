@@ -68,7 +68,7 @@ def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[st
     diversity and completion rate, weighted by ``coverage_weights``
     (docs/concepts/supervision.md)."""
     n = len(coverage) or 1
-    min_src = config.supervision_min_sources_per_query
+    min_src = config.supervision.supervision_min_sources_per_query
     adequacy = sum(min(1.0, c.source_count / min_src) for c in coverage) / n
     diversity = min(1.0, sum(c.domains for c in coverage) / (n * 2))
     completion = sum(1 for c in coverage if c.status == SubQueryStatus.COMPLETED) / n
@@ -77,7 +77,7 @@ def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[st
         "domain_diversity": round(diversity, 3),
         "completion_rate": round(completion, 3),
     }
-    weights = config.coverage_weights
+    weights = config.supervision.coverage_weights
     total_w = sum(weights.values()) or 1.0
     confidence = sum(scores[k] * w for k, w in weights.items()) / total_w
     return {
@@ -85,7 +85,7 @@ def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[st
         "scores": scores,
         "dominant_factors": [k for k, v in scores.items() if v >= 0.75],
         "weak_factors": [k for k, v in scores.items() if v < 0.5],
-        "sufficient": confidence >= config.coverage_confidence_threshold,
+        "sufficient": confidence >= config.supervision.coverage_confidence_threshold,
     }
 
 
@@ -141,11 +141,11 @@ def truncate_messages(
 
 async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     cfg = ctx.config
-    if not cfg.enable_supervision:
+    if not cfg.supervision.enable_supervision:
         return PhaseReport(Phase.SUPERVISION, skipped=True)
     state.supervision_round += 1
     rnd = SupervisionRound(iteration=state.iteration, round=state.supervision_round)
-    rnd.coverage = per_query_coverage(state, cfg.supervision_min_sources_per_query)
+    rnd.coverage = per_query_coverage(state, cfg.supervision.supervision_min_sources_per_query)
     heur = coverage_heuristic(rnd.coverage, cfg)
     rnd.confidence = float(heur["confidence"])  # type: ignore[arg-type]
     rnd.scores = heur["scores"]  # type: ignore[assignment]
@@ -163,14 +163,16 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # After the first round, a confident heuristic ends supervision without a call.
         rnd.stop_reason = f"coverage confidence {rnd.confidence:.2f} ≥ threshold"
         return _report(rnd)
-    if state.supervision_round >= cfg.max_supervision_rounds:
+    if state.supervision_round >= cfg.supervision.max_supervision_rounds:
         # The workflow never gathers again after the last round, so work queued now would
         # be left pending: the round limit completes supervision without delegating.
-        rnd.stop_reason = f"supervision round limit ({cfg.max_supervision_rounds}) reached"
+        rnd.stop_reason = (
+            f"supervision round limit ({cfg.supervision.max_supervision_rounds}) reached"
+        )
         return _report(rnd)
 
     inputs = _inputs(state, cfg, rnd, ctx.today)
-    if cfg.delegation_model:
+    if cfg.supervision.delegation_model:
         await _delegate(state, ctx, rnd, inputs)
     else:
         await _assess(state, ctx, rnd, inputs)
@@ -210,18 +212,18 @@ def _inputs(
         question=state.question,
         research_brief=state.research_brief,
         round=rnd.round,
-        max_rounds=cfg.max_supervision_rounds,
+        max_rounds=cfg.supervision.max_supervision_rounds,
         coverage=rnd.coverage,
         delta=rnd.delta,
         topics=topics,
         history=truncate_messages(
             state.supervision_messages,
-            cfg.supervision_message_budget_tokens,
-            cfg.supervision_reasoning_share,
-            cfg.preserve_last_n_thinks,
+            cfg.supervision.supervision_message_budget_tokens,
+            cfg.supervision.supervision_reasoning_share,
+            cfg.supervision.preserve_last_n_thinks,
         ),
         existing_queries=[sq.query for sq in state.sub_queries],
-        max_directives=min(3, cfg.max_concurrent_research_units),
+        max_directives=min(3, cfg.gathering.max_concurrent_research_units),
         guidance=state.consume_guidance(Phase.SUPERVISION),
         today=today,
     )
@@ -319,8 +321,8 @@ def _queue_directives(
             for d in drafts
         ),
         origin="supervision",
-        max_total=ctx.config.max_total_sub_queries,
-        limit=ctx.config.max_concurrent_research_units,
+        max_total=ctx.config.loop.max_total_sub_queries,
+        limit=ctx.config.gathering.max_concurrent_research_units,
     )
     for d, sq in zip(drafts, queued, strict=True):
         if sq is None:
@@ -365,7 +367,7 @@ async def _assess(
             for q in out.follow_up_queries
         ),
         origin="supervision",
-        max_total=ctx.config.max_total_sub_queries,
+        max_total=ctx.config.loop.max_total_sub_queries,
         # The model was told its follow-ups run only when it asks to go on gathering.
         limit=3 if out.should_continue_gathering else 0,
     )

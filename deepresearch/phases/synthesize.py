@@ -95,7 +95,7 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
 
 def _evidence_room(ctx: RunContext, inputs: SynthesizeInputs) -> int | None:
     """Tokens left for evidence once the findings are in (None: no token management)."""
-    if ctx.budget is None or not ctx.config.token_management_enabled:
+    if ctx.budget is None or not ctx.config.tokens.token_management_enabled:
         return None
     spec = ctx.models.specs(AgentRole.SYNTHESIZER)[0]
     used = count_tokens(SYNTHESIZER.system_prompt(inputs) + synthesize_user(inputs), spec)
@@ -147,7 +147,7 @@ def _evidence(
 
 
 def _fidelity(state: ResearchState, ctx: RunContext) -> tuple[float | None, str | None]:
-    if ctx.budget is None or not ctx.config.token_management_enabled:
+    if ctx.budget is None or not ctx.config.tokens.token_management_enabled:
         return None, None
     from deepresearch.budget.allocator import report_fidelity
 

@@ -54,7 +54,7 @@ async def research_topic(
         state.topic_results.append(topic)
     query: str | None = sq.query
     last_counts: dict[str, int] = {}
-    while query is not None and topic.tool_calls < cfg.topic_max_tool_calls:
+    while query is not None and topic.tool_calls < cfg.gathering.topic_max_tool_calls:
         hits = await run_search(state, ctx, query, phase=phase, scope=sq.id)
         topic.searches += 1
         topic.queries.append(query)
@@ -65,13 +65,15 @@ async def research_topic(
         decision = await _reflect(state, ctx, sq, topic, last_counts, phase)
         topic.reflections.append(decision)
         urls = (
-            decision.urls_to_extract[: cfg.extract_max_per_iteration] if cfg.enable_extract else []
+            decision.urls_to_extract[: cfg.gathering.extract_max_per_iteration]
+            if cfg.gathering.enable_extract
+            else []
         )
         if urls:  # model-chosen URLs are untrusted: the URL policy decides (deepresearch.urls)
             urls = await ctx.urls.allowed(
                 urls, known_urls=session_urls(state), events=ctx.events, state=state, scope=sq.id
             )
-        if urls and topic.tool_calls < cfg.topic_max_tool_calls:
+        if urls and topic.tool_calls < cfg.gathering.topic_max_tool_calls:
             topic.extracts += 1  # one tool call, whether or not it succeeds
             try:
                 extracted = await run_search(
@@ -95,10 +97,10 @@ async def research_topic(
             topic.stop_reason = f"sufficient for now: {decision.rationale}"
             query = None
     if query is not None:
-        topic.stop_reason = f"tool-call budget of {cfg.topic_max_tool_calls} spent"
+        topic.stop_reason = f"tool-call budget of {cfg.gathering.topic_max_tool_calls} spent"
     if settle:
         settle_sources(state)
-    if cfg.inline_compression and cfg.enable_compression:
+    if cfg.summaries.inline_compression and cfg.summaries.enable_compression:
         await compress_topic(state, ctx, sq, topic, phase)
     _tally_tokens(state, topic)
     return topic
@@ -138,7 +140,7 @@ async def _add_hits(
         )
         topic.source_ids.append(src.id)
         added.append(src)
-    if ctx.config.fetch_time_summarization:
+    if ctx.config.summaries.fetch_time_summarization:
         await asyncio.gather(*(_summarize(state, ctx, sq, s, phase) for s in added))
     return added
 
@@ -163,7 +165,7 @@ async def _merge_extracts(
         elif text and len(text) > len(known.raw_content or known.content):
             known.raw_content, known.content, known.summarized = text, text, False
             upgraded.append(known)
-    summarizing = upgraded if ctx.config.fetch_time_summarization else []
+    summarizing = upgraded if ctx.config.summaries.fetch_time_summarization else []
     # Every page is summarized as soon as it is here, side by side: the upgraded ones
     # while the new ones are added (and summarized), not one after another.
     _, added = await asyncio.gather(
@@ -180,19 +182,19 @@ async def _summarize(
     state: ResearchState, ctx: RunContext, sq: SubQuery, src: Source, phase: Phase
 ) -> None:
     original = src.raw_content or src.content
-    if len(original) <= ctx.config.summarization_min_chars:
+    if len(original) <= ctx.config.summaries.summarization_min_chars:
         return
     inputs = SummarizeInputs(
         query=sq.query,
         title=src.title,
         url=src.url,
-        content=_head(original, ctx.config.summarization_max_input_chars),
+        content=_head(original, ctx.config.summaries.summarization_max_input_chars),
         question=state.question,
         today=ctx.today,
     )
     try:
         out = await _timed_call(
-            SUMMARIZER, inputs, state, ctx, sq, phase, ctx.config.summarization_timeout_s
+            SUMMARIZER, inputs, state, ctx, sq, phase, ctx.config.summaries.summarization_timeout_s
         )
     except _CALL_FAILED as exc:
         # Fall back to the raw text; nothing is lost.
@@ -246,9 +248,9 @@ def _tag_novelty(
             sim = jaccard(terms, term_set(old.title + " " + (old.raw_content or old.content)))
             if sim > best:
                 best, best_title = sim, old.title
-        if best > cfg.novelty_duplicate_threshold:
+        if best > cfg.gathering.novelty_duplicate_threshold:
             src.novelty = Novelty.DUPLICATE
-        elif best >= cfg.novelty_related_threshold:
+        elif best >= cfg.gathering.novelty_related_threshold:
             src.novelty, src.related_to = Novelty.RELATED, best_title
         else:
             src.novelty = Novelty.NEW
@@ -295,12 +297,12 @@ async def _reflect(
         research_brief=state.research_brief,
         queries_run=list(topic.queries),
         tool_calls_used=topic.tool_calls,
-        max_tool_calls=cfg.topic_max_tool_calls,
+        max_tool_calls=cfg.gathering.topic_max_tool_calls,
         sources=views,
         novelty_summary=novelty_line(counts),
         last_novelty={k: v for k, v in counts.items() if k in ("new", "related", "duplicate")},
-        extractable_urls=[v.url for v in views] if cfg.enable_extract else [],
-        max_extract=cfg.extract_max_per_iteration if cfg.enable_extract else 0,
+        extractable_urls=[v.url for v in views] if cfg.gathering.enable_extract else [],
+        max_extract=cfg.gathering.extract_max_per_iteration if cfg.gathering.enable_extract else 0,
         guidance=state.guidance_for(Phase.GATHERING),
         perspective=directive.perspective if directive else "",
         evidence_needed=directive.evidence_needed if directive else "",
@@ -331,7 +333,7 @@ async def compress_topic(
     )
     try:
         out = await _timed_call(
-            COMPRESSOR, inputs, state, ctx, sq, phase, ctx.config.compression_timeout_s
+            COMPRESSOR, inputs, state, ctx, sq, phase, ctx.config.summaries.compression_timeout_s
         )
         if not _cites_sources(out.compressed, inputs):
             raise ProviderError("the compressed findings cite none of the sources [n]")

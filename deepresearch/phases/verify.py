@@ -230,7 +230,7 @@ async def verify(state: ResearchState, ctx: RunContext) -> PhaseReport:
         by_id = {v.claim_id: v for v in verdicts}
         for claim in batch:
             apply_verdict(claim, by_id[claim.id], report.cited_source_ids, method)
-    remove = ctx.config.unsupported_claims == "remove"
+    remove = ctx.config.verification.unsupported_claims == "remove"
     body = rebuild_body(lines, remove)
     tally = counts(claims)
     method = ", ".join(dict.fromkeys(methods)) or "no check (nothing cited)"

@@ -55,7 +55,7 @@ class AnthropicMessages:
         self.base_url = base_url
         self.retry = RetryPolicy.from_config(config)
         # Learned per model from evidence (see NativeOutput), never from one bad answer.
-        self.native = NativeOutput(config.structured_output)
+        self.native = NativeOutput(config.models.structured_output)
         self.send_temperature = True
         self._key = key
         self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: anthropic_client(key, base_url))
@@ -70,7 +70,7 @@ class AnthropicMessages:
         environ: Mapping[str, str] | None = None,
     ) -> AnthropicMessages:
         ensure_importable("anthropic", "anthropic")
-        base_url = config.anthropic_base_url
+        base_url = config.models.anthropic_base_url
         key = api_key("anthropic", explicit=api_key_value, environ=environ, base_url=base_url)
         return cls(model, config, key, base_url)
 

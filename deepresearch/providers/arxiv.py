@@ -51,7 +51,7 @@ class ArxivSearch:
         ensure_importable("feedparser", "deepresearch-sdk[scholarly]")
         api = ArxivApi(
             cls.name,
-            config.arxiv_base_url or ARXIV_URL,
+            config.search_apis.arxiv_base_url or ARXIV_URL,
             config,
             limits=ApiLimits(max_concurrency=1, requests_per_minute=20),
         )

@@ -46,7 +46,7 @@ class CrossrefSearch:
     def from_config(cls, config: Config) -> CrossrefSearch:
         api = HttpApi(
             cls.name,
-            config.crossref_base_url or CROSSREF_URL,
+            config.search_apis.crossref_base_url or CROSSREF_URL,
             config,
             limits=ApiLimits(max_concurrency=5, requests_per_minute=300),
             key_hint="Crossref needs no key; check Config.crossref_base_url.",
@@ -62,8 +62,8 @@ class CrossrefSearch:
             "rows": min(max_results, _MAX_ROWS),
             "select": _SELECT,
         }
-        if self.config.polite_pool_email:
-            params["mailto"] = self.config.polite_pool_email
+        if self.config.search_apis.polite_pool_email:
+            params["mailto"] = self.config.search_apis.polite_pool_email
         data = await self.api.get_json("/works", params)
         message = data.get("message") if isinstance(data, dict) else None
         hits = [self._hit(item) for item in as_list(message, "items", self.api)]

@@ -34,7 +34,7 @@ class DuckDuckGoSearch:
         self.config = config
         self.retry = RetryPolicy.from_config(config)
         self.pages = PageFetcher(config)
-        base = (config.duckduckgo_base_url or "").rstrip("/")
+        base = (config.search_apis.duckduckgo_base_url or "").rstrip("/")
         self.search_url = base + _SEARCH_PATH if base else None  # None: the library's own
 
     @classmethod
@@ -70,11 +70,11 @@ class DuckDuckGoSearch:
     def _search_sync(self, query: str) -> list[dict[str, Any]]:
         from ddgs.exceptions import DDGSException, TimeoutException
 
-        engine = _engine_class()(timeout=int(self.config.operation_timeout_s))
+        engine = _engine_class()(timeout=int(self.config.timeouts.operation_timeout_s))
         if self.search_url:
             engine.search_url = self.search_url
         try:
-            results = engine.search(query, region=self.config.duckduckgo_region) or []
+            results = engine.search(query, region=self.config.search_apis.duckduckgo_region) or []
         except _Refused as exc:
             if exc.status in (202, 403, 429):
                 raise RateLimitError(

@@ -63,12 +63,12 @@ class GoogleSearch:
         environ: Mapping[str, str] | None = None,
     ) -> GoogleSearch:
         key = optional_key(KEY_ENV, api_key_value, environ)
-        if key is None or not config.google_engine_id:
+        if key is None or not config.search_apis.google_engine_id:
             missing = [
                 what
                 for what, ok in (
                     (KEY_ENV, key),
-                    ("Config.google_engine_id", config.google_engine_id),
+                    ("Config.google_engine_id", config.search_apis.google_engine_id),
                 )
                 if not ok
             ]
@@ -79,14 +79,14 @@ class GoogleSearch:
             )
         api = GoogleApi(
             cls.name,
-            config.google_base_url or GOOGLE_URL,
+            config.search_apis.google_base_url or GOOGLE_URL,
             config,
             limits=ApiLimits(requests_per_minute=100),
             headers={"x-goog-api-key": key.reveal()},  # not in the URL, which gets logged
             secrets=(key,),
             key_hint=f"Check {KEY_ENV} and that the Custom Search API is enabled for it.",
         )
-        return cls(config, api, key, config.google_engine_id)
+        return cls(config, api, key, config.search_apis.google_engine_id)
 
     def __repr__(self) -> str:
         return f"GoogleSearch(base_url={self.api.base_url!r}, engine_id={self.engine_id!r})"

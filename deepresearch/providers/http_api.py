@@ -65,7 +65,11 @@ def optional_key(
 
 def user_agent(config: Config) -> str:
     """Polite APIs (Crossref, OpenAlex, arXiv) ask clients to say who they are."""
-    contact = f" (mailto:{config.polite_pool_email})" if config.polite_pool_email else ""
+    contact = (
+        f" (mailto:{config.search_apis.polite_pool_email})"
+        if config.search_apis.polite_pool_email
+        else ""
+    )
     return f"deepresearch{contact}"
 
 
@@ -96,7 +100,7 @@ class HttpApi:
             lambda: httpx.AsyncClient(
                 base_url=self.base_url,
                 headers=all_headers,
-                timeout=config.operation_timeout_s,
+                timeout=config.timeouts.operation_timeout_s,
                 follow_redirects=True,
                 event_hooks={"request": [pace_on_the_wire]},
             )

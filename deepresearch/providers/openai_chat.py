@@ -59,7 +59,7 @@ class OpenAIChat:
         self.base_url = base_url
         self.retry = RetryPolicy.from_config(config)
         # Learned per model from evidence (see NativeOutput), never from one bad answer.
-        self.native = NativeOutput(config.structured_output)
+        self.native = NativeOutput(config.models.structured_output)
         self.send_temperature = not is_reasoning_model(model)
         self._key = key
         self._clients: ClientPerLoop[Any] = ClientPerLoop(lambda: openai_client(key, base_url))
@@ -74,7 +74,7 @@ class OpenAIChat:
         environ: Mapping[str, str] | None = None,
     ) -> OpenAIChat:
         ensure_importable("openai", "openai")
-        base_url = config.openai_base_url
+        base_url = config.models.openai_base_url
         key = api_key("openai", explicit=api_key_value, environ=environ, base_url=base_url)
         return cls(model, config, key, base_url)
 

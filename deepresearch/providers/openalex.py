@@ -69,7 +69,7 @@ class OpenAlexSearch:
         key = optional_key(KEY_ENV, api_key_value, environ)
         api = OpenAlexApi(
             cls.name,
-            config.openalex_base_url or OPENALEX_URL,
+            config.search_apis.openalex_base_url or OPENALEX_URL,
             config,
             limits=ApiLimits(requests_per_minute=600),
             secrets=(key,) if key else (),
@@ -82,8 +82,8 @@ class OpenAlexSearch:
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
         params: dict[str, Any] = {"search": query, "per-page": min(max_results, _MAX_PER_PAGE)}
-        if self.config.polite_pool_email:
-            params["mailto"] = self.config.polite_pool_email
+        if self.config.search_apis.polite_pool_email:
+            params["mailto"] = self.config.search_apis.polite_pool_email
         if self._key is not None:
             params["api_key"] = self._key.reveal()
         data = await self.api.get_json("/works", params)

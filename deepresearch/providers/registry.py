@@ -65,8 +65,8 @@ def parse_spec(spec: str) -> tuple[str, str]:
 def resolve_llm_spec(config: Config, environ: Mapping[str, str] | None = None) -> str:
     """'auto' picks a vendor whose key is set, else the offline engine."""
     env = os.environ if environ is None else environ
-    if config.llm != "auto":
-        return config.llm
+    if config.models.llm != "auto":
+        return config.models.llm
     if env.get("OPENAI_API_KEY"):
         return "openai:gpt-4.1-mini"
     if env.get("ANTHROPIC_API_KEY"):
@@ -123,7 +123,7 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
     env = os.environ if environ is None else environ
     providers: list[SearchProvider] = []
     problems: list[str] = []
-    for name in config.search:
+    for name in config.search_providers.search:
         for candidate in _expand_auto(name, config, env):
             try:
                 providers.append(_build_one_search(candidate, config, env))
@@ -135,7 +135,7 @@ def build_search(config: Config, environ: Mapping[str, str] | None = None) -> Se
         raise CorpusError(_no_search_message(problems))
     if len(providers) == 1:
         return providers[0]
-    if config.search_mode == "merge":
+    if config.search_providers.search_mode == "merge":
         from deepresearch.providers.merged import MergedSearch
 
         return MergedSearch(providers)
@@ -163,18 +163,18 @@ def _expand_auto(name: str, config: Config, env: Mapping[str, str]) -> list[str]
     DuckDuckGo when auto_duckduckgo is on and none is), then your corpus, else demo."""
     if name != "auto":
         return [name]
-    names = ["tavily"] if env.get("TAVILY_API_KEY") or config.tavily_base_url else []
+    names = ["tavily"] if env.get("TAVILY_API_KEY") or config.tavily.tavily_base_url else []
     names += _auto_web_search(config, env)
-    if config.corpus is not None:
+    if config.local_corpus.corpus is not None:
         names.append("corpus")
     return names or ["demo"]
 
 
 def _auto_web_search(config: Config, env: Mapping[str, str]) -> list[str]:
-    names = ["google"] if env.get("GOOGLE_API_KEY") and config.google_engine_id else []
-    if config.searxng_base_url:
+    names = ["google"] if env.get("GOOGLE_API_KEY") and config.search_apis.google_engine_id else []
+    if config.search_apis.searxng_base_url:
         names.append("searxng")
-    if config.auto_duckduckgo and not names and not env.get("TAVILY_API_KEY"):
+    if config.search_providers.auto_duckduckgo and not names and not env.get("TAVILY_API_KEY"):
         names.append("duckduckgo")
     return names
 
@@ -183,7 +183,7 @@ def _build_one_search(name: str, config: Config, env: Mapping[str, str]) -> Sear
     if name in _SEARCHES:
         return _SEARCHES[name](config, env)
     if name.startswith("mcp:"):
-        spec = config.mcp_servers.get(name[4:])
+        spec = config.search_providers.mcp_servers.get(name[4:])
         if spec is None:
             raise ConfigError(f"No MCP server {name[4:]!r} in Config.mcp_servers for {name!r}.")
         from deepresearch.mcp.search import MCPSearch
@@ -258,22 +258,22 @@ def _anthropic(model: str, config: Config, environ: Mapping[str, str] | None) ->
 
 
 def _corpus(config: Config, env: Mapping[str, str]) -> SearchProvider:
-    if config.corpus is None:
+    if config.local_corpus.corpus is None:
         raise ProviderUnavailableError("no corpus folder configured", provider="corpus")
     from deepresearch.providers.corpus import CorpusSearch
 
     return CorpusSearch(
-        config.corpus,
-        index_path=config.corpus_index,
-        follow_symlinks=config.corpus_follow_symlinks,
-        max_file_bytes=config.corpus_max_file_bytes,
+        config.local_corpus.corpus,
+        index_path=config.local_corpus.corpus_index,
+        follow_symlinks=config.local_corpus.corpus_follow_symlinks,
+        max_file_bytes=config.local_corpus.corpus_max_file_bytes,
     )
 
 
 def _demo(config: Config, env: Mapping[str, str]) -> SearchProvider:
     from deepresearch.providers.demo import demo_corpus
 
-    return demo_corpus(index_dir=config.corpus_index)
+    return demo_corpus(index_dir=config.local_corpus.corpus_index)
 
 
 def _tavily(config: Config, env: Mapping[str, str]) -> SearchProvider:

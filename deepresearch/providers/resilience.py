@@ -39,7 +39,11 @@ class RetryPolicy:
 
     @classmethod
     def from_config(cls, config: Config) -> RetryPolicy:
-        return cls(config.max_retries, config.retry_base_delay_s, config.retry_max_delay_s)
+        return cls(
+            config.calls.max_retries,
+            config.calls.retry_base_delay_s,
+            config.calls.retry_max_delay_s,
+        )
 
     def delay(self, attempt: int, retry_after: float | None = None) -> float:
         """Seconds to wait before retry number attempt+1 (attempt counts from 0)."""
@@ -137,8 +141,8 @@ def gate_for(
     """
     loop = asyncio.get_running_loop()
     gates = _GATES.setdefault(loop, {})
-    concurrency = min(config.provider_max_concurrency, max_concurrency or 1_000_000)
-    rate = config.provider_requests_per_minute or requests_per_minute
+    concurrency = min(config.calls.provider_max_concurrency, max_concurrency or 1_000_000)
+    rate = config.calls.provider_requests_per_minute or requests_per_minute
     key = f"{endpoint}|{concurrency}|{rate}"
     if key not in gates:
         gates[key] = ProviderGate(concurrency, rate)
@@ -202,8 +206,8 @@ async def call_with_retries(
 def attempt_timeout(config: Config, call_timeout_s: float | None) -> float:
     """Seconds one HTTP attempt may take: ``attempt_timeout_s`` (default half the whole call's
     limit) and never more than the whole call, so a timed-out attempt leaves room to retry."""
-    whole = call_timeout_s or config.operation_timeout_s
-    return min(config.attempt_timeout_s or whole / 2, whole)
+    whole = call_timeout_s or config.timeouts.operation_timeout_s
+    return min(config.timeouts.attempt_timeout_s or whole / 2, whole)
 
 
 def parse_retry_after(headers: object) -> float | None:

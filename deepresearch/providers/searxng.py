@@ -41,13 +41,13 @@ class SearxngSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> SearxngSearch:
-        if not config.searxng_base_url:
+        if not config.search_apis.searxng_base_url:
             raise ProviderUnavailableError(
                 "searxng needs Config.searxng_base_url (your instance, e.g. "
                 "http://localhost:8888).",
                 provider=cls.name,
             )
-        api = SearxngApi(cls.name, config.searxng_base_url, config, limits=ApiLimits())
+        api = SearxngApi(cls.name, config.search_apis.searxng_base_url, config, limits=ApiLimits())
         return cls(config, api)
 
     def __repr__(self) -> str:

@@ -55,7 +55,7 @@ class SemanticScholarSearch:
         key = optional_key(KEY_ENV, api_key_value, environ)
         api = HttpApi(
             cls.name,
-            config.semantic_scholar_base_url or SEMANTIC_SCHOLAR_URL,
+            config.search_apis.semantic_scholar_base_url or SEMANTIC_SCHOLAR_URL,
             config,
             limits=ApiLimits(requests_per_minute=60),
             headers={"x-api-key": key.reveal()} if key else None,

@@ -301,12 +301,18 @@ async def complete_structured(
 
     if request.wants_text:
         return await complete_text(
-            ask, request.output_type, max_retries=config.max_repair_attempts, provider=provider
+            ask,
+            request.output_type,
+            max_retries=config.models.max_repair_attempts,
+            provider=provider,
         )
     native_first = native is not None and native.for_attempt([])
     try:
         result = await complete_with_repair(
-            ask, request.output_type, max_repairs=config.max_repair_attempts, provider=provider
+            ask,
+            request.output_type,
+            max_repairs=config.models.max_repair_attempts,
+            provider=provider,
         )
     except StructuredOutputError:
         if native_first and native is not None:

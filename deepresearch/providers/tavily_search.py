@@ -68,7 +68,7 @@ class TavilySearch:
         environ: Mapping[str, str] | None = None,
     ) -> TavilySearch:
         ensure_importable("tavily", "tavily-python")
-        base_url = config.tavily_base_url
+        base_url = config.tavily.tavily_base_url
         key = api_key("tavily", explicit=api_key_value, environ=environ, base_url=base_url)
         return cls(config, key, base_url)
 
@@ -85,7 +85,7 @@ class TavilySearch:
             return tavily_client(self._key, self.base_url)
         http = httpx.AsyncClient(
             base_url=self.base_url or TAVILY_URL,
-            timeout=self.config.operation_timeout_s,
+            timeout=self.config.timeouts.operation_timeout_s,
             event_hooks={"request": [pace_on_the_wire], "response": [_remember_retry_after]},
         )
         return tavily.AsyncTavilyClient(
@@ -97,13 +97,13 @@ class TavilySearch:
         data = await self._call(
             lambda client: client.search(
                 query,
-                search_depth=cfg.tavily_search_depth,
-                topic=cfg.tavily_topic,
+                search_depth=cfg.tavily.tavily_search_depth,
+                topic=cfg.tavily.tavily_topic,
                 max_results=max_results,
-                include_raw_content=cfg.tavily_include_raw_content,
-                include_domains=cfg.tavily_include_domains or None,
-                exclude_domains=cfg.tavily_exclude_domains or None,
-                timeout=min(cfg.operation_timeout_s, _SEARCH_TIMEOUT_CAP_S),
+                include_raw_content=cfg.tavily.tavily_include_raw_content,
+                include_domains=cfg.tavily.tavily_include_domains or None,
+                exclude_domains=cfg.tavily.tavily_exclude_domains or None,
+                timeout=min(cfg.timeouts.operation_timeout_s, _SEARCH_TIMEOUT_CAP_S),
             )
         )
         hits = []
@@ -130,7 +130,7 @@ class TavilySearch:
     async def extract(self, urls: list[str]) -> list[SearchHit]:
         if not urls:
             return []
-        timeout = min(self.config.operation_timeout_s, _EXTRACT_TIMEOUT_CAP_S)
+        timeout = min(self.config.timeouts.operation_timeout_s, _EXTRACT_TIMEOUT_CAP_S)
         data = await self._call(lambda client: client.extract(urls, timeout=timeout))
         hits = []
         for item in self._results(data):

@@ -50,7 +50,7 @@ class PageFetcher:
 
     def __init__(self, config: Config, *, policy: UrlPolicy | None = None) -> None:
         self.config = config
-        self.policy = policy or UrlPolicy(allow_private=config.allow_private_urls)
+        self.policy = policy or UrlPolicy(allow_private=config.pages.allow_private_urls)
         self.skipped: dict[str, str] = {}
         self.open_copies: dict[str, str] = {}  # a paper's URL -> its open-access copy
         self._robots: dict[str, Any] = {}  # origin -> protego.Protego | bool (allow all)
@@ -58,13 +58,13 @@ class PageFetcher:
         self._clients: ClientPerLoop[httpx.AsyncClient] = ClientPerLoop(
             lambda: httpx.AsyncClient(
                 headers={"user-agent": f"{USER_AGENT} (research assistant)"},
-                timeout=config.page_timeout_s,
+                timeout=config.pages.page_timeout_s,
                 follow_redirects=False,  # each hop is checked against the URL policy
             )
         )
 
     def __repr__(self) -> str:
-        return f"PageFetcher(robots={self.config.respect_robots_txt})"
+        return f"PageFetcher(robots={self.config.pages.respect_robots_txt})"
 
     async def extract(self, urls: list[str], *, provider: str) -> list[SearchHit]:
         """Text for each URL that could be fetched, in order."""
@@ -83,13 +83,15 @@ class PageFetcher:
         reasons = []
         for candidate in dict.fromkeys(c for c in (self.open_copies.get(url), url) if c):
             try:
-                async with asyncio.timeout(self.config.page_timeout_s):
+                async with asyncio.timeout(self.config.pages.page_timeout_s):
                     hit = await self.fetch(candidate, provider=provider)
             except (PageFetchError, UrlRefused) as exc:
                 reasons.append(str(exc))
                 continue
             except TimeoutError:
-                reasons.append(f"{candidate}: no answer within {self.config.page_timeout_s:g} s")
+                reasons.append(
+                    f"{candidate}: no answer within {self.config.pages.page_timeout_s:g} s"
+                )
                 continue
             if candidate != url:  # the source keeps its URL; the copy read is on record
                 hit.url, hit.metadata["open_access_copy"] = url, candidate
@@ -101,9 +103,9 @@ class PageFetcher:
     async def fetch(self, url: str, *, provider: str = "web") -> SearchHit:
         """One page as a hit with its text; raises PageFetchError or UrlRefused."""
         await self.policy.check(url, known_urls={url})  # before robots.txt is asked for
-        if self.config.respect_robots_txt and not await self._robots_allow(url):
+        if self.config.pages.respect_robots_txt and not await self._robots_allow(url):
             raise PageFetchError(f"{url}: robots.txt disallows it", provider=provider)
-        page = await self._get(url, max_bytes=self.config.page_max_bytes)
+        page = await self._get(url, max_bytes=self.config.pages.page_max_bytes)
         title, body = _to_text(page)
         if not body.strip():
             raise PageFetchError(f"{url}: no readable text", provider=provider)

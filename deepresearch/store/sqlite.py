@@ -466,7 +466,7 @@ def _load(text: str) -> dict[str, Any]:
 def open_store(store: object, config: Config) -> SessionStore | None:
     """The store a run writes to: None with ``persist=False``, the configured default for
     None, or the given SessionStore or path; anything else is an InputError."""
-    if not config.persist:
+    if not config.storage.persist:
         return None
     if store is None:
         return SessionStore(config.resolved_store_path())

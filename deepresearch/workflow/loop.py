@@ -64,7 +64,9 @@ class Workflow:
         """Run from ``state.phase`` until done, stopped, cancelled, timed out or failed."""
         cfg = self.ctx.config
         self._preflight()
-        self._deadline = time.monotonic() + cfg.task_timeout_s if cfg.task_timeout_s else None
+        self._deadline = (
+            time.monotonic() + cfg.timeouts.task_timeout_s if cfg.timeouts.task_timeout_s else None
+        )
         state.status = RunStatus.RUNNING
         self._looping = True
         try:
@@ -82,9 +84,9 @@ class Workflow:
         """Planning's scout search depends only on the question: start it with the run
         rather than after clarification and the brief (deepresearch.prefetch)."""
         cfg = self.ctx.config
-        if cfg.plan_scout_results > 0 and state.phase in (Phase.CLARIFICATION, Phase.BRIEF):
+        if cfg.loop.plan_scout_results > 0 and state.phase in (Phase.CLARIFICATION, Phase.BRIEF):
             self.ctx.prefetch.search(
-                self.ctx.search, state.question, max_results=cfg.max_sources_per_query
+                self.ctx.search, state.question, max_results=cfg.loop.max_sources_per_query
             )
 
     def _start_ahead(self, state: ResearchState, phase: Phase) -> None:
@@ -111,7 +113,7 @@ class Workflow:
         """Refuse, before anything runs, a configuration that cannot research: a model whose
         window cannot hold the smallest useful prompt (ConfigError naming the fix)."""
         budget = self.ctx.budget
-        if budget is not None and self.ctx.config.token_management_enabled:
+        if budget is not None and self.ctx.config.tokens.token_management_enabled:
             budget.check_windows([s for role in AgentRole for s in self.ctx.models.specs(role)])
 
     async def step(self, state: ResearchState, phase: Phase | None = None) -> PhaseReport | None:
@@ -168,7 +170,7 @@ class Workflow:
                 "notes": report.notes,
             },
         )
-        gate = validate(phase, state, cfg.max_sub_queries)
+        gate = validate(phase, state, cfg.loop.max_sub_queries)
         self._decide(
             state,
             phase,

@@ -21,7 +21,7 @@ def should_continue_supervision(state: ResearchState, config: Config) -> bool:
         last.iteration == state.iteration
         and last.should_continue
         and bool(state.pending_sub_queries())
-        and state.supervision_round < config.max_supervision_rounds
+        and state.supervision_round < config.supervision.max_supervision_rounds
     )
 
 
@@ -35,14 +35,14 @@ def next_phase(state: ResearchState, config: Config) -> Phase:
         case Phase.PLANNING:
             return Phase.GATHERING
         case Phase.GATHERING:
-            return Phase.SUPERVISION if config.enable_supervision else Phase.ANALYSIS
+            return Phase.SUPERVISION if config.supervision.enable_supervision else Phase.ANALYSIS
         case Phase.SUPERVISION:
             if should_continue_supervision(state, config):
                 return Phase.GATHERING
             return Phase.ANALYSIS
         case Phase.ANALYSIS:
             return Phase.SYNTHESIS
-        case Phase.SYNTHESIS if config.verify_claims:
+        case Phase.SYNTHESIS if config.verification.verify_claims:
             return Phase.VERIFICATION
         case Phase.SYNTHESIS | Phase.VERIFICATION:
             return Phase.REFINEMENT if should_iterate(state) else Phase.DONE
