@@ -64,11 +64,9 @@ async def research_topic(
             topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
         decision = await _reflect(state, ctx, sq, topic, last_counts, phase)
         topic.reflections.append(decision)
-        urls = (
-            decision.urls_to_extract[: cfg.gathering.extract_max_per_iteration]
-            if cfg.gathering.enable_extract
-            else []
-        )
+        gathering = cfg.gathering
+        limit = gathering.extract_max_per_iteration if gathering.enable_extract else 0
+        urls = decision.urls_to_extract[:limit]
         if urls:  # model-chosen URLs are untrusted: the URL policy decides (deepresearch.urls)
             urls = await ctx.urls.allowed(
                 urls, known_urls=session_urls(state), events=ctx.events, state=state, scope=sq.id
