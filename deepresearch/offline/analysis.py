@@ -22,7 +22,7 @@ from deepresearch.offline.parts import (
     own_share,
     question_parts,
 )
-from deepresearch.offline.statements import statements
+from deepresearch.offline.statements import statement_terms, statements
 from deepresearch.providers import vectors
 from deepresearch.roles import (
     AnalysisOutput,
@@ -123,7 +123,7 @@ def part_scores(
         for i, part in enumerate(parts):
             ranked = []
             for pos, unit in enumerate(units.get(src.id, [])):
-                score = weights.part_match(part, term_set(unit) | title)
+                score = weights.part_match(part, statement_terms(unit) | title)
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0
@@ -285,7 +285,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     parts = question_parts(inputs.question)
     units = source_texts(inputs)
     sources = [s for s in inputs.sources if units.get(s.id)]
-    bag = {s.id: term_set(s.title + " " + " ".join(units[s.id])) for s in sources}
+    bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)

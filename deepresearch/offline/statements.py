@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import sentences
+from deepresearch.text import sentences, term_set
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
@@ -37,6 +37,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
@@ -80,7 +81,7 @@ def statements(text: str) -> list[str]:
 
 class _Prose:
     """Collects prose lines into paragraphs and list items, remembering the lead-in a
-    list hangs from (a paragraph or item ending with ':')."""
+    list hangs from (a paragraph or item ending with ':', else a nested item's parent)."""
 
     def __init__(self, out: list[str]) -> None:
         self.out = out
@@ -88,10 +89,12 @@ class _Prose:
         self.indent = -1  # the current item's indentation; -1: a paragraph
         self.lead: tuple[int, str] | None = None  # (indentation, text) of the lead-in
         self.nested: bool | None = None  # items under the lead are indented deeper
+        self.parents: list[tuple[int, str]] = []  # the open list items, outermost first
 
     def line(self, line: str) -> None:
         if not self.lines and self.indent < 0:
             self.lead = None  # a new paragraph: a list before it has ended
+            self.parents.clear()
         self.lines.append(line.strip())
 
     def item(self, line: str) -> None:
@@ -101,6 +104,8 @@ class _Prose:
             self.out.append(text)  # already a quote (a line of a summary or digest)
             return
         self.indent = len(line) - len(line.lstrip())
+        while self.parents and self.parents[-1][0] >= self.indent:
+            self.parents.pop()
         if self.lead is not None:
             deeper = self.indent > self.lead[0]
             if self.nested is None:
@@ -111,20 +116,36 @@ class _Prose:
 
     def flush(self, *, end_lead: bool = False) -> None:
         if self.lines:
-            paragraph = " ".join(self.lines)
-            lead = self.lead[1] if self.lead is not None and self.indent >= 0 else ""
-            # A short item is a fragment its lead-in completes; a long one stands alone.
-            short = len(paragraph.split()) < FRAGMENT_WORDS
-            if lead and short and not paragraph.startswith(lead):
-                paragraph = f"{lead} {paragraph}"
-            self.out.extend(_prose_sentences(paragraph))
             own = " ".join(self.lines)
+            self.out.extend(_prose_sentences(self._with_lead(own)))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
                 self.lead, self.nested = (self.indent, _clip(own, MAX_LEAD_CHARS)), None
+            if self.indent >= 0:
+                self.parents.append((self.indent, _clip(own, MAX_LEAD_CHARS)))
             self.lines.clear()
             self.indent = -1
         if end_lead:
             self.lead = None
+            self.parents.clear()
+
+    def _with_lead(self, own: str) -> str:
+        """A short item (a fragment) completed by its lead-in; a long one stands alone."""
+        if self.indent < 0 or len(own.split()) >= FRAGMENT_WORDS:
+            return own
+        lead = self.lead[1] if self.lead is not None else ""
+        if not lead and self.parents:
+            lead = self.parents[-1][1]
+        if not lead or own.startswith(lead):
+            return own
+        return f"{lead} {own}" if lead.endswith(":") else f"{lead}: {own}"
+
+
+def statement_terms(text: str) -> set[str]:
+    """The words of a statement, with the parts of its camel-case identifiers too
+    ("AgentRole.GATHERER" says agent and role; snake_case is split by the tokenizer)."""
+    terms = term_set(text)
+    split = _CAMEL.sub(" ", text)
+    return terms | term_set(split) if split != text else terms
 
 
 def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:

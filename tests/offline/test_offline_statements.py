@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deepresearch.offline import research
-from deepresearch.offline.statements import MAX_STATEMENT_CHARS, statements
+from deepresearch.offline.statements import MAX_STATEMENT_CHARS, statement_terms, statements
 from deepresearch.roles import SummarizeInputs
 
 DOC = """# Token management
@@ -86,6 +86,27 @@ def test_nested_items_take_the_lead_in_only_below_it() -> None:
         "Integration tests (4 tests): Test: phase ordering correct (A → B → C)",
         "Full regression run of the suite",
     ]
+
+
+def test_a_short_nested_item_is_stated_with_its_parent_item() -> None:
+    text = (
+        "- 4.6 Add `_execute_directives_async()` to supervision\n"
+        "  - Spawn parallel topic research calls\n"
+        "  - A long item that says all it needs to say on its own without any help at all\n"
+        "- 4.7 Add think steps before delegation\n"
+    )
+    assert statements(text) == [
+        "4.6 Add _execute_directives_async() to supervision",
+        "4.6 Add _execute_directives_async() to supervision: Spawn parallel topic research calls",
+        "A long item that says all it needs to say on its own without any help at all",
+        "4.7 Add think steps before delegation",
+    ]
+
+
+def test_statement_terms_hold_the_parts_of_camel_case_identifiers() -> None:
+    terms = statement_terms("Code: `DeepResearchPhase.GATHERING: AgentRole.GATHERER,`")
+    assert {"agent", "deep", "research", "phase", "gathering", "agentrole"} <= terms
+    assert statement_terms("The printing press spread.") == {"printing", "press", "spread"}
 
 
 def test_an_over_long_sentence_is_cut_at_a_clause_before_it_is_clipped() -> None:
