@@ -34,7 +34,7 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
 
 
 MAX_CITED = 12  # sources a report cites at most: the ones that answer, not all gathered
-PER_PART = 9  # findings per question part in the report
+PER_PART = 12  # findings per question part in the report
 
 
 def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]], set[int]]:
