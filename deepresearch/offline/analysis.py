@@ -389,17 +389,21 @@ def _agreeing(
 ) -> set[str]:
     """Other documents (not passages of the same file) that state the same: they hold most
     of the statement's words, weighted by rarity, so the names, numbers and rare words
-    that make it specific count most and the words every source uses count little."""
+    that make it specific count most and the words every source uses count little. One
+    passage per document (its best): a long file's passages confirm once, and do not use
+    up the report's citations."""
     if len(cand.terms) < MIN_AGREEING_TERMS:
         return set()
     own = documents.get(cand.source_id)
-    return {
-        sid
-        for sid, terms in bag.items()
-        if sid != cand.source_id
-        and documents.get(sid) != own
-        and weights.match(cand.terms, terms) >= AGREEMENT
-    }
+    best: dict[str, tuple[float, str]] = {}
+    for sid, terms in bag.items():
+        document = documents.get(sid, sid)
+        if sid == cand.source_id or document == own:
+            continue
+        share = weights.match(cand.terms, terms)
+        if share >= AGREEMENT and share > best.get(document, (0.0, ""))[0]:
+            best[document] = (share, sid)
+    return {sid for _, sid in best.values()}
 
 
 def _quality(length: int, relevant: bool) -> str:

@@ -178,6 +178,30 @@ def test_passages_of_one_file_do_not_confirm_each_other() -> None:
     assert all(f.confidence in {"low", "medium"} for f in out.findings)
 
 
+def test_passages_of_another_file_confirm_once() -> None:
+    first = SourceText(
+        id="src-1", citation=1, title="Printing press", url="/docs/press.md#L1-5",
+        text=TEXTS["Printing press"],
+    )  # fmt: skip
+    other_file = [
+        SourceText(
+            id=f"src-{n}",
+            citation=n,
+            title="Notes",
+            url=f"/docs/notes.md#L{n}-{n + 5}",
+            text=f"{SHARED} Copies spread quickly in passage {n}.",
+        )
+        for n in (2, 3, 4)
+    ]
+    out = analysis.analyze(AnalyzeInputs(question=QUESTION, sources=[first, *other_file]))
+    shared = [f for f in out.findings if f.content == SHARED]
+    assert shared
+    for finding in shared:
+        others = [sid for sid in finding.source_ids if sid != "src-1"]
+        assert len(others) <= 1  # one passage per other document
+    assert any(len(f.source_ids) == 2 for f in shared)
+
+
 def test_a_digested_source_is_rated_by_the_statements_it_gave() -> None:
     # the analysis phase blanks .text of sources whose content is in a compressed topic
     srcs = [s.model_copy(update={"text": ""}) for s in sources()]
