@@ -171,24 +171,27 @@ def _cells(line: str) -> list[str]:
 
 def _table_quotes(rows: list[str]) -> list[str]:
     """Each body row quoted with the column names of the header row, when there is one
-    (the row before a |---| rule): 'Column: cell; Column: cell'."""
+    (the row before a |---| rule): 'Column: cell; Column: cell'. A row too long to quote
+    whole is quoted a sentence of a cell at a time, each after the row's first cell."""
     header: list[str] = []
     if len(rows) > 1 and _TABLE_RULE.match(rows[1]):
         header, rows = _cells(rows[0]), rows[2:]
     out: list[str] = []
     for row in rows:
-        if _TABLE_RULE.match(row):
-            continue
         cells = _cells(row)
-        if sum(1 for c in cells if c) < 2:
+        if _TABLE_RULE.match(row) or sum(1 for c in cells if c) < 2:
             continue
-        if len(header) == len(cells):
-            pairs = zip(header, cells, strict=True)
-            quote = "; ".join(f"{h}: {c}" if h else c for h, c in pairs if c)
-        else:
-            quote = " | ".join(c for c in cells if c)
-        if len(quote) >= 8:
-            out.append(TABLE_ROW + _clip(quote, MAX_QUOTE_CHARS))
+        names = header if len(header) == len(cells) else [""] * len(cells)
+        named = [f"{h}: {c}" if h else c for h, c in zip(names, cells, strict=True) if c]
+        quote = "; ".join(named) if header else " | ".join(named)
+        if len(quote) <= MAX_QUOTE_CHARS:
+            out += [TABLE_ROW + quote] if len(quote) >= 8 else []
+            continue
+        key, rest = named[0], zip(names[1:], cells[1:], strict=True)
+        for h, cell in rest:
+            for part in sentences(cell) or [cell] if cell else []:
+                said = f"{h}: {part}" if h else part
+                out.append(TABLE_ROW + _clip(f"{key}; {said}", MAX_QUOTE_CHARS))
     return out
 
 

@@ -47,6 +47,17 @@ def test_table_rows_are_quoted_with_their_column_names() -> None:
     assert not any("Option: Option" in s or "---" in s for s in found)  # header, rule
 
 
+def test_a_long_row_is_quoted_a_sentence_of_a_cell_at_a_time() -> None:
+    long_cell = (
+        "the full state as compressed JSON, " * 8 + "stored per save. The newest 20 are kept"
+    )
+    table = f"| Table | Holds |\n|---|---|\n| `snapshots` | {long_cell} |\n"
+    found = statements(table)
+    assert "Table row: Table: snapshots; Holds: The newest 20 are kept" in found
+    assert all(s.startswith("Table row: Table: snapshots; Holds: ") for s in found)
+    assert all(len(s) <= len("Table row: ") + 200 for s in found)
+
+
 def test_diagrams_are_not_statements_but_code_lines_and_arrows_in_prose_are() -> None:
     found = statements(DOC)
     assert not any("BUDGET FLOW" in s or "┌" in s for s in found)
