@@ -23,11 +23,27 @@ if TYPE_CHECKING:
 class EventSink(Protocol):
     """Receives the audit trail: phase starts and ends, every call, decisions, errors."""
 
-    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None: ...
+    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None:
+        """Record one event.
+
+        Args:
+            state: the run's state when it happened.
+            kind: what happened.
+            payload: its data (JSON-ready).
+        """
 
 
 class NullEvents:
+    """An event sink that drops every event (a run without a store or listeners)."""
+
     def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None:
+        """Drop the event.
+
+        Args:
+            state: the run's state.
+            kind: the event kind.
+            payload: the event's data.
+        """
         return None
 
 
@@ -39,18 +55,26 @@ class CancelToken:
         self.reason = "cancelled"
 
     def cancel(self, reason: str = "cancelled") -> None:
+        """Ask the run to stop at its next safe point; safe from any thread.
+
+        Args:
+            reason: how the stop is described (``"Research was {reason}."``).
+        """
         self.reason = reason
         self._event.set()
 
     @property
     def cancelled(self) -> bool:
+        """Whether a stop was asked for."""
         return self._event.is_set()
 
     def check(self) -> None:
+        """Raise ResearchCancelled if a stop was asked for (called at safe points)."""
         if self._event.is_set():
             raise ResearchCancelled(f"Research was {self.reason}.")
 
     def reset(self) -> None:
+        """Forget an earlier stop, so a resumed run can go on."""
         self._event.clear()
 
 
@@ -64,6 +88,24 @@ async def _no_checkpoint(state: ResearchState) -> None:
 
 @dataclass
 class RunContext:
+    """Everything a phase needs besides the state: config, models, search, and the run's
+    sinks and limits. Built once per run by the Session (``deepresearch.testing`` builds
+    one for tests).
+
+    Args:
+        config: the run's Config (read through its sections).
+        models: the ModelRouter that picks each role's model chain.
+        search: the search provider.
+        events: where events go (the store, stream listeners).
+        checkpoint: saves the state after each phase and finished topic.
+        cancel: the run's CancelToken.
+        progress: receives one-line progress messages, if given.
+        today: the date prompts give as today (``Config.models.today`` or the real date).
+        budget: the TokenBudget when token management is on.
+        urls: the policy every fetched or extracted URL passes.
+        prefetch: searches started ahead of the phase that needs them.
+    """
+
     config: Config
     models: ModelRouter
     search: SearchProvider
@@ -83,5 +125,10 @@ class RunContext:
             self.today = (self.config.models.today or date.today()).isoformat()
 
     def say(self, message: str) -> None:
+        """Send ``message`` to the progress callback, if there is one.
+
+        Args:
+            message: one line describing what happens.
+        """
         if self.progress is not None:
             self.progress(message)

@@ -39,6 +39,12 @@ class ModelRouter:
         self.announced: set[str] = set()  # fallbacks already announced, said once a run
 
     def specs(self, role: AgentRole) -> list[str]:
+        """The model specs tried for ``role``, in order: the role's chain of ``role_models``
+        (each with its ``role_fallbacks``), a cheap model for cheap roles, then the default.
+
+        Args:
+            role: the agent role asking.
+        """
         cfg = self.config
         chain: list[str] = []
         routing = ROUTES[role]
@@ -70,7 +76,17 @@ class ModelRouter:
         return self._cache[spec]
 
     def temperature(self, role: AgentRole) -> float | None:
+        """The sampling temperature for ``role``: ``role_temperature``, else the built-in default.
+
+        Args:
+            role: the agent role asking.
+        """
         return self.config.models.role_temperature.get(role.value, ROUTES[role].temperature)
 
     def max_tokens(self, role: AgentRole) -> int | None:
+        """The output-token limit for ``role``: ``role_max_tokens``, else the built-in default.
+
+        Args:
+            role: the agent role asking.
+        """
         return self.config.models.role_max_tokens.get(role.value, ROUTES[role].max_tokens)

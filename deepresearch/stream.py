@@ -104,6 +104,13 @@ class EventTranslator:
         self._findings = {f.id for f in state.findings}
 
     def translate(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> list[RunEvent]:
+        """The typed events one loop event stands for (none for kinds a reader does not need).
+
+        Args:
+            state: the run's state (read for new sources and findings).
+            kind: the loop's event kind.
+            payload: the loop's event data.
+        """
         if kind == EventKind.PHASE_STARTED:
             return [PhaseStarted(phase=Phase(payload["phase"]), iteration=state.iteration)]
         if kind == EventKind.TOPIC_COMPLETED:
@@ -177,6 +184,13 @@ class TeeEvents:
         self.listeners = listeners
 
     def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        """Send the event to the sink, then to every listener.
+
+        Args:
+            state: the run's state.
+            kind: the event kind.
+            payload: the event's data.
+        """
         self.sink.emit(state, kind, payload)
         for listener in list(self.listeners):
             listener(state, kind, payload)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
     return datetime.now(UTC)
 
 
@@ -88,12 +89,16 @@ class AgentRole(StrEnum):
 
 
 class SubQueryStatus(StrEnum):
+    """Where a sub-query stands: pending (not yet gathered), completed or failed."""
+
     PENDING = "pending"
     COMPLETED = "completed"
     FAILED = "failed"
 
 
 class SourceQuality(StrEnum):
+    """How trustworthy a source looks (unknown, low, medium, high)."""
+
     UNKNOWN = "unknown"
     LOW = "low"
     MEDIUM = "medium"
@@ -111,6 +116,8 @@ class Confidence(StrEnum):
 
 
 class Novelty(StrEnum):
+    """How a new source compares with earlier ones of its sub-query: new, related or duplicate."""
+
     NEW = "new"
     RELATED = "related"
     DUPLICATE = "duplicate"
@@ -257,6 +264,10 @@ class ReflectionDecision(Record):
 
 
 class TopicResult(Record):
+    """What one topic researcher did for one sub-query: its searches, extracts,
+    reflections, the sources it found, its compressed findings and why it stopped.
+    """
+
     sub_query_id: str
     source_ids: list[str] = Field(default_factory=list)
     queries: list[str] = Field(default_factory=list)  # every search query this researcher ran
@@ -272,10 +283,15 @@ class TopicResult(Record):
 
     @property
     def tool_calls(self) -> int:
+        """Searches plus extracts (the researcher's tool-call budget counts both)."""
         return self.searches + self.extracts
 
 
 class AgentDecision(Record):
+    """One decision an agent (or ``user``, for your steers) made, with its rationale,
+    phase, iteration, inputs and outputs: the audit trail ``Session.decisions`` shows.
+    """
+
     agent: str
     action: str
     rationale: str = ""
@@ -303,6 +319,10 @@ class UsageRecord(Record):
 
 
 class PhaseMetrics(Record):
+    """One phase run's measurements: duration, LLM calls, tokens, cost, searches,
+    token-limit retries, claim counts, and its outcome with the reasons it is not ok.
+    """
+
     phase: Phase
     iteration: int
     started_at: datetime = Field(default_factory=utcnow)
@@ -333,6 +353,10 @@ class PhaseMetrics(Record):
 
 
 class QueryCoverage(Record):
+    """Supervision's view of one sub-query: its sources, their quality and domains, and
+    whether its coverage is sufficient.
+    """
+
     sub_query_id: str
     query: str
     status: SubQueryStatus
@@ -343,6 +367,10 @@ class QueryCoverage(Record):
 
 
 class SupervisionRound(Record):
+    """One supervision round: per-query coverage, the weighted confidence and its factors,
+    the supervisor's think, the directives and sub-queries it added, and whether to go on.
+    """
+
     iteration: int
     round: int
     coverage: list[QueryCoverage] = Field(default_factory=list)
@@ -360,12 +388,18 @@ class SupervisionRound(Record):
 
 
 class SupervisionMessage(Record):
+    """One message of the supervisor's history: a think, a delegation or a tool result."""
+
     kind: Literal["think", "delegation", "tool_result"]
     round: int
     content: str
 
 
 class Clarification(Record):
+    """The clarification phase's result: whether the question needs clarifying, the
+    question to ask, the understanding stated otherwise, and the answer if one was given.
+    """
+
     need_clarification: bool = False
     question: str = ""
     verification: str = ""
@@ -381,6 +415,10 @@ class GuidanceNote(Record):
 
 
 class ContentFidelity(Record):
+    """How much of one item (source, finding, topic) a prompt kept: original and current
+    tokens, the fidelity level and, when archived, the hash of the full text.
+    """
+
     item_id: str
     item_type: Literal["source", "finding", "topic"] = "source"
     original_tokens: int
@@ -391,10 +429,15 @@ class ContentFidelity(Record):
 
     @property
     def compression_ratio(self) -> float:
+        """Current tokens over original tokens (1.0 for an empty original)."""
         return self.current_tokens / self.original_tokens if self.original_tokens else 1.0
 
 
 class AllocationSummary(Record):
+    """How one prompt's token budget was spent: fidelity, tokens used and available, and
+    how many items were dropped or summarised.
+    """
+
     phase: str
     fidelity: float
     tokens_used: int
@@ -404,6 +447,7 @@ class AllocationSummary(Record):
 
     @property
     def utilization(self) -> float:
+        """Tokens used over tokens available (inf when nothing was available but some were used)."""
         if not self.tokens_available:  # nothing was available: any use is an overflow
             return float("inf") if self.tokens_used else 0.0
         return self.tokens_used / self.tokens_available

@@ -35,6 +35,11 @@ class GuardedStore:
         return self.error is None
 
     def save(self, state: ResearchState) -> None:
+        """Save ``state``; after the first store failure, saving stops and the run goes on.
+
+        Args:
+            state: the state to save.
+        """
         if self.error is None:
             try:
                 self.store.save(state)
@@ -42,6 +47,13 @@ class GuardedStore:
                 self._failed(exc)
 
     def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        """Record an event; after the first store failure, nothing more is written.
+
+        Args:
+            state: the run's state.
+            kind: the event kind.
+            payload: the event's data.
+        """
         if self.error is None:
             try:
                 self.store.emit(state, kind, payload)

@@ -25,6 +25,11 @@ LEVEL = 6  # zlib's default: nearly all of level 9's ratio at a fraction of its 
 
 
 def text_hash(text: str) -> str:
+    """The SHA-256 hex digest of ``text`` (the key of a stored text).
+
+    Args:
+        text: the text to hash.
+    """
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -49,6 +54,11 @@ def pack(state_json: str) -> tuple[bytes, dict[str, str]]:
 
 
 def compress_text(text: str) -> bytes:
+    """``text`` as zlib-compressed UTF-8 bytes.
+
+    Args:
+        text: the text to compress.
+    """
     return zlib.compress(text.encode("utf-8"), LEVEL)
 
 

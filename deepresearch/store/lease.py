@@ -85,6 +85,13 @@ def forget(conn: sqlite3.Connection, session_id: str) -> None:
 
 
 def beat(store: SessionStore, session_id: str, token: str) -> None:
+    """Refresh the heartbeat of the lease ``token`` holds on a session.
+
+    Args:
+        store: the session store.
+        session_id: the leased session.
+        token: the holder's lease token.
+    """
     with store._write() as conn:
         conn.execute(
             "UPDATE leases SET heartbeat = ? WHERE session_id = ? AND token = ?",
@@ -93,6 +100,13 @@ def beat(store: SessionStore, session_id: str, token: str) -> None:
 
 
 def release(store: SessionStore, session_id: str, token: str) -> None:
+    """Give up the lease ``token`` holds on a session.
+
+    Args:
+        store: the session store.
+        session_id: the leased session.
+        token: the holder's lease token.
+    """
     with store._write() as conn:
         conn.execute("DELETE FROM leases WHERE session_id = ? AND token = ?", (session_id, token))
 
@@ -144,5 +158,11 @@ def shown_status(status: RunStatus, session_id: str, dead: set[str]) -> RunStatu
 
 
 def mark_interrupted(state: ResearchState, dead: set[str]) -> ResearchState:
+    """``state`` with its status shown as interrupted when its run died holding the lease.
+
+    Args:
+        state: a loaded state.
+        dead: ids of sessions whose lease holder is gone.
+    """
     state.status = shown_status(state.status, state.id, dead)
     return state

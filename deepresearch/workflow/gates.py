@@ -12,6 +12,10 @@ MIN_SUB_QUERY_CHARS = 10
 
 @dataclass
 class GateResult:
+    """A phase's quality gate: whether its output is usable, the issues found, a score
+    and the metrics the check measured.
+    """
+
     valid: bool
     issues: list[str] = field(default_factory=list)
     quality_score: float = 0.0
@@ -19,6 +23,13 @@ class GateResult:
 
 
 def validate(phase: Phase, state: ResearchState, max_sub_queries: int) -> GateResult:
+    """Check what ``phase`` produced in ``state``.
+
+    Args:
+        phase: the phase that just ran.
+        state: the run's state.
+        max_sub_queries: the planner's limit (the planning gate checks it).
+    """
     match phase:
         case Phase.PLANNING:
             return _planning(state, max_sub_queries)

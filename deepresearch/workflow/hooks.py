@@ -58,6 +58,12 @@ Hook = Callable[[ResearchState, str], HookResult | Awaitable[HookResult]]
 
 
 def to_steer(result: object) -> Steer:
+    """A hook's return value as a Steer: None (no change), a str (guidance), a dict or a
+    Steer; anything else is an InputError.
+
+    Args:
+        result: what the think-pause hook returned.
+    """
     if result is None:
         return Steer()
     if isinstance(result, Steer):

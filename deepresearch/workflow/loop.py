@@ -53,6 +53,14 @@ class Ahead:
 
 
 class Workflow:
+    """The research loop: runs phases in order with their gates, think pauses (hooks),
+    checkpoints, time limits and transitions.
+
+    Args:
+        ctx: the run's context.
+        hooks: think-pause hooks called after each phase.
+    """
+
     def __init__(self, ctx: RunContext, hooks: list[Hook] | None = None) -> None:
         self.ctx = ctx
         self.hooks = list(hooks or [])

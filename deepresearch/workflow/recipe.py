@@ -17,6 +17,16 @@ from deepresearch.state.models import ProviderRecipe
 def recipe_for(
     config: Config, llm: str, search: str, custom_llm: bool, custom_search: bool
 ) -> ProviderRecipe:
+    """What a resume needs to rebuild the run's providers: their names, whether they were
+    custom objects, and the config by flat key.
+
+    Args:
+        config: the run's Config.
+        llm: the default LLM provider's name.
+        search: the search provider's name.
+        custom_llm: the LLM was a provider object passed by the caller.
+        custom_search: the search was a provider object passed by the caller.
+    """
     return ProviderRecipe(
         llm=llm,
         search=search,

@@ -14,6 +14,13 @@ def should_iterate(state: ResearchState) -> bool:
 
 
 def should_continue_supervision(state: ResearchState, config: Config) -> bool:
+    """Whether another supervision round should run this iteration: the last round asked
+    for more, follow-ups are pending and the round limit is not reached.
+
+    Args:
+        state: the run's state.
+        config: the run's Config (``supervision.max_supervision_rounds``).
+    """
     if not state.supervision_history:
         return False
     last = state.supervision_history[-1]
