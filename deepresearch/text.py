@@ -216,6 +216,11 @@ MIN_SENTENCE_CHARS = 20  # shorter pieces of prose are fragments, not statements
 
 
 def normalize(text: str) -> str:
+    """``text`` in Unicode NFKC form (ligatures and full-width forms folded).
+
+    Args:
+        text: any text.
+    """
     return unicodedata.normalize("NFKC", text)
 
 
@@ -274,10 +279,21 @@ def _content_terms(text: str) -> tuple[str, ...]:
 
 
 def term_set(text: str) -> set[str]:
+    """The distinct content terms of ``text``.
+
+    Args:
+        text: any text.
+    """
     return set(content_terms(text))
 
 
 def jaccard(a: set[str], b: set[str]) -> float:
+    """Jaccard similarity of two term sets (0.0 when either is empty).
+
+    Args:
+        a: one term set.
+        b: the other.
+    """
     if not a or not b:
         return 0.0
     return len(a & b) / len(a | b)
@@ -343,6 +359,12 @@ def clauses(question: str) -> list[str]:
 
 
 def truncate_words(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, with an ellipsis.
+
+    Args:
+        text: any text.
+        limit: the most characters kept.
+    """
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(" ", 1)[0]
@@ -350,6 +372,11 @@ def truncate_words(text: str, limit: int) -> str:
 
 
 def unique(items: Iterable[str]) -> list[str]:
+    """``items`` without duplicates by normalised query, first spelling kept, in order.
+
+    Args:
+        items: queries or other strings.
+    """
     seen: dict[str, str] = {}
     for item in items:
         key = normalize_query(item)

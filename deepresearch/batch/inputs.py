@@ -15,6 +15,13 @@ from deepresearch.errors import InputError
 
 
 def read_questions(path: str | Path) -> list[str]:
+    """The questions in a file: one a line (``.txt``), the ``question`` column, else the
+    first (``.csv``), or a ``question`` field or bare string per line (``.jsonl``); blank
+    lines are skipped.
+
+    Args:
+        path: the questions file.
+    """
     file = Path(path).expanduser()
     try:
         text = file.read_text(encoding="utf-8")

@@ -70,6 +70,13 @@ def _provider_name(value: object) -> str | None:
 
 
 def shared_limits(limits: Limits | None, config: Config) -> SharedLimits:
+    """The batch's SharedLimits from per-provider limits, priced with the config's
+    ``price_overrides``.
+
+    Args:
+        limits: per provider name, a ProviderLimit or its fields as a mapping.
+        config: the batch's Config.
+    """
     parsed = {
         k: v if isinstance(v, ProviderLimit) else ProviderLimit.model_validate(v)
         for k, v in (limits or {}).items()
@@ -134,8 +141,20 @@ async def run_prepared(session: Session) -> str | None:
 
 
 def skipped_row(question: str, reason: str) -> BatchRow:
+    """The row of a question not started because the batch's budget was spent.
+
+    Args:
+        question: the question.
+        reason: which budget ran out.
+    """
     return BatchRow(question=question, status=SKIPPED, error=f"not started: the batch's {reason}")
 
 
 def invalid_row(question: str, exc: Exception) -> BatchRow:
+    """The row of a question that could not start (a bad question or setting).
+
+    Args:
+        question: the question.
+        exc: the error it raised.
+    """
     return BatchRow(question=question, status=INVALID, error=f"{type(exc).__name__}: {exc}")

@@ -26,6 +26,11 @@ class BatchProgress:
         self._widget: _BatchWidget | None = _BatchWidget(total) if widget else None
 
     def finished(self, row: BatchRow) -> None:
+        """Count a finished question and report it (widget, progress callback).
+
+        Args:
+            row: the question's result row.
+        """
         self.done += 1
         self.statuses[row.status] += 1
         q = row.question if len(row.question) <= 60 else row.question[:57] + "..."
@@ -44,6 +49,7 @@ class BatchProgress:
             self._sink(self.summary())
 
     def summary(self) -> str:
+        """One line: how many questions ended how, and the time taken."""
         counts = ", ".join(f"{n} {s}" for s, n in sorted(self.statuses.items()))
         return f"batch of {self.total}: {counts} in {time.perf_counter() - self._started:.1f} s"
 

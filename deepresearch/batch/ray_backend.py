@@ -73,18 +73,39 @@ class LimitsService:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
+        """Record one call's tokens and cost against ``provider``'s budget.
+
+        Args:
+            provider: the provider's name.
+            model: the model that answered (for its price).
+            input_tokens: prompt tokens.
+            output_tokens: completion tokens.
+        """
         await self.shared.charge(provider, model, input_tokens, output_tokens)
 
     async def pace(self, provider: str) -> None:
+        """Wait until ``provider``'s rate limit lets the next request start.
+
+        Args:
+            provider: the provider's name.
+        """
         await self.shared.pace(provider)
 
     async def backoff(self, provider: str, seconds: float) -> None:
+        """Hold every request to ``provider`` back for ``seconds`` (a 429's Retry-After).
+
+        Args:
+            provider: the provider's name.
+            seconds: how long to wait.
+        """
         await self.shared.backoff(provider, seconds)
 
     def any_exhausted(self) -> str | None:
+        """Why the batch's budget is spent, or None while any is left."""
         return self.shared.any_exhausted()
 
     def snapshot(self) -> dict[str, Spent]:
+        """What each provider has spent so far (copies)."""
         return self.shared.snapshot()
 
 
@@ -95,6 +116,12 @@ class RayLimiter:
         self.actor = actor
 
     async def acquire(self, provider: str) -> None:
+        """Take one request from ``provider``'s budget on the limits actor; BudgetExhaustedError
+        when it is spent.
+
+        Args:
+            provider: the provider's name.
+        """
         refused = await self.actor.acquire.remote(provider)
         if refused is not None:
             raise BudgetExhaustedError(refused, provider=provider)
@@ -102,17 +129,47 @@ class RayLimiter:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
+        """Record one call's tokens and cost on the limits actor.
+
+        Args:
+            provider: the provider's name.
+            model: the model that answered (for its price).
+            input_tokens: prompt tokens.
+            output_tokens: completion tokens.
+        """
         await self.actor.charge.remote(provider, model, input_tokens, output_tokens)
 
     async def pace(self, provider: str) -> None:
+        """Wait for ``provider``'s rate limit on the limits actor.
+
+        Args:
+            provider: the provider's name.
+        """
         await self.actor.pace.remote(provider)
 
     async def backoff(self, provider: str, seconds: float) -> None:
+        """Hold every worker's requests to ``provider`` back for ``seconds``.
+
+        Args:
+            provider: the provider's name.
+            seconds: how long to wait.
+        """
         await self.actor.backoff.remote(provider, seconds)
 
 
 @dataclass
 class Job:
+    """One question as a Ray task receives it.
+
+    Args:
+        question: the question.
+        config_json: the batch's Config as JSON.
+        session_kwargs: other Session arguments (picklable).
+        saved_state: the driver's snapshot of an interrupted session, if any.
+        checkpoint_path: the SQLite file the worker checkpoints to (retries resume from it).
+        run_token: identifies this batch run (a retried task resumes only its own run).
+    """
+
     question: str
     config_json: str
     session_kwargs: dict[str, Any]
@@ -161,6 +218,13 @@ async def _work(job: Job, actor: ActorHandle) -> dict[str, Any]:
 async def run_on_ray(
     run: BatchRun, ray_options: dict[str, Any]
 ) -> tuple[list[BatchRow], dict[str, ResearchState]]:
+    """Run every question of ``run`` as a Ray task, sharing one limits actor; returns the
+    rows and the final states.
+
+    Args:
+        run: the batch's questions, config, store and shared limits.
+        ray_options: options for each task (``checkpoint_dir`` is taken out first).
+    """
     config, store, shared, session_kwargs = run.config, run.store, run.shared, run.session_kwargs
     ray = _ray()
     if not ray.is_initialized():

@@ -64,6 +64,17 @@ def row_from_state(
     attempts: int = 1,
     resumed_from: str | None = None,
 ) -> BatchRow:
+    """The batch row for a finished (or stopped) session.
+
+    Args:
+        question: the question as given.
+        state: the session's state.
+        seconds: how long it ran.
+        reused: it was already done in the store and not run again.
+        error: an error to report instead of the state's.
+        attempts: how many times it was started.
+        resumed_from: the phase a retry resumed at, if it did.
+    """
     report = state.report
     return BatchRow(
         question=question,

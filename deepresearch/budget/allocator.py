@@ -75,6 +75,20 @@ _ARCHIVE_FROM = LEVELS.index(DegradationLevel.COMPRESSED)
 
 @dataclass
 class BudgetItem:
+    """One piece of content competing for a prompt's tokens, with what ranks it.
+
+    Args:
+        id: the source, finding or topic id.
+        item_type: ``source``, ``finding`` or ``topic``.
+        text: its full text.
+        relevance: 0..1, how relevant to the question.
+        recency: 0..1, newer is higher.
+        quality: 0..1, source quality or finding confidence.
+        user_priority: 0..1, a user's boost.
+        protected: never dropped, never below headline.
+        metadata: kept in the archive record.
+    """
+
     id: str
     item_type: Literal["source", "finding", "topic"]
     text: str
@@ -149,6 +163,8 @@ def finding_item(finding: Finding, *, text: str | None = None) -> BudgetItem:
 
 @dataclass
 class FittedItem:
+    """An item as it fits the budget: its text at ``level`` and its token count."""
+
     id: str
     text: str
     level: DegradationLevel
@@ -217,6 +233,11 @@ class TokenBudget:
 
     # -- arithmetic ------------------------------------------------------------------
     def context_limit(self, model_spec: str) -> int:
+        """The context window of ``model_spec`` (``model_context_overrides`` first).
+
+        Args:
+            model_spec: a model spec such as ``openai:gpt-4.1-mini``.
+        """
         return context_limit(model_spec, self.config.tokens.model_context_overrides)
 
     def call_budget(self, model_spec: str) -> int:

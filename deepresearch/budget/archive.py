@@ -25,6 +25,8 @@ ArchiveReason = Literal["dropped", "compressed"]
 
 
 class ArchiveRecord(BaseModel):
+    """The full text of an item that was summarised or dropped, with why and when."""
+
     content_hash: str
     content: str
     item_id: str
@@ -36,15 +38,32 @@ class ArchiveRecord(BaseModel):
 
 
 def content_hash(text: str) -> str:
+    """The archive key of ``text`` (``sha256:`` + hex digest).
+
+    Args:
+        text: the content.
+    """
     return HASH_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class ContentArchive:
+    """Archived full texts as JSON files in a folder, kept for ``ttl_hours``.
+
+    Args:
+        directory: the archive folder.
+        ttl_hours: how long a record is kept before cleanup may remove it.
+    """
+
     def __init__(self, directory: Path, ttl_hours: float) -> None:
         self.directory = Path(directory).expanduser()
         self.ttl = timedelta(hours=ttl_hours)
 
     def path_for(self, hash_: str) -> Path:
+        """The file that holds the record of ``hash_``.
+
+        Args:
+            hash_: a :func:`content_hash`.
+        """
         return self.directory / f"{hash_.removeprefix(HASH_PREFIX)}.json"
 
     def store(

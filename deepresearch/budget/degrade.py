@@ -30,6 +30,8 @@ from .tokens import count_tokens, split_to_chunks, truncate_to_tokens
 
 
 class DegradationLevel(StrEnum):
+    """How much of an item a prompt keeps, from full text down to dropped."""
+
     FULL = "full"
     CONDENSED = "condensed"
     COMPRESSED = "compressed"
@@ -66,10 +68,20 @@ _INSTRUCTIONS: dict[str, str] = {
 
 
 def step_down(level: DegradationLevel) -> DegradationLevel:
+    """The next smaller level (dropped stays dropped).
+
+    Args:
+        level: the current level.
+    """
     return LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]
 
 
 def step_up(level: DegradationLevel) -> DegradationLevel:
+    """The next fuller level (full stays full).
+
+    Args:
+        level: the current level.
+    """
     return LEVELS[max(LEVELS.index(level) - 1, 0)]
 
 
@@ -85,6 +97,8 @@ def target_tokens(original_tokens: int, level: DegradationLevel) -> int:
 
 @dataclass
 class Condensed:
+    """A condensed text and, when truncation replaced the summarizer, why."""
+
     text: str
     fallback: str | None = None  # why truncation replaced the summarizer, if it did
 

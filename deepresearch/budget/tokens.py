@@ -89,6 +89,12 @@ def is_exact(model_spec: str) -> bool:
 
 
 def count_tokens(text: str, model_spec: str = "offline") -> int:
+    """Tokens ``text`` takes for ``model_spec``'s tokenizer (an estimate without one).
+
+    Args:
+        text: the text.
+        model_spec: the model it is counted for.
+    """
     return counter_for(model_spec)(text)
 
 

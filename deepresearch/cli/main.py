@@ -44,6 +44,7 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that stoppe
 
 
 def version() -> str:
+    """The installed package version."""
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -90,6 +91,11 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``deepresearch`` command; returns the exit code.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return _dispatch(argv)

@@ -94,6 +94,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def research_parser(prog: str, epilog: str) -> argparse.ArgumentParser:
+    """The argument parser of ``deepresearch QUESTION``.
+
+    Args:
+        prog: the program name shown in usage.
+        epilog: text after the options (the other commands).
+    """
     p = argparse.ArgumentParser(
         prog=prog,
         description="Research a question and print a cited Markdown report.",
@@ -143,6 +149,11 @@ def overrides_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def output_format(args: argparse.Namespace) -> str:
+    """The output format the flags ask for (``--json`` or ``--format``; default md).
+
+    Args:
+        args: the parsed arguments.
+    """
     if args.json and args.format not in (None, "json"):
         raise InputError(f"--json and --format {args.format} disagree; pass one of them.")
     return "json" if args.json else (args.format or "md")
@@ -166,6 +177,11 @@ def check_out_path(path: Path | None) -> None:
 
 
 def research_command(args: argparse.Namespace) -> int:
+    """Run ``deepresearch QUESTION``; returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     if not args.question.strip():
         raise InputError(
             'The question is empty; ask something, e.g. deepresearch "How did the printing '
@@ -181,6 +197,12 @@ def research_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
+    """Run ``deepresearch resume ID`` with the session's recorded config, changed only by
+    the flags given; returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     fmt = output_format(args)
     check_out_path(args.out)
     # Resume as the session ran (its recorded Config: corpus, search, models), changed

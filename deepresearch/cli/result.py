@@ -69,6 +69,11 @@ def result_document(state: ResearchState) -> dict[str, Any]:
 
 
 def result_json(state: ResearchState) -> str:
+    """The ``--json`` output for a finished run.
+
+    Args:
+        state: the run's state.
+    """
     return json.dumps(result_document(state), ensure_ascii=False, indent=2)
 
 

@@ -92,6 +92,11 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    """``deepresearch list``: one row per stored session; returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     path = _store_path(args)
     if not path.exists():
         _write(f"No sessions yet ({path} does not exist).")
@@ -125,6 +130,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    """``deepresearch show ID``: the session's timeline; returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     with _open_existing(args) as store:
         events = store.events(args.id)
         try:
@@ -139,6 +149,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
+    """``deepresearch delete ID``; returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     with _open_existing(args) as store:
         store.delete(args.id)
     _write(f"Deleted session {args.id}.")
@@ -146,6 +161,12 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``deepresearch export ID``: the session in a format, to stdout or ``--out``;
+    returns the exit code.
+
+    Args:
+        args: the parsed arguments.
+    """
     with _open_existing(args) as store:
         state = store.load(args.id)
     text = EXPORTS[args.format](state)

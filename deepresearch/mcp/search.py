@@ -94,6 +94,7 @@ class MCPSearch:
 
     @property
     def name(self) -> str:
+        """``mcp:NAME``, the server's name in ``mcp_servers``."""
         return f"mcp:{self._server}"
 
     def __repr__(self) -> str:
@@ -122,6 +123,12 @@ class MCPSearch:
             ) from exc
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Call the server's search tool with ``query``; its results as hits.
+
+        Args:
+            query: the search query.
+            max_results: passed when the tool takes a limit argument.
+        """
         client = await self._client()
         try:
             if self._tool is None:
@@ -147,6 +154,11 @@ class MCPSearch:
         return hits_from(result, self._server)[:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """No hits: a search tool has no page to fetch again.
+
+        Args:
+            urls: the URLs asked for.
+        """
         return []  # a search tool gives what it gives; there is no page to fetch again
 
     async def aclose(self) -> None:
@@ -157,6 +169,13 @@ class MCPSearch:
 
 
 def choose_tool(tools: list[Any], spec: MCPServerSpec) -> tuple[str, str, str | None]:
+    """The tool to call and its query and limit arguments: ``spec.tool``, else the first
+    tool named *search*; its query argument from ``spec`` or its schema.
+
+    Args:
+        tools: the server's tools.
+        spec: the server's entry in ``mcp_servers``.
+    """
     by_name = {t.name: t for t in tools}
     if spec.tool is not None:
         tool = by_name.get(spec.tool)

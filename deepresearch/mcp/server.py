@@ -181,6 +181,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def config_from(args: argparse.Namespace) -> Config:
+    """The MCP server's Config from its command-line flags.
+
+    Args:
+        args: the parsed arguments.
+    """
     overrides: dict[str, Any] = {"llm": args.llm, "store_path": args.store}
     if args.search:
         overrides["search"] = [s.strip() for s in args.search.split(",") if s.strip()]
@@ -193,6 +198,11 @@ def config_from(args: argparse.Namespace) -> Config:
 
 
 def main(argv: list[str]) -> int:
+    """Serve deepresearch over MCP (stdio, or streamable HTTP with ``--http``).
+
+    Args:
+        argv: the command-line arguments.
+    """
     args = _parser().parse_args(argv)
     service = ResearchService(config_from(args))
     server = build_server(service)

@@ -53,6 +53,15 @@ class ResearchService:
         max_iterations: int | None = None,
         progress: Progress | None = None,
     ) -> dict[str, Any]:
+        """Research ``question`` to the end; its report view.
+
+        Args:
+            question: what to research.
+            llm: a model spec for this session.
+            search: search providers for this session.
+            max_iterations: research iterations.
+            progress: receives progress lines.
+        """
         session = self._session(
             question, llm=llm, search=search, max_iterations=max_iterations, progress=progress
         )
@@ -67,17 +76,35 @@ class ResearchService:
         search: list[str] | None = None,
         max_iterations: int | None = None,
     ) -> dict[str, Any]:
+        """Start researching ``question`` in the background; its session id.
+
+        Args:
+            question: what to research.
+            llm: a model spec for this session.
+            search: search providers for this session.
+            max_iterations: research iterations.
+        """
         session = self._session(question, llm=llm, search=search, max_iterations=max_iterations)
         task = asyncio.get_running_loop().create_task(session.run())
         self.running[session.id] = (session, task)
         return {"session_id": session.id, "status": "running"}
 
     def state(self, session_id: str) -> ResearchState:
+        """A session's state: the running one's, else the stored one.
+
+        Args:
+            session_id: the session.
+        """
         if session_id in self.running:
             return self.running[session_id][0].state
         return self.store.load(session_id)
 
     def status(self, session_id: str) -> dict[str, Any]:
+        """Where a session stands: running or not, status, phase, counts and error.
+
+        Args:
+            session_id: the session.
+        """
         state = self.state(session_id)
         entry = self.running.get(session_id)
         running = entry is not None and not entry[1].done()
@@ -101,6 +128,11 @@ class ResearchService:
         }
 
     def report(self, session_id: str) -> dict[str, Any]:
+        """A session's report view; InputError while it has none.
+
+        Args:
+            session_id: the session.
+        """
         state = self.state(session_id)
         if state.report is None:
             raise InputError(
@@ -112,6 +144,13 @@ class ResearchService:
     async def search(
         self, query: str, *, max_results: int = 5, search: list[str] | None = None
     ) -> list[dict[str, Any]]:
+        """One search with the configured providers (or ``search``), without a session.
+
+        Args:
+            query: the search query.
+            max_results: how many hits.
+            search: search providers to use instead of the configured ones.
+        """
         if not query.strip():
             raise InputError("The search query is empty.")
         provider = build_search(self.config.merged(search=search))
@@ -121,9 +160,20 @@ class ResearchService:
         ]
 
     def sessions(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The stored sessions, newest first.
+
+        Args:
+            limit: the most to list.
+        """
         return [s.model_dump(mode="json") for s in self.store.list()[:limit]]
 
     def export(self, session_id: str, fmt: Literal["markdown", "json"] = "markdown") -> str:
+        """A session as Markdown or JSON.
+
+        Args:
+            session_id: the session.
+            fmt: ``markdown`` or ``json``.
+        """
         state = self.state(session_id)
         return export_markdown(state) if fmt == "markdown" else export_json(state)
 
@@ -137,6 +187,11 @@ class ResearchService:
 
 
 def claim_counts(state: ResearchState) -> dict[str, int]:
+    """How many of the report's claims verification gave each status.
+
+    Args:
+        state: the session's state.
+    """
     counts: dict[str, int] = {}
     for c in state.claims:
         counts[c.status.value] = counts.get(c.status.value, 0) + 1

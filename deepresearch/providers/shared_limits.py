@@ -51,6 +51,8 @@ class ProviderLimit(BaseModel):
 
 
 class Spent(BaseModel):
+    """What one provider has spent in a batch: requests, tokens, cost, refusals and 429s."""
+
     requests: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
@@ -88,6 +90,7 @@ class Pacer:
         self._lock = asyncio.Lock()
 
     async def wait(self) -> None:
+        """Wait until the rate limit lets the next request start."""
         async with self._lock:  # held while sleeping: starts leave one at a time
             while (delay := self._ready_at() - time.monotonic()) > 0:
                 await asyncio.sleep(delay)
@@ -121,6 +124,11 @@ class SharedLimits:
         self._pacers: dict[str, Pacer] = {}
 
     def limit_for(self, provider: str) -> ProviderLimit | None:
+        """The limit configured for ``provider`` (by its name, else its vendor key).
+
+        Args:
+            provider: the provider's name.
+        """
         return self.limits.get(provider) or self.limits.get(provider_key(provider))
 
     def _bucket(self, provider: str) -> str:
@@ -186,11 +194,20 @@ class SharedLimits:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
+        """Record one call's tokens and cost against ``provider``'s budget.
+
+        Args:
+            provider: the provider's name.
+            model: the model that answered (for its price).
+            input_tokens: prompt tokens.
+            output_tokens: completion tokens.
+        """
         spent = self.spent.setdefault(self._bucket(provider), Spent())
         spent.tokens += input_tokens + output_tokens
         spent.cost_usd += estimate_cost(model, input_tokens, output_tokens, self.price_overrides)
 
     def snapshot(self) -> dict[str, Spent]:
+        """What each provider has spent so far (copies)."""
         return {k: v.model_copy() for k, v in self.spent.items()}
 
 
@@ -218,12 +235,18 @@ class LimitedLLM:
 
     @property
     def name(self) -> str:
+        """The wrapped provider's name."""
         return self.inner.name
 
     def __repr__(self) -> str:
         return f"LimitedLLM({self.inner.name!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Complete ``request`` within the shared budget and rate limit, and charge its usage.
+
+        Args:
+            request: the LLM request.
+        """
         await self.limiter.acquire(self.inner.name)
         with paced(self.limiter, self.inner.name):
             response = await self.inner.complete(request)
@@ -243,17 +266,29 @@ class LimitedSearch:
 
     @property
     def name(self) -> str:
+        """The wrapped provider's name."""
         return self.inner.name
 
     def __repr__(self) -> str:
         return f"LimitedSearch({self.inner.name!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search within the shared budget and rate limit.
+
+        Args:
+            query: the search query.
+            max_results: how many hits.
+        """
         await self.limiter.acquire(self.inner.name)
         with paced(self.limiter, self.inner.name):
             return await self.inner.search(query, max_results=max_results)
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """Extract pages within the shared budget and rate limit.
+
+        Args:
+            urls: the pages to fetch.
+        """
         await self.limiter.acquire(self.inner.name)
         with paced(self.limiter, self.inner.name):
             return await self.inner.extract(urls)
@@ -266,9 +301,19 @@ class ProviderWrapper:
         self.limiter = limiter
 
     def llm(self, provider: LLMProvider) -> LLMProvider:
+        """``provider`` behind the shared limiter (once).
+
+        Args:
+            provider: an LLM provider.
+        """
         return provider if isinstance(provider, LimitedLLM) else LimitedLLM(provider, self.limiter)
 
     def search(self, provider: SearchProvider) -> SearchProvider:
+        """``provider`` behind the shared limiter (once).
+
+        Args:
+            provider: a search provider.
+        """
         if isinstance(provider, LimitedSearch):
             return provider
         return LimitedSearch(provider, self.limiter)
