@@ -69,6 +69,14 @@ class AnthropicMessages:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> AnthropicMessages:
+        """The Anthropic provider for ``model`` as ``config`` sets it up; the key comes from the environment unless given.
+
+        Args:
+            model: the model name (after ``vendor:``).
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         ensure_importable("anthropic", "anthropic")
         base_url = config.models.anthropic_base_url
         key = api_key("anthropic", explicit=api_key_value, environ=environ, base_url=base_url)
@@ -81,6 +89,7 @@ class AnthropicMessages:
 
     @property
     def name(self) -> str:
+        """``anthropic:<model>``."""
         return f"anthropic:{self.model}"
 
     def __repr__(self) -> str:
@@ -88,6 +97,12 @@ class AnthropicMessages:
         return f"AnthropicMessages(model={self.model!r}, base_url={where!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send ``request`` and return the model's typed answer (structured output negotiated,
+        retried and repaired as configured).
+
+        Args:
+            request: the LLM request.
+        """
         return await complete_structured(
             request,
             self._send,

@@ -28,7 +28,14 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 class ArxivApi(HttpApi):
+    """The arXiv API over HTTP; error answers are read from its Atom feed."""
+
     def status_error(self, response: httpx.Response) -> ProviderError:
+        """The ProviderError an HTTP error answer stands for, with the API's own explanation.
+
+        Args:
+            response: the error answer.
+        """
         error = super().status_error(response)
         message = _feed_error(response.text)
         if message:
@@ -48,6 +55,11 @@ class ArxivSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> ArxivSearch:
+        """The arXiv provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+        """
         ensure_importable("feedparser", "deepresearch-sdk[scholarly]")
         api = ArxivApi(
             cls.name,
@@ -61,6 +73,12 @@ class ArxivSearch:
         return f"ArxivSearch(base_url={self.api.base_url!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         words = _WORD.findall(query)
         if not words:
             return []
@@ -83,6 +101,11 @@ class ArxivSearch:
         return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
     def _hit(self, entry: Any) -> SearchHit | None:

@@ -33,26 +33,42 @@ class TextOutput(BaseModel):
 
     @classmethod
     def text_field(cls) -> str:
+        """The name of the model's one str field (its free text)."""
         (name,) = cls.model_fields  # one str field, by contract
         return name
 
     @classmethod
     def from_text(cls, text: str, *, cut_off: bool = False) -> TextOutput:
+        """The output holding ``text``.
+
+        Args:
+            text: the model's free-text answer.
+            cut_off: the answer stopped at the output-token limit.
+        """
         out = cls.model_validate({cls.text_field(): text})
         out._cut_off = cut_off
         return out
 
     def as_text(self) -> str:
+        """The free text this output holds."""
         value = getattr(self, self.text_field())
         return value if isinstance(value, str) else ""
 
     @property
     def cut_off(self) -> bool:
+        """Whether the answer stopped at the output-token limit."""
         return self._cut_off
 
 
 @dataclass(frozen=True)
 class Message:
+    """One chat message.
+
+    Args:
+        role: ``system``, ``user`` or ``assistant``.
+        content: its text.
+    """
+
     role: str  # "system" | "user" | "assistant"
     content: str
 
@@ -114,12 +130,32 @@ class LLMRequest:
 
 @dataclass
 class Usage:
+    """Tokens one call used.
+
+    Args:
+        input_tokens: prompt tokens.
+        output_tokens: completion tokens.
+    """
+
     input_tokens: int = 0
     output_tokens: int = 0
 
 
 @dataclass
 class LLMResponse:
+    """A provider's answer to one LLMRequest.
+
+    Args:
+        output: the typed answer (the request's ``output_type``).
+        model: the model that answered.
+        usage: tokens used.
+        raw_text: the text the model sent.
+        repair_attempts: answers sent back for repair before one validated.
+        continuations: free-text answers cut off at the output limit and continued.
+        token_limit_retries: user-prompt cuts after context-window errors.
+        sent: the request answered, when a wrapper changed it.
+    """
+
     output: BaseModel
     model: str
     usage: Usage = field(default_factory=Usage)

@@ -41,6 +41,7 @@ class Secret:
         self._value = value
 
     def reveal(self) -> str:
+        """The secret's value (only for the client that sends it)."""
         return self._value
 
     def __repr__(self) -> str:
@@ -80,6 +81,12 @@ def redact(text: str, *secrets: Secret) -> str:
 
 
 def openai_client(key: Secret, base_url: str | None) -> Any:
+    """An ``AsyncOpenAI`` client whose retries are ours (they share the rate limiter).
+
+    Args:
+        key: the API key.
+        base_url: an OpenAI-compatible server; None for api.openai.com.
+    """
     openai = ensure_importable("openai", "openai")
     # Retries are ours (resilience.py) so they share the rate limiter and honour Retry-After.
     http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [pace_on_the_wire]})
@@ -89,6 +96,12 @@ def openai_client(key: Secret, base_url: str | None) -> Any:
 
 
 def anthropic_client(key: Secret, base_url: str | None) -> Any:
+    """An ``AsyncAnthropic`` client whose retries are ours (they share the rate limiter).
+
+    Args:
+        key: the API key.
+        base_url: a proxy or gateway; None for the vendor default.
+    """
     anthropic = ensure_importable("anthropic", "anthropic")
     http = anthropic.DefaultAsyncHttpxClient(event_hooks={"request": [pace_on_the_wire]})
     return anthropic.AsyncAnthropic(
@@ -97,6 +110,12 @@ def anthropic_client(key: Secret, base_url: str | None) -> Any:
 
 
 def tavily_client(key: Secret, base_url: str | None) -> Any:
+    """An ``AsyncTavilyClient``.
+
+    Args:
+        key: the API key.
+        base_url: another Tavily endpoint; None for the vendor default.
+    """
     tavily = ensure_importable("tavily", "tavily-python")
     return tavily.AsyncTavilyClient(api_key=key.reveal(), api_base_url=base_url)
 
@@ -123,6 +142,7 @@ class ClientPerLoop(Generic[ClientT]):
         )
 
     def get(self) -> ClientT:
+        """The client of the running event loop, built on first use."""
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:

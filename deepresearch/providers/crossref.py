@@ -44,6 +44,11 @@ class CrossrefSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> CrossrefSearch:
+        """The Crossref provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+        """
         api = HttpApi(
             cls.name,
             config.search_apis.crossref_base_url or CROSSREF_URL,
@@ -57,6 +62,12 @@ class CrossrefSearch:
         return f"CrossrefSearch(base_url={self.api.base_url!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         params: dict[str, Any] = {
             "query": query,
             "rows": min(max_results, _MAX_ROWS),
@@ -72,6 +83,11 @@ class CrossrefSearch:
         return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
     def _hit(self, item: dict[str, Any]) -> SearchHit | None:

@@ -50,6 +50,11 @@ def demo_data_file() -> Path:
 
 
 def wikipedia_url(title: str) -> str:
+    """The Wikipedia article URL of ``title``.
+
+    Args:
+        title: an article title.
+    """
     return WIKIPEDIA_ARTICLE_URL + title.replace(" ", "_").translate(_URL_ESCAPES)
 
 

@@ -39,12 +39,23 @@ class DuckDuckGoSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> DuckDuckGoSearch:
+        """The DuckDuckGo provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+        """
         return cls(config)
 
     def __repr__(self) -> str:
         return f"DuckDuckGoSearch(search_url={self.search_url or 'ddgs default'!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         gate = gate_for(
             f"duckduckgo|{self.search_url}", self.config, max_concurrency=1, requests_per_minute=20
         )
@@ -65,6 +76,11 @@ class DuckDuckGoSearch:
         return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
     def _search_sync(self, query: str) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ class FallbackSearch:
 
     @property
     def name(self) -> str:
+        """The providers' names joined by ``+``, in order."""
         return "+".join(p.name for p in self.providers)
 
     def __repr__(self) -> str:
@@ -34,6 +35,13 @@ class FallbackSearch:
         return [p for p in self.providers if p.name not in self._unavailable]
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """The hits of the first usable provider that answers; SearchError listing every failure
+        when none does.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         failures = [f"{name}: {why}" for name, why in self._unavailable.items()]
         for provider in self._usable():
             try:

@@ -28,7 +28,14 @@ _QUOTA_GONE = ("dailyLimitExceeded", "Queries per day")
 
 
 class GoogleApi(HttpApi):
+    """Google's Custom Search JSON API over HTTP; a refused key or spent quota is unavailability."""
+
     def status_error(self, response: httpx.Response) -> ProviderError:
+        """The ProviderError an HTTP error answer stands for, with the API's own explanation.
+
+        Args:
+            response: the error answer.
+        """
         body = response.text
         if any(marker in body for marker in _KEY_REFUSED):
             return ProviderUnavailableError(
@@ -62,6 +69,13 @@ class GoogleSearch:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> GoogleSearch:
+        """The Google provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         key = optional_key(KEY_ENV, api_key_value, environ)
         if key is None or not config.search_apis.google_engine_id:
             missing = [
@@ -92,6 +106,12 @@ class GoogleSearch:
         return f"GoogleSearch(base_url={self.api.base_url!r}, engine_id={self.engine_id!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         params = {
             "cx": self.engine_id,
             "q": query,
@@ -110,4 +130,9 @@ class GoogleSearch:
         return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)

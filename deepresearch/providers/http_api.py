@@ -110,6 +110,12 @@ class HttpApi:
         return f"HttpApi({self.provider!r}, base_url={self.base_url!r})"
 
     async def get_json(self, path: str, params: Mapping[str, Any]) -> Any:
+        """GET ``path`` and parse the answer as JSON (a malformed-response error otherwise).
+
+        Args:
+            path: the path under the API's base URL.
+            params: query parameters.
+        """
         response = await self.get(path, params)
         try:
             return response.json()
@@ -117,6 +123,12 @@ class HttpApi:
             raise self.malformed("the answer is not JSON") from None
 
     async def get(self, path: str, params: Mapping[str, Any]) -> httpx.Response:
+        """GET ``path`` within the API's concurrency and rate limits, retrying transient failures.
+
+        Args:
+            path: the path under the API's base URL.
+            params: query parameters.
+        """
         gate = gate_for(
             f"{self.provider}|{self.base_url}",
             self.config,
@@ -166,11 +178,22 @@ class HttpApi:
         return redact(_message_in(body)[:300], *self._secrets) or response.reason_phrase
 
     def error(self, detail: str, *, retryable: bool = False) -> ProviderError:
+        """A ProviderError naming this API.
+
+        Args:
+            detail: what went wrong.
+            retryable: whether a retry may succeed.
+        """
         return ProviderError(
             f"{self.provider}: {detail}", provider=self.provider, retryable=retryable
         )
 
     def malformed(self, detail: str) -> ProviderError:
+        """The error for an answer that is not what this API sends (likely a wrong base URL).
+
+        Args:
+            detail: what was wrong with it.
+        """
         return ProviderError(
             f"{self.provider}: malformed response from {self.base_url}: {detail}. Check that "
             f"Config.{self.provider}_base_url points at the {self.provider} API.",
@@ -219,6 +242,11 @@ def bare_doi(value: Any) -> str | None:
 
 
 def as_int(value: Any) -> int | None:
+    """``value`` as an int, or None when it is missing or not a number.
+
+    Args:
+        value: a JSON value.
+    """
     try:
         return int(value) if value is not None and value != "" else None
     except (TypeError, ValueError):

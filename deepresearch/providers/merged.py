@@ -44,6 +44,13 @@ class MergedSearch(FallbackSearch):
         return f"MergedSearch({[p.name for p in self.providers]!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Ask every usable provider at once and fuse their hits by reciprocal rank, dropping
+        duplicates; SearchError listing every failure when none answers.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         usable = self._usable()
         answers = await asyncio.gather(
             *(p.search(query, max_results=max_results) for p in usable), return_exceptions=True

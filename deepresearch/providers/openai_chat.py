@@ -45,6 +45,12 @@ REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
 
 
 def is_reasoning_model(model: str) -> bool:
+    """Whether ``model`` is an OpenAI reasoning model (o-series, gpt-5), which takes no
+    temperature.
+
+    Args:
+        model: the model name.
+    """
     return model.lower().startswith(REASONING_PREFIXES)
 
 
@@ -73,6 +79,14 @@ class OpenAIChat:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> OpenAIChat:
+        """The OpenAI provider for ``model`` as ``config`` sets it up; the key comes from the environment unless given.
+
+        Args:
+            model: the model name (after ``vendor:``).
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         ensure_importable("openai", "openai")
         base_url = config.models.openai_base_url
         key = api_key("openai", explicit=api_key_value, environ=environ, base_url=base_url)
@@ -85,12 +99,19 @@ class OpenAIChat:
 
     @property
     def name(self) -> str:
+        """``openai:<model>``."""
         return f"openai:{self.model}"
 
     def __repr__(self) -> str:
         return f"OpenAIChat(model={self.model!r}, base_url={self.base_url or OPENAI_URL!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send ``request`` and return the model's typed answer (structured output negotiated,
+        retried and repaired as configured).
+
+        Args:
+            request: the LLM request.
+        """
         return await complete_structured(
             request,
             self._send,

@@ -37,7 +37,14 @@ _MAX_PER_PAGE = 200
 
 
 class OpenAlexApi(HttpApi):
+    """The OpenAlex API over HTTP; its HTTP 403 "slow down" is a rate limit."""
+
     def status_error(self, response: httpx.Response) -> ProviderError:
+        """The ProviderError an HTTP error answer stands for, with the API's own explanation.
+
+        Args:
+            response: the error answer.
+        """
         if response.status_code == 403:  # OpenAlex's documented "slow down"
             return RateLimitError(
                 f"openalex: limit exceeded (HTTP 403): {self.message_of(response)}. {self.key_hint}",
@@ -66,6 +73,13 @@ class OpenAlexSearch:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> OpenAlexSearch:
+        """The OpenAlex provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         key = optional_key(KEY_ENV, api_key_value, environ)
         api = OpenAlexApi(
             cls.name,
@@ -81,6 +95,12 @@ class OpenAlexSearch:
         return f"OpenAlexSearch(base_url={self.api.base_url!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         params: dict[str, Any] = {"search": query, "per-page": min(max_results, _MAX_PER_PAGE)}
         if self.config.search_apis.polite_pool_email:
             params["mailto"] = self.config.search_apis.polite_pool_email
@@ -93,6 +113,11 @@ class OpenAlexSearch:
         return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
     def _hit(self, work: dict[str, Any]) -> SearchHit | None:

@@ -25,6 +25,15 @@ _WORDY = re.compile(r"\w{2}")
 
 @dataclass(frozen=True)
 class Passage:
+    """One passage of a document.
+
+    Args:
+        heading: the heading path, outermost first.
+        text: the passage's text.
+        first_line: its first line in the document (1-based).
+        last_line: its last line (inclusive).
+    """
+
     heading: str  # the heading path, outermost first, joined by HEADING_SEPARATOR
     text: str
     first_line: int  # 1-based, inclusive

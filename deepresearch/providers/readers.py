@@ -41,6 +41,15 @@ _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
 
 @dataclass(frozen=True)
 class Document:
+    """A document's title and text as a reader extracted them.
+
+    Args:
+        title: the title (a heading or the file name).
+        text: the plain text.
+        outline: the text with its Markdown heading lines kept, for splitting into passages;
+            empty when it has none.
+    """
+
     title: str
     text: str
     # The text with its Markdown heading lines kept ('## Budgets'), for splitting into
@@ -53,6 +62,11 @@ class UnreadableDocument(Exception):
 
 
 def is_supported(path: Path) -> bool:
+    """Whether a reader exists for ``path``'s suffix.
+
+    Args:
+        path: a file path.
+    """
     return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 

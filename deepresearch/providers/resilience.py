@@ -31,6 +31,16 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class RetryPolicy:
+    """How transient provider failures are retried: exponential backoff with jitter.
+
+    Args:
+        max_retries: retries before giving up.
+        base_delay_s: the first delay; each retry doubles it.
+        max_delay_s: the longest single delay.
+        sleep: how to wait (tests pass a fake).
+        jitter: a 0..1 random source (tests pass a fixed one).
+    """
+
     max_retries: int = 3
     base_delay_s: float = 1.0
     max_delay_s: float = 30.0
@@ -39,6 +49,11 @@ class RetryPolicy:
 
     @classmethod
     def from_config(cls, config: Config) -> RetryPolicy:
+        """The policy ``config.calls`` sets.
+
+        Args:
+            config: the run's Config.
+        """
         return cls(
             config.calls.max_retries,
             config.calls.retry_base_delay_s,

@@ -19,7 +19,14 @@ from deepresearch.providers.web_pages import PageFetcher
 
 
 class SearxngApi(HttpApi):
+    """A SearxNG instance over HTTP; HTTP 403 means its JSON format is off."""
+
     def status_error(self, response: httpx.Response) -> ProviderError:
+        """The ProviderError an HTTP error answer stands for, with the API's own explanation.
+
+        Args:
+            response: the error answer.
+        """
         if response.status_code == 403:
             return ProviderUnavailableError(
                 f"searxng: {self.base_url} refused the JSON format (HTTP 403). Add 'json' to "
@@ -41,6 +48,11 @@ class SearxngSearch:
 
     @classmethod
     def from_config(cls, config: Config) -> SearxngSearch:
+        """The SearxNG provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+        """
         if not config.search_apis.searxng_base_url:
             raise ProviderUnavailableError(
                 "searxng needs Config.searxng_base_url (your instance, e.g. "
@@ -54,6 +66,12 @@ class SearxngSearch:
         return f"SearxngSearch(base_url={self.api.base_url!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         data = await self.api.get_json("/search", {"q": query, "format": "json", "pageno": 1})
         hits = [
             web_hit(
@@ -70,6 +88,11 @@ class SearxngSearch:
         return [hit for hit in hits if hit is not None][:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
 

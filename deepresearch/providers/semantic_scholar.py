@@ -52,6 +52,13 @@ class SemanticScholarSearch:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> SemanticScholarSearch:
+        """The Semantic Scholar provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         key = optional_key(KEY_ENV, api_key_value, environ)
         api = HttpApi(
             cls.name,
@@ -68,6 +75,12 @@ class SemanticScholarSearch:
         return f"SemanticScholarSearch(base_url={self.api.base_url!r})"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         params = {"query": query, "limit": min(max_results, _MAX_LIMIT), "fields": FIELDS}
         data = await self.api.get_json("/graph/v1/paper/search", params)
         hits = [self._hit(paper) for paper in as_list(data, "data", self.api)]
@@ -76,6 +89,11 @@ class SemanticScholarSearch:
         return found
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         return await self.pages.extract(urls, provider=self.name)
 
     def _hit(self, paper: dict[str, Any]) -> SearchHit | None:

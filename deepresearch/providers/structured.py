@@ -62,6 +62,11 @@ class AdaptedRequest(Exception):
 
 
 def json_schema(output_type: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of ``output_type`` (sent for native structured output).
+
+    Args:
+        output_type: the pydantic model of the answer.
+    """
     return output_type.model_json_schema()
 
 
@@ -76,6 +81,11 @@ def schema_instructions(output_type: type[BaseModel]) -> str:
 
 
 def strip_reasoning(text: str) -> str:
+    """``text`` without ``<think>`` blocks (reasoning models put them before the answer).
+
+    Args:
+        text: a model's answer.
+    """
     return _OPEN_THINK.sub("", _THINK.sub("", text)).strip()
 
 
@@ -135,6 +145,12 @@ class NativeOutput:
         return self.enabled and (not repair_turns or self.mode == "native")
 
     def observe(self, valid_first_time: bool) -> None:
+        """Count whether a native answer validated the first time; in ``auto`` mode, native
+        output is turned off for a server whose answers keep failing.
+
+        Args:
+            valid_first_time: the answer validated without repair.
+        """
         if valid_first_time:
             self.hits += 1
             return
@@ -199,6 +215,14 @@ def was_cut_off(text: str) -> bool:
 
 
 def repair_prompt(error: Exception, output_type: type[BaseModel], *, cut_off: bool = False) -> str:
+    """The message that sends an invalid (or cut-off) answer back for repair, naming what
+    was wrong.
+
+    Args:
+        error: why the answer did not validate.
+        output_type: the expected answer model.
+        cut_off: the answer stopped at the output-token limit.
+    """
     if cut_off:
         return (
             "Your answer was cut off before the JSON object was complete (it reached the "
@@ -220,6 +244,8 @@ def repair_prompt(error: Exception, output_type: type[BaseModel], *, cut_off: bo
 
 @dataclass
 class Structured:
+    """A validated structured answer with its usage, raw text and repair count."""
+
     output: BaseModel
     usage: Usage
     raw_text: str

@@ -67,6 +67,13 @@ class TavilySearch:
         api_key_value: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> TavilySearch:
+        """The Tavily provider as ``config`` sets it up.
+
+        Args:
+            config: the run's Config.
+            api_key_value: a key to use instead of the environment's.
+            environ: the environment to read the key from (default ``os.environ``).
+        """
         ensure_importable("tavily", "tavily-python")
         base_url = config.tavily.tavily_base_url
         key = api_key("tavily", explicit=api_key_value, environ=environ, base_url=base_url)
@@ -93,6 +100,12 @@ class TavilySearch:
         )
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         cfg = self.config
         data = await self._call(
             lambda client: client.search(
@@ -128,6 +141,11 @@ class TavilySearch:
         return hits[:max_results]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The full text of each page in ``urls`` that can be fetched (see docs/search/pages.md).
+
+        Args:
+            urls: the pages to fetch.
+        """
         if not urls:
             return []
         timeout = min(self.config.timeouts.operation_timeout_s, _EXTRACT_TIMEOUT_CAP_S)

@@ -28,6 +28,7 @@ _model: Any = None
 
 
 def available() -> bool:
+    """Whether the ``wordllama`` embedding model is installed (the ``vectors`` extra)."""
     return importlib.util.find_spec("wordllama") is not None
 
 
@@ -40,6 +41,11 @@ class Embedder:
         self._model = model
 
     def embed(self, texts: list[str]) -> Matrix:
+        """Unit-length vectors of ``texts`` (each clipped first), one row each.
+
+        Args:
+            texts: the texts to embed.
+        """
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         clipped = [t[:EMBED_CHARS] for t in texts]
@@ -73,10 +79,20 @@ def _import_quietly() -> Any:
 
 
 def to_blob(vector: Matrix) -> bytes:
+    """``vector`` as float16 bytes for the index.
+
+    Args:
+        vector: one embedding.
+    """
     return np.asarray(vector, dtype=np.float16).tobytes()
 
 
 def from_blobs(blobs: list[bytes]) -> Matrix:
+    """The float32 matrix of stored float16 ``blobs``, one row each.
+
+    Args:
+        blobs: vectors as :func:`to_blob` stored them.
+    """
     if not blobs:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     joined = np.frombuffer(b"".join(blobs), dtype=np.float16)

@@ -38,6 +38,15 @@ _PDF = ("application/pdf",)
 
 @dataclass
 class Page:
+    """A fetched page.
+
+    Args:
+        url: its URL after redirects.
+        content_type: the served content type.
+        body: the bytes read.
+        truncated: the page was longer than ``page_max_bytes``.
+    """
+
     url: str  # after redirects
     content_type: str
     body: bytes

@@ -31,12 +31,18 @@ class WrapperLLM:
 
     @property
     def name(self) -> str:
+        """The wrapped provider's name."""
         return self.inner.name
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.inner!r})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Pass ``request`` to the wrapped provider (subclasses change it on the way).
+
+        Args:
+            request: the LLM request.
+        """
         return await self.inner.complete(request)
 
 
@@ -49,6 +55,11 @@ class Fitted(WrapperLLM):
         self.fit = fit
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Fit ``request`` to the model's context window, then send it.
+
+        Args:
+            request: the LLM request.
+        """
         fitted = self.fit(request)
         response = await self.inner.complete(fitted)
         return response if response.sent is not None else replace(response, sent=fitted)
@@ -65,6 +76,11 @@ class TokenLimitCut(WrapperLLM):
         self.cut_fraction = cut_fraction
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send ``request``; on a context-window error, cut the user prompt and retry.
+
+        Args:
+            request: the LLM request.
+        """
         current, retries = request, 0
         while True:
             try:
@@ -84,6 +100,11 @@ class TimeLimit(WrapperLLM):
     with :class:`LLMTimeoutError`. A timeout the provider raises itself passes through."""
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Send ``request`` within its ``timeout_s``; LLMTimeoutError when it runs out.
+
+        Args:
+            request: the LLM request.
+        """
         if not request.timeout_s:
             return await self.inner.complete(request)
         try:
