@@ -150,6 +150,15 @@ def _fit_listing(
 async def fit_findings(
     state: ResearchState, ctx: RunContext, phase: Phase, findings: list[FindingBrief]
 ) -> list[FindingBrief]:
+    """``findings`` fitted to the budget of ``phase``'s prompt (condensed or dropped, lowest
+    priority first); unchanged when token management is off.
+
+    Args:
+        state: the run's state (allocations are recorded on it).
+        ctx: the run's context (its budget).
+        phase: the phase whose prompt they go into.
+        findings: the findings, as the prompt shows them.
+    """
     if not _enabled(ctx) or ctx.budget is None:
         return findings
     items = [

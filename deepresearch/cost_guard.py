@@ -21,6 +21,11 @@ COST_LIMIT_PREFIX = "Cost ceiling reached"
 
 
 def spent_usd(state: ResearchState) -> float:
+    """What the run's LLM calls cost so far (USD).
+
+    Args:
+        state: the run's state.
+    """
     return sum(u.cost_usd for u in state.usage)
 
 

@@ -33,6 +33,7 @@ class InterruptWatch:
         self.interrupted = False
 
     def interrupt(self) -> None:
+        """Note the interrupt and cancel the run."""
         self.interrupted = True
         self.cancel()
 

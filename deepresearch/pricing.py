@@ -55,6 +55,14 @@ def estimate_cost(
     output_tokens: int,
     overrides: Mapping[str, tuple[float, float]] | None = None,
 ) -> float:
+    """The USD price of one call (0.0 for a model without a known price).
+
+    Args:
+        model: the model name.
+        input_tokens: prompt tokens.
+        output_tokens: completion tokens.
+        overrides: USD per million (input, output) tokens by model, before the built-in table.
+    """
     price = price_for(model, overrides)
     if price is None:
         return 0.0

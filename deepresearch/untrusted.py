@@ -31,6 +31,14 @@ def _body(text: str) -> str:
 
 
 def source_block(attrs: dict[str, str], body: str = "", *, tag: str = "source") -> str:
+    """Untrusted text as a tagged block a prompt can quote: attributes escaped, the body
+    kept from closing the tag.
+
+    Args:
+        attrs: the tag's attributes (empty ones left out).
+        body: the quoted text.
+        tag: the tag name.
+    """
     head = " ".join(f'{k}="{_attr(v)}"' for k, v in attrs.items() if v)
     if not body.strip():
         return f"<{tag} {head} />"

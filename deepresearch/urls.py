@@ -43,7 +43,14 @@ _URL_IN_TEXT = re.compile(r"https?://[^\s<>\"')\]]+", re.IGNORECASE)
 class EventSink(Protocol):
     """Where refusals are recorded (the run's audit trail)."""
 
-    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None: ...
+    def emit(self, state: ResearchState, kind: EventKind, payload: dict[str, Any]) -> None:
+        """Record one event (a refused URL).
+
+        Args:
+            state: the run's state.
+            kind: the event kind.
+            payload: its data.
+        """
 
 
 async def system_resolver(host: str) -> list[str]:

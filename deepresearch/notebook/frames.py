@@ -83,6 +83,12 @@ class Table(Generic[R]):
     index: str = "id"
 
     def frame(self, records: Iterable[R], **derive: Derive[R]) -> pd.DataFrame:
+        """The DataFrame of ``records``: one row each, the table's columns and dtypes.
+
+        Args:
+            records: the records, in order.
+            **derive: extra rules for columns that need the whole state.
+        """
         rules = {**self.derive, **derive}
         rows = list(records)
         by_id = self.index == "id"

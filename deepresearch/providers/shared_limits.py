@@ -63,15 +63,39 @@ class Spent(BaseModel):
 class Limiter(Protocol):
     """What a wrapped provider asks before and after each request (local or a Ray proxy)."""
 
-    async def acquire(self, provider: str) -> None: ...
+    async def acquire(self, provider: str) -> None:
+        """Take one request from ``provider``'s budget; BudgetExhaustedError when it is spent.
 
-    async def pace(self, provider: str) -> None: ...
+        Args:
+            provider: the provider's name.
+        """
+
+    async def pace(self, provider: str) -> None:
+        """Wait until ``provider``'s rate limit lets the next request start.
+
+        Args:
+            provider: the provider's name.
+        """
 
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
-    ) -> None: ...
+    ) -> None:
+        """Record one call's tokens and cost against ``provider``'s budget.
 
-    async def backoff(self, provider: str, seconds: float) -> None: ...
+        Args:
+            provider: the provider's name.
+            model: the model that answered (for its price).
+            input_tokens: prompt tokens.
+            output_tokens: completion tokens.
+        """
+
+    async def backoff(self, provider: str, seconds: float) -> None:
+        """Hold requests to ``provider`` back for ``seconds`` (a 429's Retry-After).
+
+        Args:
+            provider: the provider's name.
+            seconds: how long to wait.
+        """
 
 
 class Pacer:

@@ -19,7 +19,8 @@ class HasState(Protocol):
     """What session_html needs: anything with a `state` (the lead's Session)."""
 
     @property
-    def state(self) -> ResearchState: ...
+    def state(self) -> ResearchState:
+        """The research state to render."""
 
 
 def _e(text: object) -> str:

@@ -59,12 +59,18 @@ class FunctionLLM:
 
     @property
     def name(self) -> str:
+        """The provider name it reports."""
         return self._name
 
     def __repr__(self) -> str:
         return f"FunctionLLM(name={self._name!r}, calls={len(self.requests)})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Record ``request`` and answer it with the function's output for its type.
+
+        Args:
+            request: the LLM request.
+        """
         self.requests.append(request)
         if self._check is not None:
             self._check(request)
@@ -86,6 +92,11 @@ class FunctionLLM:
         )
 
     def requests_for(self, output_type: type[BaseModel]) -> list[LLMRequest]:
+        """The requests asked for ``output_type`` (one role's calls), oldest first.
+
+        Args:
+            output_type: the answer model the requests asked for.
+        """
         return [r for r in self.requests if r.output_type is output_type]
 
 
@@ -145,12 +156,19 @@ class StaticSearch:
 
     @property
     def name(self) -> str:
+        """The provider name it reports."""
         return self._name
 
     def __repr__(self) -> str:
         return f"StaticSearch({len(self.documents)} documents, {len(self.queries)} queries)"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """Search for ``query``; the hits, best first.
+
+        Args:
+            query: the search query.
+            max_results: the most hits returned.
+        """
         self.queries.append(query)
         self.calls["search"] += 1
         if self.on_query is not None:
@@ -169,6 +187,11 @@ class StaticSearch:
         return [d.model_copy() for _, _, d in scored[:max_results]]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The documents whose URL is in ``urls`` (copies).
+
+        Args:
+            urls: the pages asked for.
+        """
         self.extracted.extend(urls)
         self.calls["extract"] += 1
         wanted = set(urls)
@@ -183,12 +206,25 @@ class RecordingEvents:
         self.events: list[tuple[str, dict[str, Any]]] = []
 
     def emit(self, state: ResearchState, kind: str, payload: dict[str, Any]) -> None:
+        """Keep the event.
+
+        Args:
+            state: the run's state.
+            kind: the event kind.
+            payload: its data.
+        """
         self.events.append((kind, payload))
 
     def kinds(self, kind: str) -> list[dict[str, Any]]:
+        """The payloads of every event of ``kind``, in order.
+
+        Args:
+            kind: an event kind.
+        """
         return [p for k, p in self.events if k == kind]
 
     def names(self) -> list[str]:
+        """Every event's kind, in order."""
         return [k for k, _ in self.events]
 
 
@@ -198,9 +234,20 @@ class EmptySearch:
     name = "test:empty"
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """No hits, ever.
+
+        Args:
+            query: the search query.
+            max_results: ignored.
+        """
         return []
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """No pages, ever.
+
+        Args:
+            urls: ignored.
+        """
         return []
 
 

@@ -50,12 +50,18 @@ class LiteralLLM:
 
     @property
     def name(self) -> str:
+        """The provider name it reports."""
         return self._name
 
     def __repr__(self) -> str:
         return f"LiteralLLM(calls={len(self.requests)})"
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
+        """Record ``request`` and answer with an output filled from the prompt's own words.
+
+        Args:
+            request: the LLM request.
+        """
         self.requests.append(request)
         output = self._fill(request.output_type, _Prompt(request.system, request.user))
         prompt = request.system + request.user
@@ -63,6 +69,11 @@ class LiteralLLM:
         return LLMResponse(output=output, model=self._name, usage=usage)
 
     def requests_for(self, output_type: type[BaseModel]) -> list[LLMRequest]:
+        """The requests asked for ``output_type`` (one role's calls), oldest first.
+
+        Args:
+            output_type: the answer model the requests asked for.
+        """
         return [r for r in self.requests if r.output_type is output_type]
 
     # -- filling ---------------------------------------------------------------------

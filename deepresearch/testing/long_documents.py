@@ -52,10 +52,21 @@ class PagedSearch:
         self.cursor = 0
 
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """The next ``max_results`` documents (each search pages on).
+
+        Args:
+            query: ignored.
+            max_results: how many documents.
+        """
         page = self.documents[self.cursor : self.cursor + max_results]
         self.cursor += len(page)
         return [d.model_copy() for d in page]
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The documents whose URL is in ``urls`` (copies).
+
+        Args:
+            urls: the pages asked for.
+        """
         wanted = set(urls)
         return [d.model_copy() for d in self.documents if d.url in wanted]

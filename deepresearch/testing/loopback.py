@@ -32,19 +32,27 @@ class LoopbackServer(Generic[RequestT, ReplyT]):
 
     @property
     def root_url(self) -> str:
+        """``http://host:port`` of the running server."""
         host, port = self._httpd.server_address[:2]
         return f"http://{host!s}:{port}"
 
     def enqueue(self, *replies: ReplyT) -> None:
+        """Script the next replies, answered in order before the unscripted ones.
+
+        Args:
+            *replies: the replies.
+        """
         with self._lock:
             self._script.extend(replies)
 
     def start(self) -> Self:
+        """Start serving (and the lifetime guard); returns the server."""
         self._thread.start()
         self._stopper.start()
         return self
 
     def stop(self) -> None:
+        """Stop serving (idempotent)."""
         with self._lock:
             if self._stopped:
                 return
@@ -60,10 +68,20 @@ class LoopbackServer(Generic[RequestT, ReplyT]):
         self.stop()
 
     def reply_to(self, request: RequestT) -> ReplyT:
+        """Record ``request`` and answer it: the next scripted reply, else the unscripted one.
+
+        Args:
+            request: the recorded request.
+        """
         with self._lock:
             self.requests.append(request)
             scripted = self._script.pop(0) if self._script else None
         return scripted if scripted is not None else self.unscripted_reply(request)
 
     def unscripted_reply(self, request: RequestT) -> ReplyT:
+        """The reply when nothing is scripted (subclasses answer as their API would).
+
+        Args:
+            request: the recorded request.
+        """
         raise NotImplementedError

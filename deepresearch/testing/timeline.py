@@ -13,11 +13,15 @@ from typing import Protocol, TypeVar
 
 
 class Timed(Protocol):
-    @property
-    def received_at(self) -> float: ...
+    """A recorded request with when it arrived and when it was answered (monotonic seconds)."""
 
     @property
-    def answered_at(self) -> float: ...
+    def received_at(self) -> float:
+        """When the request arrived."""
+
+    @property
+    def answered_at(self) -> float:
+        """When its answer was sent."""
 
 
 T = TypeVar("T", bound=Timed)

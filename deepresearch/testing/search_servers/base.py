@@ -28,6 +28,7 @@ class WebReply:
     delay_s: float = 0.0
 
     def encoded(self) -> bytes:
+        """The body as bytes (JSON-encoded unless already text or bytes)."""
         if isinstance(self.body, bytes):
             return self.body
         if isinstance(self.body, str):
@@ -37,6 +38,16 @@ class WebReply:
 
 @dataclass
 class WebRequest:
+    """One request a fake web API received.
+
+    Args:
+        method: the HTTP method.
+        path: the path, without the query string.
+        query: the first value of each query parameter.
+        headers: the headers, lower-cased names.
+        body: the raw body.
+    """
+
     method: str
     path: str  # without the query string
     query: dict[str, str]  # first value of each parameter
@@ -60,12 +71,23 @@ class LoopbackWebServer(LoopbackServer[WebRequest, WebReply]):
 
     @property
     def base_url(self) -> str:
+        """The server's base URL (give it as the provider's ``*_base_url``)."""
         return self.root_url
 
     def unscripted_reply(self, request: WebRequest) -> WebReply:
+        """Answer through :meth:`route`.
+
+        Args:
+            request: the recorded request.
+        """
         return self.route(request)
 
     def route(self, request: WebRequest) -> WebReply:
+        """404 for every path (subclasses route their API's paths).
+
+        Args:
+            request: the recorded request.
+        """
         return WebReply(404, {"error": f"no route for {request.path}"})
 
 
@@ -104,6 +126,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def words(text: str) -> set[str]:
+    """The lower-cased words of ``text``.
+
+    Args:
+        text: any text.
+    """
     return {w.lower() for w in _WORD.findall(text)}
 
 

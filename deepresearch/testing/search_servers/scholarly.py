@@ -28,11 +28,24 @@ def _number(paper: JSON) -> int:
 
 
 class PaperServer(LoopbackWebServer):
+    """A fake scholarly API serving ``papers``, matched to a query by shared words.
+
+    Args:
+        papers: the papers, as JSON records.
+        max_lifetime_s: the server stops itself after this long.
+    """
+
     def __init__(self, papers: list[JSON] | None = None, *, max_lifetime_s: float = 120.0):
         super().__init__(max_lifetime_s=max_lifetime_s)
         self.papers = list(papers or [])
 
     def matching(self, query: str, limit: int) -> list[JSON]:
+        """The papers sharing most words with ``query``, best first.
+
+        Args:
+            query: the search query.
+            limit: the most returned.
+        """
         return ranked(self.papers, query, *_FIELDS)[:limit]
 
 
@@ -40,6 +53,11 @@ class SemanticScholarServer(PaperServer):
     """``GET /graph/v1/paper/search`` (relevance search)."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/graph/v1/paper/search":
             return semantic_scholar_error(404, "Endpoint not found")
         if not request.query.get("query"):
@@ -84,6 +102,11 @@ class OpenAlexServer(PaperServer):
     """``GET /works?search=`` with ``per-page``; abstracts as inverted indexes."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/works":
             return openalex_error(404, "Not Found", "The URL was not found on the server.")
         per_page = int(request.query.get("per-page") or 25)
@@ -128,6 +151,14 @@ def _openalex(paper: JSON) -> JSON:
 
 
 def openalex_error(status: int, error: str, message: str, **headers: str) -> WebReply:
+    """An OpenAlex error answer.
+
+    Args:
+        status: the HTTP status.
+        error: the error title.
+        message: its message.
+        **headers: extra response headers (e.g. Retry-After).
+    """
     return WebReply(status, {"error": error, "message": message}, headers=headers)
 
 
@@ -135,6 +166,11 @@ class CrossrefServer(PaperServer):
     """``GET /works?query=`` with ``rows``; abstracts in JATS XML."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/works":
             return WebReply(404, "Resource not found.", content_type="text/plain")
         rows = int(request.query.get("rows") or 20)
@@ -200,6 +236,11 @@ class ArxivServer(PaperServer):
     """``GET /api/query?search_query=all:a OR all:b`` answering an Atom feed."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/api/query":
             return arxiv_error("unknown path", status=404)
         query = request.query.get("search_query", "")
@@ -211,6 +252,11 @@ class ArxivServer(PaperServer):
 
 
 def arxiv_feed(papers: list[JSON]) -> str:
+    """An arXiv Atom feed of ``papers``.
+
+    Args:
+        papers: the papers, as JSON records.
+    """
     entries = "".join(_arxiv_entry(p) for p in papers)
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'

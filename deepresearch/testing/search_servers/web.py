@@ -20,11 +20,24 @@ from deepresearch.testing.search_servers.base import (
 
 
 class DocumentServer(LoopbackWebServer):
+    """A fake web search API serving ``documents``, matched to a query by shared words.
+
+    Args:
+        documents: the documents, as JSON records (title, url, content).
+        max_lifetime_s: the server stops itself after this long.
+    """
+
     def __init__(self, documents: list[JSON] | None = None, *, max_lifetime_s: float = 120.0):
         super().__init__(max_lifetime_s=max_lifetime_s)
         self.documents = list(documents or [])
 
     def matching(self, query: str, limit: int) -> list[JSON]:
+        """The documents sharing most words with ``query``, best first.
+
+        Args:
+            query: the search query.
+            limit: the most returned.
+        """
         return ranked(self.documents, query, "title", "content")[:limit]
 
 
@@ -33,6 +46,11 @@ class GoogleServer(DocumentServer):
     (at most 10 results)."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/customsearch/v1":
             return google_error(404, "Requested entity was not found.", "notFound", "NOT_FOUND")
         if not (request.query.get("key") or request.headers.get("x-goog-api-key")):
@@ -85,6 +103,7 @@ def google_error(code: int, message: str, reason: str, status: str) -> WebReply:
 
 
 def google_key_invalid() -> WebReply:
+    """Google's answer to an invalid API key."""
     body: JSON = {
         "error": {
             "code": 400,
@@ -120,6 +139,11 @@ class SearxngServer(DocumentServer):
         self.json_enabled = json_enabled
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/search":
             return WebReply(404, "Not Found", content_type="text/html")
         if request.query.get("format") != "json" or not self.json_enabled:
@@ -160,6 +184,11 @@ class DuckDuckGoServer(DocumentServer):
     """``POST /html/`` (form field ``q``) answering the HTML page ``ddgs`` parses."""
 
     def route(self, request: WebRequest) -> WebReply:
+        """The reply this fake API gives ``request``, as the real one would (errors included).
+
+        Args:
+            request: the recorded request.
+        """
         if request.path != "/html/":
             return WebReply(404, "Not Found", content_type="text/html")
         docs = self.matching(request.form.get("q", ""), 10)
@@ -198,9 +227,19 @@ class PageServer(LoopbackWebServer):
         self.robots = robots
 
     def url(self, path: str) -> str:
+        """The full URL of ``path`` on this server.
+
+        Args:
+            path: a path such as ``/a.html``.
+        """
         return self.base_url + path
 
     def route(self, request: WebRequest) -> WebReply:
+        """The page at ``request.path`` (and robots.txt when set); 404 otherwise.
+
+        Args:
+            request: the recorded request.
+        """
         if request.path == "/robots.txt" and self.robots is not None:
             return WebReply(200, self.robots, content_type="text/plain")
         if request.path in self.pages:

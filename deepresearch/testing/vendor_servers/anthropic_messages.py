@@ -42,6 +42,11 @@ class AnthropicServer(VendorServer):
         self.structured = structured
 
     def default_reply(self, request: RecordedRequest) -> Reply:
+        """A Messages API answer built from the request's prompt (404 for other paths).
+
+        Args:
+            request: the recorded request.
+        """
         if not request.path.endswith("/v1/messages"):
             return anthropic_error(404, "not_found_error", f"Not found: {request.path}")
         body = request.json
@@ -77,6 +82,17 @@ def anthropic_message(
     output_tokens: int = 9,
     stop_reason: str | None = None,
 ) -> JSON:
+    """A Messages API answer body: text, or a tool call with ``tool_input``.
+
+    Args:
+        text: the answer text.
+        tool_input: the tool call's input, for structured output.
+        tool_name: the tool's name.
+        model: the model reported.
+        input_tokens: usage reported.
+        output_tokens: usage reported.
+        stop_reason: why it stopped (default from the content).
+    """
     content: list[JSON] = []
     if text is not None:
         content.append({"type": "text", "text": text})
@@ -104,6 +120,15 @@ def anthropic_error(
     retry_after: float | None = None,
     delay_s: float = 0.0,
 ) -> Reply:
+    """A Messages API error answer.
+
+    Args:
+        status: the HTTP status.
+        type: the error type.
+        message: its message.
+        retry_after: a Retry-After header, in seconds.
+        delay_s: wait this long before answering.
+    """
     headers = {"retry-after": str(retry_after)} if retry_after is not None else {}
     body = {
         "type": "error",
@@ -114,6 +139,7 @@ def anthropic_error(
 
 
 def anthropic_context_window_error() -> Reply:
+    """Anthropic's answer to a prompt longer than the context window."""
     return anthropic_error(
         400, "invalid_request_error", "prompt is too long: 208310 tokens > 200000 maximum"
     )

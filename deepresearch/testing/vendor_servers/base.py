@@ -62,6 +62,7 @@ class VendorServer(LoopbackServer[RecordedRequest, Reply]):
 
     @property
     def url(self) -> str:
+        """The server's root URL."""
         return self.root_url
 
     @property
@@ -70,11 +71,21 @@ class VendorServer(LoopbackServer[RecordedRequest, Reply]):
         return self.url
 
     def unscripted_reply(self, request: RecordedRequest) -> Reply:
+        """The responder's reply if one was given, else :meth:`default_reply`.
+
+        Args:
+            request: the recorded request.
+        """
         if self._responder is not None:
             return self._responder(request)
         return self.default_reply(request)
 
     def default_reply(self, request: RecordedRequest) -> Reply:
+        """404 (subclasses answer as their API would).
+
+        Args:
+            request: the recorded request.
+        """
         return Reply(404, {"error": f"no reply scripted for {request.path}"})
 
 

@@ -61,9 +61,15 @@ class OpenAIServer(VendorServer):
 
     @property
     def base_url(self) -> str:
+        """The base URL to give as ``openai_base_url`` (``.../v1``)."""
         return self.url + "/v1"
 
     def default_reply(self, request: RecordedRequest) -> Reply:
+        """A chat-completions answer built from the request's prompt (404 for other paths).
+
+        Args:
+            request: the recorded request.
+        """
         if not request.path.endswith("/chat/completions"):
             return openai_error(404, f"Invalid URL (POST {request.path})", code="unknown_url")
         body = request.json
@@ -112,6 +118,15 @@ def openai_completion(
     output_tokens: int = 7,
     finish_reason: str = "stop",
 ) -> JSON:
+    """A chat-completions answer body.
+
+    Args:
+        content: the answer text (None for a refusal-only answer).
+        model: the model reported.
+        input_tokens: usage reported.
+        output_tokens: usage reported.
+        finish_reason: ``stop``, or ``length`` for a cut-off answer.
+    """
     return {
         "id": "chatcmpl-loopback",
         "object": "chat.completion",
@@ -143,12 +158,29 @@ def openai_error(
     retry_after: float | None = None,
     delay_s: float = 0.0,
 ) -> Reply:
+    """An OpenAI API error answer.
+
+    Args:
+        status: the HTTP status.
+        message: its message.
+        type: the error type.
+        code: the error code.
+        param: the parameter it concerns.
+        retry_after: a Retry-After header, in seconds.
+        delay_s: wait this long before answering.
+    """
     headers = {"retry-after": str(retry_after)} if retry_after is not None else {}
     body = {"error": {"message": message, "type": type, "param": param, "code": code}}
     return Reply(status, body, headers, delay_s)
 
 
 def openai_context_window_error(window: int = 128_000, tokens: int = 131_072) -> Reply:
+    """OpenAI's answer to a prompt longer than the context window.
+
+    Args:
+        window: the context window reported.
+        tokens: the prompt size reported.
+    """
     return openai_error(
         400,
         f"This model's maximum context length is {window} tokens. However, your messages "

@@ -29,6 +29,11 @@ class TavilyServer(VendorServer):
         self.documents = documents or []
 
     def default_reply(self, request: RecordedRequest) -> Reply:
+        """A Tavily search or extract answer from the served documents.
+
+        Args:
+            request: the recorded request.
+        """
         body = request.json
         if request.path == "/search":
             words = set(re.findall(r"\w+", str(body.get("query", "")).lower()))
@@ -56,6 +61,13 @@ class TavilyServer(VendorServer):
 
 
 def tavily_search_body(query: str, documents: list[JSON], *, raw: bool = False) -> JSON:
+    """A Tavily search answer body for ``documents``.
+
+    Args:
+        query: the query echoed back.
+        documents: the hits, as JSON records.
+        raw: include each page's full text (``include_raw_content``).
+    """
     results = [
         {
             "title": d.get("title", ""),
@@ -77,4 +89,11 @@ def tavily_search_body(query: str, documents: list[JSON], *, raw: bool = False) 
 
 
 def tavily_error(status: int, message: str, *, delay_s: float = 0.0) -> Reply:
+    """A Tavily error answer.
+
+    Args:
+        status: the HTTP status.
+        message: its message.
+        delay_s: wait this long before answering.
+    """
     return Reply(status, {"detail": {"error": message}}, delay_s=delay_s)
