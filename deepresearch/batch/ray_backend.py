@@ -218,22 +218,15 @@ async def _work(job: Job, actor: ActorHandle) -> dict[str, Any]:
 async def run_on_ray(
     run: BatchRun, ray_options: dict[str, Any]
 ) -> tuple[list[BatchRow], dict[str, ResearchState]]:
-    """Run every question of ``run`` as a Ray task, sharing one limits actor; returns the
-    rows and the final states.
-
-    Args:
-        run: the batch's questions, config, store and shared limits.
-        ray_options: options for each task (``checkpoint_dir`` is taken out first).
-    """
+    """Run every question of ``run`` (its config, store and limits) as a Ray task with
+    ``ray_options`` (less ``checkpoint_dir``), one limits actor shared; rows and states."""
     config, store, shared, session_kwargs = run.config, run.store, run.shared, run.session_kwargs
     ray = _ray()
     if not ray.is_initialized():
         ray.init()  # a local Ray, or the cluster named by RAY_ADDRESS
-    folder = Path(
-        ray_options.pop("checkpoint_dir", Path(tempfile.gettempdir()) / "deepresearch-ray")
-    )
-    options = {"max_retries": DEFAULT_MAX_RETRIES, **ray_options}
-    task = ray.remote(run_job).options(**options)
+    default_dir = Path(tempfile.gettempdir()) / "deepresearch-ray"
+    folder = Path(ray_options.pop("checkpoint_dir", default_dir))
+    task = ray.remote(run_job).options(**{"max_retries": DEFAULT_MAX_RETRIES, **ray_options})
     actor = ray.remote(LimitsService).remote(shared.limits, shared.price_overrides)
     token = uuid.uuid4().hex
     slots = asyncio.Semaphore(run.concurrency)
