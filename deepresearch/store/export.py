@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from deepresearch.redaction import scrub_secrets
 from deepresearch.render import (
@@ -26,6 +24,9 @@ from deepresearch.render.report_files import (
 )
 from deepresearch.state import Citation, EventKind, ResearchState
 from deepresearch.store.records import Event
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def export_json(state: ResearchState) -> str:
@@ -144,6 +145,8 @@ def timeline(events: Sequence[Event], state: ResearchState | None = None) -> str
 def events_frame(events: Sequence[Event]) -> pd.DataFrame:
     """One row per event: when, kind, phase, a one-line description, tokens, cost and
     duration as numeric columns (NaN where an event has none), and the full payload."""
+    import pandas as pd  # only here: saving, loading and exporting sessions need no pandas
+
     records = [
         {
             "id": e.id,
