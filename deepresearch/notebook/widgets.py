@@ -22,6 +22,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from deepresearch.notebook.widget_sync import acknowledge_browser_edits
 from deepresearch.state import Phase, ResearchState, RunStatus, SubQueryStatus
 from deepresearch.workflow.hooks import Steer
 
@@ -101,6 +102,7 @@ class ThinkPausePanel:
         self.guidance_box = _textarea(
             "Guidance for the next phase", "Guidance for the next phase (optional)"
         )
+        acknowledge_browser_edits(self.new_sub_queries_box, self.guidance_box)
         self.approve_button = w.Button(
             description="Approve", button_style="success", tooltip="Continue the run"
         )
@@ -275,11 +277,13 @@ class ThinkPausePanel:
                 style={"description_width": "12em"},
                 layout=w.Layout(width="75%"),
             )
+            acknowledge_browser_edits(text)
             self.sub_query_texts[sq.id] = text
             self._original[sq.id] = sq.query
             if sq.status == SubQueryStatus.PENDING:
                 self._pending_ids.add(sq.id)
                 box = w.Checkbox(value=False, description=f"remove {sq.id}", indent=False)
+                acknowledge_browser_edits(box)
                 self.remove_boxes[sq.id] = box
                 rows.append(w.HBox([text, box]))
             else:
