@@ -7,7 +7,7 @@ Use it as a hook; the kernel must stay free to deliver your clicks while the run
     panel                 # shows the panel
     task = s.start()      # the run pauses after each phase until you click
 
-``await s.run()`` in a cell works too (ipykernel 7 delivers widget clicks while an async
+``await s.run()`` in a cell works too (ipykernel 7 delivers widget messages while an async
 cell awaits). ``s.run_sync()`` refuses a panel (BlockingRunError): a blocking call keeps
 the kernel busy, so no click could arrive. Kernel › Interrupt cancels a waiting run cleanly
 (status ``cancelled``, state saved) and the panel says so.

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DEEPRESEARCH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("BROWSER_TEST_CHROMIUM", "/usr/bin/chromium")
 SERVER_READY_S = 120.0  # JupyterLab's start under a loaded CI machine
 # Without the background-networking flags Chromium's own connections are refused by a
 # closed network (and slow every start); the sandbox needs a user namespace root lacks.
@@ -88,7 +88,8 @@ class Lab:
 
 
 def _isolated_env(base: Path) -> dict[str, str]:
-    env = dict(os.environ)
+    # DEEPRESEARCH_* variables are configuration: the kernels get none but their home.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEEPRESEARCH_")}
     dirs = {
         "HOME": "home",
         "JUPYTER_CONFIG_DIR": "jupyter/config",

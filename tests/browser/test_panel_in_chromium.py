@@ -6,7 +6,7 @@ types guidance in two goes, adds a sub-query, clicks Approve and later Stop, the
 saved session. A second run is interrupted with Kernel › Interrupt while it waits at a
 pause: it must end ``cancelled`` with its partial state saved and a one-line message.
 
-Screenshots of the panel go to ``$DEEPRESEARCH_SCREENSHOTS`` when set (docs/images is
+Screenshots of the panel go to ``$BROWSER_TEST_SCREENSHOTS`` when set (docs/images is
 where the docs take them from), else to the test's temporary folder.
 """
 
@@ -67,7 +67,7 @@ def write_notebook(path: Path) -> None:
 
 
 def screenshots_dir(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("DEEPRESEARCH_SCREENSHOTS") or tmp_path / "screenshots")
+    folder = Path(os.environ.get("BROWSER_TEST_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -115,7 +115,9 @@ def type_keys(box: Any, text: str) -> None:
 def session_id(cell: Any) -> str:
     from playwright.sync_api import expect
 
-    expect(cell.get_by_text(re.compile(r"SESSION \w+"))).to_be_visible(timeout=PAUSE_MS)
+    printed = cell.get_by_text(re.compile(r"SESSION \w+"))
+    failed = cell.locator("[data-mime-type='application/vnd.jupyter.error']")
+    expect(printed.or_(failed).first).to_be_visible(timeout=PAUSE_MS)
     text = cell.locator(".jp-OutputArea").inner_text()
     found = re.search(r"SESSION (\w+)", text)
     assert found, text
@@ -144,7 +146,7 @@ def steer_and_stop(page: Any, panel: Any, shots: Path) -> None:
     guidance.click()
     guidance.press("End")
     type_keys(guidance, GUIDANCE[1])
-    panel.screenshot(path=str(shots / "panel-planning.png"))
+    panel.locator(".widget-vbox").first.screenshot(path=str(shots / "panel-planning.png"))
     panel.get_by_role("button", name="Approve").click()
     expect(panel.get_by_text("approved with guidance, 1 edited, 1 added")).to_be_visible()
     wait_for_pause(panel, "gathering")
@@ -179,7 +181,7 @@ def interrupt_at_a_pause(page: Any, cell: Any, panel: Any, shots: Path) -> None:
     expect(panel.get_by_text("Cancelled", exact=True)).to_be_visible()
     assert "CancelledError" not in output.inner_text()
     assert "Traceback" not in output.inner_text()
-    panel.screenshot(path=str(shots / "panel-cancelled.png"))
+    panel.locator(".widget-vbox").first.screenshot(path=str(shots / "panel-cancelled.png"))
 
 
 def run_the_notebook(page: Any, url: str, shots: Path) -> tuple[str, str]:
