@@ -11,6 +11,7 @@ for it between cells.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 
@@ -29,7 +30,7 @@ class _CellWatch:
         self.running = False
 
 
-_watches: dict[int, _CellWatch] = {}  # by id(shell); one kernel has one shell
+_watches: weakref.WeakKeyDictionary[Any, _CellWatch] = weakref.WeakKeyDictionary()
 
 
 def _kernel_and_watch() -> tuple[Any, _CellWatch] | None:
@@ -41,9 +42,9 @@ def _kernel_and_watch() -> tuple[Any, _CellWatch] | None:
     kernel = getattr(shell, "kernel", None)
     if kernel is None or not hasattr(kernel, "get_parent"):
         return None  # a terminal IPython or no kernel: nothing to acknowledge
-    watch = _watches.get(id(shell))
+    watch = _watches.get(shell)
     if watch is None:
-        watch = _watches[id(shell)] = _CellWatch(shell)
+        watch = _watches[shell] = _CellWatch(shell)
     return kernel, watch
 
 
