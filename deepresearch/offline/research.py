@@ -40,7 +40,7 @@ _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
 )
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
-RELEVANT_SOURCES_ENOUGH = 3  # the seeds' "3+ relevant sources = likely sufficient"
+RELEVANT_SOURCES_ENOUGH = 3  # the researcher's early exit, docs/concepts/gathering.md
 SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
 
 
@@ -96,7 +96,7 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     """Decide after each search: done, search again with a refined query, or extract.
 
     A sub-query that names what it asks about is done once enough relevant sources cover
-    it (the seeds' early exit). One that asks for something it does not name ("which
+    it (the early exit of docs/concepts/gathering.md). One that asks for something it does not name ("which
     emperor…", "where did he…") or points back to an earlier part first follows the
     entities its best sources name (bridge hops), then its own words alone."""
     if inputs.tool_calls_used >= inputs.max_tool_calls:
