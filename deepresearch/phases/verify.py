@@ -12,11 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from deepresearch.context import RunContext
-from deepresearch.errors import ProviderError
-from deepresearch.llm import ask, phase_metrics
+from deepresearch.llm import Fallback, ask, phase_metrics
 from deepresearch.offline import verify as offline_verify
 from deepresearch.phases.agents import VERIFIER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -143,13 +140,11 @@ async def check(
 ) -> tuple[list[ClaimVerdict], str]:
     """Verdicts for one batch from the verifier role; the offline check fills in for a
     failed model or for claims it left out, and the notes say so."""
-    try:
-        out = await ask(VERIFIER, inputs, state, ctx)
-        method = out.method or (state.usage[-1].model if state.usage else "verifier")
-    except (ProviderError, ValidationError) as exc:
-        notes.append(f"verifier model failed ({exc}); used the offline check instead")
-        out = offline_verify.verify(inputs)
-        method = out.method
+    offline = Fallback(
+        lambda _: offline_verify.verify(inputs), "used the offline check instead", notes
+    )
+    out = await ask(VERIFIER, inputs, state, ctx, fallback=offline)
+    method = out.method or (state.usage[-1].model if state.usage else "verifier")
     wanted = {c.id for c in inputs.claims}
     verdicts = [v for v in out.verdicts if v.claim_id in wanted]
     missing = wanted - {v.claim_id for v in verdicts}

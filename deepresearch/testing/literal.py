@@ -27,10 +27,10 @@ import re
 import types
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from deepresearch.errors import ProviderError
+from deepresearch.errors import ProviderError, StructuredOutputError
 from deepresearch.providers.base import LLMRequest, LLMResponse, Usage
 from deepresearch.text import estimate_tokens
 
@@ -88,7 +88,13 @@ class LiteralLLM:
                     f"{model.__name__}.{name} is required, but the prompt never names it",
                     provider=self._name,
                 )
-        return model.model_validate(values)
+        try:
+            return model.model_validate(values)
+        except ValidationError as exc:
+            # What a real provider's unparseable answer becomes at the structured-output layer.
+            raise StructuredOutputError(
+                f"{model.__name__}: {exc.error_count()} validation problem(s)", provider=self._name
+            ) from None
 
     def _value(self, name: str, field: FieldInfo, annotation: Any, prompt: _Prompt) -> Any:
         description = field.description or ""

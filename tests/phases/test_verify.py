@@ -150,7 +150,8 @@ async def test_failed_verifier_falls_back_to_the_offline_check_and_says_so() -> 
     state = _state()
     llm = ScriptedLLM({VerifyOutput: [ProviderError("down", provider="test")]}, strict=True)
     report = await verify(state, context(llm, config=fast_config()))
-    assert any("verifier model failed" in n for n in report.notes)
+    assert any("verifier failed" in n and "offline check" in n for n in report.notes)
+    assert [d.action for d in state.decisions if d.action.endswith("_failed")] == ["verify_failed"]
     assert _by_text(state, "Enzymes are proteins") == ClaimStatus.UNSUPPORTED
 
 
