@@ -61,6 +61,9 @@ _PARENTHETICAL = re.compile(
 
 @dataclass
 class Candidate:
+    """A source statement that may become a finding, with the part it answers and the
+    sources that agree with it."""
+
     text: str
     source_id: str
     part: int
@@ -81,9 +84,20 @@ class Weights:
                 self.df[t] = self.df.get(t, 0) + 1
 
     def idf(self, term: str) -> float:
+        """How rare ``term`` is among the gathered texts (higher = says more).
+
+        Args:
+            term: a word.
+        """
         return math.log(1 + (self.n + 1) / (self.df.get(term, 0) + 0.5))
 
     def match(self, part: set[str], terms: set[str]) -> float:
+        """The idf-weighted share of ``part``'s words that ``terms`` contains (0 to 1).
+
+        Args:
+            part: the words asked for.
+            terms: the words of a statement.
+        """
         total = sum(self.idf(t) for t in part)
         return sum(self.idf(t) for t in part & terms) / total if total else 0.0
 
@@ -282,6 +296,12 @@ def _dense(
 
 
 def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
+    """The offline analyzer: findings per question part from the statements that answer
+    it best, sources rated by length and relevance, and unanswered parts as gaps.
+
+    Args:
+        inputs: the analyzer's inputs.
+    """
     parts = question_parts(inputs.question)
     units = source_texts(inputs)
     sources = [s for s in inputs.sources if units.get(s.id)]

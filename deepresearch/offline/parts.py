@@ -39,12 +39,16 @@ MAX_CONJUNCT_WORDS = 4
 
 @dataclass(frozen=True)
 class Part:
+    """One part of a question: its text, its search query, and whether it refers back
+    to an earlier part."""
+
     text: str  # the part as asked, standing alone where the question allows it
     query: str  # its content words, for search
     refers_back: bool  # it says "he"/"it"/"that ...": it hangs on an earlier part's answer
 
     @property
     def terms(self) -> set[str]:
+        """The words of the part's query."""
         return term_set(self.query)
 
     @property

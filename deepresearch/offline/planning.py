@@ -48,6 +48,12 @@ def main_topic(question: str, scout: list[ScoutHit] | None = None) -> str:
 
 
 def clarify(inputs: ClarifyInputs) -> ClarifyOutput:
+    """The offline clarifier: asks which aspect to research for a question of one
+    keyword, else restates what will be researched.
+
+    Args:
+        inputs: the clarifier's inputs.
+    """
     terms = keywords(inputs.question)
     if len(terms) <= 1 and len(inputs.question) < 30:
         subject = terms[0] if terms else inputs.question.strip()
@@ -70,6 +76,12 @@ def clarify(inputs: ClarifyInputs) -> ClarifyOutput:
 
 
 def brief(inputs: BriefInputs) -> BriefOutput:
+    """The offline briefer: the question, the person's clarification, its dimensions
+    and any guidance, as one brief.
+
+    Args:
+        inputs: the briefer's inputs.
+    """
     parts = [f"Research question: {inputs.question.strip()}"]
     if inputs.clarification_answer:
         parts.append(f"The person asking specified: {inputs.clarification_answer.strip()}")
@@ -86,6 +98,8 @@ def brief(inputs: BriefInputs) -> BriefOutput:
 
 
 def plan(inputs: PlanInputs) -> PlanOutput:
+    """The offline planner (``inputs``: its inputs): a query per guidance note and question
+    part, the main topic, scout titles the question names; new ones only, up to the limit."""
     question = inputs.question
     topic = main_topic(question, inputs.scout)
     candidates: list[PlannedQuery] = []
@@ -151,6 +165,13 @@ def _same(a: str, b: str) -> bool:
 
 
 def refine(inputs: RefineInputs) -> RefinementOutput:
+    """The offline refiner: each gap's suggested and guidance queries not yet asked as
+    follow-ups (severity from its priority); iterate while any gap has one and iterations
+    remain.
+
+    Args:
+        inputs: the refiner's inputs.
+    """
     asked = {normalize_query(q) for q in inputs.existing_queries}
     assessments: list[GapAssessment] = []
     priority_gaps: list[str] = []

@@ -59,6 +59,8 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
 
 
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
+    """The offline report writer (``inputs``: its inputs): the findings per question part
+    as summary, key findings, conflicts, gaps and conclusion, in the extractive form."""
     findings = inputs.findings
     guidance_terms = term_set(" ".join(inputs.guidance))
     if guidance_terms:

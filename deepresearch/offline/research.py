@@ -264,6 +264,12 @@ def _part_gaps(inputs: SupervisionInputs) -> list[str]:
 
 
 def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
+    """The offline supervisor's think step: unanswered question parts, thinly covered
+    sub-queries and reviewer guidance as gaps.
+
+    Args:
+        inputs: the supervisor's inputs.
+    """
     thin = [c for c in inputs.coverage if not c.sufficient]
     gaps = _part_gaps(inputs)
     gaps += [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
@@ -289,6 +295,12 @@ def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
 
 
 def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
+    """The offline supervisor's delegate step: a directive per gap whose query is new, up
+    to ``max_directives``; research is complete when there is none.
+
+    Args:
+        inputs: the supervisor's inputs (with the think step's gaps).
+    """
     existing = {normalize_query(q) for q in inputs.existing_queries}
     directives: list[DirectiveDraft] = []
     for gap in inputs.gaps:
@@ -321,6 +333,12 @@ def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
 
 
 def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
+    """The offline supervisor's assess step: the think step's gaps as follow-up queries
+    not yet asked, and gathering continues when there are any.
+
+    Args:
+        inputs: the supervisor's inputs.
+    """
     think = supervise_think(inputs)
     follow_ups = [
         PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2)

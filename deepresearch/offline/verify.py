@@ -35,6 +35,8 @@ def dense_model() -> Embedder | None:
 
 
 def method_name() -> str:
+    """How the offline check names itself: ``lexical+dense (wordllama)`` with the
+    embedder, else ``lexical``."""
     return "lexical+dense (wordllama)" if dense_model() is not None else "lexical"
 
 
@@ -81,6 +83,15 @@ def support(claim: str, source: SourceText) -> tuple[float, str]:
 def check_claim(
     claim: ClaimToCheck, sources: dict[int, SourceText], inputs: VerifyInputs
 ) -> ClaimVerdict:
+    """One claim's verdict from its cited sources: supported when a source's best window
+    scores at least ``support_threshold`` and states the claim's numbers, partial from
+    ``partial_threshold``, else unsupported.
+
+    Args:
+        claim: the claim and its citation numbers.
+        sources: the cited sources by citation number.
+        inputs: the verifier's inputs (the thresholds).
+    """
     scored: list[tuple[int, float, str, bool]] = []
     for n in claim.citations:
         src = sources.get(n)
@@ -121,6 +132,11 @@ def check_claim(
 
 
 def verify(inputs: VerifyInputs) -> VerifyOutput:
+    """The offline verifier: a verdict per claim (see :func:`check_claim`).
+
+    Args:
+        inputs: the verifier's inputs.
+    """
     by_number = {s.citation: s for s in inputs.sources}
     verdicts = [check_claim(c, by_number, inputs) for c in inputs.claims]
     return VerifyOutput(verdicts=verdicts, method=method_name())

@@ -59,6 +59,12 @@ def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> Source
 
 
 def domain_of(hit: SearchHit) -> str:
+    """The hit's domain: the one the provider gave, else the URL's host without
+    ``www.``; ``local`` for a URL without a host.
+
+    Args:
+        hit: a search result.
+    """
     if hit.domain:
         return hit.domain
     netloc = urlparse(hit.url).netloc
@@ -117,6 +123,11 @@ async def run_search(
 
 
 def guidance_block(notes: list[str]) -> str:
+    """The steering notes as a block to append to a user message (empty without notes).
+
+    Args:
+        notes: the guidance for this phase.
+    """
     if not notes:
         return ""
     return "\n\nGuidance from the person steering this research (follow it):\n" + "\n".join(

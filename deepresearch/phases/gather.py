@@ -14,6 +14,15 @@ from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQue
 
 
 async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Run a topic researcher for each pending sub-query, in parallel up to
+    ``max_concurrent_research_units``; a sub-query whose search fails is marked failed and
+    the others go on. Then settle the sources' ids and compress the topics not compressed
+    inline.
+
+    Args:
+        state: the run's state.
+        ctx: the run's context (config, providers, events, cancellation).
+    """
     cfg = ctx.config
     pending = state.pending_sub_queries()
     before = len(state.sources)

@@ -49,10 +49,21 @@ def _brief(brief: str | None) -> list[str]:
 
 
 def clarify_user(i: ClarifyInputs) -> str:
+    """The clarifier's user message: today's date and the question.
+
+    Args:
+        i: the clarifier's inputs.
+    """
     return "\n".join([*_today(i.today), f"Research question: {i.question}"])
 
 
 def brief_user(i: BriefInputs) -> str:
+    """The briefer's user message: the question, the clarification exchange so far and
+    any guidance.
+
+    Args:
+        i: the briefer's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}"]
     if i.clarifying_question and i.clarification_answer:
         lines += [f"We asked: {i.clarifying_question}", f"They answered: {i.clarification_answer}"]
@@ -64,6 +75,12 @@ def brief_user(i: BriefInputs) -> str:
 
 
 def plan_user(i: PlanInputs) -> str:
+    """The planner's user message: the question, brief, sub-query limit, scout results and
+    the sub-queries not to repeat.
+
+    Args:
+        i: the planner's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
     lines += ["", f"Plan at most {i.max_sub_queries} sub-queries."]
     if i.scout:
@@ -82,6 +99,11 @@ def plan_user(i: PlanInputs) -> str:
 
 
 def summarize_user(i: SummarizeInputs) -> str:
+    """The summarizer's user message: the research focus and the page to summarize.
+
+    Args:
+        i: the summarizer's inputs.
+    """
     lines = [*_today(i.today)]
     if i.question:
         lines.append(f"Research question: {i.question}")
@@ -94,6 +116,12 @@ def summarize_user(i: SummarizeInputs) -> str:
 
 
 def reflect_user(i: ReflectInputs) -> str:
+    """The topic researcher's user message after a search: its sub-query, tool calls
+    used, searches run, what they brought, the sources and what it may extract.
+
+    Args:
+        i: the researcher's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
     lines += ["", f"Your sub-query: {i.sub_query}"]
     if i.perspective:
@@ -117,6 +145,11 @@ def reflect_user(i: ReflectInputs) -> str:
 
 
 def compress_user(i: CompressInputs) -> str:
+    """The compressor's user message: the sub-query, its searches and its sources.
+
+    Args:
+        i: the compressor's inputs.
+    """
     lines = [
         *_today(i.today),
         f"Research question: {i.question}",
@@ -130,6 +163,13 @@ def compress_user(i: CompressInputs) -> str:
 
 
 def supervise_user(i: SupervisionInputs) -> str:
+    """The supervisor's user message (all three steps): coverage per sub-query, the
+    change since the last round, topic digests, earlier rounds and, for the delegate step,
+    the gap analysis.
+
+    Args:
+        i: the supervisor's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
     lines += ["", f"Supervision round {i.round} of {i.max_rounds}.", "", "Coverage per sub-query:"]
     for c in i.coverage:
@@ -153,6 +193,11 @@ def supervise_user(i: SupervisionInputs) -> str:
 
 
 def analyze_user(i: AnalyzeInputs) -> str:
+    """The analyzer's user message: topic notes, sources and the findings already known.
+
+    Args:
+        i: the analyzer's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
     if i.topics:
         lines += ["", "Researchers' notes per topic:"]
@@ -167,6 +212,12 @@ def analyze_user(i: AnalyzeInputs) -> str:
 
 
 def synthesize_user(i: SynthesizeInputs) -> str:
+    """The report writer's user message: findings, the evidence behind them, open gaps,
+    the numbered sources and the run's counts.
+
+    Args:
+        i: the report writer's inputs.
+    """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
     lines += ["", "Findings:"]
     for f in i.findings:
@@ -192,6 +243,11 @@ def synthesize_user(i: SynthesizeInputs) -> str:
 
 
 def refine_user(i: RefineInputs) -> str:
+    """The refiner's user message: the report's start, the open gaps and the run's counts.
+
+    Args:
+        i: the refiner's inputs.
+    """
     lines = [
         *_today(i.today),
         f"Research question: {i.question}",
@@ -213,6 +269,11 @@ def refine_user(i: RefineInputs) -> str:
 
 
 def verify_user(i: VerifyInputs) -> str:
+    """The verifier's user message: the claims with their citations and the cited sources.
+
+    Args:
+        i: the verifier's inputs.
+    """
     lines = [f"Research question: {i.question}", "", "Claims to check:"]
     lines += [
         f"- {c.id}: {c.text} (cites {', '.join(f'[{n}]' for n in c.citations)})" for c in i.claims

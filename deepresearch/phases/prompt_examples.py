@@ -71,6 +71,7 @@ class Example:
 
     @property
     def name(self) -> str:
+        """The role call's name (and its snapshot file's)."""
         return self.spec.name
 
     @property
@@ -80,18 +81,22 @@ class Example:
 
     @property
     def role(self) -> str:
+        """The agent the call is made as."""
         return self.spec.agent
 
     @property
     def system(self) -> str:
+        """The rendered system prompt."""
         return self.spec.system_prompt(self.inputs)
 
     @property
     def user(self) -> str:
+        """The rendered user message."""
         return self.spec.user(self.inputs)
 
     @property
     def output(self) -> type[BaseModel]:
+        """The type the answer is validated as."""
         return self.spec.output
 
 
@@ -282,6 +287,12 @@ END = "<!-- end generated: prompts -->"
 
 
 def docs_section(phase: str) -> str:
+    """The generated section of a docs/concepts page: every example prompt of that page,
+    between the BEGIN and END markers.
+
+    Args:
+        phase: the page's name (a phase, or an example's own page).
+    """
     parts = [
         BEGIN,
         "## The prompt the model receives",
@@ -309,6 +320,11 @@ def with_section(page: str, phase: str) -> str:
 
 
 def main(folder: str) -> None:
+    """Rewrite the generated section of each docs/concepts page that shows example prompts.
+
+    Args:
+        folder: the docs/concepts folder.
+    """
     for phase in dict.fromkeys(e.phase for e in examples()):
         path = Path(folder) / f"{phase}.md"
         path.write_text(with_section(path.read_text(encoding="utf-8"), phase), encoding="utf-8")

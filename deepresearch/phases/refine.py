@@ -11,6 +11,8 @@ from deepresearch.state import AgentDecision, Gap, NewSubQuery, Phase, ResearchS
 
 
 async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Judge the open gaps and queue the refiner's follow-up queries for the next iteration
+    (each gap's own suggestions when the refiner fails; then no iteration is recommended)."""
     gaps = state.unresolved_gaps()
     inputs = RefineInputs(
         question=state.question,

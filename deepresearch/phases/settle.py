@@ -24,6 +24,11 @@ _CITATIONS = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
 def is_provisional(src: Source) -> bool:
+    """Whether the source still has its provisional id (``sq-2/1``; see :func:`settle_sources`).
+
+    Args:
+        src: a gathered source.
+    """
     return _MARK in src.id
 
 

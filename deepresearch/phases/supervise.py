@@ -42,6 +42,13 @@ OutT = TypeVar("OutT", bound=BaseModel)
 
 
 def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCoverage]:
+    """The coverage of each sub-query that has been researched: its source count,
+    quality mix and number of domains.
+
+    Args:
+        state: the run's state.
+        min_sources: the source count at which a sub-query is sufficiently covered.
+    """
     out = []
     for sq in state.sub_queries:
         if sq.status == SubQueryStatus.PENDING:
@@ -90,6 +97,13 @@ def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[st
 
 
 def coverage_delta(previous: list[QueryCoverage], current: list[QueryCoverage]) -> list[str]:
+    """One line per sub-query saying what this round added to it (``[NEW]`` for a
+    sub-query the previous round did not have) and whether it is now sufficient.
+
+    Args:
+        previous: the previous round's coverage (empty in the first round).
+        current: this round's coverage.
+    """
     before = {c.sub_query_id: c for c in previous}
     lines = []
     for c in current:
@@ -140,6 +154,14 @@ def truncate_messages(
 
 
 async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """One supervision round: measure coverage, stop when the heuristic is confident or
+    the round limit is reached, else ask the supervisor (think and delegate steps with a
+    ``delegation_model``, the assess step without) what to research next.
+
+    Args:
+        state: the run's state.
+        ctx: the run's context (config, providers, events, cancellation).
+    """
     cfg = ctx.config
     if not cfg.supervision.enable_supervision:
         return PhaseReport(Phase.SUPERVISION, skipped=True)

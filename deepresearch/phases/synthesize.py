@@ -34,6 +34,14 @@ CUT_OFF_NOTE = (
 def synthesis_inputs(
     state: ResearchState, guidance: list[str], today: str = ""
 ) -> SynthesizeInputs:
+    """The report writer's inputs from the state: findings with their citation numbers,
+    open gaps and the sources the findings cite.
+
+    Args:
+        state: the run's state.
+        guidance: the steering notes for synthesis.
+        today: today's date, for the prompt.
+    """
     cite = {s.id: s.citation for s in state.sources}
     findings = [
         FindingBrief(
@@ -66,6 +74,13 @@ def synthesis_inputs(
 
 
 async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Write the report from the findings and the evidence behind them, fitted to the
+    model's context; the extractive offline report stands in when the writer fails.
+
+    Args:
+        state: the run's state.
+        ctx: the run's context (config, providers, events, cancellation).
+    """
     inputs = synthesis_inputs(state, state.consume_guidance(Phase.SYNTHESIS), ctx.today)
     inputs.findings = await fit_findings(state, ctx, Phase.SYNTHESIS, inputs.findings)
     inputs.notes, inputs.excerpts = _evidence(state, inputs, _evidence_room(ctx, inputs))

@@ -259,6 +259,12 @@ def _tag_novelty(
 
 
 def novelty_line(counts: dict[str, int]) -> str:
+    """What a search brought, as told to the researcher: new, related and duplicate
+    results, and those already seen in its own or other researchers' searches.
+
+    Args:
+        counts: results per novelty kind (and ``repeated``, ``already_seen``).
+    """
     total = counts.get("new", 0) + counts.get("related", 0) + counts.get("duplicate", 0)
     line = (
         f"Novelty: {counts.get('new', 0)} new, {counts.get('related', 0)} related, "

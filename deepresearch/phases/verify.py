@@ -54,11 +54,21 @@ class Segment:
 
 
 def claim_text(sentence: str) -> str:
+    """A sentence as a claim: without citation marks, italic asides and emphasis marks.
+
+    Args:
+        sentence: a report sentence.
+    """
     text = _ASIDE.sub("", _CITES.sub("", sentence))
     return " ".join(_EMPHASIS.sub("", text).split()).strip()
 
 
 def citations_of(sentence: str) -> list[int]:
+    """The sentence's [n] citation numbers, in order, without repeats.
+
+    Args:
+        sentence: a report sentence.
+    """
     found = [int(n) for group in _CITES.findall(sentence) for n in group.split(",")]
     return list(dict.fromkeys(found))
 
@@ -117,6 +127,14 @@ def checked_text(src: Source) -> str:
 
 
 def verify_inputs(state: ResearchState, claims: list[Claim], guidance: list[str]) -> VerifyInputs:
+    """The verifier's inputs for a batch of claims: each cited source's checked text under
+    the report's number for it.
+
+    Args:
+        state: the run's state (it has a report).
+        claims: the claims to check.
+        guidance: the steering notes for verification.
+    """
     assert state.report is not None
     cited = state.report.cited_source_ids
     numbers = sorted({n for c in claims for n in c.citations})
@@ -156,6 +174,15 @@ async def check(
 
 
 def apply_verdict(claim: Claim, verdict: ClaimVerdict, cited: list[str], method: str) -> None:
+    """Set the claim's status, supporting sources, score, evidence and rationale from a
+    verdict.
+
+    Args:
+        claim: the claim checked.
+        verdict: its verdict (citations by report number).
+        cited: the report's cited source ids, in citation order.
+        method: what checked it.
+    """
     claim.status = ClaimStatus(verdict.status)
     claim.supporting_source_ids = [
         cited[n - 1] for n in verdict.supporting_citations if n in claim.citations
@@ -165,6 +192,13 @@ def apply_verdict(claim: Claim, verdict: ClaimVerdict, cited: list[str], method:
 
 
 def rebuild_body(lines: list[list[Segment]], remove: bool) -> str:
+    """The report body again from its segments, each unsupported claim flagged or removed
+    (a line left with nothing but its list mark is dropped).
+
+    Args:
+        lines: the body's lines as segments, from :func:`parse_claims`.
+        remove: remove unsupported claims rather than flag them.
+    """
     out = []
     for segments in lines:
         parts, dropped, kept = [], 0, 0
@@ -190,6 +224,11 @@ def rebuild_body(lines: list[list[Segment]], remove: bool) -> str:
 
 
 def counts(claims: list[Claim]) -> dict[str, int]:
+    """How many claims have each status, and how many were removed (when any were).
+
+    Args:
+        claims: the report's claims.
+    """
     out = {s.value: 0 for s in ClaimStatus}
     for c in claims:
         out[c.status.value] += 1
@@ -199,6 +238,13 @@ def counts(claims: list[Claim]) -> dict[str, int]:
 
 
 def summary_line(tally: dict[str, int], method: str, remove: bool) -> str:
+    """The line appended to the report saying what verification found.
+
+    Args:
+        tally: claims per status, from :func:`counts`.
+        method: what checked the claims.
+        remove: whether unsupported claims were removed (else flagged).
+    """
     done = "removed" if remove else "flagged"
     return (
         f"{SUMMARY_PREFIX} {tally['supported']} supported, {tally['partial']} partly supported, "
@@ -208,6 +254,13 @@ def summary_line(tally: dict[str, int], method: str, remove: bool) -> str:
 
 
 async def verify(state: ResearchState, ctx: RunContext) -> PhaseReport:
+    """Check the report's cited claims against their sources in batches, then flag or
+    remove the unsupported ones and add a summary line.
+
+    Args:
+        state: the run's state.
+        ctx: the run's context (config, providers, events, cancellation).
+    """
     report = state.report
     if report is None:
         return PhaseReport(Phase.VERIFICATION, {"claims": 0}, ["no report to verify"], True)

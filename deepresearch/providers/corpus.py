@@ -85,6 +85,8 @@ class IndexStats:
 
 @dataclass(frozen=True)
 class SkippedFile:
+    """A file of a supported type that could not be indexed, and why."""
+
     path: str
     reason: str
 
@@ -169,6 +171,7 @@ class CorpusSearch:
 
     @property
     def name(self) -> str:
+        """The provider's name in sources and the audit trail (``corpus`` for a folder)."""
         return self._name
 
     @property
@@ -182,9 +185,22 @@ class CorpusSearch:
 
     # -- public API ----------------------------------------------------------------------
     async def search(self, query: str, *, max_results: int) -> list[SearchHit]:
+        """At most ``max_results`` hits for ``query``, best first: full-text, dense and
+        name rankings fused; the index is built or brought up to date first.
+
+        Args:
+            query: the search.
+            max_results: how many hits at most.
+        """
         return await self._in_thread(lambda cancel: self._search(query, max_results, cancel))
 
     async def extract(self, urls: list[str]) -> list[SearchHit]:
+        """The indexed content of ``urls`` found earlier (a ``#L<first>-<last>`` URL gives that
+        passage); ones not in the index are left out.
+
+        Args:
+            urls: paths or URLs of earlier hits.
+        """
         return await self._in_thread(lambda cancel: self._extract(urls, cancel))
 
     async def refresh(self) -> IndexStats:
@@ -196,6 +212,7 @@ class CorpusSearch:
         return self._index(None)
 
     def close(self) -> None:
+        """Close the index's database connection; the next search opens it and syncs again."""
         with self._lock:
             if self._conn is not None:
                 self._conn.close()

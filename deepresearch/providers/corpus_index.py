@@ -45,6 +45,11 @@ class IndexingCancelled(CorpusError):
 
 
 def check_cancel(cancel: threading.Event | None) -> None:
+    """Raise :class:`IndexingCancelled` when ``cancel`` is set.
+
+    Args:
+        cancel: the caller's cancel event, or None when indexing cannot be cancelled.
+    """
     if cancel is not None and cancel.is_set():
         raise IndexingCancelled("Indexing the corpus was cancelled; nothing was changed.")
 
@@ -55,11 +60,22 @@ def name_key(text: str) -> str:
 
 
 def clear(conn: sqlite3.Connection) -> None:
+    """Delete every document, passage, vector and skipped file from the index.
+
+    Args:
+        conn: the index's database.
+    """
     for table in ("docs", "passages", "vectors", "skipped", "fts"):
         conn.execute(f"DELETE FROM {table}")
 
 
 def set_meta(conn: sqlite3.Connection, **values: str) -> None:
+    """Store ``values`` (the schema version, source, fingerprint) in the meta table.
+
+    Args:
+        conn: the index's database.
+        values: meta keys and their values.
+    """
     conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
 
 
@@ -67,6 +83,16 @@ def insert_doc(
     conn: sqlite3.Connection, key: str, signature: tuple[int, int], doc: readers.Document,
     domain: str, snippet: str = "",
 ) -> None:  # fmt: skip
+    """Insert one document with its passages (see :func:`insert_docs`).
+
+    Args:
+        conn: the index's database.
+        key: its path or URL.
+        signature: its file's (mtime_ns, size).
+        doc: its title and text, as read.
+        domain: the domain its sources show.
+        snippet: the snippet its hits show; by default the start of its text.
+    """
     insert_docs(conn, [NewDoc(key, signature, doc, domain, snippet)])
 
 
@@ -168,6 +194,11 @@ class Lookup:
 
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> Lookup:
+        """The views built from the index as it now is.
+
+        Args:
+            conn: the index's database.
+        """
         count = int(conn.execute("SELECT count(*) FROM passages").fetchone()[0])
         rows = conn.execute("SELECT passage_id, vec FROM vectors ORDER BY passage_id").fetchall()
         matrix = vectors.from_blobs([r[1] for r in rows]) if rows else None

@@ -3,17 +3,30 @@ researcher's summarize, reflect and compress (see ``deepresearch.roles``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from deepresearch.state.models import ReflectionDecision
 
 
+def _without_class_description(schema: JsonDict, cls: type[Any]) -> None:
+    # A contract's docstring is for readers of the code; the model is guided by the field
+    # descriptions and the prompt, so the schema sent to it leaves the docstring out.
+    schema.pop("description", None)
+
+
 class Contract(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """Base of every role's inputs and output: fields a model adds are ignored."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_without_class_description)
 
 
 # -- shared pieces ---------------------------------------------------------------------
 class SourceText(Contract):
+    """A gathered source as a role sees it: its citation number, page text and quality."""
+
     id: str
     citation: int
     title: str = ""
@@ -26,6 +39,8 @@ class SourceText(Contract):
 
 
 class TopicDigest(Contract):
+    """One sub-query's compressed findings and the sources they rest on."""
+
     sub_query_id: str
     query: str
     compressed: str
@@ -33,6 +48,8 @@ class TopicDigest(Contract):
 
 
 class PlannedQuery(Contract):
+    """A sub-query the planner proposes, with its priority."""
+
     rationale: str = Field(
         "", description="Why this sub-query is needed: which part of the question it answers."
     )
@@ -47,11 +64,15 @@ class PlannedQuery(Contract):
 
 # -- clarification ---------------------------------------------------------------------
 class ClarifyInputs(Contract):
+    """What the clarifier reads: the question and today's date."""
+
     question: str
     today: str
 
 
 class ClarifyOutput(Contract):
+    """The clarifier's answer: one question to ask the person, or what will be researched."""
+
     need_clarification: bool = Field(
         description="true only when the question cannot be researched well without asking "
         "the person (an unknown acronym, several very different readings, no scope at all). "
@@ -71,6 +92,8 @@ class ClarifyOutput(Contract):
 
 # -- brief -----------------------------------------------------------------------------
 class BriefInputs(Contract):
+    """What the briefer reads: the question, any clarification exchange, and guidance."""
+
     question: str
     clarifying_question: str = ""  # what the clarifier asked, so the answer can be read
     clarification_answer: str | None = None
@@ -80,6 +103,8 @@ class BriefInputs(Contract):
 
 
 class BriefOutput(Contract):
+    """The briefer's answer: the research brief."""
+
     research_brief: str = Field(
         description="The research brief: one paragraph in the first person, in the language "
         "of the question, keeping every constraint the person stated and leaving unstated "
@@ -89,11 +114,15 @@ class BriefOutput(Contract):
 
 # -- planning --------------------------------------------------------------------------
 class ScoutHit(Contract):
+    """A search result shown to the planner before it plans (title and snippet)."""
+
     title: str
     snippet: str = ""
 
 
 class PlanInputs(Contract):
+    """What the planner reads: the question, brief, scout results and the sub-queries already run."""
+
     question: str
     research_brief: str | None = None
     max_sub_queries: int
@@ -104,6 +133,8 @@ class PlanInputs(Contract):
 
 
 class PlanOutput(Contract):
+    """The planner's answer: a brief when none exists, and the sub-queries."""
+
     research_brief: str = Field(
         "",
         description="2-3 sentences on what a complete answer must cover (used only when no "
@@ -117,6 +148,8 @@ class PlanOutput(Contract):
 
 # -- topic research --------------------------------------------------------------------
 class SummarizeInputs(Contract):
+    """What the summarizer reads: one page's content and the search that found it."""
+
     query: str
     title: str
     url: str
@@ -126,6 +159,8 @@ class SummarizeInputs(Contract):
 
 
 class SummaryOutput(Contract):
+    """The summarizer's answer: a page's relevant content and its key excerpts."""
+
     executive_summary: str = Field(
         description="What the page says that bears on the research focus, in about 25-35% of "
         "its length (at most ~250 words), keeping numbers, dates, names and units exactly. "
@@ -140,6 +175,9 @@ class SummaryOutput(Contract):
 
 
 class ReflectInputs(Contract):
+    """What the topic researcher reads after a search: its sources so far, the searches
+    run, how much new each brought, and its remaining tool calls."""
+
     question: str
     sub_query: str
     research_brief: str | None = None
@@ -188,10 +226,13 @@ class ReflectOutput(Contract):
     )
 
     def decision(self) -> ReflectionDecision:
+        """This answer as the state's :class:`ReflectionDecision`."""
         return ReflectionDecision(**self.model_dump())
 
 
 class CompressInputs(Contract):
+    """What the compressor reads: one sub-query's searches and sources."""
+
     question: str
     sub_query: str
     queries: list[str] = Field(default_factory=list)
@@ -200,6 +241,8 @@ class CompressInputs(Contract):
 
 
 class CompressOutput(Contract):
+    """The compressor's answer: the sub-query's findings as cited lines."""
+
     compressed: str = Field(
         description="The findings as '- statement [n]' lines, grouped under short headings "
         "by theme; every statement keeps the [n] number of the source it comes from, exactly "

@@ -13,6 +13,9 @@ from deepresearch.state.models import QueryCoverage
 
 # -- supervision -----------------------------------------------------------------------
 class SupervisionInputs(Contract):
+    """What the supervisor reads in each of its steps: coverage per sub-query, what
+    changed since last round, the topic digests and its own history."""
+
     question: str
     research_brief: str | None = None
     round: int
@@ -30,6 +33,8 @@ class SupervisionInputs(Contract):
 
 
 class ThinkOutput(Contract):
+    """The supervisor's think step: how well the findings answer the brief, and the gaps."""
+
     gap_analysis: str = Field(
         description="How well the findings answer each part of the research brief, naming "
         "what is well supported and what is thin or missing."
@@ -42,6 +47,8 @@ class ThinkOutput(Contract):
 
 
 class DirectiveDraft(Contract):
+    """One research task the supervisor delegates (becomes a sub-query)."""
+
     research_topic: str = Field(
         description="A paragraph telling a researcher who sees nothing else what to find "
         "out: the subject, the context from the question, what is already known."
@@ -61,6 +68,8 @@ class DirectiveDraft(Contract):
 
 
 class DelegationOutput(Contract):
+    """The supervisor's delegate step: stop, or the new research tasks."""
+
     rationale: str = Field(
         "", description="Why more research is, or is not, needed to answer the brief."
     )
@@ -77,6 +86,8 @@ class DelegationOutput(Contract):
 
 
 class CoverageAssessment(Contract):
+    """The supervisor's assess step: overall coverage and whether to gather more."""
+
     rationale: str = Field(
         "",
         description="Per sub-query, whether it is sufficiently covered (2+ quality sources "
@@ -100,6 +111,8 @@ class CoverageAssessment(Contract):
 
 # -- analysis --------------------------------------------------------------------------
 class AnalyzeInputs(Contract):
+    """What the analyzer reads: the sources, topic digests and findings already known."""
+
     question: str
     research_brief: str | None = None
     sub_queries: list[str] = Field(default_factory=list)
@@ -111,6 +124,8 @@ class AnalyzeInputs(Contract):
 
 
 class FindingDraft(Contract):
+    """One finding the analyzer states, with its confidence and sources."""
+
     content: str = Field(
         description="One or two sentences stating a fact that answers part of the question, "
         "with its specific figures, dates and names, in the language of the question."
@@ -132,6 +147,8 @@ class FindingDraft(Contract):
 
 
 class GapDraft(Contract):
+    """One part of the question the analyzer finds unanswered."""
+
     description: str = Field(
         description="A specific part of the question the sources do not answer."
     )
@@ -142,6 +159,8 @@ class GapDraft(Contract):
 
 
 class QualityUpdate(Contract):
+    """The analyzer's quality rating of one source."""
+
     source_id: str = Field(description='The source\'s id as given, e.g. "src-6".')
     quality: Literal["low", "medium", "high"] = Field(
         description="high: official, peer-reviewed, primary or an established reference; "
@@ -151,6 +170,8 @@ class QualityUpdate(Contract):
 
 
 class AnalysisOutput(Contract):
+    """The analyzer's answer: source ratings, findings and gaps."""
+
     quality_updates: list[QualityUpdate] = Field(
         default_factory=list, description="A quality rating for each source you judged."
     )

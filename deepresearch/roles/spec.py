@@ -88,9 +88,15 @@ class RoleSpec(Generic[InT, OutT]):
 
     @property
     def routing(self) -> Routing:
+        """How calls made as this spec's role are routed (its entry in :data:`ROUTES`)."""
         return ROUTES[self.role]
 
     def system_prompt(self, inputs: InT) -> str:
+        """The system prompt for one call.
+
+        Args:
+            inputs: the call's inputs, for a prompt written from them.
+        """
         return self.system(inputs) if callable(self.system) else self.system
 
     def __repr__(self) -> str:

@@ -13,6 +13,8 @@ from deepresearch.roles.gathering import Contract, SourceText, TopicDigest
 
 # -- synthesis -------------------------------------------------------------------------
 class FindingBrief(Contract):
+    """A finding as the report writer sees it, with its citation numbers."""
+
     id: str
     content: str
     confidence: str
@@ -21,6 +23,8 @@ class FindingBrief(Contract):
 
 
 class SourceRef(Contract):
+    """A source in the report writer's numbered source list."""
+
     citation: int
     title: str
     url: str
@@ -28,6 +32,8 @@ class SourceRef(Contract):
 
 
 class SynthesizeInputs(Contract):
+    """What the report writer reads: findings, the evidence behind them, gaps and sources."""
+
     question: str
     research_brief: str | None = None
     findings: list[FindingBrief] = Field(default_factory=list)
@@ -58,6 +64,8 @@ class ReportDraft(TextOutput):
 
 # -- claim verification ----------------------------------------------------------------
 class ClaimToCheck(Contract):
+    """A report sentence to verify, with its [n] citations."""
+
     id: str
     text: str
     citations: list[int] = Field(default_factory=list)
@@ -76,6 +84,8 @@ class VerifyInputs(Contract):
 
 
 class ClaimVerdict(Contract):
+    """The verifier's judgement of one claim against its cited sources."""
+
     claim_id: str
     status: Literal["supported", "partial", "unsupported"]
     supporting_citations: list[int] = Field(default_factory=list)
@@ -85,12 +95,16 @@ class ClaimVerdict(Contract):
 
 
 class VerifyOutput(Contract):
+    """The verifier's answer: one verdict per claim."""
+
     verdicts: list[ClaimVerdict] = Field(default_factory=list)
     method: str = ""  # the offline check names itself (e.g. 'lexical+dense')
 
 
 # -- refinement ------------------------------------------------------------------------
 class GapBrief(Contract):
+    """A knowledge gap as the refiner sees it."""
+
     id: str
     description: str
     suggested_queries: list[str] = Field(default_factory=list)
@@ -98,6 +112,8 @@ class GapBrief(Contract):
 
 
 class RefineInputs(Contract):
+    """What the refiner reads: the report's start, the gaps, and the run's counts so far."""
+
     question: str
     report_excerpt: str = ""
     gaps: list[GapBrief] = Field(default_factory=list)
@@ -112,6 +128,8 @@ class RefineInputs(Contract):
 
 
 class FollowUp(Contract):
+    """A follow-up search the refiner proposes for a gap."""
+
     query: str = Field(
         description="A search not already asked, specific to the gap, in the language of "
         "the question."
@@ -120,6 +138,8 @@ class FollowUp(Contract):
 
 
 class GapAssessment(Contract):
+    """The refiner's judgement of one gap: how severe, and whether a search could close it."""
+
     gap_id: str = Field(description='The gap\'s id as given, e.g. "gap-2".')
     severity: Literal["critical", "moderate", "minor"] = Field(
         "moderate",
@@ -138,6 +158,8 @@ class GapAssessment(Contract):
 
 
 class IterationRecommendation(Contract):
+    """Whether the refiner recommends another research iteration."""
+
     rationale: str = Field("", description="Why another research iteration is or is not worth it.")
     should_iterate: bool = Field(
         False,
@@ -148,6 +170,8 @@ class IterationRecommendation(Contract):
 
 
 class RefinementOutput(Contract):
+    """The refiner's answer: an assessment per gap and whether to iterate."""
+
     gap_analysis: list[GapAssessment] = Field(
         default_factory=list, description="One assessment per knowledge gap listed."
     )
@@ -168,6 +192,8 @@ class CondenseInputs(Contract):
 
 
 class CondenseOutput(Contract):
+    """The condenser's answer: the shortened text."""
+
     text: str = Field(
         description="The shortened text, keeping every [n] citation marker with the "
         "statement it supports."

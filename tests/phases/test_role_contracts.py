@@ -63,6 +63,17 @@ def test_every_output_field_says_what_it_means(output: type[BaseModel]) -> None:
 
 
 @pytest.mark.parametrize(
+    "output", [o for o in OUTPUTS if issubclass(o, roles.Contract)], ids=lambda m: m.__name__
+)
+def test_the_schema_sent_leaves_class_docstrings_out(output: type[BaseModel]) -> None:
+    # Docstrings are for readers of the code; the model reads the field descriptions.
+    schema = output.model_json_schema()
+    assert output.__doc__ and "description" not in schema
+    for name, nested in schema.get("$defs", {}).items():
+        assert "description" not in nested, name
+
+
+@pytest.mark.parametrize(
     "output", [roles.ReflectOutput, roles.DelegationOutput, roles.CoverageAssessment]
 )
 def test_reasoning_comes_before_the_decision(output: type[BaseModel]) -> None:
