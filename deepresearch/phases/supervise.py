@@ -8,6 +8,7 @@ assesses again with a coverage delta."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -70,7 +71,26 @@ def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCove
     return out
 
 
-def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[str, object]:
+@dataclass(frozen=True)
+class CoverageHeuristic:
+    """The coverage heuristic's verdict on one supervision round.
+
+    Args:
+        confidence: the weighted mean of the factor scores, 0..1.
+        scores: each factor's score (source_adequacy, domain_diversity, completion_rate).
+        dominant_factors: the factors scoring at least 0.75.
+        weak_factors: the factors scoring under 0.5.
+        sufficient: whether ``confidence`` reaches the configured threshold.
+    """
+
+    confidence: float
+    scores: dict[str, float]
+    dominant_factors: list[str]
+    weak_factors: list[str]
+    sufficient: bool
+
+
+def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> CoverageHeuristic:
     """Multi-dimensional confidence that coverage is enough: source adequacy, domain
     diversity and completion rate, weighted by ``coverage_weights``
     (docs/concepts/supervision.md)."""
@@ -87,13 +107,13 @@ def coverage_heuristic(coverage: list[QueryCoverage], config: Config) -> dict[st
     weights = config.supervision.coverage_weights
     total_w = sum(weights.values()) or 1.0
     confidence = sum(scores[k] * w for k, w in weights.items()) / total_w
-    return {
-        "confidence": round(confidence, 3),
-        "scores": scores,
-        "dominant_factors": [k for k, v in scores.items() if v >= 0.75],
-        "weak_factors": [k for k, v in scores.items() if v < 0.5],
-        "sufficient": confidence >= config.supervision.coverage_confidence_threshold,
-    }
+    return CoverageHeuristic(
+        confidence=round(confidence, 3),
+        scores=scores,
+        dominant_factors=[k for k, v in scores.items() if v >= 0.75],
+        weak_factors=[k for k, v in scores.items() if v < 0.5],
+        sufficient=confidence >= config.supervision.coverage_confidence_threshold,
+    )
 
 
 def coverage_delta(previous: list[QueryCoverage], current: list[QueryCoverage]) -> list[str]:
@@ -169,10 +189,10 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
     rnd = SupervisionRound(iteration=state.iteration, round=state.supervision_round)
     rnd.coverage = per_query_coverage(state, cfg.supervision.supervision_min_sources_per_query)
     heur = coverage_heuristic(rnd.coverage, cfg)
-    rnd.confidence = float(heur["confidence"])  # type: ignore[arg-type]
-    rnd.scores = heur["scores"]  # type: ignore[assignment]
-    rnd.dominant_factors = heur["dominant_factors"]  # type: ignore[assignment]
-    rnd.weak_factors = heur["weak_factors"]  # type: ignore[assignment]
+    rnd.confidence = heur.confidence
+    rnd.scores = dict(heur.scores)
+    rnd.dominant_factors = list(heur.dominant_factors)
+    rnd.weak_factors = list(heur.weak_factors)
     previous = next(
         (h for h in reversed(state.supervision_history) if h.iteration == state.iteration), None
     )
@@ -181,7 +201,7 @@ async def supervise(state: ResearchState, ctx: RunContext) -> PhaseReport:
         _record_directive_results(state, previous)
     state.supervision_history.append(rnd)
 
-    if previous is not None and heur["sufficient"]:
+    if previous is not None and heur.sufficient:
         # After the first round, a confident heuristic ends supervision without a call.
         rnd.stop_reason = f"coverage confidence {rnd.confidence:.2f} ≥ threshold"
         return _report(rnd)

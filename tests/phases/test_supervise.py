@@ -90,15 +90,15 @@ def test_heuristic_scores_follow_the_seed_formulas() -> None:
         + diversity * w["domain_diversity"]
         + completion * w["completion_rate"]
     ) / sum(w.values())
-    assert result["scores"] == {
+    assert result.scores == {
         "source_adequacy": pytest.approx(adequacy, abs=1e-3),
         "domain_diversity": pytest.approx(diversity, abs=1e-3),
         "completion_rate": pytest.approx(completion, abs=1e-3),
     }
-    assert result["confidence"] == pytest.approx(expected, abs=1e-3)
-    assert result["sufficient"] is False
-    assert result["dominant_factors"] == []
-    assert result["weak_factors"] == ["domain_diversity"]
+    assert result.confidence == pytest.approx(expected, abs=1e-3)
+    assert result.sufficient is False
+    assert result.dominant_factors == []
+    assert result.weak_factors == ["domain_diversity"]
 
 
 def test_heuristic_sufficient_and_insufficient_around_default_threshold() -> None:
@@ -109,15 +109,15 @@ def test_heuristic_sufficient_and_insufficient_around_default_threshold() -> Non
     enough = coverage_heuristic([_cov("a", 2, 2, done), _cov("b", 1, 1, done)], cfg)
     # adequacy .5, diversity .5, completion 1 -> .70
     thin = coverage_heuristic([_cov("a", 1, 1, done), _cov("b", 1, 1, done)], cfg)
-    assert enough["sufficient"] is True and float(enough["confidence"]) >= 0.75  # type: ignore[arg-type]
-    assert thin["sufficient"] is False and float(thin["confidence"]) < 0.75  # type: ignore[arg-type]
-    assert "completion_rate" in enough["dominant_factors"]  # type: ignore[operator]
+    assert enough.sufficient is True and enough.confidence >= 0.75
+    assert thin.sufficient is False and thin.confidence < 0.75
+    assert "completion_rate" in enough.dominant_factors
     # a stricter threshold turns the same coverage insufficient
     strict = coverage_heuristic(
         [_cov("a", 2, 2, done), _cov("b", 1, 1, done)],
         Config(coverage_confidence_threshold=0.9),
     )
-    assert strict["confidence"] == enough["confidence"] and strict["sufficient"] is False
+    assert strict.confidence == enough.confidence and strict.sufficient is False
 
 
 def test_heuristic_weights_are_configurable() -> None:
@@ -131,9 +131,9 @@ def test_heuristic_weights_are_configurable() -> None:
             coverage_weights={"source_adequacy": 0, "domain_diversity": 1, "completion_rate": 0}
         ),
     )
-    assert default["sufficient"] is True
-    assert diversity_only["confidence"] == pytest.approx(0.25, abs=1e-3)
-    assert diversity_only["sufficient"] is False
+    assert default.sufficient is True
+    assert diversity_only.confidence == pytest.approx(0.25, abs=1e-3)
+    assert diversity_only.sufficient is False
     with pytest.raises(ValueError, match="unknown factors"):
         Config(coverage_weights={"vibes": 1.0})
 
@@ -288,7 +288,7 @@ async def test_garbage_answer_falls_back_to_heuristic_and_keeps_state(delegation
     assert "supervisor unavailable" in rnd.stop_reason and "heuristic confidence" in rnd.stop_reason
     assert rnd.should_continue is False and report.summary["should_continue"] is False
     assert rnd.coverage and rnd.confidence == pytest.approx(
-        float(coverage_heuristic(rnd.coverage, Config())["confidence"])  # type: ignore[arg-type]
+        coverage_heuristic(rnd.coverage, Config()).confidence
     )
     assert state.sub_queries == before.sub_queries and state.sources == before.sources
     assert state.supervision_round == 1 and not state.directives
