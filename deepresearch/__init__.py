@@ -9,11 +9,13 @@ from deepresearch.batch import BatchResult, ProviderLimit, research_many, resear
 from deepresearch.config import Config
 from deepresearch.errors import (
     BlockingRunError,
+    BudgetExhaustedError,
     ConfigError,
     ContextWindowError,
     CorpusError,
     CostLimitReached,
     DeepResearchError,
+    IndexingCancelled,
     InputError,
     LLMTimeoutError,
     MissingExtraError,
@@ -76,6 +78,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BatchResult",
     "BlockingRunError",
+    "BudgetExhaustedError",
     "Confidence",
     "Config",
     "ConfigError",
@@ -87,6 +90,7 @@ __all__ = [
     "FindingAdded",
     "Gap",
     "Hook",
+    "IndexingCancelled",
     "InputError",
     "LLMProvider",
     "LLMRequest",

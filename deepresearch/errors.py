@@ -1,4 +1,37 @@
-"""Typed errors. Each message says what went wrong and what to do about it."""
+"""Typed errors, all defined here. Each message says what went wrong and what to do about it.
+
+::
+
+    DeepResearchError
+    ├── ConfigError (ValueError)
+    ├── InputError (ValueError)
+    │   ├── BlockingRunError
+    │   └── PhaseOrderError
+    ├── CostLimitReached
+    ├── CorpusError
+    │   ├── IndexingCancelled
+    │   └── UnreadableDocument
+    ├── MissingExtraError (ImportError)
+    ├── ProviderError
+    │   ├── ProviderUnavailableError
+    │   │   └── ProviderSetupError
+    │   ├── LLMTimeoutError (TimeoutError)
+    │   ├── RateLimitError
+    │   ├── ContextWindowError
+    │   ├── StructuredOutputError
+    │   ├── ModelChainError (ExceptionGroup)
+    │   ├── SearchError
+    │   ├── PageFetchError
+    │   └── BudgetExhaustedError
+    ├── RunAbortedError
+    ├── StateVersionError
+    ├── SessionNotFoundError (KeyError)
+    ├── ResearchCancelled
+    ├── PhaseTimeoutError (TimeoutError)
+    ├── StoreError
+    ├── UrlRefused
+    └── SessionBusyError
+"""
 
 from __future__ import annotations
 
@@ -36,6 +69,16 @@ class CostLimitReached(DeepResearchError):
 
 class CorpusError(DeepResearchError):
     """A local corpus folder or index cannot be used."""
+
+
+class IndexingCancelled(CorpusError):
+    """Indexing stopped because the caller was cancelled (Ctrl-C); nothing half-written
+    was kept, the next search indexes again."""
+
+
+class UnreadableDocument(CorpusError):
+    """One corpus file has a supported suffix but cannot be indexed; ``str(exc)`` says why.
+    The indexer turns it into a ``CorpusWarning`` and skips the file."""
 
 
 class MissingExtraError(DeepResearchError, ImportError):
@@ -198,3 +241,8 @@ class PageFetchError(ProviderError):
     def __init__(self, message: str, *, provider: str = "web", status: int | None = None):
         super().__init__(message, provider=provider)
         self.status = status
+
+
+class BudgetExhaustedError(ProviderError):
+    """A provider's batch budget (tokens or cost, ``ProviderLimit``) is spent; raise the
+    limit to go on. Not retryable."""

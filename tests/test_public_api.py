@@ -16,6 +16,7 @@ EXPECTED = {
     "RunEvent", "PhaseStarted", "PhaseFinished", "SourceFound", "FindingAdded", "Paused",
     "ReportReady", "RunFinished",
     "research_many", "research_many_sync", "BatchResult", "ProviderLimit",
+    "BudgetExhaustedError", "IndexingCancelled",
 }  # fmt: skip
 
 

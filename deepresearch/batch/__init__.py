@@ -8,7 +8,8 @@ from deepresearch.batch.core import research_many, research_many_sync
 from deepresearch.batch.inputs import read_questions
 from deepresearch.batch.jobs import job_id
 from deepresearch.batch.result import BatchResult, BatchRow
-from deepresearch.providers.shared_limits import BudgetExhaustedError, ProviderLimit
+from deepresearch.errors import BudgetExhaustedError
+from deepresearch.providers.shared_limits import ProviderLimit
 
 __all__ = [
     "BatchResult",

@@ -28,9 +28,8 @@ from deepresearch.batch.jobs import (
 )
 from deepresearch.batch.result import BatchRow, row_from_state
 from deepresearch.config import Config
-from deepresearch.errors import DeepResearchError, MissingExtraError
+from deepresearch.errors import BudgetExhaustedError, DeepResearchError, MissingExtraError
 from deepresearch.providers.shared_limits import (
-    BudgetExhaustedError,
     ProviderLimit,
     ProviderWrapper,
     SharedLimits,

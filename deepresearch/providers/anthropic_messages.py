@@ -29,9 +29,9 @@ from deepresearch.providers.credentials import (
 )
 from deepresearch.providers.resilience import RetryPolicy, attempt_timeout, parse_retry_after
 from deepresearch.providers.structured import (
-    AdaptedRequest,
     Answer,
     NativeOutput,
+    _AdaptedRequest,
     complete_structured,
     json_schema,
     schema_instructions,
@@ -218,8 +218,8 @@ class AnthropicMessages:
             return ContextWindowError(f"{name}: {detail}", provider=name)
         if status == 400 and self.send_temperature and "temperature" in lowered:
             self.send_temperature = False
-            return AdaptedRequest()
+            return _AdaptedRequest()
         if status == 400 and "tool" in lowered and self.native.rejected():
-            return AdaptedRequest()
+            return _AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
         return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)

@@ -11,7 +11,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 
-from deepresearch.errors import CorpusError
+from deepresearch.errors import IndexingCancelled as IndexingCancelled  # corpus.py re-exports it
 from deepresearch.providers import readers, vectors
 from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passages
 from deepresearch.providers.readers import clip
@@ -37,11 +37,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
 """
 _NAME_TOKEN = re.compile(r"\w[\w'\-]*")
-
-
-class IndexingCancelled(CorpusError):
-    """Indexing stopped because the caller was cancelled (Ctrl-C); nothing half-written
-    was kept, the next search indexes again."""
 
 
 def check_cancel(cancel: threading.Event | None) -> None:

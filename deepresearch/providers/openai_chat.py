@@ -31,9 +31,9 @@ from deepresearch.providers.credentials import (
 )
 from deepresearch.providers.resilience import RetryPolicy, attempt_timeout, parse_retry_after
 from deepresearch.providers.structured import (
-    AdaptedRequest,
     Answer,
     NativeOutput,
+    _AdaptedRequest,
     complete_structured,
     json_schema,
     schema_instructions,
@@ -176,7 +176,7 @@ class OpenAIChat:
         )
 
     def _translate(self, exc: Exception) -> Exception:
-        """An SDK exception as a typed error (or AdaptedRequest after switching a feature off)."""
+        """An SDK exception as a typed error (or _AdaptedRequest after switching a feature off)."""
         import openai
 
         name = self.name
@@ -227,10 +227,10 @@ class OpenAIChat:
         if status in (400, 422):
             if self.send_temperature and "temperature" in lowered:
                 self.send_temperature = False
-                return AdaptedRequest()
+                return _AdaptedRequest()
             rejected_format = "response_format" in lowered or "json_schema" in lowered
             if rejected_format and self.native.rejected():
-                return AdaptedRequest()
+                return _AdaptedRequest()
         retryable = status >= 500 or status in (408, 409)
         return ProviderError(
             f"{name}: HTTP {status}: {message}", provider=name, retryable=retryable

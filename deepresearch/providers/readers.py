@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+# Re-exported: the indexer and the eval catch readers.UnreadableDocument.
+from deepresearch.errors import UnreadableDocument as UnreadableDocument
 from deepresearch.providers.passages import looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -55,10 +57,6 @@ class Document:
     # The text with its Markdown heading lines kept ('## Budgets'), for splitting into
     # passages at headings; empty when the text itself has none.
     outline: str = ""
-
-
-class UnreadableDocument(Exception):
-    """The file has a supported suffix but cannot be indexed; ``str(exc)`` says why."""
 
 
 def is_supported(path: Path) -> bool:

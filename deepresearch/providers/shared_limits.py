@@ -26,7 +26,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from deepresearch.errors import ProviderError
+from deepresearch.errors import BudgetExhaustedError
 from deepresearch.pricing import estimate_cost
 from deepresearch.providers.base import (
     LLMProvider,
@@ -36,10 +36,6 @@ from deepresearch.providers.base import (
     SearchProvider,
 )
 from deepresearch.providers.resilience import shared_backoff, shared_pace
-
-
-class BudgetExhaustedError(ProviderError):
-    """A provider's batch budget (tokens or cost) is spent; raise the limit to go on."""
 
 
 class ProviderLimit(BaseModel):

@@ -55,7 +55,7 @@ Ask = Callable[[list[Message]], Awaitable[Answer]]
 Send = Callable[[LLMRequest, list[Message]], Awaitable[Answer]]
 
 
-class AdaptedRequest(Exception):
+class _AdaptedRequest(Exception):
     """Raised by a vendor's ``Send`` after the server rejected an optional feature
     (temperature, native structured output) and the vendor switched it off for good: the
     request is re-sent at once without it, outside the retry budget."""
@@ -309,7 +309,7 @@ async def complete_structured(
 ) -> LLMResponse:
     """The loop both remote LLM providers share: each answer is fetched with retries inside
     the gate shared by every provider object on ``endpoint``, re-sent at once after an
-    :class:`AdaptedRequest`, then validated and repaired (:func:`complete_with_repair`).
+    :class:`_AdaptedRequest`, then validated and repaired (:func:`complete_with_repair`).
     ``native`` (the vendor's per-model evidence) learns whether the first answer was usable."""
     gate = gate_for(endpoint, config)
 
@@ -317,7 +317,7 @@ async def complete_structured(
         while True:  # at most twice: each adaptation switches one feature off for good
             try:
                 return await send(request, extra)
-            except AdaptedRequest:
+            except _AdaptedRequest:
                 continue
 
     async def ask(extra: list[Message]) -> Answer:

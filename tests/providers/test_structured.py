@@ -11,9 +11,9 @@ from deepresearch.errors import ProviderError, StructuredOutputError
 from deepresearch.providers.base import LLMRequest, Message, Usage
 from deepresearch.providers.resilience import RetryPolicy
 from deepresearch.providers.structured import (
-    AdaptedRequest,
     Answer,
     NativeOutput,
+    _AdaptedRequest,
     complete_structured,
     complete_with_repair,
     extract_json,
@@ -111,7 +111,7 @@ async def test_complete_structured_resends_adapted_requests_and_retries_errors()
         inputs=Verdict(label="in", score=0),
     )
     outcomes: list[Exception | str] = [
-        AdaptedRequest(),  # re-sent at once, no wait
+        _AdaptedRequest(),  # re-sent at once, no wait
         ProviderError("busy", retryable=True),  # retried after a wait
         '{"label": "x"}',  # repaired
         '{"label": "x", "score": 2}',
