@@ -57,9 +57,6 @@ class RunStatus(StrEnum):
     FAILED = "failed"
 
 
-TERMINAL_STATUSES = frozenset(
-    {RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS, RunStatus.STOPPED, RunStatus.FAILED}
-)
 FINISHED_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS})
 
 

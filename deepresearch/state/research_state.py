@@ -283,14 +283,6 @@ class ResearchState(Record):
         self.iteration += 1
         self.supervision_round = 0
 
-    def should_continue_supervision(self, max_rounds: int) -> bool:
-        """Whether supervision should run again: fewer than ``max_rounds`` rounds so far and
-        sub-queries still pending.
-        """
-        if self.supervision_round >= max_rounds:
-            return False
-        return bool(self.pending_sub_queries())
-
     def run_warnings(self) -> list[str]:
         """One line per degraded or failed phase run, from the phases' outcome records —
         the one source for the status, the CLI summary, the report and the DataFrames."""

@@ -1,5 +1,4 @@
-"""SessionStore: one SQLite file holding sessions, state snapshots, the audit trail and
-archived content.
+"""SessionStore: one SQLite file holding sessions, state snapshots and the audit trail.
 
 Why SQLite in WAL mode with a connection per thread: readers never block the writer,
 several threads or processes can share one file, and a killed process loses at most
@@ -62,16 +61,14 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL, phase TEXT NOT NULL, iteration INTEGER NOT NULL, payload TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
-CREATE TABLE IF NOT EXISTS archive (
-    content_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, archived_at TEXT NOT NULL,
-    record TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS archive_by_session ON archive (session_id);
 CREATE TABLE IF NOT EXISTS texts (hash TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS text_refs (
     session_id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, hash)
 ) WITHOUT ROWID;
+DROP TABLE IF EXISTS archive;
 """
+# Stores written before session 5 have an ``archive`` table nothing reads any more (the
+# content archive lives in files, deepresearch.budget.archive); opening one drops it.
 
 
 @contextmanager
@@ -132,7 +129,7 @@ def _now() -> str:
 
 
 class SessionStore:
-    """Sessions, snapshots, events and archive in one SQLite file at ``path`` (created when
+    """Sessions, snapshots and events in one SQLite file at ``path`` (created when
     missing; see docs/persistence.md).
 
     Safe to share between threads (a connection per thread) and between processes
@@ -364,7 +361,7 @@ class SessionStore:
         return summaries
 
     def delete(self, session_id: str) -> None:
-        """Remove session ``session_id`` with its snapshots, events, archived content and lease.
+        """Remove session ``session_id`` with its snapshots, events and lease.
 
         Raises SessionBusyError while a live run holds the session (stop it first).
         """
@@ -373,7 +370,7 @@ class SessionStore:
             cursor = conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
             if cursor.rowcount == 0:
                 raise SessionNotFoundError(f"No session {session_id!r} in {self.path}.")
-            for table in ("snapshots", "events", "archive", "text_refs"):
+            for table in ("snapshots", "events", "text_refs"):
                 conn.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
             conn.execute("DELETE FROM texts WHERE hash NOT IN (SELECT hash FROM text_refs)")
 
@@ -437,22 +434,6 @@ class SessionStore:
         from deepresearch.store.export import events_frame
 
         return events_frame(self.events(session_id))
-
-    # -- archived content -------------------------------------------------------------
-    def archive_put(self, session_id: str, content_hash: str, record: dict[str, Any]) -> None:
-        """Archive ``record`` (gathered content) under ``content_hash`` for ``session_id``."""
-        text = scrub_secrets(json.dumps(record, default=_json_default, ensure_ascii=False))
-        with self._write() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO archive (content_hash, session_id, archived_at, record) "
-                "VALUES (?, ?, ?, ?)",
-                (content_hash, session_id, _now(), text),
-            )
-
-    def archive_get(self, content_hash: str) -> dict[str, Any] | None:
-        """The archived record with ``content_hash``, or None."""
-        rows = self._read("SELECT record FROM archive WHERE content_hash = ?", (content_hash,))
-        return _load(rows[0][0]) if rows else None
 
 
 def _load(text: str) -> dict[str, Any]:

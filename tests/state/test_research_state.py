@@ -320,11 +320,6 @@ def test_loop_helpers() -> None:
     s.supervision_round = 2
     s.start_new_iteration()
     assert (s.iteration, s.supervision_round) == (2, 0)
-    assert not s.should_continue_supervision(3)  # nothing pending
-    s.add_sub_query("printing press trade routes")
-    assert s.should_continue_supervision(3)
-    s.supervision_round = 3
-    assert not s.should_continue_supervision(3)
 
     decision = AgentDecision(agent="supervisor", action="stop")
     assert s.record(decision) is decision and s.decisions == [decision]

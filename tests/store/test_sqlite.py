@@ -1,4 +1,4 @@
-"""SessionStore: round trips, snapshots, events, archive, secrets, errors, concurrency."""
+"""SessionStore: round trips, snapshots, events, old schemas, secrets, errors, concurrency."""
 
 from __future__ import annotations
 
@@ -102,11 +102,9 @@ def test_delete_removes_everything(store: SessionStore) -> None:
     for s in (state, other):
         store.save(s)
         store.emit(s, "phase_started", {})
-        store.archive_put(s.id, f"sha256:{s.id}", {"content": "x"})
     store.delete(state.id)
     assert not store.exists(state.id)
     assert store.events(state.id) == []
-    assert store.archive_get(f"sha256:{state.id}") is None
     assert store.load(other.id) == other
     assert len(store.events(other.id)) == 1
 
@@ -234,11 +232,23 @@ def test_payload_with_rich_values_is_serialised(store: SessionStore) -> None:
     assert event.payload["set"] == [1]
 
 
-def test_archive_round_trip(store: SessionStore) -> None:
-    record = {"content": "Original full text", "item_id": "src-1", "original_tokens": 5}
-    store.archive_put("abc", "sha256:1", record)
-    assert store.archive_get("sha256:1") == record
-    assert store.archive_get("sha256:2") is None
+def test_a_store_with_the_old_archive_table_opens_and_drops_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with SessionStore(path) as store:
+        store.save(make_state())
+    with sqlite3.connect(path) as conn:  # as stores before session 5 had it
+        conn.execute(
+            "CREATE TABLE archive (content_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, "
+            "archived_at TEXT NOT NULL, record TEXT NOT NULL)"
+        )
+        conn.execute("INSERT INTO archive VALUES ('sha256:1', 'abc', 'now', '{}')")
+    conn.close()
+    with SessionStore(path) as store:
+        assert len(store.list()) == 1
+    with sqlite3.connect(path) as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    assert "archive" not in tables and "sessions" in tables
 
 
 def test_secrets_never_reach_the_file(store: SessionStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,7 +259,6 @@ def test_secrets_never_reach_the_file(store: SessionStore, monkeypatch: pytest.M
     state.error = f"401 from header Bearer {anthropic_key} and custom-secret-value-42"
     store.save(state)
     store.emit(state, "llm_error", {"error": f"bad key tvly-dev-{'x1' * 12}"})
-    store.archive_put(state.id, "h", {"content": openai_key})
     store.close()
     raw = b"".join(p.read_bytes() for p in store.path.parent.glob("sessions.db*"))
     assert state.id.encode() in raw
