@@ -84,9 +84,27 @@ class Workflow:
         finally:
             self._deadline = None
             self._looping = False
-            await self._discard_ahead(state)
-            await self.ctx.prefetch.close()
+            await self._settle(state)
         return state
+
+    async def _settle(self, state: ResearchState) -> None:
+        """Cancel what runs ahead and the prefetch, and wait for them, even when this run's
+        own cancellation lands meanwhile (Session.cancel sets the token, which the loop may
+        act on first, then cancels the task): that is the cancel the loop already handled."""
+        cleanup = asyncio.ensure_future(self._discard_and_close(state))
+        try:
+            await asyncio.shield(cleanup)
+        except asyncio.CancelledError:
+            if not self.ctx.cancel.cancelled:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            await cleanup
+
+    async def _discard_and_close(self, state: ResearchState) -> None:
+        await self._discard_ahead(state)
+        await self.ctx.prefetch.close()
 
     def _prefetch_scout(self, state: ResearchState) -> None:
         """Planning's scout search depends only on the question: start it with the run

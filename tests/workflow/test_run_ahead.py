@@ -10,6 +10,7 @@ from typing import Any
 from deepresearch.config import Config
 from deepresearch.errors import ProviderSetupError
 from deepresearch.offline import OfflineEngine
+from deepresearch.prefetch import Prefetch
 from deepresearch.providers.base import LLMRequest, LLMResponse
 from deepresearch.roles import BriefOutput, ClarifyOutput
 from deepresearch.state import Outcome, Phase, ResearchState, RunStatus
@@ -136,3 +137,47 @@ async def test_a_run_that_ends_in_clarification_drops_what_it_started_ahead() ->
     await Workflow(fresh).run(state)
     assert state.status == RunStatus.COMPLETED
     assert [m.phase for m in state.metrics].count(Phase.BRIEF) == 1
+
+
+class SlowClose(Prefetch):
+    """A prefetch whose cleanup is still running when the run's task is cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closing = asyncio.Event()
+        self.closed = False
+
+    async def close(self) -> None:
+        self.closing.set()
+        await asyncio.sleep(0.05)
+        await super().close()
+        self.closed = True
+
+
+async def test_a_cancel_landing_during_the_cleanup_is_the_cancel_the_loop_handled() -> None:
+    # Session.cancel sets the token, which the loop may act on first, and then cancels the
+    # task: that second cancel can land while the loop cleans up (a Ctrl-C exited 1, not 130).
+    ctx = context(FunctionLLM(OfflineEngine()), StaticSearch(DOCS), config=config())
+    prefetch = SlowClose()
+    ctx.prefetch = prefetch
+    ctx.cancel.cancel()
+    task = asyncio.create_task(Workflow(ctx, []).run(ResearchState(question=QUESTION)))
+    await prefetch.closing.wait()
+    task.cancel()
+    state = await task
+    assert state.status == RunStatus.CANCELLED
+    assert prefetch.closed  # the cleanup finished
+
+
+async def test_someone_elses_cancel_during_the_cleanup_still_propagates() -> None:
+    ctx = context(FunctionLLM(OfflineEngine()), StaticSearch(DOCS), config=config())
+    prefetch = SlowClose()
+    ctx.prefetch = prefetch
+    task = asyncio.create_task(Workflow(ctx, []).run(ResearchState(question=QUESTION)))
+    await prefetch.closing.wait()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        return
+    raise AssertionError("a cancel that is not the run's own must reach the caller")
