@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlparse
 
 from deepresearch.context import RunContext
@@ -16,13 +15,23 @@ from deepresearch.providers.base import SearchHit
 from deepresearch.roles import SourceText
 from deepresearch.state import EventKind, Phase, ResearchState, Source
 
+# A phase's summary holds counts, flags and short labels: what an event or a log line shows.
+SummaryValue = int | float | bool | str | None
+
 
 @dataclass
 class PhaseReport:
-    """What a phase changed, small enough to show in a think pause or a log line."""
+    """What a phase changed, small enough to show in a think pause or a log line.
+
+    Args:
+        phase: the phase that ran.
+        summary: its counts, flags and short labels by name (e.g. ``{"sources": 12}``).
+        notes: what went differently from the plain path, one line each.
+        skipped: the phase was turned off and did nothing.
+    """
 
     phase: Phase
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: dict[str, SummaryValue] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     skipped: bool = False
 
