@@ -4,6 +4,9 @@
 >>> report = await dr.research("How did the printing press change Europe?")
 """
 
+import sys as _sys
+import typing as _typing
+
 from deepresearch import phases
 from deepresearch.batch import BatchResult, ProviderLimit, research_many, research_many_sync
 from deepresearch.config import Config
@@ -142,3 +145,25 @@ __all__ = [
     "research_many_sync",
     "run_sync",
 ]
+
+# The imports above bind every internal submodule they load (config, llm, store, ...) as an
+# attribute of the package; only ``__all__`` is the API, so the rest are removed here.
+for _name in [name for name in globals() if not name.startswith("_") and name not in __all__]:
+    del globals()[_name]
+del _name
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if not _typing.TYPE_CHECKING:  # hidden from type checkers, so `dr.typo` stays an error there
+
+    def __getattr__(name: str) -> object:
+        # `import deepresearch.llm` then `deepresearch.llm.x` (and monkeypatch/mock targets
+        # like "deepresearch.llm.x") reach a submodule loaded before, whose attribute the
+        # loop above removed: the import system binds it only on the first load.
+        module = _sys.modules.get(f"{__name__}.{name}")
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return module

@@ -122,3 +122,19 @@ def test_help_session_reads_well() -> None:
         "save(path",
     ):
         assert expected in text, expected
+
+
+def test_the_package_namespace_is_the_public_api() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import deepresearch as dr\n"
+        "names = {n for n in vars(dr) if not n.startswith('_')}\n"
+        "assert names == {n for n in dr.__all__ if not n.startswith('_')}, names ^ set(dr.__all__)\n"
+        "assert dir(dr) == sorted(dr.__all__)\n"
+        "import deepresearch.llm\n"  # loaded by the package already: reached through __getattr__
+        "assert deepresearch.llm.__name__ == 'deepresearch.llm'\n"
+        "assert not hasattr(dr, 'no_such_name')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

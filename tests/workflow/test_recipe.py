@@ -37,9 +37,9 @@ def started(tmp_path: Path, **kwargs: object) -> dr.Session:
     """A session stopped after planning, as if interrupted."""
     config = dr.Config(llm="offline", max_iterations=1, corpus_index=tmp_path / "index")
     session = dr.Session(QUESTION, config=config, store=tmp_path / "s.db", **kwargs)  # type: ignore[arg-type]
-    dr.session.run_sync(session.clarify())
-    dr.session.run_sync(session.brief())
-    dr.session.run_sync(session.plan())
+    dr.run_sync(session.clarify())
+    dr.run_sync(session.brief())
+    dr.run_sync(session.plan())
     return session
 
 
@@ -48,7 +48,7 @@ def test_a_corpus_session_resumes_on_its_corpus(tmp_path: Path) -> None:
     first = started(tmp_path, search=folder)
     assert first.state.recipe is not None and first.state.recipe.config["corpus"] == str(folder)
     again = dr.Session.load(first.id, store=tmp_path / "s.db")  # no config: as it ran
-    result = dr.session.run_sync(again.resume())
+    result = dr.run_sync(again.resume())
     assert result.status == RunStatus.COMPLETED
     assert again.state.search == first.state.search != "demo"
     assert again.state.sources and all(str(folder) in s.url for s in again.state.sources)
@@ -69,6 +69,6 @@ def test_a_custom_provider_must_be_passed_again(tmp_path: Path) -> None:
     first = started(tmp_path, search=StaticSearch(DOCS))
     again = dr.Session.load(first.id, store=tmp_path / "s.db")
     with pytest.raises(InputError, match=r"search=<your search provider> \(it ran with"):
-        dr.session.run_sync(again.resume())
+        dr.run_sync(again.resume())
     again = dr.Session.load(first.id, store=tmp_path / "s.db", search=StaticSearch(DOCS))
-    assert dr.session.run_sync(again.resume()).status == RunStatus.COMPLETED
+    assert dr.run_sync(again.resume()).status == RunStatus.COMPLETED
