@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # this checkout's package, not an installed one
 
 import deepresearch as dr  # noqa: E402
+from deepresearch.errors import UnreadableDocument  # noqa: E402
 from deepresearch.providers import readers  # noqa: E402
 from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
 from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
@@ -213,7 +214,7 @@ def folder_docs(folder: Path) -> Iterator[tuple[str, str, str]]:
     for path in readers.iter_supported_files(folder):
         try:
             doc = readers.read_document(path)
-        except readers.UnreadableDocument:
+        except UnreadableDocument:
             continue
         yield path.name, doc.title, doc.text
 

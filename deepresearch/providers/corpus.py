@@ -33,14 +33,14 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from deepresearch.config import default_home
-from deepresearch.errors import CorpusError
+from deepresearch.errors import CorpusError, UnreadableDocument
 from deepresearch.providers import corpus_index as store
 from deepresearch.providers import readers, vectors
 from deepresearch.providers.base import SearchHit
-from deepresearch.providers.corpus_index import IndexingCancelled, Lookup, name_key
+from deepresearch.providers.corpus_index import Lookup, name_key
 from deepresearch.providers.readers import build_match_query
 
-__all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "IndexingCancelled", "SkippedFile"]
+__all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
 
 CONTENT_CHARS = 50_000
 DEFAULT_MAX_FILE_BYTES = 20_000_000
@@ -441,7 +441,7 @@ class CorpusSearch:
                     max_bytes=self._max_file_bytes,
                 )  # fmt: skip
                 document = readers.read_document(path)
-            except readers.UnreadableDocument as exc:
+            except UnreadableDocument as exc:
                 skipped += 1
                 store.delete_doc(conn, key)
                 conn.execute(

@@ -11,7 +11,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 
-from deepresearch.errors import IndexingCancelled as IndexingCancelled  # corpus.py re-exports it
+from deepresearch.errors import IndexingCancelled
 from deepresearch.providers import readers, vectors
 from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passages
 from deepresearch.providers.readers import clip

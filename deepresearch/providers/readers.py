@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-# Re-exported: the indexer and the eval catch readers.UnreadableDocument.
-from deepresearch.errors import UnreadableDocument as UnreadableDocument
+from deepresearch.errors import UnreadableDocument
 from deepresearch.providers.passages import looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
