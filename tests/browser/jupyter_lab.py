@@ -22,6 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,16 @@ class Lab:
         return f"{self.url}/lab/tree/{notebook}?token={self.token}"
 
 
+def _widgets_data_dir() -> Path:
+    """The ``share/jupyter`` folder holding the installed ipywidgets lab extension."""
+    dist = metadata.distribution("jupyterlab_widgets")
+    for file in dist.files or []:
+        if file.name == "package.json" and "labextensions" in file.parts:
+            path = Path(dist.locate_file(file)).resolve()
+            return path.parents[len(file.parts) - file.parts.index("labextensions") - 1]
+    raise AssertionError("jupyterlab_widgets ships no lab extension: reinstall it")
+
+
 def _isolated_env(base: Path) -> dict[str, str]:
     # DEEPRESEARCH_* variables are configuration: the kernels get none but their home.
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEEPRESEARCH_")}
@@ -108,8 +119,10 @@ def _isolated_env(base: Path) -> dict[str, str]:
     (labconfig / "page_config.json").write_text(
         '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}'
     )
-    env.pop("JUPYTER_PATH", None)
     env.pop("JUPYTER_CONFIG_PATH", None)
+    # The widget manager's front end is installed under the prefix of the Python that
+    # installed jupyterlab_widgets, which a virtualenv's JupyterLab does not search.
+    env["JUPYTER_PATH"] = str(_widgets_data_dir())
     # The kernels import this checkout's package.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env["PYTHONUNBUFFERED"] = "1"
