@@ -29,15 +29,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
-import numpy as np
 from filelock import FileLock, Timeout
 
 from deepresearch.config import default_home
 from deepresearch.errors import CorpusError, UnreadableDocument
 from deepresearch.providers import corpus_index as store
-from deepresearch.providers import readers, vectors
+from deepresearch.providers import readers
 from deepresearch.providers.base import SearchHit
-from deepresearch.providers.corpus_index import Lookup, name_key
+from deepresearch.providers.corpus_index import Lookup
+from deepresearch.providers.corpus_ranking import POOL, dense_ranking, fuse, named_ranking
 from deepresearch.providers.readers import build_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
@@ -47,23 +47,14 @@ DEFAULT_MAX_FILE_BYTES = 20_000_000
 # Title matches count ten times a body match: a document named after the query is the
 # best answer in encyclopedic and note-taking corpora alike; headings count three times.
 TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 3.0, 1.0
-# Weighted reciprocal rank fusion (rank r scores weight / (RRF_K + r)). Lexical ranks
+# Weights of the rankings fused (providers/corpus_ranking.py). Lexical ranks
 # weigh most; dense vectors add recall for paraphrases; names the query contains add
 # the entries it names (measured in docs/results.md).
-RRF_K = 60
 LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
-POOL = 100  # candidates taken from each ranking before fusion
 RECORD_BATCH = 1_000  # records inserted per executemany (bench/bench_corpus_scale.py)
 # SQLite page cache while (re)building, in KiB: FTS5 merges its segments as it grows, and
 # the default 2 MB cache made large builds re-read them. Queries keep the default.
 BUILD_CACHE_KIB = 128_000
-# Cosine below which a passage is not a dense candidate: a static embedding puts every
-# text somewhere near every query, and a search should not return what merely exists.
-DENSE_FLOOR = 0.3
-# A name counts as linked only when its words are rare enough here (sum of their idf):
-# 'Theory' or 'City' name entries too, but nearly every text uses those words.
-SPECIFIC_NAME = 4.6  # log(100): one word found in at most ~1% of passages
-MAX_NAME_WORDS = 6
 _FRAGMENT = re.compile(r"#L(\d+)-(\d+)$")
 T = TypeVar("T")
 
@@ -251,10 +242,10 @@ class CorpusSearch:
             ]
             rankings = [
                 (LEXICAL_WEIGHT, lexical),
-                (DENSE_WEIGHT, _dense_ranking(lookup, query)),
-                (NAMED_WEIGHT, _named_ranking(conn, lookup, query)),
+                (DENSE_WEIGHT, dense_ranking(lookup, query)),
+                (NAMED_WEIGHT, named_ranking(conn, lookup, query)),
             ]
-            fused = _fuse(rankings)
+            fused = fuse(rankings)
             return self._hits(conn, fused, max_results)
 
     def _hits(self, conn: sqlite3.Connection, fused: dict[int, float], limit: int) -> list[SearchHit]:  # fmt: skip
@@ -526,55 +517,6 @@ def _open_schema(conn: sqlite3.Connection) -> dict[str, str]:
     if meta.get("schema") == store.SCHEMA_VERSION:
         conn.executescript(store.SCHEMA)
     return meta
-
-
-def _dense_ranking(lookup: Lookup, query: str) -> list[int]:
-    if lookup.matrix is None or not len(lookup.matrix_ids):
-        return []
-    embedder = vectors.load_embedder()
-    if embedder is None:
-        return []
-    scores = lookup.matrix @ embedder.embed([query])[0]
-    # argpartition first: a full sort of a million scores cost more than the product.
-    pool = min(POOL, len(scores))
-    candidates = np.argpartition(-scores, pool - 1)[:pool]
-    top = candidates[np.argsort(-scores[candidates])]
-    return [lookup.matrix_ids[i] for i in top if scores[i] >= DENSE_FLOOR]
-
-
-def _named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[int]:
-    """Entity linking: the longest query n-grams that are a title or heading here, kept
-    when their words are specific to few passages, most specific first."""
-    tokens = name_key(query).split()
-    content = {i for i, w in enumerate(tokens) if w not in readers.STOPWORDS}
-    found: list[tuple[float, int, list[int]]] = []
-    used: set[int] = set()
-    for size in range(min(MAX_NAME_WORDS, len(tokens)), 0, -1):
-        for i in range(len(tokens) - size + 1):
-            span = set(range(i, i + size))
-            key = " ".join(tokens[i : i + size])
-            if span & used or key not in lookup.names:
-                continue
-            words = [w for w in key.split() if w not in readers.STOPWORDS]
-            specificity = sum(lookup.idf(conn, w) for w in words)
-            # A query that is a title ('Christianity') names it, however common its words.
-            whole = bool(content) and content <= span
-            if words and (specificity >= SPECIFIC_NAME or whole):
-                found.append((specificity, i, lookup.names[key]))
-                used |= span
-    ranking: list[int] = []
-    for _, _, pids in sorted(found, key=lambda f: (-f[0], f[1])):
-        ranking += [p for p in pids if p not in ranking]
-    return ranking
-
-
-def _fuse(rankings: list[tuple[float, list[int]]]) -> dict[int, float]:
-    """Weighted reciprocal rank fusion."""
-    fused: dict[int, float] = {}
-    for weight, ranking in rankings:
-        for rank, pid in enumerate(ranking, 1):
-            fused[pid] = fused.get(pid, 0.0) + weight / (RRF_K + rank)
-    return fused
 
 
 def _signature(path: Path) -> tuple[int, int]:
