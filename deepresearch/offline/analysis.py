@@ -46,6 +46,9 @@ SOURCES_PER_PART = 5
 FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
+# ... unless the statements that answer the part name it (at this strength): the entry on
+# the answer of "which artist carved …" need not repeat the question's words.
+ANSWER_NAMED = 0.1
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
@@ -151,10 +154,11 @@ def source_scores(
     units: dict[str, list[str]],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
     question: str,
-) -> dict[tuple[str, int], float]:
+) -> tuple[dict[tuple[str, int], float], dict[tuple[str, int], float]]:
     """How well each source answers each part: its best statement, its similarity to the
     part (dense vectors, when installed), whether the question names it (its title's
-    words all in the question), and whether sources that answer the part name it."""
+    words all in the question), and whether sources that answer the part name it; and
+    that last (bridged) strength alone."""
     # In an entity question ("which emperor was buried with an army…") the common nouns
     # describe the answer; only the proper names it gives name an entry.
     nameable = [
@@ -181,8 +185,10 @@ def source_scores(
     # A part's answerers: its leaders while it is scored, then its best sources by score.
     answerers = dict(leaders)
     out: dict[tuple[str, int], float] = {}
+    named_by_answers: dict[tuple[str, int], float] = {}
     for i in range(len(parts)):
         bridged = _bridged(i, parts, sources, statement, answerers, (term_set(question), names))
+        named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
         for s in sources:
@@ -196,7 +202,7 @@ def source_scores(
                 + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
             )
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
-    return out
+    return out, named_by_answers
 
 
 def _bridged(
@@ -308,13 +314,13 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
-    scores = source_scores(parts, sources, units, statement, inputs.question)
+    scores, bridged = source_scores(parts, sources, units, statement, inputs.question)
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
     chosen: list[Candidate] = []
     kept_for: dict[int, list[str]] = {}
     for i, _part in enumerate(parts):
-        kept = _kept(i, sources, scores, statement)
+        kept = _kept(i, sources, (scores, bridged), statement)
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -359,18 +365,24 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
 def _kept(
     i: int,
     sources: list[SourceText],
-    scores: dict[tuple[str, int], float],
+    scored: tuple[dict[tuple[str, int], float], dict[tuple[str, int], float]],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
 ) -> list[SourceText]:
     """The sources that answer part ``i``: above the relevance floor (absolute and
-    relative to the part's best), stating something about the part, from several sides."""
+    relative to the part's best), stating something about the part or named by the
+    statements that answer it, from several sides."""
+    scores, bridged = scored
     ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
     best = scores[(ranked[0].id, i)] if ranked else 0.0
     floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
     above = [
         s
         for s in ranked
-        if scores[(s.id, i)] >= floor and statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
+        if scores[(s.id, i)] >= floor
+        and (
+            statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
+            or bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+        )
     ]
     return _diverse(above, [statement[(s.id, i)][1] for s in above])
 
