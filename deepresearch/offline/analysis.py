@@ -41,8 +41,8 @@ from deepresearch.text import (
     title_phrases,
 )
 
-MAX_FINDINGS = 30
 SOURCES_PER_PART = 5
+MAX_FINDINGS = 30
 FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
@@ -250,9 +250,18 @@ def _names(tokens: list[str], name: list[str]) -> bool:
         span = tokens[k : k + n]
         if not any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0):
             continue
-        if [t.lower().removesuffix("'s") for t in span] == name:
+        said = [stem(t.lower().removesuffix("'s")) for t in span]
+        if said == [stem(w) for w in name] and not _longer(tokens, k, n):
             return True
     return False
+
+
+def _longer(tokens: list[str], k: int, n: int) -> bool:
+    """The span ``tokens[k:k+n]`` is only part of a longer capitalised name ("Don" of
+    "Don Bradman" does not name *Don (river)*)."""
+    before = k > 1 and tokens[k - 1][:1].isupper()
+    after = k + n < len(tokens) and tokens[k + n][:1].isupper()
+    return before or after
 
 
 def _full_names(part: Part, sources: list[SourceText]) -> list[str]:

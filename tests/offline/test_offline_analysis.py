@@ -274,3 +274,25 @@ def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -
     leaders = {0: srcs[:1]}
     bridged = analysis._bridged(0, parts, srcs, statement, leaders, (term_set(question), []))
     assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
+
+
+def test_a_name_is_mentioned_whole_and_by_its_plural() -> None:
+    said = analysis._TOKEN.findall("He played with Don Bradman and studied X-rays.")
+    assert not analysis._names(said, ["don"])  # a word of the longer name "Don Bradman"
+    assert analysis._names(said, ["don", "bradman"])
+    assert analysis._names(said, ["x-ray"])  # the entry *X-ray*, mentioned in the plural
+
+
+def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> None:
+    question = "Which artist carved the statue of the hero who slew Goliath?"
+    texts = {
+        "David (statue)": "David is a marble statue of the hero who slew Goliath, carved by Michelangelo.",
+        "Michelangelo": "Michelangelo was an Italian sculptor and painter.",
+    }
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    cited = {sid for f in out.findings for sid in f.source_ids}
+    assert cited == {"src-1", "src-2"}
