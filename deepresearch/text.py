@@ -253,6 +253,18 @@ def stem(word: str) -> str:
     return word
 
 
+_INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
+
+
+def word_root(term: str) -> str:
+    """A word without its inflection ("ended", "founder" → "end", "found"; "originate",
+    "originated" → "originat"), when at least three letters remain: verbs and agent
+    nouns match their question words."""
+    root = _INFLECTION.sub("", term)
+    root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
+    return root if len(root) >= 3 else term
+
+
 def keywords(text: str) -> list[str]:
     """Meaningful words as written (not stemmed), in order, without repeats: for queries."""
     seen: dict[str, str] = {}

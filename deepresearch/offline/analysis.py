@@ -39,6 +39,7 @@ from deepresearch.text import (
     stem,
     term_set,
     title_phrases,
+    word_root,
 )
 
 SOURCES_PER_PART = 5
@@ -234,8 +235,12 @@ def _bridged(
         if _named(title, *asked) or any(n and n <= title for n in given):
             continue  # the question names it ("Atlantic" names *Atlantic Ocean*): no hop
         name = [w.lower() for w in _TOKEN.findall(_PARENTHETICAL.sub("", src.title))]
+        # A disambiguated title (*Don (river)*) is named only where its context is too.
+        sense = title - term_set(" ".join(name))
         for tokens, strength, by in mentions:
-            if by != src.id and strength > out.get(src.id, 0.0) and _names(tokens, name):
+            if by == src.id or strength <= out.get(src.id, 0.0) or not _names(tokens, name):
+                continue
+            if not sense or sense & term_set(" ".join(tokens)):
                 out[src.id] = strength
     return out
 
@@ -288,8 +293,9 @@ def _is_name(title: str) -> bool:
 
 
 def _named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:
-    """The part names this title: all its words, and not only as words of a longer name."""
-    if not title or not title <= nameable:
+    """The part names this title: all its words (by root: "cricketers" names *Cricket*),
+    and not only as words of a longer name."""
+    if not title or not {word_root(t) for t in title} <= {word_root(t) for t in nameable}:
         return False
     return not any(title < name for name in names) or any(title == n for n in names)
 

@@ -19,14 +19,17 @@ from deepresearch.text import (
     normalize,
     sentences,
     term_set,
+    word_root,
 )
 
 # Words that open a question clause ("..., and where did he found his school?").
 _WH = r"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|in which|to which|into which|from which|at which|by which|for which|of which|on which)"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b))",
+    rf"\s*(?:;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
+_INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 _COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
@@ -63,6 +66,8 @@ def question_parts(question: str) -> list[Part]:
     found his school") borrows the first part's words so its query stands alone."""
     text = normalize(question).strip().rstrip("?.!").strip()
     clauses = [c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and content_terms(c)]
+    # "…, including X" asks for X too: the noun phrase names a thing to identify.
+    clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
     for clause in clauses or [text]:
         named = _split_names(clause)
@@ -244,9 +249,9 @@ BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
 def _part_match(part: Part, terms: set[str]) -> float:
     """Share of the part's words in ``terms`` (by root: "end" matches "ended"), its
     borrowed words counting less."""
-    own = {_root(t) for t in part.own or part.terms}
-    borrowed = {_root(t) for t in part.terms} - own
-    roots = {_root(t) for t in terms}
+    own = {word_root(t) for t in part.own or part.terms}
+    borrowed = {word_root(t) for t in part.terms} - own
+    roots = {word_root(t) for t in terms}
     total = len(own) + BORROWED_SHARE * len(borrowed)
     hit = len(own & roots) + BORROWED_SHARE * len(borrowed & roots)
     return hit / total if total else 0.0
@@ -254,8 +259,8 @@ def _part_match(part: Part, terms: set[str]) -> float:
 
 def own_share(part: Part, terms: set[str]) -> float:
     """Share of the part's own words (by root) that ``terms`` hold."""
-    own = {_root(t) for t in part.own or part.terms}
-    return len(own & {_root(t) for t in terms}) / len(own) if own else 0.0
+    own = {word_root(t) for t in part.own or part.terms}
+    return len(own & {word_root(t) for t in terms}) / len(own) if own else 0.0
 
 
 def _own_match(part: Part, terms: set[str]) -> bool:
@@ -264,16 +269,4 @@ def _own_match(part: Part, terms: set[str]) -> bool:
     own = part.own
     if not own or own == part.terms:
         return True
-    return bool({_root(t) for t in own} & {_root(t) for t in terms})
-
-
-_INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
-
-
-def _root(term: str) -> str:
-    """A word without its inflection ("ended", "founder" → "end", "found"; "originate",
-    "originated" → "originat"), when at least three letters remain: verbs and agent
-    nouns match their question words."""
-    root = _INFLECTION.sub("", term)
-    root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
-    return root if len(root) >= 3 else term
+    return bool({word_root(t) for t in own} & {word_root(t) for t in terms})

@@ -296,3 +296,22 @@ def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> No
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     cited = {sid for f in out.findings for sid in f.source_ids}
     assert cited == {"src-1", "src-2"}
+
+
+def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
+    question = "Which nickname did the batsman have?"
+    texts = {
+        "Donald Smith": "Donald Smith, nicknamed the Don, was a batsman.",
+        "Don (river)": "The Don is a river in Russia.",
+        "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
+    }
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+    parts = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    weights = analysis.Weights([term_set(s.text) for s in srcs])
+    statement = analysis.part_scores(parts, srcs, units, weights)
+    bridged = analysis._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
+    assert "src-2" not in bridged

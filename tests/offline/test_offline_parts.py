@@ -88,3 +88,11 @@ def test_a_sentence_holding_only_borrowed_words_names_no_bridge() -> None:
     part = question_parts(question)[1]
     text = "Christian democracy is an ideology. Democracy originated in Classical Athens."
     assert bridge_entities(part, [text], [], question, 3) == ["Classical Athens"]
+
+
+def test_an_including_phrase_is_a_part_of_its_own() -> None:
+    parts = question_parts(
+        "Compare A. Smith and B. Jones as painters, including Smith's best portrait."
+    )
+    assert parts[-1].text == "which is Smith's best portrait"
+    assert asks_for_entity(parts[-1].text)
