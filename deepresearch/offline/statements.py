@@ -33,7 +33,10 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
 _BOX = re.compile(r"[\u2500-\u259f]")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# A task list's box says whether the item is done: that is part of what the item states.
+_CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
+CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
@@ -65,7 +68,10 @@ def statements(text: str) -> list[str]:
             out.extend(block)
             continue
         i += 1
-        if _HEADING.match(line) or _TABLE_RULE.match(line) or _BOX.search(line):
+        if _HEADING.match(line):
+            reader.flush(end_lead=True)
+            reader.heading(line)
+        elif _TABLE_RULE.match(line) or _BOX.search(line):
             reader.flush(end_lead=True)  # a box-drawing line: a diagram's labels
         elif not line.strip():
             reader.flush()
@@ -75,7 +81,7 @@ def statements(text: str) -> list[str]:
             if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
                 reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
             reader.line(line)
-    reader.flush()
+    reader.flush(end_lead=True)
     return out
 
 
@@ -90,9 +96,18 @@ class _Prose:
         self.lead: tuple[int, str] | None = None  # (indentation, text) of the lead-in
         self.nested: bool | None = None  # items under the lead are indented deeper
         self.parents: list[tuple[int, str]] = []  # the open list items, outermost first
+        self.run: tuple[str, list[str]] | None = None  # very short items and their lead
+
+    def heading(self, line: str) -> None:
+        """A heading is the lead-in of a list right under it ("#### fetch-retries" then
+        "* Default: 2"): what its short items are about."""
+        text = _HEADING.sub("", line).strip().rstrip("#").strip()
+        if _WORDS.search(text):
+            self.lead, self.nested = (-1, _clip(text, MAX_LEAD_CHARS)), None
 
     def line(self, line: str) -> None:
         if not self.lines and self.indent < 0:
+            self._emit_run()
             self.lead = None  # a new paragraph: a list before it has ended
             self.parents.clear()
         self.lines.append(line.strip())
@@ -100,6 +115,8 @@ class _Prose:
     def item(self, line: str) -> None:
         self.flush()
         text = _LIST_MARK.sub("", line).strip()
+        if box := _CHECKBOX.match(text):
+            text = CHECKBOX_STATES[box[1].lower()] + text[box.end() :]
         if text.startswith((TABLE_ROW, CODE)):
             self.out.append(text)  # already a quote (a line of a summary or digest)
             return
@@ -117,7 +134,16 @@ class _Prose:
     def flush(self, *, end_lead: bool = False) -> None:
         if self.lines:
             own = " ".join(self.lines)
-            self.out.extend(_prose_sentences(self._with_lead(own)))
+            lead = self._lead_of(own)
+            if self.indent >= 0 and lead and len(own.split()) < MIN_WORDS:
+                # A list of names or values ("prepack", "Default: 2"): one statement
+                # with its lead-in, "npm pack: prepack; prepare; postpack".
+                if self.run and self.run[0] != lead:
+                    self._emit_run()
+                self.run = (lead, [*(self.run[1] if self.run else []), own.rstrip(".;,")])
+            else:
+                self._emit_run()
+                self.out.extend(_prose_sentences(_joined(lead, own)))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
                 self.lead, self.nested = (self.indent, _clip(own, MAX_LEAD_CHARS)), None
             if self.indent >= 0:
@@ -125,19 +151,31 @@ class _Prose:
             self.lines.clear()
             self.indent = -1
         if end_lead:
+            self._emit_run()
             self.lead = None
             self.parents.clear()
 
-    def _with_lead(self, own: str) -> str:
-        """A short item (a fragment) completed by its lead-in; a long one stands alone."""
+    def _emit_run(self) -> None:
+        if self.run:
+            lead, items = self.run
+            self.out.extend(_prose_sentences(_joined(lead, "; ".join(items))))
+            self.run = None
+
+    def _lead_of(self, own: str) -> str:
+        """The lead-in that completes a short item (a fragment); '' for a long one, which
+        stands alone."""
         if self.indent < 0 or len(own.split()) >= FRAGMENT_WORDS:
-            return own
+            return ""
         lead = self.lead[1] if self.lead is not None else ""
         if not lead and self.parents:
             lead = self.parents[-1][1]
-        if not lead or own.startswith(lead):
-            return own
-        return f"{lead} {own}" if lead.endswith(":") else f"{lead}: {own}"
+        return "" if not lead or own.startswith(lead) else lead
+
+
+def _joined(lead: str, own: str) -> str:
+    if not lead:
+        return own
+    return f"{lead} {own}" if lead.endswith(":") else f"{lead}: {own}"
 
 
 def statement_terms(text: str) -> set[str]:

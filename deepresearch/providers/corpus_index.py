@@ -16,7 +16,7 @@ from deepresearch.providers import readers, vectors
 from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passages
 from deepresearch.providers.readers import clip
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"  # 3: front-matter titles, table row groups, heading lines in passages
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

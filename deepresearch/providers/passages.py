@@ -15,12 +15,15 @@ from dataclasses import dataclass
 # short enough that the passage which answers is what ranks first.
 TARGET_CHARS = 1_200
 MAX_CHARS = 2_400
+# A table longer than this is cut into row groups, each with the header row.
+TABLE_GROUP_CHARS = 600
 HEADING_SEPARATOR = " › "
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _EMPHASIS = re.compile(r"[*`]+")
 _WORDY = re.compile(r"\w{2}")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class _Block:
     lines: list[str]
     first: int
     last: int
+    alone: bool = False  # a table's row group: a passage of its own, never packed
 
     @property
     def size(self) -> int:
@@ -64,7 +68,7 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and (m := _HEADING.match(line)):
-            out.append((i, len(m[1]), _EMPHASIS.sub("", m[2]).strip()))
+            out.append((i, len(m[1]), _EMPHASIS.sub("", _LINK.sub(r"\1", m[2])).strip()))
     return out
 
 
@@ -81,7 +85,13 @@ def split_passages(text: str) -> list[Passage]:
     for n, (start, level, title) in enumerate(marks):
         path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
         heading = HEADING_SEPARATOR.join(t for _, t in path)
-        passages += _pack(heading, lines, start + 1, bounds[n + 1])
+        section = _pack(heading, lines, start + 1, bounds[n + 1])
+        if section:  # the heading line opens its section's first passage: a list right
+            # under it is about what it names ("#### fetch-retries" / "* Default: 2")
+            first = section[0]
+            text = f"{lines[start].strip()}\n\n{first.text}"
+            section[0] = Passage(heading, text, start + 1, first.last_line)
+        passages += section
     return passages
 
 
@@ -89,7 +99,8 @@ def _pack(heading: str, lines: list[str], start: int, end: int) -> list[Passage]
     out: list[Passage] = []
     current: _Block | None = None
     for block in _blocks(lines, start, end):
-        if current is not None and current.size + block.size > TARGET_CHARS:
+        full = current is not None and current.size + block.size > TARGET_CHARS
+        if current is not None and (full or block.alone or current.alone):
             out.append(_passage(heading, current))
             current = None
         if current is None:
@@ -115,7 +126,7 @@ def _blocks(lines: list[str], start: int, end: int) -> list[_Block]:
 
     def flush() -> None:
         if current:
-            blocks.extend(_cut(current))
+            blocks.extend(_table_groups(current) or _cut(current))
             current.clear()
 
     for i in range(start, end):
@@ -141,3 +152,35 @@ def _cut(numbered: list[tuple[int, str]]) -> list[_Block]:
         block.last = i
     out.append(block)
     return out
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _table_groups(numbered: list[tuple[int, str]]) -> list[_Block]:
+    """A Markdown table longer than TABLE_GROUP_CHARS cut into groups of rows, each
+    repeating the header row and its rule so that it says what its cells are, and each a
+    passage of its own: a long table's rows rank on their own words, not diluted by the
+    rest of the table. [] when the paragraph is not such a table."""
+    if (
+        len(numbered) < 4
+        or not _TABLE_RULE.match(numbered[1][1])
+        or not all(line.lstrip().startswith("|") for _, line in numbered)
+        or sum(len(line) + 1 for _, line in numbered) <= TABLE_GROUP_CHARS
+    ):
+        return []
+    head = [numbered[0][1], numbered[1][1]]
+    groups: list[_Block] = []
+    block: _Block | None = None
+    for i, line in numbered[2:]:
+        if block is not None and block.size + len(line) > TABLE_GROUP_CHARS:
+            groups.append(block)
+            block = None
+        if block is None:
+            first = numbered[0][0] if not groups else i
+            block = _Block([*head], first, i, alone=True)
+        block.lines.append(line[:MAX_CHARS])
+        block.last = i
+    if block is not None:
+        groups.append(block)
+    return groups

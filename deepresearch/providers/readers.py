@@ -35,7 +35,8 @@ _STOPWORD_TEXT = (
 )
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 STOPWORDS = _STOPWORDS
-_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
+_FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
 
@@ -189,10 +190,46 @@ def _tidy(text: str) -> str:
 
 
 def _read_text(path: Path) -> Document:
-    text = _decode_text(path)
-    heading = _HEADING.search(text)
-    title = heading.group(1).strip() if heading else path.stem
+    text, meta_title = _front_matter(_decode_text(path))
+    title = meta_title or _first_title(text) or path.stem
     return _with_outline(title, text, markdown=path.suffix.lower() in (".md", ".markdown"))
+
+
+# YAML front matter (static site generators: Jekyll, Hugo, Docusaurus, MkDocs…): a block of
+# 'key: value' lines between two '---' lines at the very top of a Markdown file.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:.*\n){0,40}?)---[ \t]*(?:\n|\Z)")
+_META_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
+
+
+def _front_matter(text: str) -> tuple[str, str]:
+    """The text with its front matter block read, and the block's ``title``. The block's
+    lines are blanked (so line numbers still match the file) except a ``description``,
+    which is kept as the document's first sentence; '' for the title when there is none."""
+    m = _FRONT_MATTER.match(text)
+    if m is None:
+        return text, ""
+    fields: dict[str, str] = {}
+    for line in m[1].splitlines():
+        if field := _META_LINE.match(line):
+            fields.setdefault(field[1].lower(), field[2].strip().strip("'\""))
+    if not fields:
+        return text, ""  # a thematic break at the top, not front matter
+    body = ["" for _ in m[0].splitlines()]
+    if description := fields.get("description", ""):
+        body[0] = description.rstrip(".") + "."
+    return "\n".join(body) + "\n" + text[m.end() :], fields.get("title", "")
+
+
+def _first_title(text: str) -> str:
+    """The first '# Title' line outside code fences ('# comment' lines in a shell block
+    are not titles)."""
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not fenced and (m := _HEADING.match(line)):
+            return m.group(1).strip()
+    return ""
 
 
 def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
@@ -202,7 +239,8 @@ def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
     if not (markdown or looks_like_markdown(text)):
         return Document(title=title, text=_tidy(text))
     plain = _MD_HEADING_LINE.sub(lambda m: m.group(1).rstrip(".:") + ".", text)
-    return Document(title=title, text=_tidy(plain), outline=text.strip())
+    # rstrip only: leading blank lines count, so passages keep the file's line numbers
+    return Document(title=title, text=_tidy(plain), outline=text.rstrip())
 
 
 class _HTMLText(HTMLParser):

@@ -141,3 +141,22 @@ def test_the_offline_summary_keeps_table_rows_and_code_lines_whole() -> None:
     assert any(p.startswith("Table row: Option: content_archive_ttl_hours") for p in paragraphs)
     assert statements(out.executive_summary) == paragraphs
     assert out.key_excerpts and all(e in paragraphs for e in out.key_excerpts)
+
+
+def test_a_heading_is_the_lead_in_of_the_short_list_under_it() -> None:
+    text = (
+        "#### [`npm pack`](/commands/npm-pack)\n\n* `prepack`\n* `prepare`\n* `postpack`\n\n"
+        "#### `fetch-retries`\n\n* Default: 2\n* Type: Number\n\nThe retries config.\n"
+    )
+    said = statements(text)
+    assert "npm pack: prepack; prepare; postpack" in said
+    assert "fetch-retries: Default: 2; Type: Number" in said
+    assert statements("\n\n".join(said)) == said  # idempotent
+
+
+def test_a_checklist_item_says_whether_it_is_done() -> None:
+    said = statements(
+        "Before a release we check that:\n\n- [x] Tag the release commit\n- [ ] Publish the wheel to PyPI\n"
+    )
+    assert "Before a release we check that: Done: Tag the release commit" in said
+    assert "Before a release we check that: Not done: Publish the wheel to PyPI" in said
