@@ -191,8 +191,53 @@ def _tidy(text: str) -> str:
 
 def _read_text(path: Path) -> Document:
     text, meta_title = _front_matter(_decode_text(path))
+    suffix = path.suffix.lower()
+    if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
+        text = _rst_headings(text)
     title = meta_title or _first_title(text) or path.stem
-    return _with_outline(title, text, markdown=path.suffix.lower() in (".md", ".markdown"))
+    return _with_outline(title, text, markdown=suffix in (".md", ".markdown"))
+
+
+# A reStructuredText section title: a line underlined (and maybe overlined) by a run of
+# one punctuation character at least as long as the title.
+_RST_RULE = re.compile(r"^([=\-~^\"'`#*+:._<>])\1{2,}[ \t]*$")
+_MD_LIKE = re.compile(r"^ {0,3}#")
+
+
+def _rst_headings(text: str) -> str:
+    """reStructuredText section titles as Markdown heading lines ('Install' over '====='
+    becomes '# Install'), levels in the order the underline styles first appear, as
+    reST defines them; the rule lines are blanked so line numbers still match the file.
+    Text unchanged when it has no titles. Other lines that would read as Markdown
+    headings ('# comment' in a code block) are indented out of the way."""
+    lines = text.splitlines()
+    out = [(" " * 4 + line) if _MD_LIKE.match(line) else line for line in lines]
+    styles: list[tuple[str, bool]] = []
+    found = False
+    i = 0
+    while i + 1 < len(lines):
+        title, rule = lines[i], lines[i + 1]
+        over = bool(_RST_RULE.match(title)) and i + 2 < len(lines)
+        if over:  # overline, title, underline of the same character
+            title, rule = lines[i + 1], lines[i + 2]
+        bare = title.strip()
+        m = _RST_RULE.match(rule)
+        if (
+            not m or not bare or _RST_RULE.match(title) or (not over and title[:1].isspace())
+            or len(rule.rstrip()) < len(title.rstrip()) or (over and lines[i][0] != m[1])
+            or (i > 0 and lines[i - 1].strip() and not over)
+        ):  # fmt: skip
+            i += 1
+            continue
+        style = (m[1], over)
+        if style not in styles:
+            styles.append(style)
+        level = min(styles.index(style) + 1, 6)
+        span = 3 if over else 2
+        out[i : i + span] = [""] * span
+        out[i + (1 if over else 0)] = "#" * level + " " + bare
+        found, i = True, i + span
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "") if found else text
 
 
 # YAML front matter (static site generators: Jekyll, Hugo, Docusaurus, MkDocs…): a block of

@@ -69,3 +69,21 @@ def test_a_thematic_break_at_the_top_is_not_front_matter(tmp_path: Path) -> None
     page = tmp_path / "rule.md"
     page.write_text("---\nJust prose here.\n---\n\n# Real title\n", "utf-8")
     assert readers.read_document(page).title == "Real title"
+
+
+def test_rst_section_titles_split_passages_and_keep_line_numbers(tmp_path: Path) -> None:
+    filler = " ".join(f"Filler sentence {i} says nothing at all." for i in range(40))
+    page = tmp_path / "guide.rst"
+    page.write_text(
+        f"=====\nGuide\n=====\n\n{filler}\n\nInstall\n-------\n\nRun pip install foo.\n\n"
+        "::\n\n # not a heading\n pip install foo\n\nUsage\n-------\n\nCall foo().\n",
+        "utf-8",
+    )
+    doc = readers.read_document(page)
+    assert doc.title == "Guide"
+    passages = split_passages(doc.outline)
+    by_heading = {p.heading: p for p in passages}
+    assert set(by_heading) == {"Guide", "Guide › Install", "Guide › Usage"}
+    install = by_heading["Guide › Install"]
+    assert page.read_text().splitlines()[install.first_line - 1] == "Install"
+    assert "not a heading" in install.text
