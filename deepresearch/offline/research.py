@@ -33,12 +33,14 @@ from deepresearch.text import (
     sentences,
     stem,
     term_set,
+    title_phrases,
     truncate_words,
 )
 
 _GAP_FRAME = frozenset(
     ["little", "evidence", "sources", "source", "nothing", "found", "yet", "reviewer", "asked"]
 )
+MAX_ANCHORS = 2  # entities a part that points back is searched on, with its own words
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
 RELEVANT_SOURCES_ENOUGH = 3  # the researcher's early exit, docs/concepts/gathering.md
 SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
@@ -191,10 +193,40 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, 
         (lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
         for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
-    own = " ".join(keywords(part.text))
-    if part.refers_back and own and own != part.query:
-        leads.append((own, "The part's own words, without those borrowed from the question."))
+    if part.refers_back:
+        leads += _own_words_leads(part, titles, inputs.question)
     return [(q, why) for q, why in leads if normalize_query(q) not in ran]
+
+
+def _anchors(part: Part, titles: list[str], question: str) -> list[str]:
+    """What a part that points back hangs on: the gathered titles and the question's
+    capitalised phrases made only of the words it borrowed ("Thirty Years' War" for "how
+    did it end"), the longest first, none inside a longer one."""
+    borrowed = part.terms - part.own
+    found: list[str] = []
+    for name in sorted(dict.fromkeys([*title_phrases(question), *titles]), key=len, reverse=True):
+        terms = term_set(name)
+        if terms and terms <= borrowed and not any(terms <= term_set(f) for f in found):
+            found.append(name)
+    return found[:MAX_ANCHORS]
+
+
+def _own_words_leads(part: Part, titles: list[str], question: str) -> list[tuple[str, str]]:
+    """The part's own words, each anchor before them: alone they lose what the part is
+    about ("end"); with all the borrowed words the anchor's own entries win again.
+    Without an anchor, only when they are more than one word."""
+    own = keywords(part.text)
+    if not own or " ".join(own) == part.query:
+        return []
+    anchors = _anchors(part, titles, question)
+    if not anchors:
+        if len(own) < 2:
+            return []
+        return [(" ".join(own), "The part's own words, without those borrowed from the question.")]
+    return [
+        (f"{a} {' '.join(own)}", f"The part's own words, on what it points back to: {a}.")
+        for a in anchors
+    ]
 
 
 def _part_for(question: str, focus: str) -> Part:

@@ -89,9 +89,11 @@ async def run_search(
     scope: str | None = None,
     extract: list[str] | None = None,
     prefetched: Awaitable[list[SearchHit]] | None = None,
+    max_results: int | None = None,
 ) -> list[SearchHit]:
     """One search (or extract) call with its audit event and metrics. ``prefetched``: the
-    same search already started (deepresearch.prefetch); it is awaited instead."""
+    same search already started (deepresearch.prefetch); it is awaited instead.
+    ``max_results``: hits to ask for, ``max_sources_per_query`` unless given."""
     ctx.cancel.check()
     started = time.perf_counter()
     kind = "extract" if extract is not None else "search"
@@ -103,7 +105,8 @@ async def run_search(
         elif prefetched is not None:
             hits = await prefetched
         else:
-            hits = await ctx.search.search(query, max_results=ctx.config.loop.max_sources_per_query)
+            wanted = max_results or ctx.config.loop.max_sources_per_query
+            hits = await ctx.search.search(query, max_results=wanted)
     except ProviderError as exc:
         error = f"{type(exc).__name__}: {exc}"
         raise SearchError(str(exc), provider=ctx.search.name) from exc

@@ -55,7 +55,7 @@ async def research_topic(
     query: str | None = sq.query
     last_counts: dict[str, int] = {}
     while query is not None and topic.tool_calls < cfg.gathering.topic_max_tool_calls:
-        hits = await run_search(state, ctx, query, phase=phase, scope=sq.id)
+        hits = await _search(state, ctx, sq, topic, query, phase)
         topic.searches += 1
         topic.queries.append(query)
         added = await _add_hits(state, ctx, sq, topic, hits, phase)
@@ -102,6 +102,33 @@ async def research_topic(
         await compress_topic(state, ctx, sq, topic, phase)
     _tally_tokens(state, topic)
     return topic
+
+
+FOLLOW_UP_DEPTH = 2  # a follow-up search reads this many pages of results past the known
+
+
+async def _search(
+    state: ResearchState,
+    ctx: RunContext,
+    sq: SubQuery,
+    topic: TopicResult,
+    query: str,
+    phase: Phase,
+) -> list[SearchHit]:
+    """One search of the topic. A follow-up (any search after the topic's first) pages
+    past what is already gathered: it asks for FOLLOW_UP_DEPTH times the usual results and
+    keeps the usual page's known hits (to count them) and the best unknown ones, at most
+    a page of them, so a search whose words the gathered entries match still adds the
+    entries ranked just below them."""
+    page = ctx.config.loop.max_sources_per_query
+    if not topic.queries:
+        return await run_search(state, ctx, query, phase=phase, scope=sq.id)
+    hits = await run_search(
+        state, ctx, query, phase=phase, scope=sq.id, max_results=page * FOLLOW_UP_DEPTH
+    )
+    known = {s.url for s in visible_sources(state, sq.id)}
+    fresh = [h for h in hits if h.url not in known][:page]
+    return [h for i, h in enumerate(hits) if i < page and h.url in known] + fresh
 
 
 async def _add_hits(

@@ -217,3 +217,45 @@ def test_a_question_that_names_its_subject_exits_early_without_hops() -> None:
     )  # fmt: skip
     out = research.reflect(inputs)
     assert out.research_complete and not out.refined_query
+
+
+def _pointing_back(own_query: str, titles: list[str]) -> ReflectInputs:
+    question = "What was the Thirty Years' War and how did it end?"
+    sources = [
+        SourceText(id=f"src-{n}", citation=n, title=t, text=f"{t} was a war in Europe.")
+        for n, t in enumerate(titles, 1)
+    ]
+    return ReflectInputs(
+        question=question, sub_query=own_query, queries_run=[own_query], tool_calls_used=1,
+        max_tool_calls=10, sources=sources, last_novelty={"new": len(sources)},
+    )  # fmt: skip
+
+
+def test_a_part_that_points_back_searches_its_own_words_on_what_it_points_to() -> None:
+    inputs = _pointing_back("end thirty years war", ["[NEW] Thirty Years' War", "Seven Years' War"])
+    queries = []
+    for _ in range(6):
+        out = research.reflect(inputs)
+        if not (out.continue_searching and out.refined_query):
+            break
+        queries.append(out.refined_query)
+        inputs = inputs.model_copy(update={"queries_run": [*inputs.queries_run, queries[-1]]})
+    # "end" alone would find every entry on endings; with the entity it is this war's end
+    assert "Thirty Years' War end" in queries
+    assert "end" not in queries
+
+
+def test_own_words_of_one_word_are_never_searched_alone() -> None:
+    # no gathered title and no capitalised phrase is made of the borrowed words
+    inputs = _pointing_back("end thirty years war", ["Treaty", "Siege"])
+    inputs = inputs.model_copy(
+        update={"question": "what was the thirty years war and how did it end?"}
+    )
+    queries = []
+    for _ in range(6):
+        out = research.reflect(inputs)
+        if not (out.continue_searching and out.refined_query):
+            break
+        queries.append(out.refined_query)
+        inputs = inputs.model_copy(update={"queries_run": [*inputs.queries_run, queries[-1]]})
+    assert "end" not in queries

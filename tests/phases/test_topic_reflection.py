@@ -12,7 +12,7 @@ from deepresearch.config import Config
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import novelty_line, research_topic
 from deepresearch.roles import ReflectInputs, ReflectOutput
-from deepresearch.state import Novelty, Phase
+from deepresearch.state import EventKind, Novelty, Phase
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
 from deepresearch.text import jaccard, term_set
 
@@ -287,3 +287,22 @@ async def test_stop_heuristic_ends_research_when_the_last_search_found_nothing_n
     assert topic.reflections[-1].research_complete
     assert topic.stop_reason.startswith("research complete: The last search returned nothing new")
     assert "0 new, 1 related, 1 duplicate out of 2 results" in topic.stop_reason
+
+
+async def test_a_follow_up_search_pages_past_what_is_already_gathered() -> None:
+    # The provider ranks the same two known entries first for both queries; the follow-up
+    # asks for twice the page and keeps the entries ranked below them.
+    ranked = [doc(n, f"entry {n} on the war and its end") for n in range(1, 9)]
+    search = ScriptSearch([ranked, ranked])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return _again("the war end") if n == 1 else ReflectOutput(research_complete=True)
+
+    ctx, events = make_context(FunctionLLM(reflect_with(decide)), search, max_sources_per_query=2)
+    state, (sq,) = new_state("the war")
+    topic = await research_topic(state, ctx, sq, G)
+    urls = [s.url for s in state.sources]
+    assert urls == [f"https://example.org/{n}" for n in (1, 2, 3, 4)]
+    assert topic.searches == 2  # one search call each, counted as such
+    # each call is recorded with what the provider returned: a page, then two pages
+    assert [c["results"] for c in events.kinds(EventKind.SEARCH_CALL)] == [2, 4]
