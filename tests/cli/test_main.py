@@ -189,7 +189,9 @@ def test_set_and_common_knobs_reach_the_config(
     planned = [sq for sq in state.sub_queries if sq.origin == "plan"]
     assert 1 <= len(planned) <= 2
     assert state.clarification is None
-    assert all(len(state.sources_for(sq.id)) <= 1 for sq in planned)
+    # each search keeps at most one new source (a follow-up pages past the known ones)
+    searches = {t.sub_query_id: t.searches for t in state.topic_results}
+    assert all(len(state.sources_for(sq.id)) <= searches[sq.id] for sq in planned)
     assert main(["q?", "--set", "max_sources_per_querys=1"]) == 2
     assert "max_sources_per_query" in capsys.readouterr().err  # the did-you-mean hint
     assert main(["q?", "--set", "novalue"]) == 2
