@@ -194,7 +194,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, 
         for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
     if part.refers_back:
-        leads += _own_words_leads(part, titles, inputs.question)
+        leads = _own_words_leads(part, titles, inputs.question) + leads
     return [(q, why) for q, why in leads if normalize_query(q) not in ran]
 
 
