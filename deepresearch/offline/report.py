@@ -35,6 +35,9 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
 
 MAX_CITED = 12  # sources a report cites at most: the ones that answer, not all gathered
 PER_PART = 12  # findings per question part in the report
+# Citations shown per finding (its own source first): a statement many documents repeat
+# (a shared configuration block) would otherwise use up the report's MAX_CITED.
+CITES_PER_FINDING = 3
 
 
 def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]], set[int]]:
@@ -51,11 +54,32 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
                 continue
             f = items[rank]
             room = [c for c in f.citations if c in cited or len(cited) < MAX_CITED]
+            room = room[:CITES_PER_FINDING]
             if not room or len(cited | set(room)) > MAX_CITED:
                 continue
             cited |= set(room)
             chosen[part].append(f.model_copy(update={"citations": room}))
-    return {k: v for k, v in chosen.items() if v}, cited
+    return {k: v for k, v in _more_supporters(chosen, findings, cited).items() if v}, cited
+
+
+def _more_supporters(
+    chosen: dict[str, list[FindingBrief]], findings: list[FindingBrief], cited: set[int]
+) -> dict[str, list[FindingBrief]]:
+    """Once every chosen finding has its first citations, the report's remaining room
+    (up to MAX_CITED, ``cited`` grows) goes to the other sources that confirm them."""
+    full = {f.content: f.citations for f in findings}
+    out: dict[str, list[FindingBrief]] = {}
+    for part, items in chosen.items():
+        out[part] = []
+        for f in items:
+            extra: list[int] = []
+            for c in full.get(f.content, []):
+                if c in f.citations or (c not in cited and len(cited) >= MAX_CITED):
+                    continue
+                cited.add(c)
+                extra.append(c)
+            out[part].append(f.model_copy(update={"citations": f.citations + extra}))
+    return out
 
 
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:

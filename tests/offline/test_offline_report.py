@@ -164,3 +164,24 @@ def test_at_most_twelve_sources_are_cited() -> None:
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
     assert len(cited) == report.MAX_CITED
     assert {"### Part 0", "### Part 1", "### Part 2"} <= set(md.splitlines())  # every part
+
+
+def test_a_widely_confirmed_finding_does_not_use_up_the_citations() -> None:
+    shared = FindingBrief(
+        id="f-0",
+        content="Default: true; Type: Boolean.",
+        confidence="confirmed",
+        citations=list(range(1, 12)),
+        category="Part A",
+    )
+    own = [
+        FindingBrief(
+            id=f"f-{n}", content=f"Statement number {n} about flags.", confidence="medium",
+            citations=[n], category="Part B",
+        )
+        for n in range(20, 25)
+    ]  # fmt: skip
+    md = report.synthesize(inputs(findings=[shared, *own])).markdown
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
+    assert {20, 21, 22, 23, 24} <= cited  # every other finding keeps its source
+    assert {1, 2, 3} <= cited and len(cited) == report.MAX_CITED  # room left: confirmations
