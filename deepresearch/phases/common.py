@@ -64,6 +64,7 @@ def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> Source
         quality=src.quality.value,
         sub_query_id=src.sub_query_id,
         domain=src.domain,
+        links=list(src.links),
     )
 
 

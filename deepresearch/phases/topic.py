@@ -161,6 +161,7 @@ async def _add_hits(
             domain=domain_of(hit),
             published=hit.published,
             relevance=hit.score,
+            links=_links_of(hit),
             **hit.scholarly_fields(),
         )
         topic.source_ids.append(src.id)
@@ -168,6 +169,12 @@ async def _add_hits(
     if ctx.config.summaries.fetch_time_summarization:
         await asyncio.gather(*(_summarize(state, ctx, sq, s, phase) for s in added))
     return added
+
+
+def _links_of(hit: SearchHit) -> list[str]:
+    """The titles a corpus hit's text links to (``metadata["links"]``), else none."""
+    links = hit.metadata.get("links")
+    return [str(t) for t in links] if isinstance(links, list) else []
 
 
 async def _merge_extracts(
@@ -189,6 +196,7 @@ async def _merge_extracts(
             fresh.append(hit)
         elif text and len(text) > len(known.raw_content or known.content):
             known.raw_content, known.content, known.summarized = text, text, False
+            known.links = _links_of(hit) or known.links
             upgraded.append(known)
     summarizing = upgraded if ctx.config.summaries.fetch_time_summarization else []
     # Every page is summarized as soon as it is here, side by side: the upgraded ones

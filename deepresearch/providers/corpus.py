@@ -37,7 +37,13 @@ from deepresearch.providers import corpus_index as store
 from deepresearch.providers import readers
 from deepresearch.providers.base import SearchHit
 from deepresearch.providers.corpus_index import Lookup
-from deepresearch.providers.corpus_ranking import POOL, dense_ranking, fuse, named_ranking
+from deepresearch.providers.corpus_ranking import (
+    POOL,
+    dense_ranking,
+    fuse,
+    linked_titles,
+    named_ranking,
+)
 from deepresearch.providers.readers import build_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
@@ -246,9 +252,11 @@ class CorpusSearch:
                 (NAMED_WEIGHT, named_ranking(conn, lookup, query)),
             ]
             fused = fuse(rankings)
-            return self._hits(conn, fused, max_results)
+            return self._hits(conn, lookup, fused, max_results)
 
-    def _hits(self, conn: sqlite3.Connection, fused: dict[int, float], limit: int) -> list[SearchHit]:  # fmt: skip
+    def _hits(
+        self, conn: sqlite3.Connection, lookup: Lookup, fused: dict[int, float], limit: int
+    ) -> list[SearchHit]:
         hits: list[SearchHit] = []
         seen_docs: set[int] = set()
         for pid in sorted(fused, key=lambda p: -fused[p]):
@@ -271,7 +279,7 @@ class CorpusSearch:
             else:
                 hit = self._passage_hit(key, title, heading, first, last, text, domain)
                 hit = hit.model_copy(update={"score": fused[pid]})
-            hits.append(hit)
+            hits.append(_with_links(conn, lookup, hit, [title, heading]))
             if len(hits) >= limit:
                 break
         return hits
@@ -280,6 +288,7 @@ class CorpusSearch:
         hits: list[SearchHit] = []
         with self._lock:
             conn = self._ready(cancel)
+            lookup = self._lookup_for(conn)
             for url in urls:
                 fragment = _FRAGMENT.search(url)
                 key = self._key_for(_FRAGMENT.sub("", url))
@@ -291,7 +300,7 @@ class CorpusSearch:
                         (key, int(fragment[1]), int(fragment[2])),
                     ).fetchone()
                     if row is not None:
-                        hits.append(self._passage_hit(*row))
+                        hits.append(_with_links(conn, lookup, self._passage_hit(*row), row[1:3]))
                     continue
                 row = conn.execute(
                     "SELECT path, title, snippet, substr(text, 1, ?), domain, NULL FROM docs "
@@ -299,7 +308,7 @@ class CorpusSearch:
                     (CONTENT_CHARS, key),
                 ).fetchone()
                 if row is not None:
-                    hits.append(self._hit(*row))
+                    hits.append(_with_links(conn, lookup, self._hit(*row), [row[1]]))
         return hits
 
     def _hit(
@@ -485,6 +494,14 @@ class CorpusSearch:
         store.insert_docs(conn, pending)
         store.set_meta(conn, fingerprint=self._fingerprint or "")
         return IndexStats(added=added, removed=count, skipped=skipped)
+
+
+def _with_links(
+    conn: sqlite3.Connection, lookup: Lookup, hit: SearchHit, own: Iterable[str]
+) -> SearchHit:
+    """The hit with ``metadata["links"]``: the titles of other entries its text names."""
+    links = linked_titles(conn, lookup, hit.content, [t for t in own if t])
+    return hit.model_copy(update={"metadata": {**hit.metadata, "links": links}})
 
 
 @contextlib.contextmanager

@@ -54,6 +54,12 @@ def name_key(text: str) -> str:
     return " ".join(_NAME_TOKEN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
+def name_tokens(text: str) -> list[str]:
+    """The tokens of :func:`name_key` with their case as written: 'How did Christianity
+    begin' → ['How', 'did', 'Christianity', 'begin']."""
+    return _NAME_TOKEN.findall(unicodedata.normalize("NFKC", text))
+
+
 def clear(conn: sqlite3.Connection) -> None:
     """Delete every document, passage, vector and skipped file from the index.
 
@@ -185,6 +191,10 @@ class Lookup:
     matrix_ids: list[int] = field(default_factory=list)
     matrix: vectors.Matrix | None = None
     names: dict[str, list[int]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # name key → its title as written
+    # First word of a name → most words a name starting with it has (linking a text
+    # tries no longer n-grams there).
+    starts: dict[str, int] = field(default_factory=dict)
     _idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
@@ -198,19 +208,31 @@ class Lookup:
         rows = conn.execute("SELECT passage_id, vec FROM vectors ORDER BY passage_id").fetchall()
         matrix = vectors.from_blobs([r[1] for r in rows]) if rows else None
         names: dict[str, list[int]] = {}
+        labels: dict[str, str] = {}
+        exact: set[str] = set()  # keys that are a whole title: it wins over 'Marble (toy)'
         for title, first in conn.execute(
             "SELECT d.title, min(p.id) FROM docs d JOIN passages p ON p.doc_id = d.id GROUP BY d.id"
         ):
-            for key in {name_key(title), name_key(re.sub(r"\s*\(.*?\)", "", title))}:
+            whole, bare = name_key(title), name_key(re.sub(r"\s*\(.*?\)", "", title))
+            for key in dict.fromkeys([whole, bare]):
                 if key:
                     names.setdefault(key, []).append(first)
+                if key and (key not in labels or (key == whole and key not in exact)):
+                    labels[key] = title
+            exact.add(whole)
         for heading, first in conn.execute(
             "SELECT heading, min(id) FROM passages WHERE heading != '' GROUP BY doc_id, heading"
         ):
-            key = name_key(heading.rsplit(" › ", 1)[-1])
+            label = heading.rsplit(" › ", 1)[-1]
+            key = name_key(label)
             if key:
                 names.setdefault(key, []).append(first)
-        return cls(count, [r[0] for r in rows], matrix, names)
+                labels.setdefault(key, label)  # a document's title wins over a heading
+        starts: dict[str, int] = {}
+        for key in names:
+            first, size = key.split(" ", 1)[0], key.count(" ") + 1
+            starts[first] = max(starts.get(first, 0), size)
+        return cls(count, [r[0] for r in rows], matrix, names, labels, starts)
 
     def idf(self, conn: sqlite3.Connection, word: str) -> float:
         """log(N / (1 + passages containing the word)): how specific a word is here."""

@@ -3,12 +3,14 @@ against titles and headings, and the weighted reciprocal rank fusion of the rank
 
 from __future__ import annotations
 
+import re
 import sqlite3
+import unicodedata
 
 import numpy as np
 
 from deepresearch.providers import readers, vectors
-from deepresearch.providers.corpus_index import Lookup, name_key
+from deepresearch.providers.corpus_index import Lookup, name_key, name_tokens
 
 RRF_K = 60  # rank r scores weight / (RRF_K + r)
 POOL = 100  # candidates taken from each ranking before fusion
@@ -19,6 +21,10 @@ DENSE_FLOOR = 0.3
 # 'Theory' or 'City' name entries too, but nearly every text uses those words.
 SPECIFIC_NAME = 4.6  # log(100): one word found in at most ~1% of passages
 MAX_NAME_WORDS = 6
+_WORD = re.compile(r"\w[\w'\-]*")  # the tokens of corpus_index.name_key
+_SENTENCE_END = re.compile(r"[.!?]")
+_QUALIFIER = re.compile(r"\s*\(.*?\)")  # "Don (river)": a title's bracketed qualifier
+MAX_LINKS = 40  # titles a hit's text links to, in the order it first names them
 
 
 def dense_ranking(lookup: Lookup, query: str) -> list[int]:
@@ -44,14 +50,17 @@ def dense_ranking(lookup: Lookup, query: str) -> list[int]:
 
 def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[int]:
     """Entity linking: the longest query n-grams that are a title or heading here, kept
-    when their words are specific to few passages, most specific first.
+    when their words are specific to few passages, when they are the whole query, or
+    when the query writes them as a name (capitalised after its first word), most
+    specific first.
 
     Args:
         conn: the index connection (for word idf).
         lookup: the open index's in-memory tables.
         query: the search query.
     """
-    tokens = name_key(query).split()
+    cased = name_tokens(query)
+    tokens = [t.casefold() for t in cased]
     content = {i for i, w in enumerate(tokens) if w not in readers.STOPWORDS}
     found: list[tuple[float, int, list[int]]] = []
     used: set[int] = set()
@@ -63,15 +72,92 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
                 continue
             words = [w for w in key.split() if w not in readers.STOPWORDS]
             specificity = sum(lookup.idf(conn, w) for w in words)
-            # A query that is a title ('Christianity') names it, however common its words.
+            # A query that is a title ('Christianity') names it, however common its words;
+            # so does one that capitalises it mid-sentence ('How did Christianity begin').
             whole = bool(content) and content <= span
-            if words and (specificity >= SPECIFIC_NAME or whole):
+            if words and (specificity >= SPECIFIC_NAME or whole or _written_as_name(cased, span & content)):  # fmt: skip
                 found.append((specificity, i, lookup.names[key]))
                 used |= span
     ranking: list[int] = []
     for _, _, pids in sorted(found, key=lambda f: (-f[0], f[1])):
         ranking += [p for p in pids if p not in ranking]
     return ranking
+
+
+def _written_as_name(cased: list[str], content: set[int]) -> bool:
+    """Whether every content word at ``content`` starts upper-case and one of them is not
+    the text's first word (whose capital says nothing)."""
+    return any(i > 0 for i in content) and all(cased[i][:1].isupper() for i in content)
+
+
+def linked_titles(conn: sqlite3.Connection, lookup: Lookup, text: str, own: list[str]) -> list[str]:
+    """The titles (and headings) of other entries that ``text`` names, like a wiki page's
+    outgoing links: the longest n-gram at each place that is a name here, in any case
+    ('a diet of bamboo' links *Bamboo*), kept when its words are specific to few passages
+    (as in :func:`named_ranking`) or the text writes it as a name (capitalised, not as a
+    sentence's first word: 'spread to China'); the entry's own names (``own``) are left
+    out.
+
+    Args:
+        conn: the index connection (for word idf).
+        lookup: the open index's in-memory tables.
+        text: the hit's text.
+        own: the hit's own title and heading.
+    """
+    skip = {name_key(t) for t in own} | {name_key(_QUALIFIER.sub("", t)) for t in own}
+    flat = unicodedata.normalize("NFKC", text)
+    found = list(_WORD.finditer(flat))
+    # A possessive names its owner: "Einstein's theory" links *Albert Einstein*.
+    tokens = [m.group().casefold().removesuffix("'s").removesuffix("’s") for m in found]
+    # A capital after the start or a sentence's end says nothing.
+    ends = [0, *(m.end() for m in found)]
+    capital = [
+        m.group()[:1].isupper() and i > 0 and _SENTENCE_END.search(flat, ends[i], m.start()) is None
+        for i, m in enumerate(found)
+    ]
+    context = set(tokens)
+    links: dict[str, None] = {}
+    i = 0
+    while i < len(tokens) and len(links) < MAX_LINKS:
+        size = _name_at(conn, lookup, tokens, capital, i)
+        if size:
+            key = " ".join(tokens[i : i + size])
+            label = lookup.labels.get(key, key)
+            if key not in skip and _sense_fits(key, label, context):
+                links.setdefault(label)
+        i += size or 1
+    return list(links)
+
+
+def _sense_fits(key: str, label: str, context: set[str]) -> bool:
+    """Whether the text may mean the entry: an entry titled with a qualifier ('Bark
+    (botany)', 'Don (river)') is one sense of its name, linked only when the text uses
+    a word of the qualifier too; without it 'bark' or 'a pen' would link any sense."""
+    qualifier = _QUALIFIER.search(label)
+    if qualifier is None or key == name_key(label):
+        return True
+    words = set(name_key(qualifier.group()).split()) - readers.STOPWORDS
+    return bool(words & context)
+
+
+def _name_at(
+    conn: sqlite3.Connection, lookup: Lookup, tokens: list[str], capital: list[bool], i: int
+) -> int:
+    """How many tokens from ``tokens[i]`` make the longest name here that is specific or
+    written capitalised (0: none)."""
+    longest = lookup.starts.get(tokens[i], 0) if lookup.starts else MAX_NAME_WORDS
+    for size in range(min(longest, MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+        key = " ".join(tokens[i : i + size])
+        if key not in lookup.names:
+            continue
+        words = [j for j in range(i, i + size) if tokens[j] not in readers.STOPWORDS]
+        # The whole capitalised run, not a word of a longer one ('School' in 'Case School').
+        alone = not (i > 0 and capital[i - 1]) and not (i + size < len(tokens) and capital[i + size])  # fmt: skip
+        if words and alone and all(capital[j] for j in words):
+            return size
+        if sum(lookup.idf(conn, tokens[j]) for j in words) >= SPECIFIC_NAME:
+            return size
+    return 0
 
 
 def fuse(rankings: list[tuple[float, list[int]]]) -> dict[int, float]:

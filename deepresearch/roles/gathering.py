@@ -36,6 +36,7 @@ class SourceText(Contract):
     quality: str = "unknown"
     sub_query_id: str | None = None
     domain: str = ""
+    links: list[str] = Field(default_factory=list)  # entries its text names (Source.links)
 
 
 class TopicDigest(Contract):

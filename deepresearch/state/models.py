@@ -169,6 +169,9 @@ class Source(Record):
     novelty: Novelty | None = None
     novelty_score: float | None = None
     related_to: str | None = None  # title of the closest earlier source of the same sub-query
+    # Titles of other entries the source's text names (a corpus' entity links), which the
+    # offline engine may follow to the next part of a question.
+    links: list[str] = Field(default_factory=list)
     published: str | None = None
     iteration: int = 1
     # The search provider's score for the hit (higher = more relevant; each provider has

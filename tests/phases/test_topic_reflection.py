@@ -306,3 +306,16 @@ async def test_a_follow_up_search_pages_past_what_is_already_gathered() -> None:
     assert topic.searches == 2  # one search call each, counted as such
     # each call is recorded with what the provider returned: a page, then two pages
     assert [c["results"] for c in events.kinds(EventKind.SEARCH_CALL)] == [2, 4]
+
+
+async def test_the_titles_a_hit_links_reach_its_source_and_the_researcher() -> None:
+    done = ReflectOutput(research_complete=True, rationale="enough")
+    llm = ScriptedLLM({ReflectOutput: [done]})
+    hit = doc(1, "The giant panda eats bamboo.", metadata={"links": ["Bamboo"]})
+    ctx, _ = make_context(llm, ScriptSearch([[hit, doc(2, "Pandas live in China.")]]))
+    state, (sq,) = new_state("giant panda diet")
+    await research_topic(state, ctx, sq, G)
+    assert [s.links for s in state.sources] == [["Bamboo"], []]
+    (inputs,) = [r.inputs for r in llm.requests_for(ReflectOutput)]
+    assert isinstance(inputs, ReflectInputs)
+    assert [s.links for s in inputs.sources] == [["Bamboo"], []]

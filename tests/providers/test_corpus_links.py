@@ -1,0 +1,80 @@
+"""Entity linking in corpus search: names the query writes capitalised, and the titles a
+hit's text names (``SearchHit.metadata["links"]``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deepresearch.providers.corpus import CorpusSearch
+from deepresearch.providers.corpus_index import Lookup
+from deepresearch.providers.corpus_ranking import linked_titles
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("DEEPRESEARCH_HOME", str(home))
+    return home
+
+
+def _record(title: str, text: str) -> dict[str, str]:
+    return {"title": title, "text": text, "url": f"https://w.org/{title.replace(' ', '_')}"}
+
+
+def _filler(n: int, text: str) -> list[dict[str, str]]:
+    return [_record(f"Entry {i}", f"{text} Item {i} of the list.") for i in range(n)]
+
+
+async def test_a_name_the_query_capitalises_links_its_entry_however_common(
+    tmp_path: Path,
+) -> None:
+    records = [
+        _record("History of Christianity", "The history of Christianity: how christianity "
+                "began, when it began and where it began; the beginnings of christianity."),
+        _record("Christianity", "Christianity is a religion based on the Bible."),
+        *_filler(30, "Notes on christianity and other religions."),
+    ]  # fmt: skip
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "c.sqlite")
+    # 'christianity' is in nearly every entry here: only its capital names the entry
+    capitalised = await corpus.search("How did Christianity begin", max_results=3)
+    assert capitalised[0].title == "Christianity"
+    lower = await corpus.search("how did christianity begin", max_results=3)
+    assert lower[0].title == "History of Christianity"
+
+
+def _lookup(names: dict[str, str], idf: dict[str, float]) -> Lookup:
+    """A lookup over the given name keys and titles, with word specificity given."""
+    keys = {k: [i] for i, k in enumerate(names)}
+    return Lookup(passage_count=1000, names=keys, labels=dict(names), _idf=idf)
+
+
+def test_a_text_links_the_entries_it_names_in_any_case() -> None:
+    lookup = _lookup(
+        {"bamboo": "Bamboo", "giant panda": "Giant panda", "china": "China",
+         "diet": "Diet (nutrition)", "giant": "Giant", "bear": "Bear"},
+        {"bamboo": 7.1, "giant": 5.7, "panda": 6.0, "china": 3.5, "diet": 5.0, "bear": 2.0},
+    )  # fmt: skip
+    text = (
+        "The giant panda is a bear endemic to China. Its diet consists almost entirely of bamboo."
+    )
+    links = linked_titles(None, lookup, text, ["Giant panda"])  # type: ignore[arg-type]
+    # its own title (and not 'giant' inside it) is left out; 'bear' is too common to
+    # link lower-case, 'China' is written as a name; 'Diet (nutrition)' is one sense of
+    # 'diet' and the text says nothing of nutrition
+    assert links == ["China", "Bamboo"]
+
+
+async def test_hits_carry_the_titles_their_text_links(tmp_path: Path) -> None:
+    records = [
+        _record("Giant panda", "The giant panda eats bamboo shoots in the mountains."),
+        _record("Bamboo", "Bamboo is a grass."),
+        *_filler(300, "Mountains and rivers."),
+    ]
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "p.sqlite")
+    (panda, *_) = await corpus.search("giant panda", max_results=2)
+    assert panda.title == "Giant panda"
+    assert panda.metadata["links"] == ["Bamboo"]
+    (extracted,) = await corpus.extract([panda.url])
+    assert extracted.metadata["links"] == ["Bamboo"]
