@@ -80,7 +80,7 @@ def question_parts(question: str) -> list[Part]:
         words = {w.lower() for w in _TOKEN.findall(piece)}
         refers = bool(words & _REFERS_BACK) and bool(parts)
         query_words = keywords(piece)
-        if parts and (refers or len(query_words) <= 1):
+        if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + context[:4]))
         parts.append(Part(piece, " ".join(query_words) or piece, refers))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
@@ -145,8 +145,12 @@ def _split_names(clause: str) -> list[str]:
             return [clause]  # "the Dutch and the English East India Companies"
         items.append((c + 1, r1))
         head, tail = words[: items[0][0]], words[r1:]
+        # "Compare A and B and the goal they raced for": the last conjunct is a part of
+        # its own (the thing both went after), not a copy in each name's part.
+        extra = [" ".join(tail[1:])] if len(tail) > 2 and tail[0].lower() == "and" else []
+        tail = [] if extra else tail
         out = [" ".join(head + [w.rstrip(",") for w in words[a:b]] + tail) for a, b in items]
-        return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out]
+        return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out + extra]
     return [clause]
 
 
@@ -183,9 +187,14 @@ _ASKS_FOR_ENTITY = re.compile(
 )
 
 
+# A part that is a bare noun phrase ("the goal they raced for", "its most famous work")
+# describes a thing to identify, as "which goal did they race for" would.
+_DESCRIBED = re.compile(r"^(?:the|its|their|his|her)\s+[a-z]", re.IGNORECASE)
+
+
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
-    return bool(_ASKS_FOR_ENTITY.search(text))
+    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()))
 
 
 def entities(text: str) -> list[str]:

@@ -96,3 +96,14 @@ def test_an_including_phrase_is_a_part_of_its_own() -> None:
     )
     assert parts[-1].text == "which is Smith's best portrait"
     assert asks_for_entity(parts[-1].text)
+
+
+def test_a_last_conjunct_after_two_names_is_a_part_that_asks_for_a_thing() -> None:
+    parts = question_parts("Compare Confucius and Laozi and the traditions they founded.")
+    assert [p.text for p in parts] == [
+        "Compare Confucius",
+        "Compare Laozi",
+        "the traditions they founded",
+    ]
+    assert parts[1].query == "laozi"  # a name alone does not borrow the first clause's words
+    assert parts[2].refers_back and asks_for_entity(parts[2].text)
