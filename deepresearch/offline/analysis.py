@@ -221,14 +221,14 @@ def _bridged(
     speaks to this part's own words (the hop's next entity)."""
     given = asked[1]
     referenced = [i, *([0, i - 1] if parts[i].refers_back else [])]
-    mentions: list[tuple[list[str], float, str]] = []
+    mentions: list[tuple[list[str], float, str, set[str]]] = []
     for j in dict.fromkeys(referenced):
         for rank, src in enumerate(answerers[j]):
             for score, unit in statement[(src.id, j)][1][:3]:
                 strength = score / (1 + rank)
                 if j != i:
                     strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
-                mentions.append((_TOKEN.findall(unit), strength, src.id))
+                mentions.append((_TOKEN.findall(unit), strength, src.id, set(src.links)))
     out: dict[str, float] = {}
     for src in sources:
         title = term_set(src.title)
@@ -237,23 +237,28 @@ def _bridged(
         name = [w.lower() for w in _TOKEN.findall(_PARENTHETICAL.sub("", src.title))]
         # A disambiguated title (*Don (river)*) is named only where its context is too.
         sense = title - term_set(" ".join(name))
-        for tokens, strength, by in mentions:
-            if by == src.id or strength <= out.get(src.id, 0.0) or not _names(tokens, name):
+        for tokens, strength, by, links in mentions:
+            if by == src.id or strength <= out.get(src.id, 0.0):
+                continue
+            # The corpus links the entry from this text: a mention in any case counts.
+            if not _names(tokens, name, linked=src.title in links):
                 continue
             if not sense or sense & term_set(" ".join(tokens)):
                 out[src.id] = strength
     return out
 
 
-def _names(tokens: list[str], name: list[str]) -> bool:
+def _names(tokens: list[str], name: list[str], *, linked: bool = False) -> bool:
     """The tokens contain ``name`` as a phrase with a capitalised word in it ("ancient
-    Greece" names *Ancient Greece*), not counting a sentence's first word."""
+    Greece" names *Ancient Greece*), not counting a sentence's first word; in any case
+    when the corpus ``linked`` the entry from this text ("bamboo" names *Bamboo*)."""
     n = len(name)
     if not n:
         return False
     for k in range(len(tokens) - n + 1):
         span = tokens[k : k + n]
-        if not any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0):
+        capital = any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0)
+        if not (capital or linked):
             continue
         said = [stem(t.lower().removesuffix("'s")) for t in span]
         if said == [stem(w) for w in name] and not _longer(tokens, k, n):
@@ -262,8 +267,10 @@ def _names(tokens: list[str], name: list[str]) -> bool:
 
 
 def _longer(tokens: list[str], k: int, n: int) -> bool:
-    """The span ``tokens[k:k+n]`` is only part of a longer capitalised name ("Don" of
-    "Don Bradman" does not name *Don (river)*)."""
+    """The one-word span ``tokens[k]`` is only part of a longer capitalised name ("Don" of
+    "Don Bradman" does not name *Don (river)*; "Eastern Han dynasty" names *Han dynasty*)."""
+    if n > 1:
+        return False
     before = k > 1 and tokens[k - 1][:1].isupper()
     after = k + n < len(tokens) and tokens[k + n][:1].isupper()
     return before or after

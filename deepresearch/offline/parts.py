@@ -23,7 +23,9 @@ from deepresearch.text import (
 )
 
 # Words that open a question clause ("..., and where did he found his school?").
-_WH = r"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|in which|to which|into which|from which|at which|by which|for which|of which|on which)"
+# English prepositions that can open a "which" clause ("…, and under which dynasty …").
+_PREPOSITIONS = "in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS})\s+(?:which|what|whom))"
 _CLAUSE_SPLIT = re.compile(
     rf"\s*(?:;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",

@@ -315,3 +315,12 @@ def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
     statement = analysis.part_scores(parts, srcs, units, weights)
     bridged = analysis._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
     assert "src-2" not in bridged
+
+
+def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_name() -> None:
+    said = analysis._TOKEN.findall("It eats bamboo under the Eastern Han dynasty.")
+    assert not analysis._names(said, ["bamboo"])  # a common noun, unlinked
+    assert analysis._names(said, ["bamboo"], linked=True)  # the corpus links *Bamboo* here
+    assert analysis._names(said, ["han", "dynasty"])  # a longer name holds the whole title
+    parts = question_parts("Who invented paper, and under which dynasty did he serve?")
+    assert parts[1].text == "under which dynasty did he serve"
