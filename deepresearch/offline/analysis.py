@@ -406,7 +406,16 @@ def _kept(
             or bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
         )
     ]
-    return _diverse(above, [statement[(s.id, i)][1] for s in above])
+    kept = _diverse(above, [statement[(s.id, i)][1] for s in above])
+    # The source with the part's best statement answers it most directly, whatever the
+    # other signals say: it is kept (in place of the last one when the part is full),
+    # unless other sources state the part as well (a tie says nothing about which).
+    best_said = sorted((statement[(s.id, i)][0], s.citation, s) for s in above)[::-1]
+    if best_said and (len(best_said) == 1 or best_said[0][0] > best_said[1][0]):
+        direct = best_said[0][2]
+        if direct not in kept:
+            kept = [*kept[: SOURCES_PER_PART - 1], direct]
+    return kept
 
 
 def _within_limit(chosen: list[Candidate]) -> list[Candidate]:

@@ -324,3 +324,20 @@ def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_na
     assert analysis._names(said, ["han", "dynasty"])  # a longer name holds the whole title
     parts = question_parts("Who invented paper, and under which dynasty did he serve?")
     assert parts[1].text == "under which dynasty did he serve"
+
+
+def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_well() -> None:
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=f"T{n}", url=f"https://e.org/{n}", text="x")
+        for n in range(1, 8)
+    ]
+    # Six sources score higher overall (named by the question, similar); the seventh
+    # holds the best statement about the part.
+    scores = {(s.id, 0): 1.0 - 0.05 * n for n, s in enumerate(srcs)}
+    said = {(s.id, 0): (0.2, [(0.2, f"statement {s.id}")]) for s in srcs}
+    said[("src-7", 0)] = (0.6, [(0.6, "the answer")])
+    kept = analysis._kept(0, srcs, (scores, {}), said)
+    assert [s.id for s in kept] == ["src-1", "src-2", "src-3", "src-4", "src-7"]
+    said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
+    kept = analysis._kept(0, srcs, (scores, {}), said)
+    assert "src-7" not in [s.id for s in kept]
