@@ -30,7 +30,7 @@ QUESTIONS = [
 
 async def one(question: str, search: dr.SearchProvider) -> float:
     started = time.perf_counter()
-    await dr.Session(question, llm="offline", search=search, store=False).run()
+    await dr.Session(question, llm="offline", search=search, persist=False).run()
     return time.perf_counter() - started
 
 
