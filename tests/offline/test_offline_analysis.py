@@ -39,6 +39,23 @@ def sources() -> list[SourceText]:
     ]
 
 
+def _titled(texts: dict[str, str]) -> list[SourceText]:
+    """Sources with these titles and texts, numbered from 1."""
+    return [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+
+
+def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]:
+    """The sources bridged for the question's first part when the first source answers it."""
+    parts = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    weights = analysis.Weights([term_set(s.text) for s in srcs])
+    statement = analysis.part_scores(parts, srcs, units, weights)
+    return analysis._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
+
+
 def analyze(
     question: str = QUESTION,
     *,
@@ -248,10 +265,7 @@ def test_a_name_links_the_entry_titled_with_its_longer_form() -> None:
         "Piano music (Bach)": "Piano music changed a lot over the centuries in many ways.",
         "Music": "Music changed with every century and every new instrument.",
     }
-    srcs = [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
+    srcs = _titled(texts)
     (part,) = question_parts(question)
     assert analysis._full_names(part, srcs) == ["src-1"]  # a name, not a topic in brackets
 
@@ -263,16 +277,8 @@ def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -
         "Qin Shi Huang": "Qin Shi Huang founded an empire.",
         "Army": "An army fights on land.",
     }
-    srcs = [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
-    parts = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    weights = analysis.Weights([term_set(s.text) for s in srcs])
-    statement = analysis.part_scores(parts, srcs, units, weights)
-    leaders = {0: srcs[:1]}
-    bridged = analysis._bridged(0, parts, srcs, statement, leaders, (term_set(question), []))
+    srcs = _titled(texts)
+    bridged = _bridged_by_first(question, srcs)
     assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
 
 
@@ -289,10 +295,7 @@ def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> No
         "David (statue)": "David is a marble statue of the hero who slew Goliath, carved by Michelangelo.",
         "Michelangelo": "Michelangelo was an Italian sculptor and painter.",
     }
-    srcs = [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
+    srcs = _titled(texts)
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     cited = {sid for f in out.findings for sid in f.source_ids}
     assert cited == {"src-1", "src-2"}
@@ -305,15 +308,8 @@ def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
         "Don (river)": "The Don is a river in Russia.",
         "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
     }
-    srcs = [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
-    parts = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    weights = analysis.Weights([term_set(s.text) for s in srcs])
-    statement = analysis.part_scores(parts, srcs, units, weights)
-    bridged = analysis._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
+    srcs = _titled(texts)
+    bridged = _bridged_by_first(question, srcs)
     assert "src-2" not in bridged
 
 

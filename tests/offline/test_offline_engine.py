@@ -231,15 +231,21 @@ def _pointing_back(own_query: str, titles: list[str]) -> ReflectInputs:
     )  # fmt: skip
 
 
-def test_a_part_that_points_back_searches_its_own_words_on_what_it_points_to() -> None:
-    inputs = _pointing_back("end thirty years war", ["[NEW] Thirty Years' War", "Seven Years' War"])
-    queries = []
+def _refined_queries(inputs: ReflectInputs) -> list[str]:
+    """The searches reflection asks for, one after another, each counted as run."""
+    queries: list[str] = []
     for _ in range(6):
         out = research.reflect(inputs)
         if not (out.continue_searching and out.refined_query):
             break
         queries.append(out.refined_query)
         inputs = inputs.model_copy(update={"queries_run": [*inputs.queries_run, queries[-1]]})
+    return queries
+
+
+def test_a_part_that_points_back_searches_its_own_words_on_what_it_points_to() -> None:
+    inputs = _pointing_back("end thirty years war", ["[NEW] Thirty Years' War", "Seven Years' War"])
+    queries = _refined_queries(inputs)
     # "end" alone would find every entry on endings; with the entity it is this war's end,
     # searched before the names the sources give
     assert queries[:2] == ["Thirty Years' War end", "Peace of Prague"]
@@ -252,11 +258,5 @@ def test_own_words_of_one_word_are_never_searched_alone() -> None:
     inputs = inputs.model_copy(
         update={"question": "what was the thirty years war and how did it end?"}
     )
-    queries = []
-    for _ in range(6):
-        out = research.reflect(inputs)
-        if not (out.continue_searching and out.refined_query):
-            break
-        queries.append(out.refined_query)
-        inputs = inputs.model_copy(update={"queries_run": [*inputs.queries_run, queries[-1]]})
+    queries = _refined_queries(inputs)
     assert "end" not in queries
