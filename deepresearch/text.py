@@ -253,6 +253,7 @@ def stem(word: str) -> str:
     return word
 
 
+TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)")  # "Don (river)": a title's bracketed qualifier
 _INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
 
 

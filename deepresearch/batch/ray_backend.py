@@ -72,14 +72,7 @@ class LimitsService:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
-        """Record one call's tokens and cost against ``provider``'s budget.
-
-        Args:
-            provider: the provider's name.
-            model: the model that answered (for its price).
-            input_tokens: prompt tokens.
-            output_tokens: completion tokens.
-        """
+        """Record one call's tokens and cost, as :meth:`Limiter.charge` says."""
         await self.shared.charge(provider, model, input_tokens, output_tokens)
 
     async def pace(self, provider: str) -> None:
@@ -128,14 +121,7 @@ class RayLimiter:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
-        """Record one call's tokens and cost on the limits actor.
-
-        Args:
-            provider: the provider's name.
-            model: the model that answered (for its price).
-            input_tokens: prompt tokens.
-            output_tokens: completion tokens.
-        """
+        """Record one call's tokens and cost on the limits actor (:meth:`Limiter.charge`)."""
         await self.actor.charge.remote(provider, model, input_tokens, output_tokens)
 
     async def pace(self, provider: str) -> None:

@@ -33,6 +33,7 @@ from deepresearch.roles import (
     SourceText,
 )
 from deepresearch.text import (
+    TITLE_QUALIFIER,
     cited_lines,
     jaccard,
     keywords,
@@ -42,8 +43,8 @@ from deepresearch.text import (
     word_root,
 )
 
-SOURCES_PER_PART = 5
 MAX_FINDINGS = 30
+SOURCES_PER_PART = 5
 FINDINGS_PER_SOURCE = 3
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
@@ -58,9 +59,6 @@ BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
 FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")
-_PARENTHETICAL = re.compile(
-    r"\s*\([^)]*\)"
-)  # shorter statements say too little to be confirmed by word overlap
 
 
 @dataclass
@@ -224,17 +222,18 @@ def _bridged(
     mentions: list[tuple[list[str], float, str, set[str]]] = []
     for j in dict.fromkeys(referenced):
         for rank, src in enumerate(answerers[j]):
+            links = set(src.links)
             for score, unit in statement[(src.id, j)][1][:3]:
                 strength = score / (1 + rank)
                 if j != i:
                     strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
-                mentions.append((_TOKEN.findall(unit), strength, src.id, set(src.links)))
+                mentions.append((_TOKEN.findall(unit), strength, src.id, links))
     out: dict[str, float] = {}
     for src in sources:
         title = term_set(src.title)
         if _named(title, *asked) or any(n and n <= title for n in given):
             continue  # the question names it ("Atlantic" names *Atlantic Ocean*): no hop
-        name = [w.lower() for w in _TOKEN.findall(_PARENTHETICAL.sub("", src.title))]
+        name = [w.lower() for w in _TOKEN.findall(TITLE_QUALIFIER.sub("", src.title))]
         # A disambiguated title (*Don (river)*) is named only where its context is too.
         sense = title - term_set(" ".join(name))
         for tokens, strength, by, links in mentions:
@@ -255,13 +254,14 @@ def _names(tokens: list[str], name: list[str], *, linked: bool = False) -> bool:
     n = len(name)
     if not n:
         return False
+    wanted = [stem(w) for w in name]
     for k in range(len(tokens) - n + 1):
         span = tokens[k : k + n]
         capital = any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0)
         if not (capital or linked):
             continue
         said = [stem(t.lower().removesuffix("'s")) for t in span]
-        if said == [stem(w) for w in name] and not _longer(tokens, k, n):
+        if said == wanted and not _longer(tokens, k, n):
             return True
     return False
 
@@ -342,7 +342,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     chosen: list[Candidate] = []
     kept_for: dict[int, list[str]] = {}
     for i, _part in enumerate(parts):
-        kept = _kept(i, sources, (scores, bridged), statement)
+        kept = _kept(i, sources, scores, bridged, statement)
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -387,13 +387,13 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
 def _kept(
     i: int,
     sources: list[SourceText],
-    scored: tuple[dict[tuple[str, int], float], dict[tuple[str, int], float]],
+    scores: dict[tuple[str, int], float],
+    bridged: dict[tuple[str, int], float],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
 ) -> list[SourceText]:
     """The sources that answer part ``i``: above the relevance floor (absolute and
     relative to the part's best), stating something about the part or named by the
     statements that answer it, from several sides."""
-    scores, bridged = scored
     ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
     best = scores[(ranked[0].id, i)] if ranked else 0.0
     floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)

@@ -46,7 +46,7 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
     groups: dict[str, list[FindingBrief]] = {}
     for f in findings:
         groups.setdefault(f.category or "General", []).append(f)
-    chosen: dict[str, list[FindingBrief]] = {k: [] for k in groups}
+    chosen: dict[str, list[tuple[FindingBrief, list[int]]]] = {k: [] for k in groups}
     cited: set[int] = set()
     for rank in range(max((len(v) for v in groups.values()), default=0)):
         for part, items in groups.items():
@@ -58,28 +58,18 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
             if not room or len(cited | set(room)) > MAX_CITED:
                 continue
             cited |= set(room)
-            chosen[part].append(f.model_copy(update={"citations": room}))
-    return {k: v for k, v in _more_supporters(chosen, findings, cited).items() if v}, cited
-
-
-def _more_supporters(
-    chosen: dict[str, list[FindingBrief]], findings: list[FindingBrief], cited: set[int]
-) -> dict[str, list[FindingBrief]]:
-    """Once every chosen finding has its first citations, the report's remaining room
-    (up to MAX_CITED, ``cited`` grows) goes to the other sources that confirm them."""
-    full = {f.content: f.citations for f in findings}
+            chosen[part].append((f, room))
+    # Once every chosen finding has its first citations, the room left (up to MAX_CITED)
+    # goes to the other sources that confirm them.
     out: dict[str, list[FindingBrief]] = {}
-    for part, items in chosen.items():
-        out[part] = []
-        for f in items:
-            extra: list[int] = []
-            for c in full.get(f.content, []):
-                if c in f.citations or (c not in cited and len(cited) >= MAX_CITED):
-                    continue
-                cited.add(c)
-                extra.append(c)
-            out[part].append(f.model_copy(update={"citations": f.citations + extra}))
-    return out
+    for part, picked in chosen.items():
+        for f, room in picked:
+            for c in f.citations:
+                if c not in room and (c in cited or len(cited) < MAX_CITED):
+                    cited.add(c)
+                    room.append(c)
+            out.setdefault(part, []).append(f.model_copy(update={"citations": room}))
+    return out, cited
 
 
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:

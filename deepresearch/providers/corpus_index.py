@@ -15,6 +15,7 @@ from deepresearch.errors import IndexingCancelled
 from deepresearch.providers import readers, vectors
 from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passages
 from deepresearch.providers.readers import clip
+from deepresearch.text import TITLE_QUALIFIER
 
 SCHEMA_VERSION = "3"  # 3: front-matter titles, table row groups, heading lines in passages
 SNIPPET_CHARS = 300
@@ -213,7 +214,7 @@ class Lookup:
         for title, first in conn.execute(
             "SELECT d.title, min(p.id) FROM docs d JOIN passages p ON p.doc_id = d.id GROUP BY d.id"
         ):
-            whole, bare = name_key(title), name_key(re.sub(r"\s*\(.*?\)", "", title))
+            whole, bare = name_key(title), name_key(TITLE_QUALIFIER.sub("", title))
             for key in dict.fromkeys([whole, bare]):
                 if key:
                     names.setdefault(key, []).append(first)

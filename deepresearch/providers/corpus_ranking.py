@@ -11,6 +11,7 @@ import numpy as np
 
 from deepresearch.providers import readers, vectors
 from deepresearch.providers.corpus_index import Lookup, name_key, name_tokens
+from deepresearch.text import TITLE_QUALIFIER
 
 RRF_K = 60  # rank r scores weight / (RRF_K + r)
 POOL = 100  # candidates taken from each ranking before fusion
@@ -23,7 +24,6 @@ SPECIFIC_NAME = 4.6  # log(100): one word found in at most ~1% of passages
 MAX_NAME_WORDS = 6
 _WORD = re.compile(r"\w[\w'\-]*")  # the tokens of corpus_index.name_key
 _SENTENCE_END = re.compile(r"[.!?]")
-_QUALIFIER = re.compile(r"\s*\(.*?\)")  # "Don (river)": a title's bracketed qualifier
 MAX_LINKS = 40  # titles a hit's text links to, in the order it first names them
 
 
@@ -104,7 +104,7 @@ def linked_titles(conn: sqlite3.Connection, lookup: Lookup, text: str, own: list
         text: the hit's text.
         own: the hit's own title and heading.
     """
-    skip = {name_key(t) for t in own} | {name_key(_QUALIFIER.sub("", t)) for t in own}
+    skip = {name_key(t) for t in own} | {name_key(TITLE_QUALIFIER.sub("", t)) for t in own}
     flat = unicodedata.normalize("NFKC", text)
     found = list(_WORD.finditer(flat))
     # A possessive names its owner: "Einstein's theory" links *Albert Einstein*.
@@ -133,7 +133,7 @@ def _sense_fits(key: str, label: str, context: set[str]) -> bool:
     """Whether the text may mean the entry: an entry titled with a qualifier ('Bark
     (botany)', 'Don (river)') is one sense of its name, linked only when the text uses
     a word of the qualifier too; without it 'bark' or 'a pen' would link any sense."""
-    qualifier = _QUALIFIER.search(label)
+    qualifier = TITLE_QUALIFIER.search(label)
     if qualifier is None or key == name_key(label):
         return True
     words = set(name_key(qualifier.group()).split()) - readers.STOPWORDS

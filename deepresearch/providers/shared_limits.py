@@ -214,14 +214,7 @@ class SharedLimits:
     async def charge(
         self, provider: str, model: str, input_tokens: int, output_tokens: int
     ) -> None:
-        """Record one call's tokens and cost against ``provider``'s budget.
-
-        Args:
-            provider: the provider's name.
-            model: the model that answered (for its price).
-            input_tokens: prompt tokens.
-            output_tokens: completion tokens.
-        """
+        """Record one call's tokens and cost, as :meth:`Limiter.charge` says."""
         spent = self.spent.setdefault(self._bucket(provider), Spent())
         spent.tokens += input_tokens + output_tokens
         spent.cost_usd += estimate_cost(model, input_tokens, output_tokens, self.price_overrides)

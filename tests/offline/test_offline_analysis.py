@@ -332,8 +332,8 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     scores = {(s.id, 0): 1.0 - 0.05 * n for n, s in enumerate(srcs)}
     said = {(s.id, 0): (0.2, [(0.2, f"statement {s.id}")]) for s in srcs}
     said[("src-7", 0)] = (0.6, [(0.6, "the answer")])
-    kept = analysis._kept(0, srcs, (scores, {}), said)
+    kept = analysis._kept(0, srcs, scores, {}, said)
     assert [s.id for s in kept] == ["src-1", "src-2", "src-3", "src-4", "src-7"]
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
-    kept = analysis._kept(0, srcs, (scores, {}), said)
+    kept = analysis._kept(0, srcs, scores, {}, said)
     assert "src-7" not in [s.id for s in kept]
