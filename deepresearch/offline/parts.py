@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from deepresearch.text import (
     STOPWORDS,
+    TITLE_QUALIFIER,
     content_terms,
     keywords,
     normalize,
@@ -281,3 +282,27 @@ def _own_match(part: Part, terms: set[str]) -> bool:
     if not own or own == part.terms:
         return True
     return bool({word_root(t) for t in own} & {word_root(t) for t in terms})
+
+
+def linked_entries(part: Part, source: tuple[str, str, list[str]], question: str) -> list[str]:
+    """The entries the corpus links from the statements of ``source`` (title, text, linked
+    titles) that answer ``part``, best first: the hop a capitalised name cannot give ("a
+    diet of bamboo" links *Bamboo*). A link counts where a sentence that holds the part's
+    own words mentions all of its title's words, and scores as that sentence matches the
+    part (ties: the longer title, then the earlier). None the question names."""
+    title, text, links = source
+    asked = term_set(question)
+    candidates = [(link, term_set(TITLE_QUALIFIER.sub("", link))) for link in links]
+    candidates = [(link, terms) for link, terms in candidates if terms and not terms <= asked]
+    context = term_set(title)
+    scores: dict[str, float] = {}
+    for sent in sentences(text)[:8] or [text]:
+        said = term_set(sent)
+        match = _part_match(part, said | context)
+        if match <= 0 or not _own_match(part, said):
+            continue
+        for link, terms in candidates:
+            if terms <= said:
+                scores[link] = max(scores.get(link, 0.0), match)
+    order = {name: i for i, name in enumerate(scores)}
+    return sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))

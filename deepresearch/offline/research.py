@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.parts import Part, asks_for_entity, bridge_entities, question_parts
+from deepresearch.offline.parts import (
+    Part,
+    asks_for_entity,
+    bridge_entities,
+    linked_entries,
+    question_parts,
+)
 from deepresearch.offline.statements import statements
 from deepresearch.roles import (
     CompressInputs,
@@ -42,6 +48,7 @@ _GAP_FRAME = frozenset(
 )
 MAX_ANCHORS = 2  # entities a part that points back is searched on, with its own words
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
+LINKS_PER_TOPIC = 2  # linked entries a topic researcher tries after the bridge hops
 RELEVANT_SOURCES_ENOUGH = 3  # the researcher's early exit, docs/concepts/gathering.md
 SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
 
@@ -182,20 +189,46 @@ _TAG = re.compile(r"^\[[A-Z]+(?::[^\]]*)?\]\s*")  # the novelty tag a reflection
 def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, str]]:
     """Searches still to make for a sub-query that asks for an entity it does not name or
     points back to an earlier part: the bridge entities its best sources name (at most
-    HOPS_PER_TOPIC), then the part's own words without those it borrowed."""
+    HOPS_PER_TOPIC), the part's own words without those it borrowed, then an entry its
+    best source links to (see _link_lead)."""
     part = _part_for(inputs.question, focus)
     if not inputs.sources or not (asks_for_entity(part.text) or part.refers_back):
         return []
     titles = [_TAG.sub("", s.title) for s in inputs.sources]
-    texts = [f"{t}. {s.text}" for t, s in zip(titles, inputs.sources, strict=True)]
-    ranked = sorted(texts, key=lambda t: -len(part.terms & term_set(t)))[:3]
+    best = sorted(
+        zip(titles, inputs.sources, strict=True),
+        key=lambda ts: -len(part.terms & term_set(f"{ts[0]}. {ts[1].text}")),
+    )[:3]
+    ranked = [f"{t}. {s.text}" for t, s in best]
     leads = [
         (lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
         for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
     if part.refers_back:
         leads = _own_words_leads(part, titles, inputs.question) + leads
+    leads += _link_lead(part, best[0], titles, inputs.question, ran)
     return [(q, why) for q, why in leads if normalize_query(q) not in ran]
+
+
+def _link_lead(
+    part: Part, best: tuple[str, SourceText], titles: list[str], question: str, ran: set[str]
+) -> list[tuple[str, str]]:
+    """The entry that the part's best source links from its answering sentence, in any
+    case ("a diet of *bamboo*"): the hop a capitalised name cannot give. Asked as the
+    quoted title and the part's own words, which phases.topic reads as following the
+    link: the entry alone, kept only when its opening sentence states one of those words
+    (a link to a common noun says nothing about the part). After the bridge hops, at
+    most LINKS_PER_TOPIC tries per topic: each is one more source to rank."""
+    followed = {q.split('"')[1] for q in ran if q.startswith('"') and q.count('"') >= 2}
+    if len(followed) >= LINKS_PER_TOPIC:
+        return []
+    title, src = best
+    known = {t.casefold() for t in titles} | followed
+    for lead in linked_entries(part, (title, src.text, src.links), question):
+        if lead.casefold() not in known:
+            words = " ".join(sorted(part.own or part.terms))
+            return [(f'"{lead}" {words}', f"The source that best answers it links {lead}.")]
+    return []
 
 
 def _anchors(part: Part, titles: list[str], question: str) -> list[str]:

@@ -34,7 +34,7 @@ from deepresearch.state import (
     SubQuery,
     TopicResult,
 )
-from deepresearch.text import jaccard, normalize_query, term_set
+from deepresearch.text import jaccard, normalize_query, split_sentences, term_set, word_root
 from deepresearch.urls import session_urls
 
 InT = TypeVar("InT", bound=BaseModel)
@@ -123,12 +123,56 @@ async def _search(
     page = ctx.config.loop.max_sources_per_query
     if not topic.queries:
         return await run_search(state, ctx, query, phase=phase, scope=sq.id)
+    visible = visible_sources(state, sq.id)
+    link = _followed_link(query, topic, visible)
     hits = await run_search(
-        state, ctx, query, phase=phase, scope=sq.id, max_results=page * FOLLOW_UP_DEPTH
+        state,
+        ctx,
+        f'"{link[0]}"' if link else query,
+        phase=phase,
+        scope=sq.id,
+        max_results=page * FOLLOW_UP_DEPTH,
     )
-    known = {s.url for s in visible_sources(state, sq.id)}
+    known = {s.url for s in visible}
     fresh = [h for h in hits if h.url not in known][:page]
+    if link:  # following a link: its entry alone, when it speaks to the words asked for
+        title, words = link
+        named = [h for h in fresh if h.title.casefold() == title.casefold()]
+        fresh = [h for h in named[:1] if _states(h, words)]
     return [h for i, h in enumerate(hits) if i < page and h.url in known] + fresh
+
+
+# A link to follow: a quoted title, then the words its entry must state to be kept.
+_LINK_QUERY = re.compile(r'^"(?P<title>[^"]+)"(?P<words>[^"]*)$')
+
+
+def _followed_link(
+    query: str, topic: TopicResult, visible: list[Source]
+) -> tuple[str, set[str]] | None:
+    """A query that follows a link: a quoted title that one of the topic's sources links
+    to (``Source.links``), and the roots of the words after it; else None."""
+    m = _LINK_QUERY.match(query.strip())
+    if m is None:
+        return None
+    title = m["title"].strip()
+    mine = set(topic.source_ids)
+    if not any(
+        title.casefold() == link.casefold() for s in visible if s.id in mine for link in s.links
+    ):
+        return None
+    return title, {word_root(t) for t in term_set(m["words"])}
+
+
+def _states(hit: SearchHit, words: set[str]) -> bool:
+    """Whether a linked entry's opening sentence (what the entry is) holds one of
+    ``words`` besides its title's (any entry when there are none): a sentence that
+    answers a part links common nouns too ("95 TWh on *average*"), and those entries say
+    nothing about the part."""
+    if not words:
+        return True
+    opening = split_sentences(hit.content or hit.snippet)[:1]
+    said = {word_root(t) for t in term_set(" ".join(opening)) - term_set(hit.title)}
+    return bool(words & said)
 
 
 async def _add_hits(

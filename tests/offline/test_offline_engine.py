@@ -260,3 +260,36 @@ def test_own_words_of_one_word_are_never_searched_alone() -> None:
     )
     queries = _refined_queries(inputs)
     assert "end" not in queries
+
+
+def test_an_entity_question_follows_a_link_of_its_best_source_after_the_names() -> None:
+    question = "Which plant does the giant panda eat?"
+    panda = SourceText(
+        id="src-1", citation=1, title="[NEW] Giant panda", url="https://e.org/1",
+        text="The giant panda is a bear. Its diet: the panda does eat bamboo plant shoots.",
+        links=["Bear", "Bamboo"],
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
+        tool_calls_used=1, max_tool_calls=10, sources=[panda], last_novelty={"new": 1},
+    )  # fmt: skip
+    queries = _refined_queries(inputs)
+    # the link (named in lower case) as a quoted title and the part's own words, which
+    # the topic researcher reads as following the link; the one whose sentence answers
+    # the part best first ("a bear" says less about which plant it eats)
+    assert queries == ['"Bamboo" eat giant panda plant', '"Bear" eat giant panda plant']
+
+
+def test_a_topic_tries_at_most_links_per_topic_links() -> None:
+    question = "Which plant does the giant panda eat?"
+    panda = SourceText(
+        id="src-1", citation=1, title="Giant panda", url="https://e.org/1",
+        text="The giant panda does eat bamboo, grass, fruit, meat and eggs as plant food.",
+        links=["Bamboo", "Grass", "Fruit", "Meat", "Egg"],
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
+        tool_calls_used=1, max_tool_calls=10, sources=[panda], last_novelty={"new": 1},
+    )  # fmt: skip
+    followed = [q for q in _refined_queries(inputs) if q.startswith('"')]
+    assert len(followed) == research.LINKS_PER_TOPIC

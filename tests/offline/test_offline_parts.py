@@ -6,6 +6,7 @@ from deepresearch.offline.parts import (
     asks_for_entity,
     bridge_entities,
     entities,
+    linked_entries,
     question_parts,
 )
 from deepresearch.text import words
@@ -107,3 +108,18 @@ def test_a_last_conjunct_after_two_names_is_a_part_that_asks_for_a_thing() -> No
     ]
     assert parts[1].query == "laozi"  # a name alone does not borrow the first clause's words
     assert parts[2].refers_back and asks_for_entity(parts[2].text)
+
+
+def test_links_named_in_lower_case_by_the_answering_sentence_are_hops() -> None:
+    question = "Explain what a dark star is and which theory predicts that they exist."
+    part = question_parts(question)[1]
+    text = (
+        "A dark star is a compact body. The theory of general relativity, with its curved "
+        "spacetime, predicts that they form. Dark stars are studied with telescopes."
+    )
+    links = ["General relativity", "Spacetime", "Telescope", "Dark star"]
+    # the sentence that holds the part's own words ("theory", "predicts") links them; the
+    # longer title first; none the question names, none from a sentence off the part
+    assert linked_entries(part, ("Dark star", text, links), question) == [
+        "General relativity", "Spacetime"
+    ]  # fmt: skip

@@ -319,3 +319,50 @@ async def test_the_titles_a_hit_links_reach_its_source_and_the_researcher() -> N
     (inputs,) = [r.inputs for r in llm.requests_for(ReflectOutput)]
     assert isinstance(inputs, ReflectInputs)
     assert [s.links for s in inputs.sources] == [["Bamboo"], []]
+
+
+async def test_a_quoted_linked_title_follows_the_link_to_that_entry_alone() -> None:
+    panda = doc(1, "The giant panda eats bamboo.", title="Giant panda", metadata={"links": ["Bamboo"]})  # fmt: skip
+    bamboo = doc(2, "Bamboos are flowering plants of the grass family.", title="Bamboo")
+    others = [doc(n, f"Bamboo story {n}.") for n in (3, 4)]
+    search = ScriptSearch([[panda], [*others, bamboo]])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return _again('"Bamboo" plant') if n == 1 else ReflectOutput(research_complete=True)
+
+    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
+    state, (sq,) = new_state("giant panda food plant")
+    await research_topic(state, ctx, sq, G)
+    # the search asks for the title; of its hits only the linked entry is added
+    assert search.queries == ["giant panda food plant", '"Bamboo"']
+    assert [s.title for s in state.sources] == ["Giant panda", "Bamboo"]
+
+
+async def test_a_linked_entry_that_does_not_state_the_words_asked_for_is_not_added() -> None:
+    station = doc(1, "It makes 95 TWh on average.", title="Dam", metadata={"links": ["Average"]})
+    average = doc(2, "In mathematics, an average is a central value. Rivers vary.", title="Average")  # fmt: skip
+    search = ScriptSearch([[station], [average]])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return _again('"Average" river') if n == 1 else ReflectOutput(research_complete=True)
+
+    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
+    state, (sq,) = new_state("river dam length")
+    await research_topic(state, ctx, sq, G)
+    # "river" is not in what the entry is (its opening sentence): the link is not kept
+    assert [s.title for s in state.sources] == ["Dam"]
+
+
+async def test_a_quoted_title_no_source_links_is_an_ordinary_search() -> None:
+    first = doc(1, "The giant panda eats bamboo.", title="Giant panda")
+    hits = [doc(n, f"Bamboo fact {n}.") for n in (2, 3)]
+    search = ScriptSearch([[first], hits])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return _again('"Bamboo" plant') if n == 1 else ReflectOutput(research_complete=True)
+
+    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
+    state, (sq,) = new_state("giant panda food")
+    await research_topic(state, ctx, sq, G)
+    assert search.queries[-1] == '"Bamboo" plant'
+    assert len(state.sources) == 3
