@@ -58,7 +58,20 @@ MIN_AGREEING_TERMS = 4
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
 FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives
+OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
+UNTIED_SHARE = 0.7  # of its score, for an entry not tied to the answer a part points back to
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")
+
+
+@dataclass
+class SourceScores:
+    """Per (source id, part index): the combined score, and two of its signals alone —
+    the bridged strength (named by the part's answering statements) and the opening
+    match (the entry opens by describing what the part asks for)."""
+
+    total: dict[tuple[str, int], float]
+    bridged: dict[tuple[str, int], float]
+    opening: dict[tuple[str, int], float]
 
 
 @dataclass
@@ -153,11 +166,11 @@ def source_scores(
     units: dict[str, list[str]],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
     question: str,
-) -> tuple[dict[tuple[str, int], float], dict[tuple[str, int], float]]:
+) -> SourceScores:
     """How well each source answers each part: its best statement, its similarity to the
     part (dense vectors, when installed), whether the question names it (its title's
-    words all in the question), and whether sources that answer the part name it; and
-    that last (bridged) strength alone."""
+    words all in the question), whether sources that answer the part name it, and, for a
+    part that asks for an entity, how well the source's opening statement describes it."""
     # In an entity question ("which emperor was buried with an army…") the common nouns
     # describe the answer; only the proper names it gives name an entry.
     nameable = [
@@ -175,6 +188,7 @@ def source_scores(
         for sid in _full_names(part, sources):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     dense = _dense(parts, sources, units)
+    opening = _opening_match(parts, sources, units, statement)
     first = {
         (s.id, i): statement[(s.id, i)][0] + 0.3 * named[(s.id, i)]
         for s in sources
@@ -199,9 +213,79 @@ def source_scores(
                 + 0.3 * named[(s.id, i)]
                 + 0.2 * worded
                 + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
+                + OPENING_WEIGHT * opening.get((s.id, i), 0.0)
             )
+        if parts[i].refers_back:
+            # "he" of a part that points back is the earlier parts' answer: evidence
+            # for it is tied to that answer, not only worded like the question.
+            earlier = answerers[0][:3] + [
+                s for s in answerers[i - 1][:3] if s not in answerers[0][:3]
+            ]
+            for s in sources:
+                if s.id not in bridged and not _tied(s, earlier, units, term_set(question)):
+                    out[(s.id, i)] *= UNTIED_SHARE
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
-    return out, named_by_answers
+    return SourceScores(out, named_by_answers, opening)
+
+
+def _tied(
+    src: SourceText, earlier: list[SourceText], units: dict[str, list[str]], asked: set[str]
+) -> bool:
+    """Whether ``src`` is tied to one of the ``earlier`` answers: it is one, either names
+    the other (in the gathered statements or by corpus link), or their titles share a
+    word the question does not give (*Edmond Halley*, *Halley's Comet*). A passage from
+    the middle of a file is tied by its file, which this cannot see: always tied."""
+    if src in earlier or not _opens_document(src):
+        return True
+    own = _name_words(src.title)
+    said = _TOKEN.findall(" ".join(units.get(src.id, [])))
+    for other in earlier:
+        if src.title in other.links or other.title in src.links:
+            return True
+        if (term_set(src.title) & term_set(other.title)) - asked:
+            return True
+        if _names(said, _name_words(other.title), linked=other.title in src.links):
+            return True
+        other_said = _TOKEN.findall(" ".join(units.get(other.id, [])))
+        if _names(other_said, own, linked=src.title in other.links):
+            return True
+    return False
+
+
+def _name_words(title: str) -> list[str]:
+    """A title's words as a name, lower-cased, without its bracketed qualifier."""
+    return [w.lower() for w in _TOKEN.findall(TITLE_QUALIFIER.sub("", title))]
+
+
+def _opens_document(src: SourceText) -> bool:
+    """A whole entry or a file's first passage: it opens by saying what it is about. A
+    passage from the middle of a long file (cited as file#Lfirst-last) opens where its
+    section does, and is tied to other passages by its file, not by names."""
+    fragment = src.url.partition("#")[2]
+    return not fragment.startswith("L") or fragment.startswith("L1-")
+
+
+def _opening_match(
+    parts: list[Part],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> dict[tuple[str, int], float]:
+    """For a part that asks for something it does not name: how well each source's
+    opening statement matches it. An entry opens by saying what it is ("X was the first
+    Roman emperor"), so the entry whose opening fits the description is the answer."""
+    out: dict[tuple[str, int], float] = {}
+    for i, part in enumerate(parts):
+        if not asks_for_entity(part.text):
+            continue
+        for s in sources:
+            if not _opens_document(s):
+                continue
+            first = units.get(s.id, [])[:1]
+            scored = [score for score, unit in statement[(s.id, i)][1] if unit in first]
+            if scored:
+                out[(s.id, i)] = scored[0]
+    return out
 
 
 def _bridged(
@@ -233,7 +317,7 @@ def _bridged(
         title = term_set(src.title)
         if _named(title, *asked) or any(n and n <= title for n in given):
             continue  # the question names it ("Atlantic" names *Atlantic Ocean*): no hop
-        name = [w.lower() for w in _TOKEN.findall(TITLE_QUALIFIER.sub("", src.title))]
+        name = _name_words(src.title)
         # A disambiguated title (*Don (river)*) is named only where its context is too.
         sense = title - term_set(" ".join(name))
         for tokens, strength, by, links in mentions:
@@ -254,7 +338,7 @@ def _names(tokens: list[str], name: list[str], *, linked: bool = False) -> bool:
     n = len(name)
     if not n:
         return False
-    wanted = [stem(w) for w in name]
+    wanted = [stem(w.removesuffix("'s")) for w in name]
     for k in range(len(tokens) - n + 1):
         span = tokens[k : k + n]
         capital = any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0)
@@ -336,13 +420,13 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
-    scores, bridged = source_scores(parts, sources, units, statement, inputs.question)
+    scores = source_scores(parts, sources, units, statement, inputs.question)
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
     chosen: list[Candidate] = []
     kept_for: dict[int, list[str]] = {}
     for i, _part in enumerate(parts):
-        kept = _kept(i, sources, scores, bridged, statement)
+        kept = _kept(i, sources, scores, statement)
         kept_for[i] = [s.id for s in kept]
         for rank, src in enumerate(kept):
             taken = 0
@@ -357,7 +441,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
                 if any(c.part == i for c in twins) or (twins and taken):
                     continue
                 bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
-                order = scores[(src.id, i)] + score + bonus - 0.01 * rank
+                order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
                 chosen.append(Candidate(unit, src.id, i, order, terms))
                 taken += 1
     relevant = {sid for ids in kept_for.values() for sid in ids}
@@ -387,23 +471,29 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
 def _kept(
     i: int,
     sources: list[SourceText],
-    scores: dict[tuple[str, int], float],
-    bridged: dict[tuple[str, int], float],
+    scores: SourceScores,
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
 ) -> list[SourceText]:
     """The sources that answer part ``i``: above the relevance floor (absolute and
     relative to the part's best), stating something about the part or named by the
     statements that answer it, from several sides."""
-    ranked = sorted(sources, key=lambda s: (-scores[(s.id, i)], s.citation))
-    best = scores[(ranked[0].id, i)] if ranked else 0.0
+    total = scores.total
+    ranked = sorted(sources, key=lambda s: (-total[(s.id, i)], s.citation))
+    # The relative floor leaves the opening match out: an entry that opens by describing
+    # the part's context ("the statue of the hero who slew Goliath") must not lift the
+    # bar above the answer its text names ("carved by Michelangelo").
+    best = max(
+        (total[(s.id, i)] - OPENING_WEIGHT * scores.opening.get((s.id, i), 0.0) for s in ranked),
+        default=0.0,
+    )
     floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
     above = [
         s
         for s in ranked
-        if scores[(s.id, i)] >= floor
+        if total[(s.id, i)] >= floor
         and (
             statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
-            or bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+            or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
         )
     ]
     kept = _diverse(above, [statement[(s.id, i)][1] for s in above])

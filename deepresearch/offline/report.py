@@ -42,7 +42,8 @@ CITES_PER_FINDING = 3
 
 def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]], set[int]]:
     """Findings grouped by the question part they answer (their category), in order, taken
-    round-robin across parts until MAX_CITED distinct sources are cited."""
+    round-robin across parts while their own sources fit in MAX_CITED; then, with the
+    room left, the sources that confirm them (up to CITES_PER_FINDING each, then all)."""
     groups: dict[str, list[FindingBrief]] = {}
     for f in findings:
         groups.setdefault(f.category or "General", []).append(f)
@@ -53,22 +54,27 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
             if rank >= len(items) or len(chosen[part]) >= PER_PART:
                 continue
             f = items[rank]
-            room = [c for c in f.citations if c in cited or len(cited) < MAX_CITED]
-            room = room[:CITES_PER_FINDING]
-            if not room or len(cited | set(room)) > MAX_CITED:
+            own = f.citations[:1]
+            if not own or (own[0] not in cited and len(cited) >= MAX_CITED):
                 continue
-            cited |= set(room)
-            chosen[part].append((f, room))
-    # Once every chosen finding has its first citations, the room left (up to MAX_CITED)
-    # goes to the other sources that confirm them.
-    out: dict[str, list[FindingBrief]] = {}
-    for part, picked in chosen.items():
+            cited |= set(own)
+            chosen[part].append((f, list(own)))
+    # Confirming sources only after every chosen finding's own: a statement many
+    # documents repeat must not crowd out the source that answers another part.
+    picked = [pair for pairs in chosen.values() for pair in pairs]
+    for limit in (CITES_PER_FINDING, None):
         for f, room in picked:
             for c in f.citations:
+                if limit is not None and len(room) >= limit:
+                    break
                 if c not in room and (c in cited or len(cited) < MAX_CITED):
                     cited.add(c)
                     room.append(c)
-            out.setdefault(part, []).append(f.model_copy(update={"citations": room}))
+    out = {
+        part: [f.model_copy(update={"citations": room}) for f, room in pairs]
+        for part, pairs in chosen.items()
+        if pairs
+    }
     return out, cited
 
 

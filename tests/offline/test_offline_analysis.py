@@ -332,8 +332,52 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     scores = {(s.id, 0): 1.0 - 0.05 * n for n, s in enumerate(srcs)}
     said = {(s.id, 0): (0.2, [(0.2, f"statement {s.id}")]) for s in srcs}
     said[("src-7", 0)] = (0.6, [(0.6, "the answer")])
-    kept = analysis._kept(0, srcs, scores, {}, said)
+    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert [s.id for s in kept] == ["src-1", "src-2", "src-3", "src-4", "src-7"]
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
-    kept = analysis._kept(0, srcs, scores, {}, said)
+    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert "src-7" not in [s.id for s in kept]
+
+
+def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening() -> None:
+    question = "Who became the first Roman emperor?"
+    texts = {
+        "Augustus": "Augustus was the first Roman emperor. He reigned for forty years.",
+        "Roman Senate": "The Senate met in Rome. It named the first Roman emperor in 27 BC.",
+        "Emperors › Rome": "Augustus was the first Roman emperor, as this section says.",
+    }
+    srcs = _titled(texts)
+    srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52"})
+    parts = question_parts(question)
+    units = {s.id: sentences(s.text) for s in srcs}
+    weights = analysis.Weights([term_set(s.text) for s in srcs])
+    statement = analysis.part_scores(parts, srcs, units, weights)
+    opening = analysis._opening_match(parts, srcs, units, statement)
+    assert opening[("src-1", 0)] > opening.get(("src-2", 0), 0.0)  # its second statement
+    assert ("src-3", 0) not in opening  # a passage from the middle of a file
+    described = analysis._opening_match(
+        question_parts("How did Rome grow?"), srcs, units, statement
+    )
+    assert described == {}  # a part that names what it asks about
+
+
+def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word() -> None:
+    srcs = _titled(
+        {
+            "Cai Lun": "Cai Lun was a court official of the Eastern Han dynasty.",
+            "Han dynasty": "The Han dynasty ruled China for four centuries.",
+            "Xia dynasty": "The Xia dynasty is the first dynasty of traditional history.",
+            "Cai Lun Museum": "A museum in Leiyang.",
+            "Paper mill": "A mill makes paper.",
+        }
+    )
+    units = {s.id: sentences(s.text) for s in srcs}
+    asked = term_set("Who invented paper, and under which dynasty did he serve?")
+    earlier = srcs[:1]
+    tied = {s.title for s in srcs if analysis._tied(s, earlier, units, asked)}
+    # named by the answer; sharing the word "Cai" with it; "dynasty" is the question's word
+    assert tied == {"Cai Lun", "Han dynasty", "Cai Lun Museum"}
+    linked = srcs[4].model_copy(update={"links": ["Cai Lun"]})
+    assert analysis._tied(linked, earlier, units, asked)  # its text links the answer
+    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96"})
+    assert analysis._tied(passage, earlier, units, asked)  # a file's passage: by its file

@@ -185,3 +185,25 @@ def test_a_widely_confirmed_finding_does_not_use_up_the_citations() -> None:
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
     assert {20, 21, 22, 23, 24} <= cited  # every other finding keeps its source
     assert {1, 2, 3} <= cited and len(cited) == report.MAX_CITED  # room left: confirmations
+
+
+def test_each_findings_own_source_comes_before_other_findings_confirmers() -> None:
+    part_a = [
+        FindingBrief(
+            id=f"f-a{n}", content=f"Claim {n} on part A.", confidence="high",
+            citations=[n, 100 + 2 * n, 101 + 2 * n], category="Part A",
+        )
+        for n in range(1, 6)
+    ]  # fmt: skip
+    part_b = [
+        FindingBrief(
+            id=f"f-b{n}", content=f"Claim {n} on part B.", confidence="low",
+            citations=[n + 10], category="Part B",
+        )
+        for n in range(1, 6)
+    ]  # fmt: skip
+    md = report.synthesize(inputs(findings=[*part_a, *part_b])).markdown
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", md)}
+    # Ten own sources first; the two places left go to the first finding's confirmers.
+    assert {1, 2, 3, 4, 5, 11, 12, 13, 14, 15} <= cited
+    assert cited - {1, 2, 3, 4, 5, 11, 12, 13, 14, 15} == {102, 103}
