@@ -171,22 +171,9 @@ def source_scores(
     part (dense vectors, when installed), whether the question names it (its title's
     words all in the question), whether sources that answer the part name it, and, for a
     part that asks for an entity, how well the source's opening statement describes it."""
-    # In an entity question ("which emperor was buried with an army…") the common nouns
-    # describe the answer; only the proper names it gives name an entry.
-    nameable = [
-        term_set(" ".join(title_phrases(p.text))) if asks_for_entity(p.text) else p.terms
-        for p in parts
-    ]
     # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
     names = [term_set(n) for n in entities(question)]
-    named: dict[tuple[str, int], float] = {
-        (s.id, i): float(_named(term_set(s.title), nameable[i], names))
-        for s in sources
-        for i, p in enumerate(parts)
-    }
-    for i, part in enumerate(parts):
-        for sid in _full_names(part, sources):
-            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+    named = _named_by_parts(parts, sources, names)
     dense = _dense(parts, sources, units)
     opening = _opening_match(parts, sources, units, statement)
     first = {
@@ -226,6 +213,28 @@ def source_scores(
                     out[(s.id, i)] *= UNTIED_SHARE
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return SourceScores(out, named_by_answers, opening)
+
+
+def _named_by_parts(
+    parts: list[Part], sources: list[SourceText], names: list[set[str]]
+) -> dict[tuple[str, int], float]:
+    """1 where a part names a source's title, FULL_NAME_SHARE where it gives a shorter
+    form of the title's name, else 0."""
+    # In an entity question ("which emperor was buried with an army…") the common nouns
+    # describe the answer; only the proper names it gives name an entry.
+    nameable = [
+        term_set(" ".join(title_phrases(p.text))) if asks_for_entity(p.text) else p.terms
+        for p in parts
+    ]
+    named: dict[tuple[str, int], float] = {
+        (s.id, i): float(_named(term_set(s.title), nameable[i], names))
+        for s in sources
+        for i in range(len(parts))
+    }
+    for i, part in enumerate(parts):
+        for sid in _full_names(part, sources):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+    return named
 
 
 def _tied(
