@@ -57,7 +57,7 @@ TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 MIN_AGREEING_TERMS = 4
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
-FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives
+FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives, or an alias
 OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
 UNTIED_SHARE = 0.7  # of its score, for an entry not tied to the answer a part points back to
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")
@@ -173,7 +173,7 @@ def source_scores(
     part that asks for an entity, how well the source's opening statement describes it."""
     # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
     names = [term_set(n) for n in entities(question)]
-    named = _named_by_parts(parts, sources, names)
+    named = _named_by_parts(parts, sources, names, units)
     dense = _dense(parts, sources, units)
     opening = _opening_match(parts, sources, units, statement)
     first = {
@@ -216,10 +216,10 @@ def source_scores(
 
 
 def _named_by_parts(
-    parts: list[Part], sources: list[SourceText], names: list[set[str]]
+    parts: list[Part], sources: list[SourceText], names: list[set[str]], units: dict[str, list[str]]
 ) -> dict[tuple[str, int], float]:
     """1 where a part names a source's title, FULL_NAME_SHARE where it gives a shorter
-    form of the title's name, else 0."""
+    form of the title's name or another name the source's statements use, else 0."""
     # In an entity question ("which emperor was buried with an army…") the common nouns
     # describe the answer; only the proper names it gives name an entry.
     nameable = [
@@ -234,7 +234,27 @@ def _named_by_parts(
     for i, part in enumerate(parts):
         for sid in _full_names(part, sources):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+        for sid in _aliased(part, sources, units):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     return named
+
+
+def _aliased(part: Part, sources: list[SourceText], units: dict[str, list[str]]) -> list[str]:
+    """Entity linking by another name: the part gives a name of two words or more that no
+    gathered title holds ("El Libertador"); the sources whose statements use it as a name
+    ("known as El Libertador") are the entries it stands for."""
+    titles = [term_set(s.title) for s in sources]
+    out: list[str] = []
+    for phrase in entities(part.text):
+        words = [w.lower().strip("'") for w in _TOKEN.findall(phrase)]
+        terms = term_set(phrase)
+        if len(words) < 2 or any(terms <= t for t in titles):
+            continue
+        for s in sources:
+            said = _TOKEN.findall(" ".join(units.get(s.id, [])))
+            if _names(said, words):
+                out.append(s.id)
+    return out
 
 
 def _tied(

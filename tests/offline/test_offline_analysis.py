@@ -381,3 +381,16 @@ def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_wor
     assert analysis._tied(linked, earlier, units, asked)  # its text links the answer
     passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96"})
     assert analysis._tied(passage, earlier, units, asked)  # a file's passage: by its file
+
+
+def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
+    srcs = _titled(
+        {
+            "Simón Bolívar": "He is known as El Libertador, the Liberator of America.",
+            "Gran Colombia": "Gran Colombia was a republic in northern South America.",
+            "South America": "South America is a continent.",
+        }
+    )
+    units = {s.id: sentences(s.text) for s in srcs}
+    part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
+    assert analysis._aliased(part, srcs, units) == ["src-1"]  # "South America" is a title
