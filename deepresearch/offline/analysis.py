@@ -241,8 +241,9 @@ def _named_by_parts(
 
 def _aliased(part: Part, sources: list[SourceText], units: dict[str, list[str]]) -> list[str]:
     """Entity linking by another name: the part gives a name of two words or more that no
-    gathered title holds ("El Libertador"); the sources whose statements use it as a name
-    ("known as El Libertador") are the entries it stands for."""
+    gathered title holds ("El Libertador"); the sources titled with a name whose statements
+    use it as a name ("known as El Libertador") are the entries it stands for. A topic's
+    page that mentions a product ("GitHub Actions") is not."""
     titles = [term_set(s.title) for s in sources]
     out: list[str] = []
     for phrase in entities(part.text):
@@ -252,7 +253,7 @@ def _aliased(part: Part, sources: list[SourceText], units: dict[str, list[str]])
             continue
         for s in sources:
             said = _TOKEN.findall(" ".join(units.get(s.id, [])))
-            if _names(said, words):
+            if _is_name(s.title) and _names(said, words):
                 out.append(s.id)
     return out
 

@@ -389,8 +389,10 @@ def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
             "Simón Bolívar": "He is known as El Libertador, the Liberator of America.",
             "Gran Colombia": "Gran Colombia was a republic in northern South America.",
             "South America": "South America is a continent.",
+            "Liberation movements": "Statues of El Libertador stand in many squares.",
         }
     )
     units = {s.id: sentences(s.text) for s in srcs}
     part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
-    assert analysis._aliased(part, srcs, units) == ["src-1"]  # "South America" is a title
+    # "South America" is a title; a topic's page (not titled with a name) only mentions it
+    assert analysis._aliased(part, srcs, units) == ["src-1"]
