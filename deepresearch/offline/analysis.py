@@ -203,14 +203,8 @@ def source_scores(
                 + OPENING_WEIGHT * opening.get((s.id, i), 0.0)
             )
         if parts[i].refers_back:
-            # "he" of a part that points back is the earlier parts' answer: evidence
-            # for it is tied to that answer, not only worded like the question.
-            earlier = answerers[0][:3] + [
-                s for s in answerers[i - 1][:3] if s not in answerers[0][:3]
-            ]
-            for s in sources:
-                if s.id not in bridged and not _tied(s, earlier, units, term_set(question)):
-                    out[(s.id, i)] *= UNTIED_SHARE
+            _point_back(i, parts[i], sources, units, answerers, term_set(question), out, bridged)
+            named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return SourceScores(out, named_by_answers, opening)
 
@@ -255,6 +249,54 @@ def _aliased(part: Part, sources: list[SourceText], units: dict[str, list[str]])
             said = _TOKEN.findall(" ".join(units.get(s.id, [])))
             if _is_name(s.title) and _names(said, words):
                 out.append(s.id)
+    return out
+
+
+def _point_back(
+    i: int,
+    part: Part,
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    answerers: dict[int, list[SourceText]],
+    asked: set[str],
+    out: dict[tuple[str, int], float],
+    bridged: dict[str, float],
+) -> None:
+    """Scores for part ``i``, which points back ("who founded *it*"): its "it" is what the
+    first and the previous part found. A statement naming one of those answers with the
+    part's own words answers the part ("regarded as the founder of Sikhism"), as strongly
+    as a bridge (and is kept like one); an entry not tied to the three best answers keeps
+    UNTIED_SHARE of its score: evidence is tied to the answer, not only worded alike."""
+    first, previous = answerers[0], answerers[i - 1]
+    earlier = first[:3] + [s for s in previous[:3] if s not in first[:3]]
+    for s in sources:
+        if s.id not in bridged and not _tied(s, earlier, units, asked):
+            out[(s.id, i)] *= UNTIED_SHARE
+    answers = first + [s for s in previous if s not in first]
+    for sid, share in _resolved(part, answers, sources, units).items():
+        out[(sid, i)] += BRIDGE_WEIGHT * share
+        bridged[sid] = max(bridged.get(sid, 0.0), share)
+
+
+def _resolved(
+    part: Part, answers: list[SourceText], sources: list[SourceText], units: dict[str, list[str]]
+) -> dict[str, float]:
+    """Per source: the largest share of the part's own words (by root: "founder" for
+    "founded") that one of its statements holds while naming another source among the
+    ``answers`` the part points back to."""
+    own = {word_root(t) for t in part.own}
+    if not own:
+        return {}
+    names = [(a, _name_words(a.title)) for a in answers]
+    out: dict[str, float] = {}
+    for s in sources:
+        for unit in units.get(s.id, []):
+            share = len(own & {word_root(t) for t in statement_terms(unit)}) / len(own)
+            if share <= out.get(s.id, 0.0):
+                continue
+            said = _TOKEN.findall(unit)
+            if any(a.id != s.id and _names(said, n, linked=a.title in s.links) for a, n in names):
+                out[s.id] = share
     return out
 
 

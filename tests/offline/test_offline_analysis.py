@@ -396,3 +396,21 @@ def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
     part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
     # "South America" is a title; a topic's page (not titled with a name) only mentions it
     assert analysis._aliased(part, srcs, units) == ["src-1"]
+
+
+def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it() -> None:
+    srcs = _titled(
+        {
+            "Sikhism": "Sikhism is a religion that originated in the Punjab.",
+            "Guru Nanak": "Guru Nanak was a teacher regarded as the founder of Sikhism.",
+            "Kabir": "Kabir was a poet and a founder of a school of verse.",
+            "Golden Temple": "The Golden Temple is the holiest site of Sikhism.",
+        }
+    )
+    units = {s.id: sentences(s.text) for s in srcs}
+    part = question_parts("Which religion has its holiest site in Amritsar, and who founded it?")[1]
+    assert part.refers_back
+    resolved = analysis._resolved(part, srcs[:1], srcs, units)
+    # "founder" holds the part's own word by root, naming the answer it points back to;
+    # Kabir founded something else; the temple names Sikhism without the part's words
+    assert resolved == {"src-2": 1.0}
