@@ -20,6 +20,14 @@ def test_sentences_keep_their_citation_markers_and_abbreviations() -> None:
     ]
 
 
+def test_an_abbreviation_before_a_number_or_a_name_ends_no_sentence() -> None:
+    text = "Mozart finished his Symphony No. 41 in 1788. Prof. Curie won twice."
+    assert split_sentences(text) == [
+        "Mozart finished his Symphony No. 41 in 1788.",
+        "Prof. Curie won twice.",
+    ]
+
+
 def test_a_sentence_ends_only_before_a_new_sentence() -> None:
     assert split_sentences("Prices rose 2.5 percent. the rest follows.") == [
         "Prices rose 2.5 percent. the rest follows."
