@@ -284,6 +284,30 @@ def _own_match(part: Part, terms: set[str]) -> bool:
     return bool({word_root(t) for t in own} & {word_root(t) for t in terms})
 
 
+DERIVED_ROOT = 6  # letters a root needs before a longer word it begins counts as its own
+
+
+def _own_said(part: Part, terms: set[str]) -> bool:
+    """_own_match, where a word also counts as said by a word derived from it (see
+    own_said)."""
+    own = part.own
+    return not own or own == part.terms or own_said(part, terms) > 0
+
+
+def own_said(part: Part, terms: set[str]) -> int:
+    """How many of the part's own words ``terms`` say, by root, a word also said by one
+    derived from it ("contribute" by "contributions", "electric" by "electricity"): a root
+    of at least DERIVED_ROOT letters that begins the other's root."""
+    roots = {word_root(t) for t in terms}
+    return sum(
+        any(
+            r == o or (min(len(r), len(o)) >= DERIVED_ROOT and (r.startswith(o) or o.startswith(r)))
+            for r in roots
+        )
+        for o in {word_root(t) for t in part.own}
+    )
+
+
 def linked_entries(part: Part, source: tuple[str, str, list[str]], question: str) -> list[str]:
     """The entries the corpus links from the statements of ``source`` (title, text, linked
     titles) that answer ``part``, best first: the hop a capitalised name cannot give ("a
@@ -299,7 +323,7 @@ def linked_entries(part: Part, source: tuple[str, str, list[str]], question: str
     for sent in sentences(text)[:8] or [text]:
         said = term_set(sent)
         match = _part_match(part, said | context)
-        if match <= 0 or not _own_match(part, said):
+        if match <= 0 or not _own_said(part, said):
             continue
         for link, terms in candidates:
             if terms <= said:

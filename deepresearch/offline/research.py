@@ -10,6 +10,7 @@ from deepresearch.offline.parts import (
     asks_for_entity,
     bridge_entities,
     linked_entries,
+    own_said,
     question_parts,
 )
 from deepresearch.offline.statements import statements
@@ -31,6 +32,7 @@ from deepresearch.roles import (
 )
 from deepresearch.state.models import ReflectionDecision
 from deepresearch.text import (
+    TITLE_QUALIFIER,
     cited_lines,
     containment,
     estimate_tokens,
@@ -49,6 +51,8 @@ _GAP_FRAME = frozenset(
 MAX_ANCHORS = 2  # entities a part that points back is searched on, with its own words
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
 LINKS_PER_TOPIC = 2  # linked entries a topic researcher tries after the bridge hops
+LINKS_PER_GAP = 6  # linked entries a supervisor's directive tries for an unanswered part
+LINK_CHARS = 140  # of a sub-query's 200 characters, what those entries' titles may take
 RELEVANT_SOURCES_ENOUGH = 3  # the researcher's early exit, docs/concepts/gathering.md
 SUMMARY_WORDS = 250  # the summary contract's "at most ~250 words"
 
@@ -113,6 +117,10 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     # A directive is a paragraph whose first sentence names the topic; the rest is
     # instructions, whose words are not things to search for.
     focus = inputs.sub_query.split(". ", 1)[0]
+    if _FOLLOW_LINKS.match(focus.strip()):
+        # A supervisor's directive to follow links (_gap_link): its titles are entries to
+        # try, not words to search for, and the words after them only a gate.
+        return ReflectionDecision(research_complete=True, rationale="The links are followed.")
     target = term_set(focus)
     relevant = [
         s for s in inputs.sources if containment(target, term_set(s.title + " " + s.text)) >= 0.5
@@ -183,6 +191,7 @@ def _search_on(
     )
 
 
+_FOLLOW_LINKS = re.compile(r'^(?:"[^"]+"\s*)+[^"]*$')  # quoted titles, then words
 _TAG = re.compile(r"^\[[A-Z]+(?::[^\]]*)?\]\s*")  # the novelty tag a reflection view carries
 
 
@@ -284,7 +293,12 @@ def compress(inputs: CompressInputs) -> CompressOutput:
 
 
 _DIGEST_SOURCE = re.compile(r"^\[(?P<n>\d+)\]\s+(?P<title>.+?)(?:\s+—\s+\S*)?$")
-_PART_GAP = re.compile(r"^no source answers '(?P<part>.+)' yet(?:; sources name (?P<lead>.+))?$")
+_PART_GAP = re.compile(
+    r"^no source answers '(?P<part>.+)' yet(?:; sources (?P<how>name|link) (?P<lead>.+))?$"
+)
+_ANSWER_GAP = re.compile(
+    r"^sources that answer '(?P<part>.+)' link (?P<lead>.+); do they state (?P<words>.+)\?$"
+)
 PART_ANSWERED = 0.5  # share of a part's words one gathered statement must hold
 
 
@@ -314,18 +328,98 @@ def _answered(part: Part, texts: list[str], titles: list[str]) -> bool:
 
 def _part_gaps(inputs: SupervisionInputs) -> list[str]:
     """One gap per question part no gathered statement answers, naming a bridge entity
-    when the sources that answer earlier parts name one."""
+    when the sources that answer earlier parts name one, else the entries they link; and
+    one per part that asks for an entity or points back whose best source, whichever
+    topic gathered it, links entries nobody has followed."""
     texts, titles = _digest_sources(inputs)
     parts = question_parts(inputs.question)
+    cited = _cited_texts(inputs)
     gaps: list[str] = []
     for i, part in enumerate(parts):
         if _answered(part, texts, titles):
+            if link := _answer_link(part, cited, inputs):
+                gaps.append(f"sources that answer '{part.text}' link {link}")
             continue
         earlier = [t for t in texts if any(_answered(p, [t], []) for p in parts[:i])]
         leads = bridge_entities(part, earlier, titles, inputs.question, 1) if earlier else []
-        lead = f"; sources name {leads[0]}" if leads else ""
-        gaps.append(f"no source answers '{part.text}' yet{lead}")
+        if leads:
+            gaps.append(f"no source answers '{part.text}' yet; sources name {leads[0]}")
+        elif link := _gap_link(parts[:i], cited, inputs):
+            gaps.append(f"no source answers '{part.text}' yet; sources link {link}")
+        else:
+            gaps.append(f"no source answers '{part.text}' yet")
     return gaps
+
+
+def _cited_texts(inputs: SupervisionInputs) -> dict[int, str]:
+    """Each cited source's statements, by citation, read back from the compressed topics."""
+    texts: dict[int, list[str]] = {}
+    for topic in inputs.topics:
+        for n, statement in cited_lines(topic.compressed):
+            texts.setdefault(n, []).append(statement)
+    return {n: " ".join(lines) for n, lines in texts.items()}
+
+
+def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> str | None:
+    """The leads not gathered and not yet asked for (by a sub-query or a researcher's
+    search), at most LINKS_PER_GAP, quoted, within LINK_CHARS; None when there are none."""
+    known = {s.title.casefold() for t in inputs.topics for s in t.links}
+    asked = " ".join(
+        [*inputs.existing_queries, *(t.compressed.split("\n", 1)[0] for t in inputs.topics)]
+    ).casefold()
+    quoted = ""
+    for lead in list(dict.fromkeys(leads))[:LINKS_PER_GAP]:
+        if lead.casefold() in known or f'"{lead.casefold()}"' in asked:
+            continue
+        if len(quoted) + len(lead) + 3 > LINK_CHARS:  # the words asked for follow them
+            break
+        quoted += f' "{lead}"'
+    return quoted.strip() or None
+
+
+def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInputs) -> str | None:
+    """The entries that sources answering an earlier part link from their answering
+    statements, in any case ("a diet of *bamboo*"), for a part that hangs on that answer
+    and that no gathered statement answers, whichever topic gathered the source. The
+    researcher keeps the first whose opening states the part's own words (phases.topic),
+    so a link to a common noun adds nothing."""
+    linking = {s.citation: s for t in inputs.topics for s in t.links}
+    leads: list[str] = []
+    for part in earlier:
+        for n, text in cited.items():
+            if n in linking and _answered(part, [text], []):
+                src = linking[n]
+                leads += linked_entries(part, (src.title, text, src.links), inputs.question)
+    return _unfollowed(leads, inputs)
+
+
+def _answer_link(part: Part, cited: dict[int, str], inputs: SupervisionInputs) -> str | None:
+    """For a part that asks for an entity or points back, the entries linked from the
+    answering statements of the entry it names ("what did *Nikola Tesla* contribute"),
+    whichever topic gathered it: the part's own researcher ranks its sources by all the
+    part's words, borrowed ones too, and may have followed another's links."""
+    if not (asks_for_entity(part.text) or part.refers_back):
+        return None
+    named = [
+        s
+        for t in inputs.topics
+        for s in t.links
+        if s.citation in cited and _titled_by(s.title, part.own)
+    ]
+    if not named:
+        return None
+    src = max(named, key=lambda s: own_said(part, term_set(f"{s.title}. {cited[s.citation]}")))
+    found = linked_entries(part, (src.title, cited[src.citation], src.links), inputs.question)
+    leads = _unfollowed(found[:LINKS_PER_TOPIC], inputs)
+    # The gate's words: an entry that states only the named one's name says nothing new.
+    words = part.own - term_set(src.title)
+    return f"{leads}; do they state {' '.join(sorted(words))}?" if leads and words else None
+
+
+def _titled_by(title: str, words: set[str]) -> bool:
+    """Whether ``words`` hold all of a title's words (without its bracketed qualifier)."""
+    terms = term_set(TITLE_QUALIFIER.sub("", title))
+    return bool(terms) and terms <= words
 
 
 def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
@@ -335,7 +429,8 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
     Args:
         inputs: the supervisor's inputs.
     """
-    thin = [c for c in inputs.coverage if not c.sufficient]
+    # A directive that follows links gathers one entry at most: not thin coverage.
+    thin = [c for c in inputs.coverage if not c.sufficient and not _FOLLOW_LINKS.match(c.query)]
     gaps = _part_gaps(inputs)
     gaps += [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
     gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
@@ -349,9 +444,13 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
 
 
 def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
+    if m := _ANSWER_GAP.match(gap):  # _answer_link gives the words to gate on too
+        return f"{m['lead']} {m['words']}"
     if m := _PART_GAP.match(gap):
         part = next((p for p in question_parts(inputs.question) if p.text == m["part"]), None)
         words = " ".join(keywords(m["part"])[:4])
+        if m["how"] == "link" and part is not None:
+            return f"{m['lead']} {' '.join(sorted(part.own or part.terms))}"
         if m["lead"]:
             return f"{m['lead']} {words}".strip()
         return part.query if part else words

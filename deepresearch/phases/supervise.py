@@ -23,6 +23,7 @@ from deepresearch.roles import (
     CoverageAssessment,
     DelegationOutput,
     DirectiveDraft,
+    SourceText,
     SupervisionInputs,
     ThinkOutput,
     TopicDigest,
@@ -245,6 +246,11 @@ def _inputs(
             query=sq.query,
             compressed=(t.compressed_findings or _fallback_digest(state, t.source_ids))[:2000],
             source_ids=t.source_ids,
+            links=[
+                SourceText(id=s.id, citation=s.citation, title=s.title, links=s.links)
+                for s in state.sources
+                if s.id in t.source_ids and s.links
+            ],
         )
         for t in state.topic_results
         for sq in [state.sub_query(t.sub_query_id)]

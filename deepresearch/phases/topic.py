@@ -121,46 +121,67 @@ async def _search(
     a page of them, so a search whose words the gathered entries match still adds the
     entries ranked just below them."""
     page = ctx.config.loop.max_sources_per_query
+    visible = visible_sources(state, sq.id)
+    known = {s.url for s in visible}
+    link = _followed_link(query, topic, visible)
+    if link is not None:
+        return await _follow(state, ctx, sq, link, known, phase)
     if not topic.queries:
         return await run_search(state, ctx, query, phase=phase, scope=sq.id)
-    visible = visible_sources(state, sq.id)
-    link = _followed_link(query, topic, visible)
     hits = await run_search(
-        state,
-        ctx,
-        f'"{link[0]}"' if link else query,
-        phase=phase,
-        scope=sq.id,
-        max_results=page * FOLLOW_UP_DEPTH,
+        state, ctx, query, phase=phase, scope=sq.id, max_results=page * FOLLOW_UP_DEPTH
     )
-    known = {s.url for s in visible}
     fresh = [h for h in hits if h.url not in known][:page]
-    if link:  # following a link: its entry alone, when it speaks to the words asked for
-        title, words = link
-        named = [h for h in fresh if h.title.casefold() == title.casefold()]
-        fresh = [h for h in named[:1] if _states(h, words)]
     return [h for i, h in enumerate(hits) if i < page and h.url in known] + fresh
 
 
-# A link to follow: a quoted title, then the words its entry must state to be kept.
-_LINK_QUERY = re.compile(r'^"(?P<title>[^"]+)"(?P<words>[^"]*)$')
+async def _follow(
+    state: ResearchState,
+    ctx: RunContext,
+    sq: SubQuery,
+    link: tuple[list[str], set[str]],
+    known: set[str],
+    phase: Phase,
+) -> list[SearchHit]:
+    """Follow links, in order: the first linked entry not yet gathered that speaks to the
+    words asked for, alone, with the known hits of the first search (to count them)."""
+    page = ctx.config.loop.max_sources_per_query
+    titles, words = link
+    counted: list[SearchHit] | None = None
+    for title in titles:
+        hits = await run_search(
+            state, ctx, f'"{title}"', phase=phase, scope=sq.id, max_results=page * FOLLOW_UP_DEPTH
+        )
+        if counted is None:
+            counted = [h for i, h in enumerate(hits) if i < page and h.url in known]
+        fresh = [h for h in hits if h.url not in known][:page]
+        named = [h for h in fresh if h.title.casefold() == title.casefold()]
+        if named and _states(named[0], words):
+            return counted + named[:1]
+    return counted or []
+
+
+# Links to follow: quoted titles, then the words an entry must state to be kept.
+_LINK_QUERY = re.compile(r'^(?P<titles>(?:"[^"]+"\s*)+)(?P<words>[^"]*)$')
 
 
 def _followed_link(
     query: str, topic: TopicResult, visible: list[Source]
-) -> tuple[str, set[str]] | None:
-    """A query that follows a link: a quoted title that one of the topic's sources links
-    to (``Source.links``), and the roots of the words after it; else None."""
+) -> tuple[list[str], set[str]] | None:
+    """A query that follows links: quoted titles that the topic's sources link to
+    (``Source.links``), or for a topic's opening search (a supervisor's directive) any
+    source it sees, and the roots of the words after them; else None."""
     m = _LINK_QUERY.match(query.strip())
     if m is None:
         return None
-    title = m["title"].strip()
     mine = set(topic.source_ids)
-    if not any(
-        title.casefold() == link.casefold() for s in visible if s.id in mine for link in s.links
-    ):
+    linked = {
+        link.casefold() for s in visible if s.id in mine or not topic.queries for link in s.links
+    }
+    titles = [t.strip() for t in m["titles"].split('"') if t.strip()]
+    if not titles or any(t.casefold() not in linked for t in titles):
         return None
-    return title, {word_root(t) for t in term_set(m["words"])}
+    return titles, {word_root(t) for t in term_set(m["words"])}
 
 
 def _states(hit: SearchHit, words: set[str]) -> bool:

@@ -46,6 +46,9 @@ class TopicDigest(Contract):
     query: str
     compressed: str
     source_ids: list[str] = Field(default_factory=list)
+    # The topic's sources by citation and title with the corpus entries each links (no
+    # text): what the offline supervisor follows for a part no statement answers yet.
+    links: list[SourceText] = Field(default_factory=list)
 
 
 class PlannedQuery(Contract):

@@ -28,6 +28,7 @@ from deepresearch.roles import (
     SummarizeInputs,
     SupervisionInputs,
     ThinkOutput,
+    TopicDigest,
 )
 from deepresearch.state import AgentRole
 from deepresearch.text import sentences
@@ -293,3 +294,76 @@ def test_a_topic_tries_at_most_links_per_topic_links() -> None:
     )  # fmt: skip
     followed = [q for q in _refined_queries(inputs) if q.startswith('"')]
     assert len(followed) == research.LINKS_PER_TOPIC
+
+
+# -- supervision: links from any topic's sources ----------------------------------------
+def _digest(sq: str, query: str, sources: list[tuple[int, str, str, list[str]]]) -> TopicDigest:
+    """A compressed topic over (citation, title, text, links) sources."""
+    lines = [f"Queries made: {query}", "", "Findings:"]
+    lines += [f"- {sent} [{n}]" for n, _, text, _ in sources for sent in sentences(text)]
+    return TopicDigest(
+        sub_query_id=sq, query=query, compressed="\n".join(lines),
+        links=[
+            SourceText(id=f"src-{n}", citation=n, title=title, links=links)
+            for n, title, _, links in sources
+        ],
+    )  # fmt: skip
+
+
+def test_a_part_no_statement_answers_follows_the_links_of_the_earlier_answers() -> None:
+    question = "What does the giant panda eat, and what kind of plant is that food?"
+    panda = (1, "Giant panda", "The giant panda is a bear. It does eat a diet of bamboo.", ["Bear", "Bamboo"])  # fmt: skip
+    inputs = SupervisionInputs(
+        question=question, round=1, max_rounds=2,
+        topics=[_digest("sq-1", "What does the giant panda eat", [panda])],
+        existing_queries=["What does the giant panda eat"],
+    )  # fmt: skip
+    gaps = research.supervise_think(inputs).gaps
+    # the entries the answering statements link, the best-answering statement's first;
+    # the researcher keeps the first that states the part's own words (phases.topic)
+    assert gaps == [
+        'no source answers \'what kind of plant is that food\' yet; sources link "Bamboo" "Bear"'
+    ]
+    out = research.supervise_delegate(inputs.model_copy(update={"gaps": gaps}))
+    assert [d.research_topic.split(". ")[0] for d in out.directives] == [
+        '"Bamboo" "Bear" food plant'
+    ]
+
+
+def test_an_entity_part_follows_the_links_of_the_entry_it_names_from_another_topic() -> None:
+    question = "What did Thomas Edison and Nikola Tesla each contribute to electric power?"
+    edison = (1, "Thomas Edison", "Thomas Edison did contribute electric power stations.", [])
+    tesla = (
+        2, "Nikola Tesla",
+        "Nikola Tesla was an inventor. He is known for contributions to alternating current electricity.",
+        ["Alternating current"],
+    )  # fmt: skip
+    inputs = SupervisionInputs(
+        question=question, round=1, max_rounds=2,
+        topics=[_digest("sq-1", "thomas edison", [edison]), _digest("sq-2", "Nikola Tesla", [tesla])],
+    )  # fmt: skip
+    gaps = research.supervise_think(inputs).gaps
+    # "contributions" says "contribute", "electricity" says "electric": the sentence answers
+    assert gaps == [
+        "sources that answer 'What did Nikola Tesla each contribute to electric power' link "
+        '"Alternating current"; do they state contribute electric power?'
+    ]
+    out = research.supervise_assess(inputs)
+    assert [q.query for q in out.follow_up_queries] == [
+        '"Alternating current" contribute electric power'
+    ]
+    # once followed (a sub-query asked for it), not again
+    asked = inputs.model_copy(update={"existing_queries": [out.follow_up_queries[0].query]})
+    assert research.supervise_think(asked).gaps == []
+
+
+def test_a_directive_that_follows_links_is_complete_after_its_search() -> None:
+    asked = '"Bamboo" "Bear" food plant'
+    inputs = ReflectInputs(
+        question="What does the giant panda eat, and what kind of plant is that food?",
+        sub_query=f"{asked}. Research this as part of the question.", queries_run=[asked],
+        tool_calls_used=1, max_tool_calls=5, sources=[],
+    )  # fmt: skip
+    out = research.reflect(inputs)
+    # the titles are entries to try, not words to search for
+    assert out.research_complete and not out.refined_query

@@ -7,9 +7,10 @@ from deepresearch.offline.parts import (
     bridge_entities,
     entities,
     linked_entries,
+    own_said,
     question_parts,
 )
-from deepresearch.text import words
+from deepresearch.text import term_set, words
 
 
 def test_names_keep_their_joining_words() -> None:
@@ -123,3 +124,10 @@ def test_links_named_in_lower_case_by_the_answering_sentence_are_hops() -> None:
     assert linked_entries(part, ("Dark star", text, links), question) == [
         "General relativity", "Spacetime"
     ]  # fmt: skip
+
+
+def test_a_word_derived_from_an_own_word_says_it() -> None:
+    part = question_parts("What did Edison and Tesla each contribute to electric power?")[1]
+    said = term_set("He is known for his contributions to alternating current electricity.")
+    assert own_said(part, said) == 2  # "contribute", "electric"
+    assert own_said(part, term_set("An electron is a particle.")) == 0  # "elect..." is short

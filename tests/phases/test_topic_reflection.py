@@ -366,3 +366,30 @@ async def test_a_quoted_title_no_source_links_is_an_ordinary_search() -> None:
     await research_topic(state, ctx, sq, G)
     assert search.queries[-1] == '"Bamboo" plant'
     assert len(state.sources) == 3
+
+
+async def test_an_opening_search_of_quoted_titles_follows_links_any_topic_gathered() -> None:
+    panda = doc(1, "The giant panda is a bear. It eats bamboo.", title="Giant panda", metadata={"links": ["Bear", "Bamboo"]})  # fmt: skip
+    bear = doc(2, "Bears are carnivoran mammals.", title="Bear")
+    bamboo = doc(3, "Bamboos are flowering plants of the grass family.", title="Bamboo")
+    search = ScriptSearch([[panda], [bear], [bamboo]])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return ReflectOutput(research_complete=True)
+
+    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
+    state, (first, directive) = new_state("giant panda eat", '"Bear" "Bamboo" food plant')
+    await research_topic(state, ctx, first, G)
+    await research_topic(state, ctx, directive, G)
+    # another topic's source links them: each title in turn, the first entry whose
+    # opening states the words asked for kept alone (*Bear* does not: a common noun)
+    assert search.queries == ["giant panda eat", '"Bear"', '"Bamboo"']
+    assert [s.title for s in state.sources] == ["Giant panda", "Bamboo"]
+
+
+async def test_an_opening_search_of_titles_no_source_links_is_an_ordinary_search() -> None:
+    search = ScriptSearch([[doc(1, "Bamboo is a plant.", title="Bamboo")]])
+    ctx, _ = make_context(FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True))), search)  # fmt: skip
+    state, (sq,) = new_state('"Bamboo" plant')
+    await research_topic(state, ctx, sq, G)
+    assert search.queries == ['"Bamboo" plant']
