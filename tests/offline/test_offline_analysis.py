@@ -5,9 +5,9 @@ source answers is a gap."""
 from __future__ import annotations
 
 from deepresearch.offline import analysis
-from deepresearch.offline.parts import entities, question_parts
+from deepresearch.offline.parts import question_parts
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
-from deepresearch.text import sentences, term_set
+from deepresearch.text import sentences
 
 QUESTION = "How did the printing press spread in Europe?"
 SHARED = "Gutenberg built the first European movable type printing press in Mainz around 1440."
@@ -45,15 +45,6 @@ def _titled(texts: dict[str, str]) -> list[SourceText]:
         SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
         for n, (t, x) in enumerate(texts.items(), 1)
     ]
-
-
-def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]:
-    """The sources bridged for the question's first part when the first source answers it."""
-    parts = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    weights = analysis.Weights([term_set(s.text) for s in srcs])
-    statement = analysis.part_scores(parts, srcs, units, weights)
-    return analysis._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
 
 
 def analyze(
@@ -247,48 +238,6 @@ def test_sources_repeating_a_kept_sources_answer_come_after_the_others() -> None
     assert [s.id for s in kept] == ["src-1", "src-4", "src-6", "src-7", "src-2"]
 
 
-def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
-    question = "Who were Robert Hooke and Antonie van Leeuwenhoek, and what is a microscope?"
-    asked = term_set(question)
-    names = [term_set(n) for n in entities(question)]
-    assert not analysis._named(term_set("Van"), asked, names)
-    assert analysis._named(term_set("Antonie van Leeuwenhoek"), asked, names)
-    assert analysis._named(term_set("Robert Hooke"), asked, names)
-    assert analysis._named(term_set("Microscope"), asked, names)
-    assert not analysis._named(term_set("Electron microscope"), asked, names)
-
-
-def test_a_name_links_the_entry_titled_with_its_longer_form() -> None:
-    question = "How did the music of Bach change?"
-    texts = {
-        "Johann Sebastian Bach": "Johann Sebastian Bach was a composer of the late Baroque.",
-        "Piano music (Bach)": "Piano music changed a lot over the centuries in many ways.",
-        "Music": "Music changed with every century and every new instrument.",
-    }
-    srcs = _titled(texts)
-    (part,) = question_parts(question)
-    assert analysis._full_names(part, srcs) == ["src-1"]  # a name, not a topic in brackets
-
-
-def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -> None:
-    question = "Which emperor was buried with an army of clay soldiers?"
-    texts = {
-        "Clay Army": "The Clay Army is a set of clay soldiers buried with Qin Shi Huang.",
-        "Qin Shi Huang": "Qin Shi Huang founded an empire.",
-        "Army": "An army fights on land.",
-    }
-    srcs = _titled(texts)
-    bridged = _bridged_by_first(question, srcs)
-    assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
-
-
-def test_a_name_is_mentioned_whole_and_by_its_plural() -> None:
-    said = analysis._TOKEN.findall("He played with Don Bradman and studied X-rays.")
-    assert not analysis._names(said, ["don"])  # a word of the longer name "Don Bradman"
-    assert analysis._names(said, ["don", "bradman"])
-    assert analysis._names(said, ["x-ray"])  # the entry *X-ray*, mentioned in the plural
-
-
 def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> None:
     question = "Which artist carved the statue of the hero who slew Goliath?"
     texts = {
@@ -299,27 +248,6 @@ def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> No
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     cited = {sid for f in out.findings for sid in f.source_ids}
     assert cited == {"src-1", "src-2"}
-
-
-def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
-    question = "Which nickname did the batsman have?"
-    texts = {
-        "Donald Smith": "Donald Smith, nicknamed the Don, was a batsman.",
-        "Don (river)": "The Don is a river in Russia.",
-        "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
-    }
-    srcs = _titled(texts)
-    bridged = _bridged_by_first(question, srcs)
-    assert "src-2" not in bridged
-
-
-def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_name() -> None:
-    said = analysis._TOKEN.findall("It eats bamboo under the Eastern Han dynasty.")
-    assert not analysis._names(said, ["bamboo"])  # a common noun, unlinked
-    assert analysis._names(said, ["bamboo"], linked=True)  # the corpus links *Bamboo* here
-    assert analysis._names(said, ["han", "dynasty"])  # a longer name holds the whole title
-    parts = question_parts("Who invented paper, and under which dynasty did he serve?")
-    assert parts[1].text == "under which dynasty did he serve"
 
 
 def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_well() -> None:
@@ -337,80 +265,3 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
     kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert "src-7" not in [s.id for s in kept]
-
-
-def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening() -> None:
-    question = "Who became the first Roman emperor?"
-    texts = {
-        "Augustus": "Augustus was the first Roman emperor. He reigned for forty years.",
-        "Roman Senate": "The Senate met in Rome. It named the first Roman emperor in 27 BC.",
-        "Emperors › Rome": "Augustus was the first Roman emperor, as this section says.",
-    }
-    srcs = _titled(texts)
-    srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52"})
-    parts = question_parts(question)
-    units = {s.id: sentences(s.text) for s in srcs}
-    weights = analysis.Weights([term_set(s.text) for s in srcs])
-    statement = analysis.part_scores(parts, srcs, units, weights)
-    opening = analysis._opening_match(parts, srcs, units, statement)
-    assert opening[("src-1", 0)] > opening.get(("src-2", 0), 0.0)  # its second statement
-    assert ("src-3", 0) not in opening  # a passage from the middle of a file
-    described = analysis._opening_match(
-        question_parts("How did Rome grow?"), srcs, units, statement
-    )
-    assert described == {}  # a part that names what it asks about
-
-
-def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word() -> None:
-    srcs = _titled(
-        {
-            "Cai Lun": "Cai Lun was a court official of the Eastern Han dynasty.",
-            "Han dynasty": "The Han dynasty ruled China for four centuries.",
-            "Xia dynasty": "The Xia dynasty is the first dynasty of traditional history.",
-            "Cai Lun Museum": "A museum in Leiyang.",
-            "Paper mill": "A mill makes paper.",
-        }
-    )
-    units = {s.id: sentences(s.text) for s in srcs}
-    asked = term_set("Who invented paper, and under which dynasty did he serve?")
-    earlier = srcs[:1]
-    tied = {s.title for s in srcs if analysis._tied(s, earlier, units, asked)}
-    # named by the answer; sharing the word "Cai" with it; "dynasty" is the question's word
-    assert tied == {"Cai Lun", "Han dynasty", "Cai Lun Museum"}
-    linked = srcs[4].model_copy(update={"links": ["Cai Lun"]})
-    assert analysis._tied(linked, earlier, units, asked)  # its text links the answer
-    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96"})
-    assert analysis._tied(passage, earlier, units, asked)  # a file's passage: by its file
-
-
-def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
-    srcs = _titled(
-        {
-            "Simón Bolívar": "He is known as El Libertador, the Liberator of America.",
-            "Gran Colombia": "Gran Colombia was a republic in northern South America.",
-            "South America": "South America is a continent.",
-            "Liberation movements": "Statues of El Libertador stand in many squares.",
-        }
-    )
-    units = {s.id: sentences(s.text) for s in srcs}
-    part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
-    # "South America" is a title; a topic's page (not titled with a name) only mentions it
-    assert analysis._aliased(part, srcs, units) == ["src-1"]
-
-
-def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it() -> None:
-    srcs = _titled(
-        {
-            "Sikhism": "Sikhism is a religion that originated in the Punjab.",
-            "Guru Nanak": "Guru Nanak was a teacher regarded as the founder of Sikhism.",
-            "Kabir": "Kabir was a poet and a founder of a school of verse.",
-            "Golden Temple": "The Golden Temple is the holiest site of Sikhism.",
-        }
-    )
-    units = {s.id: sentences(s.text) for s in srcs}
-    part = question_parts("Which religion has its holiest site in Amritsar, and who founded it?")[1]
-    assert part.refers_back
-    resolved = analysis._resolved(part, srcs[:1], srcs, units)
-    # "founder" holds the part's own word by root, naming the answer it points back to;
-    # Kabir founded something else; the temple names Sikhism without the part's words
-    assert resolved == {"src-2": 1.0}

@@ -1,0 +1,87 @@
+"""How sources name one another: a title mentioned as a name in a statement, the
+longer or shorter forms of a name, and which sources open a document (whole entries, a
+file's first passage) rather than a section of one. Shared by the offline analysis's
+scoring of sources per question part."""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.offline.parts import NAME_JOINERS, Part
+from deepresearch.roles import SourceText
+from deepresearch.text import TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
+
+TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")  # a statement's words, as written
+
+
+def mentions_name(tokens: list[str], name: list[str], *, linked: bool = False) -> bool:
+    """The tokens contain ``name`` as a phrase with a capitalised word in it ("ancient
+    Greece" names *Ancient Greece*), not counting a sentence's first word; in any case
+    when the corpus ``linked`` the entry from this text ("bamboo" names *Bamboo*)."""
+    n = len(name)
+    if not n:
+        return False
+    wanted = [stem(w.removesuffix("'s")) for w in name]
+    for k in range(len(tokens) - n + 1):
+        span = tokens[k : k + n]
+        capital = any(t[:1].isupper() for j, t in enumerate(span) if k + j > 0)
+        if not (capital or linked):
+            continue
+        said = [stem(t.lower().removesuffix("'s")) for t in span]
+        if said == wanted and not _longer(tokens, k, n):
+            return True
+    return False
+
+
+def _longer(tokens: list[str], k: int, n: int) -> bool:
+    """The one-word span ``tokens[k]`` is only part of a longer capitalised name ("Don" of
+    "Don Bradman" does not name *Don (river)*; "Eastern Han dynasty" names *Han dynasty*)."""
+    if n > 1:
+        return False
+    before = k > 1 and tokens[k - 1][:1].isupper()
+    after = k + n < len(tokens) and tokens[k + n][:1].isupper()
+    return before or after
+
+
+def name_words(title: str) -> list[str]:
+    """A title's words as a name, lower-cased, without its bracketed qualifier."""
+    return [w.lower() for w in TOKEN.findall(TITLE_QUALIFIER.sub("", title))]
+
+
+def is_name(title: str) -> bool:
+    """Every word capitalised (or a joining word such as "van"): a name, not a topic
+    (*Piano sonatas (Beethoven)*)."""
+    words = title.split()
+    return bool(words) and all(w[:1].isupper() or w in NAME_JOINERS for w in words)
+
+
+def title_named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:
+    """The part names this title: all its words (by root: "cricketers" names *Cricket*),
+    and not only as words of a longer name."""
+    if not title or not {word_root(t) for t in title} <= {word_root(t) for t in nameable}:
+        return False
+    return not any(title < name for name in names) or any(title == n for n in names)
+
+
+def full_names(part: Part, sources: list[SourceText]) -> list[str]:
+    """Entity linking by a name's longer form: the part says "Bach", an entry is titled
+    *Johann Sebastian Bach* (a title that is itself a name). Per name the shortest such
+    title, and none when an entry has the name exactly."""
+    linked: list[str] = []
+    titles = {s.id: term_set(s.title) for s in sources}
+    for phrase in title_phrases(part.text):
+        name = term_set(phrase)
+        if not name or any(t == name for t in titles.values()):
+            continue
+        longer = [s for s in sources if name < titles[s.id] and is_name(s.title)]
+        if longer:
+            linked.append(min(longer, key=lambda s: len(titles[s.id])).id)
+    return linked
+
+
+def opens_document(src: SourceText) -> bool:
+    """A whole entry or a file's first passage: it opens by saying what it is about. A
+    passage from the middle of a long file (cited as file#Lfirst-last) opens where its
+    section does, and is tied to other passages by its file, not by names."""
+    fragment = src.url.partition("#")[2]
+    return not fragment.startswith("L") or fragment.startswith("L1-")

@@ -1,0 +1,364 @@
+"""How well each gathered source answers each part of the question (offline analysis).
+
+Every statement of every source is matched against each part, words weighted by how rare
+they are among the gathered texts; a source's score for a part adds its similarity to
+the part (dense vectors, when installed), whether the question names it, whether the
+statements that answer the part name it (bridges), and, for parts that ask for an entity
+or point back to an earlier part, how its opening and its ties to the earlier answer fit.
+``analysis`` keeps the best sources per part and turns their statements into findings."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from deepresearch.offline.mentions import (
+    TOKEN,
+    full_names,
+    is_name,
+    mentions_name,
+    name_words,
+    opens_document,
+    title_named,
+)
+from deepresearch.offline.parts import (
+    BORROWED_SHARE,
+    Part,
+    asks_for_entity,
+    entities,
+    own_share,
+)
+from deepresearch.offline.statements import statement_terms
+from deepresearch.providers import vectors
+from deepresearch.roles import SourceText
+from deepresearch.text import term_set, title_phrases, word_root
+
+SOURCES_PER_PART = 5  # sources kept per part; also a part's answerers while scoring
+BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
+CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
+FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives, or an alias
+OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
+UNTIED_SHARE = 0.7  # of its score, for an entry not tied to the answer a part points back to
+
+
+@dataclass
+class SourceScores:
+    """Per (source id, part index): the combined score, and two of its signals alone —
+    the bridged strength (named by the part's answering statements) and the opening
+    match (the entry opens by describing what the part asks for)."""
+
+    total: dict[tuple[str, int], float]
+    bridged: dict[tuple[str, int], float]
+    opening: dict[tuple[str, int], float]
+
+
+class Weights:
+    """Inverse document frequency of words over the gathered texts: a word every source
+    uses says little about which one answers."""
+
+    def __init__(self, texts: list[set[str]]) -> None:
+        self.n = len(texts)
+        self.df: dict[str, int] = {}
+        for terms in texts:
+            for t in terms:
+                self.df[t] = self.df.get(t, 0) + 1
+
+    def idf(self, term: str) -> float:
+        """How rare ``term`` is among the gathered texts (higher = says more).
+
+        Args:
+            term: a word.
+        """
+        return math.log(1 + (self.n + 1) / (self.df.get(term, 0) + 0.5))
+
+    def match(self, part: set[str], terms: set[str]) -> float:
+        """The idf-weighted share of ``part``'s words that ``terms`` contains (0 to 1).
+
+        Args:
+            part: the words asked for.
+            terms: the words of a statement.
+        """
+        total = sum(self.idf(t) for t in part)
+        return sum(self.idf(t) for t in part & terms) / total if total else 0.0
+
+    def part_match(self, part: Part, terms: set[str]) -> float:
+        """Like ``match``, a part's borrowed words (the context of "where did *he*…")
+        counting BORROWED_SHARE of its own: the answer is about what the part asks."""
+        own = part.own or part.terms
+        weight = {t: self.idf(t) * (1.0 if t in own else BORROWED_SHARE) for t in part.terms}
+        total = sum(weight.values())
+        return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
+
+
+def part_scores(
+    parts: list[Part], sources: list[SourceText], units: dict[str, list[str]], weights: Weights
+) -> dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]:
+    """(source id, part index) → (score, statements ranked for that part). A source's
+    title counts as part of every statement: an entry on the thing asked about answers."""
+    out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
+    for src in sources:
+        title = term_set(src.title)
+        for i, part in enumerate(parts):
+            ranked = []
+            for pos, unit in enumerate(units.get(src.id, [])):
+                score = weights.part_match(part, statement_terms(unit) | title)
+                ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
+            ranked.sort(key=lambda r: -r[0])
+            best = ranked[0][0] if ranked else 0.0
+            out[(src.id, i)] = (best, ranked)
+    return out
+
+
+def source_scores(
+    parts: list[Part],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    question: str,
+) -> SourceScores:
+    """How well each source answers each part: its best statement, its similarity to the
+    part (dense vectors, when installed), whether the question names it (its title's
+    words all in the question), whether sources that answer the part name it, and, for a
+    part that asks for an entity, how well the source's opening statement describes it."""
+    # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
+    names = [term_set(n) for n in entities(question)]
+    said = {sid: TOKEN.findall(" ".join(us)) for sid, us in units.items()}  # once per source
+    named = _named_by_parts(parts, sources, names, said)
+    dense = _dense(parts, sources, units)
+    opening = _opening_match(parts, sources, units, statement)
+    first = {
+        (s.id, i): statement[(s.id, i)][0] + 0.3 * named[(s.id, i)]
+        for s in sources
+        for i in range(len(parts))
+    }
+    leaders = {i: sorted(sources, key=lambda s: -first[(s.id, i)])[:3] for i in range(len(parts))}
+    # A part's answerers: its leaders while it is scored, then its best sources by score.
+    answerers = dict(leaders)
+    out: dict[tuple[str, int], float] = {}
+    named_by_answers: dict[tuple[str, int], float] = {}
+    for i in range(len(parts)):
+        bridged = _bridged(i, parts, sources, statement, answerers, (term_set(question), names))
+        named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
+        mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
+        mention_terms = term_set(mentioned)
+        for s in sources:
+            t = term_set(s.title)
+            worded = bool(t) and t <= mention_terms and s not in leaders[i]
+            out[(s.id, i)] = (
+                0.6 * statement[(s.id, i)][0]
+                + 0.25 * dense.get((s.id, i), 0.0)
+                + 0.3 * named[(s.id, i)]
+                + 0.2 * worded
+                + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
+                + OPENING_WEIGHT * opening.get((s.id, i), 0.0)
+            )
+        if parts[i].refers_back:
+            _point_back(
+                i, parts[i], sources, (units, said), answerers, term_set(question), out, bridged
+            )
+            named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
+        answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
+    return SourceScores(out, named_by_answers, opening)
+
+
+def _named_by_parts(
+    parts: list[Part], sources: list[SourceText], names: list[set[str]], said: dict[str, list[str]]
+) -> dict[tuple[str, int], float]:
+    """1 where a part names a source's title, FULL_NAME_SHARE where it gives a shorter
+    form of the title's name or another name the source's statements use, else 0."""
+    # In an entity question ("which emperor was buried with an army…") the common nouns
+    # describe the answer; only the proper names it gives name an entry.
+    nameable = [
+        term_set(" ".join(title_phrases(p.text))) if asks_for_entity(p.text) else p.terms
+        for p in parts
+    ]
+    named: dict[tuple[str, int], float] = {
+        (s.id, i): float(title_named(term_set(s.title), nameable[i], names))
+        for s in sources
+        for i in range(len(parts))
+    }
+    for i, part in enumerate(parts):
+        for sid in full_names(part, sources):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+        for sid in _aliased(part, sources, said):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+    return named
+
+
+def _aliased(part: Part, sources: list[SourceText], said: dict[str, list[str]]) -> list[str]:
+    """Entity linking by another name: the part gives a name of two words or more that no
+    gathered title holds ("El Libertador"); the sources titled with a name whose statements
+    use it as a name ("known as El Libertador") are the entries it stands for. A topic's
+    page that mentions a product ("GitHub Actions") is not."""
+    titles = [term_set(s.title) for s in sources]
+    out: list[str] = []
+    for phrase in entities(part.text):
+        words = [w.lower().strip("'") for w in TOKEN.findall(phrase)]
+        terms = term_set(phrase)
+        if len(words) < 2 or any(terms <= t for t in titles):
+            continue
+        for s in sources:
+            if is_name(s.title) and mentions_name(said.get(s.id, []), words):
+                out.append(s.id)
+    return out
+
+
+def _point_back(
+    i: int,
+    part: Part,
+    sources: list[SourceText],
+    texts: tuple[dict[str, list[str]], dict[str, list[str]]],
+    answerers: dict[int, list[SourceText]],
+    asked: set[str],
+    out: dict[tuple[str, int], float],
+    bridged: dict[str, float],
+) -> None:
+    """Scores for part ``i``, which points back ("who founded *it*"): its "it" is what the
+    first and the previous part found. A statement naming one of those answers with the
+    part's own words answers the part ("regarded as the founder of Sikhism"), as strongly
+    as a bridge (and is kept like one); an entry not tied to the three best answers keeps
+    UNTIED_SHARE of its score: evidence is tied to the answer, not only worded alike.
+    ``texts``: each source's statements and their tokens."""
+    units, said = texts
+    first, previous = answerers[0], answerers[i - 1]
+    earlier = _joined(first[:3], previous[:3])
+    for s in sources:
+        if s.id not in bridged and not _tied(s, earlier, said, asked):
+            out[(s.id, i)] *= UNTIED_SHARE
+    for sid, share in _resolved(part, _joined(first, previous), sources, units).items():
+        out[(sid, i)] += BRIDGE_WEIGHT * share
+        bridged[sid] = max(bridged.get(sid, 0.0), share)
+
+
+def _joined(first: list[SourceText], then: list[SourceText]) -> list[SourceText]:
+    return first + [s for s in then if s not in first]
+
+
+def _resolved(
+    part: Part, answers: list[SourceText], sources: list[SourceText], units: dict[str, list[str]]
+) -> dict[str, float]:
+    """Per source: the largest share of the part's own words (by root: "founder" for
+    "founded") that one of its statements holds while naming another source among the
+    ``answers`` the part points back to."""
+    own = {word_root(t) for t in part.own}
+    if not own:
+        return {}
+    names = [(a, name_words(a.title)) for a in answers]
+    out: dict[str, float] = {}
+    for s in sources:
+        for unit in units.get(s.id, []):
+            share = len(own & {word_root(t) for t in statement_terms(unit)}) / len(own)
+            if share <= out.get(s.id, 0.0):
+                continue
+            said = TOKEN.findall(unit)
+            if any(
+                a.id != s.id and mentions_name(said, n, linked=a.title in s.links) for a, n in names
+            ):
+                out[s.id] = share
+    return out
+
+
+def _tied(
+    src: SourceText, earlier: list[SourceText], said: dict[str, list[str]], asked: set[str]
+) -> bool:
+    """Whether ``src`` is tied to one of the ``earlier`` answers: it is one, either names
+    the other (in the gathered statements or by corpus link), or their titles share a
+    word the question does not give (*Edmond Halley*, *Halley's Comet*). A passage from
+    the middle of a file is tied by its file, which this cannot see: always tied.
+    ``said``: each source's statement tokens."""
+    if src in earlier or not opens_document(src):
+        return True
+    own = name_words(src.title)
+    mine = said.get(src.id, [])
+    for other in earlier:
+        if src.title in other.links or other.title in src.links:
+            return True
+        if (term_set(src.title) & term_set(other.title)) - asked:
+            return True
+        if mentions_name(mine, name_words(other.title), linked=other.title in src.links):
+            return True
+        if mentions_name(said.get(other.id, []), own, linked=src.title in other.links):
+            return True
+    return False
+
+
+def _opening_match(
+    parts: list[Part],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> dict[tuple[str, int], float]:
+    """For a part that asks for something it does not name: how well each source's
+    opening statement matches it. An entry opens by saying what it is ("X was the first
+    Roman emperor"), so the entry whose opening fits the description is the answer."""
+    out: dict[tuple[str, int], float] = {}
+    for i, part in enumerate(parts):
+        if not asks_for_entity(part.text):
+            continue
+        for s in sources:
+            if not opens_document(s):
+                continue
+            first = units.get(s.id, [])[:1]
+            scored = [score for score, unit in statement[(s.id, i)][1] if unit in first]
+            if scored:
+                out[(s.id, i)] = scored[0]
+    return out
+
+
+def _bridged(
+    i: int,
+    parts: list[Part],
+    sources: list[SourceText],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    answerers: dict[int, list[SourceText]],
+    asked: tuple[set[str], list[set[str]]],
+) -> dict[str, float]:
+    """Sources that the best statements about part ``i`` name (as a name, capitalised, not
+    a common noun: *Army* is not named by "an army of clay soldiers"), as strongly as the
+    naming statement answers; for a part that points back ("the river *it* dams"), also
+    those the answers to the first and the previous part name in a statement that also
+    speaks to this part's own words (the hop's next entity)."""
+    given = asked[1]
+    referenced = [i, *([0, i - 1] if parts[i].refers_back else [])]
+    mentions: list[tuple[list[str], float, str, set[str]]] = []
+    for j in dict.fromkeys(referenced):
+        for rank, src in enumerate(answerers[j]):
+            links = set(src.links)
+            for score, unit in statement[(src.id, j)][1][:3]:
+                strength = score / (1 + rank)
+                if j != i:
+                    strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
+                mentions.append((TOKEN.findall(unit), strength, src.id, links))
+    out: dict[str, float] = {}
+    for src in sources:
+        title = term_set(src.title)
+        if title_named(title, *asked) or any(n and n <= title for n in given):
+            continue  # the question names it ("Atlantic" names *Atlantic Ocean*): no hop
+        name = name_words(src.title)
+        # A disambiguated title (*Don (river)*) is named only where its context is too.
+        sense = title - term_set(" ".join(name))
+        for tokens, strength, by, links in mentions:
+            if by == src.id or strength <= out.get(src.id, 0.0):
+                continue
+            # The corpus links the entry from this text: a mention in any case counts.
+            if not mentions_name(tokens, name, linked=src.title in links):
+                continue
+            if not sense or sense & term_set(" ".join(tokens)):
+                out[src.id] = strength
+    return out
+
+
+def _dense(
+    parts: list[Part], sources: list[SourceText], units: dict[str, list[str]]
+) -> dict[tuple[str, int], float]:
+    embedder = vectors.load_embedder()
+    if embedder is None or not sources:
+        return {}
+    docs = embedder.embed([f"{s.title}. " + " ".join(units[s.id][:4]) for s in sources])
+    asks = embedder.embed([p.text for p in parts])
+    sims = docs @ asks.T
+    return {
+        (s.id, i): max(0.0, float(sims[j, i]))
+        for j, s in enumerate(sources)
+        for i in range(len(parts))
+    }

@@ -1,0 +1,56 @@
+"""How sources name one another: whole names, plurals, longer forms, names the question
+gives, and mentions the corpus links."""
+
+from __future__ import annotations
+
+from deepresearch.offline import mentions
+from deepresearch.offline.parts import entities, question_parts
+from deepresearch.roles import SourceText
+from deepresearch.text import term_set
+
+
+def _titled(texts: dict[str, str]) -> list[SourceText]:
+    """Sources with these titles and texts, numbered from 1."""
+    return [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+
+
+def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
+    question = "Who were Robert Hooke and Antonie van Leeuwenhoek, and what is a microscope?"
+    asked = term_set(question)
+    names = [term_set(n) for n in entities(question)]
+    assert not mentions.title_named(term_set("Van"), asked, names)
+    assert mentions.title_named(term_set("Antonie van Leeuwenhoek"), asked, names)
+    assert mentions.title_named(term_set("Robert Hooke"), asked, names)
+    assert mentions.title_named(term_set("Microscope"), asked, names)
+    assert not mentions.title_named(term_set("Electron microscope"), asked, names)
+
+
+def test_a_name_links_the_entry_titled_with_its_longer_form() -> None:
+    question = "How did the music of Bach change?"
+    texts = {
+        "Johann Sebastian Bach": "Johann Sebastian Bach was a composer of the late Baroque.",
+        "Piano music (Bach)": "Piano music changed a lot over the centuries in many ways.",
+        "Music": "Music changed with every century and every new instrument.",
+    }
+    srcs = _titled(texts)
+    (part,) = question_parts(question)
+    assert mentions.full_names(part, srcs) == ["src-1"]  # a name, not a topic in brackets
+
+
+def test_a_name_is_mentioned_whole_and_by_its_plural() -> None:
+    said = mentions.TOKEN.findall("He played with Don Bradman and studied X-rays.")
+    assert not mentions.mentions_name(said, ["don"])  # a word of the longer name "Don Bradman"
+    assert mentions.mentions_name(said, ["don", "bradman"])
+    assert mentions.mentions_name(said, ["x-ray"])  # the entry *X-ray*, mentioned in the plural
+
+
+def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_name() -> None:
+    said = mentions.TOKEN.findall("It eats bamboo under the Eastern Han dynasty.")
+    assert not mentions.mentions_name(said, ["bamboo"])  # a common noun, unlinked
+    assert mentions.mentions_name(said, ["bamboo"], linked=True)  # the corpus links *Bamboo* here
+    assert mentions.mentions_name(said, ["han", "dynasty"])  # a longer name holds the whole title
+    parts = question_parts("Who invented paper, and under which dynasty did he serve?")
+    assert parts[1].text == "under which dynasty did he serve"

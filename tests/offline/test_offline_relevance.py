@@ -1,0 +1,139 @@
+"""How well each source answers each part: bridges, openings, ties to the answer a part
+points back to, aliases."""
+
+from __future__ import annotations
+
+from deepresearch.offline import relevance
+from deepresearch.offline.mentions import TOKEN
+from deepresearch.offline.parts import Part, question_parts
+from deepresearch.roles import SourceText
+from deepresearch.text import sentences, term_set
+
+
+def _titled(texts: dict[str, str]) -> list[SourceText]:
+    """Sources with these titles and texts, numbered from 1."""
+    return [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+
+
+def _scored(
+    parts: list[Part], srcs: list[SourceText]
+) -> tuple[dict[str, list[str]], dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]]:
+    """Each source's sentences as its statements, and their scores for each part."""
+    units = {s.id: sentences(s.text) for s in srcs}
+    weights = relevance.Weights([term_set(s.text) for s in srcs])
+    return units, relevance.part_scores(parts, srcs, units, weights)
+
+
+def _said(srcs: list[SourceText]) -> dict[str, list[str]]:
+    """Each source's statement tokens, as the scoring reads them."""
+    return {s.id: TOKEN.findall(s.text) for s in srcs}
+
+
+def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]:
+    """The sources bridged for the question's first part when the first source answers it."""
+    parts = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    weights = relevance.Weights([term_set(s.text) for s in srcs])
+    statement = relevance.part_scores(parts, srcs, units, weights)
+    return relevance._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
+
+
+def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -> None:
+    question = "Which emperor was buried with an army of clay soldiers?"
+    texts = {
+        "Clay Army": "The Clay Army is a set of clay soldiers buried with Qin Shi Huang.",
+        "Qin Shi Huang": "Qin Shi Huang founded an empire.",
+        "Army": "An army fights on land.",
+    }
+    srcs = _titled(texts)
+    bridged = _bridged_by_first(question, srcs)
+    assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
+
+
+def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
+    question = "Which nickname did the batsman have?"
+    texts = {
+        "Donald Smith": "Donald Smith, nicknamed the Don, was a batsman.",
+        "Don (river)": "The Don is a river in Russia.",
+        "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
+    }
+    srcs = _titled(texts)
+    bridged = _bridged_by_first(question, srcs)
+    assert "src-2" not in bridged
+
+
+def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening() -> None:
+    question = "Who became the first Roman emperor?"
+    texts = {
+        "Augustus": "Augustus was the first Roman emperor. He reigned for forty years.",
+        "Roman Senate": "The Senate met in Rome. It named the first Roman emperor in 27 BC.",
+        "Emperors › Rome": "Augustus was the first Roman emperor, as this section says.",
+    }
+    srcs = _titled(texts)
+    srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52"})
+    parts = question_parts(question)
+    units, statement = _scored(parts, srcs)
+    opening = relevance._opening_match(parts, srcs, units, statement)
+    assert opening[("src-1", 0)] > opening.get(("src-2", 0), 0.0)  # its second statement
+    assert ("src-3", 0) not in opening  # a passage from the middle of a file
+    described = relevance._opening_match(
+        question_parts("How did Rome grow?"), srcs, units, statement
+    )
+    assert described == {}  # a part that names what it asks about
+
+
+def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word() -> None:
+    srcs = _titled(
+        {
+            "Cai Lun": "Cai Lun was a court official of the Eastern Han dynasty.",
+            "Han dynasty": "The Han dynasty ruled China for four centuries.",
+            "Xia dynasty": "The Xia dynasty is the first dynasty of traditional history.",
+            "Cai Lun Museum": "A museum in Leiyang.",
+            "Paper mill": "A mill makes paper.",
+        }
+    )
+    said = _said(srcs)
+    asked = term_set("Who invented paper, and under which dynasty did he serve?")
+    earlier = srcs[:1]
+    tied = {s.title for s in srcs if relevance._tied(s, earlier, said, asked)}
+    # named by the answer; sharing the word "Cai" with it; "dynasty" is the question's word
+    assert tied == {"Cai Lun", "Han dynasty", "Cai Lun Museum"}
+    linked = srcs[4].model_copy(update={"links": ["Cai Lun"]})
+    assert relevance._tied(linked, earlier, said, asked)  # its text links the answer
+    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96"})
+    assert relevance._tied(passage, earlier, said, asked)  # a file's passage: by its file
+
+
+def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
+    srcs = _titled(
+        {
+            "Simón Bolívar": "He is known as El Libertador, the Liberator of America.",
+            "Gran Colombia": "Gran Colombia was a republic in northern South America.",
+            "South America": "South America is a continent.",
+            "Liberation movements": "Statues of El Libertador stand in many squares.",
+        }
+    )
+    part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
+    # "South America" is a title; a topic's page (not titled with a name) only mentions it
+    assert relevance._aliased(part, srcs, _said(srcs)) == ["src-1"]
+
+
+def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it() -> None:
+    srcs = _titled(
+        {
+            "Sikhism": "Sikhism is a religion that originated in the Punjab.",
+            "Guru Nanak": "Guru Nanak was a teacher regarded as the founder of Sikhism.",
+            "Kabir": "Kabir was a poet and a founder of a school of verse.",
+            "Golden Temple": "The Golden Temple is the holiest site of Sikhism.",
+        }
+    )
+    units = {s.id: sentences(s.text) for s in srcs}
+    part = question_parts("Which religion has its holiest site in Amritsar, and who founded it?")[1]
+    assert part.refers_back
+    resolved = relevance._resolved(part, srcs[:1], srcs, units)
+    # "founder" holds the part's own word by root, naming the answer it points back to;
+    # Kabir founded something else; the temple names Sikhism without the part's words
+    assert resolved == {"src-2": 1.0}
