@@ -8,6 +8,7 @@ from deepresearch.offline import analysis
 from deepresearch.offline.parts import question_parts
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
 from deepresearch.text import sentences
+from tests.offline.conftest import Titled
 
 QUESTION = "How did the printing press spread in Europe?"
 SHARED = "Gutenberg built the first European movable type printing press in Mainz around 1440."
@@ -36,14 +37,6 @@ def sources() -> list[SourceText]:
             id=f"src-{n}", citation=n, title=title, url=f"https://example.org/{n}", text=text
         )
         for n, (title, text) in enumerate(TEXTS.items(), 1)
-    ]
-
-
-def _titled(texts: dict[str, str]) -> list[SourceText]:
-    """Sources with these titles and texts, numbered from 1."""
-    return [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
     ]
 
 
@@ -238,13 +231,13 @@ def test_sources_repeating_a_kept_sources_answer_come_after_the_others() -> None
     assert [s.id for s in kept] == ["src-1", "src-4", "src-6", "src-7", "src-2"]
 
 
-def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part() -> None:
+def test_an_entry_named_by_the_answer_is_kept_without_repeating_the_part(titled: Titled) -> None:
     question = "Which artist carved the statue of the hero who slew Goliath?"
     texts = {
         "David (statue)": "David is a marble statue of the hero who slew Goliath, carved by Michelangelo.",
         "Michelangelo": "Michelangelo was an Italian sculptor and painter.",
     }
-    srcs = _titled(texts)
+    srcs = titled(texts)
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     cited = {sid for f in out.findings for sid in f.source_ids}
     assert cited == {"src-1", "src-2"}

@@ -5,16 +5,8 @@ from __future__ import annotations
 
 from deepresearch.offline import mentions
 from deepresearch.offline.parts import entities, question_parts
-from deepresearch.roles import SourceText
 from deepresearch.text import term_set
-
-
-def _titled(texts: dict[str, str]) -> list[SourceText]:
-    """Sources with these titles and texts, numbered from 1."""
-    return [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
+from tests.offline.conftest import Titled
 
 
 def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
@@ -28,14 +20,14 @@ def test_a_word_of_a_longer_name_does_not_name_an_entry() -> None:
     assert not mentions.title_named(term_set("Electron microscope"), asked, names)
 
 
-def test_a_name_links_the_entry_titled_with_its_longer_form() -> None:
+def test_a_name_links_the_entry_titled_with_its_longer_form(titled: Titled) -> None:
     question = "How did the music of Bach change?"
     texts = {
         "Johann Sebastian Bach": "Johann Sebastian Bach was a composer of the late Baroque.",
         "Piano music (Bach)": "Piano music changed a lot over the centuries in many ways.",
         "Music": "Music changed with every century and every new instrument.",
     }
-    srcs = _titled(texts)
+    srcs = titled(texts)
     (part,) = question_parts(question)
     assert mentions.full_names(part, srcs) == ["src-1"]  # a name, not a topic in brackets
 

@@ -8,14 +8,7 @@ from deepresearch.offline.mentions import TOKEN
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.roles import SourceText
 from deepresearch.text import sentences, term_set
-
-
-def _titled(texts: dict[str, str]) -> list[SourceText]:
-    """Sources with these titles and texts, numbered from 1."""
-    return [
-        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://e.org/{n}", text=x)
-        for n, (t, x) in enumerate(texts.items(), 1)
-    ]
+from tests.offline.conftest import Titled
 
 
 def _scored(
@@ -41,38 +34,42 @@ def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]
     return relevance._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
 
 
-def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun() -> None:
+def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
+    titled: Titled,
+) -> None:
     question = "Which emperor was buried with an army of clay soldiers?"
     texts = {
         "Clay Army": "The Clay Army is a set of clay soldiers buried with Qin Shi Huang.",
         "Qin Shi Huang": "Qin Shi Huang founded an empire.",
         "Army": "An army fights on land.",
     }
-    srcs = _titled(texts)
+    srcs = titled(texts)
     bridged = _bridged_by_first(question, srcs)
     assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
 
 
-def test_a_disambiguated_title_is_named_only_with_its_context() -> None:
+def test_a_disambiguated_title_is_named_only_with_its_context(titled: Titled) -> None:
     question = "Which nickname did the batsman have?"
     texts = {
         "Donald Smith": "Donald Smith, nicknamed the Don, was a batsman.",
         "Don (river)": "The Don is a river in Russia.",
         "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
     }
-    srcs = _titled(texts)
+    srcs = titled(texts)
     bridged = _bridged_by_first(question, srcs)
     assert "src-2" not in bridged
 
 
-def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening() -> None:
+def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening(
+    titled: Titled,
+) -> None:
     question = "Who became the first Roman emperor?"
     texts = {
         "Augustus": "Augustus was the first Roman emperor. He reigned for forty years.",
         "Roman Senate": "The Senate met in Rome. It named the first Roman emperor in 27 BC.",
         "Emperors › Rome": "Augustus was the first Roman emperor, as this section says.",
     }
-    srcs = _titled(texts)
+    srcs = titled(texts)
     srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52"})
     parts = question_parts(question)
     units, statement = _scored(parts, srcs)
@@ -85,8 +82,10 @@ def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening(
     assert described == {}  # a part that names what it asks about
 
 
-def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word() -> None:
-    srcs = _titled(
+def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word(
+    titled: Titled,
+) -> None:
+    srcs = titled(
         {
             "Cai Lun": "Cai Lun was a court official of the Eastern Han dynasty.",
             "Han dynasty": "The Han dynasty ruled China for four centuries.",
@@ -107,8 +106,8 @@ def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_wor
     assert relevance._tied(passage, earlier, said, asked)  # a file's passage: by its file
 
 
-def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
-    srcs = _titled(
+def test_a_name_no_title_holds_links_the_sources_that_use_it(titled: Titled) -> None:
+    srcs = titled(
         {
             "Simón Bolívar": "He is known as El Libertador, the Liberator of America.",
             "Gran Colombia": "Gran Colombia was a republic in northern South America.",
@@ -121,8 +120,10 @@ def test_a_name_no_title_holds_links_the_sources_that_use_it() -> None:
     assert relevance._aliased(part, srcs, _said(srcs)) == ["src-1"]
 
 
-def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it() -> None:
-    srcs = _titled(
+def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it(
+    titled: Titled,
+) -> None:
+    srcs = titled(
         {
             "Sikhism": "Sikhism is a religion that originated in the Punjab.",
             "Guru Nanak": "Guru Nanak was a teacher regarded as the founder of Sikhism.",
