@@ -185,7 +185,7 @@ NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "d
 # "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
 _ASKS_FOR_ENTITY = re.compile(
     r"\b(?:who|whom|whose|which|where)\b|\bwhat\s+(?!(?:is|are|was|were|do|does|did|has|have|"
-    r"had|can|could|would|should|will|it|its)\b)[a-z]",
+    r"had|can|could|would|should|will|it|its|else)\b)[a-z]",
     re.IGNORECASE,
 )
 

@@ -36,6 +36,7 @@ def test_entity_questions_are_told_apart_by_syntax() -> None:
     assert asks_for_entity("who spread it in its first century")
     assert asks_for_entity("What short-lived republic did he lead")
     assert not asks_for_entity("What is the theory of relativity")
+    assert not asks_for_entity("what else is known about its author's body of work")
     assert not asks_for_entity("How did the printing press change Europe")
 
 
