@@ -29,6 +29,7 @@ from deepresearch.offline.parts import (
     own_share,
 )
 from deepresearch.offline.statements import statement_terms
+from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText
 from deepresearch.text import term_set, title_phrases, word_root
@@ -94,41 +95,21 @@ def part_scores(
     parts: list[Part], sources: list[SourceText], units: dict[str, list[str]], weights: Weights
 ) -> dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]:
     """(source id, part index) → (score, statements ranked for that part). A source's
-    title counts as part of every statement: an entry on the thing asked about answers."""
-    names = capitalised_names(parts)
+    title counts as part of every statement: an entry on the thing asked about answers.
+    Names and quoted phrases count as the question writes them (see ``wording``)."""
+    wording = Wording.of(parts)
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
-        title = term_set(src.title)
-        said = [_stated(unit, names) for unit in units.get(src.id, [])]
+        said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         for i, part in enumerate(parts):
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
-                score = weights.part_match(part, terms | title)
+                score = weights.part_match(part, terms)
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0
             out[(src.id, i)] = (best, ranked)
     return out
-
-
-def capitalised_names(parts: list[Part]) -> set[str]:
-    """The words the question writes as one-word names, capitalised inside a sentence
-    (*Hamlet*, "the *Classical* composer"). Identifiers (``PHASE_TO_AGENT``) and longer
-    names (*GitHub Actions*) are left out: documentation capitalises them at will."""
-    return term_set(
-        " ".join(e for p in parts for e in entities(p.text) if " " not in e and e[1:].islower())
-    )
-
-
-def _stated(unit: str, names: set[str]) -> set[str]:
-    """A statement's words, less the question's one-word names it writes only in lower
-    case: "hamlets and villages" does not speak of *Hamlet*."""
-    terms = statement_terms(unit)
-    lower = terms & names
-    if not lower:
-        return terms
-    capital = term_set(" ".join(t for t in TOKEN.findall(unit) if t[:1].isupper()))
-    return terms - (lower - capital)
 
 
 def source_scores(

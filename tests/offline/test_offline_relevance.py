@@ -48,23 +48,6 @@ def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
     assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
 
 
-def test_a_one_word_name_the_question_capitalises_is_not_matched_in_lower_case(
-    titled: Titled,
-) -> None:
-    question = "What is Hamlet about, and who wrote PHASE_TO_AGENT?"
-    texts = {
-        "Village": "A village is larger than a hamlet.",
-        "Tragedy": "Hamlet is a tragedy. A phase_to_agent table maps roles.",
-    }
-    srcs = titled(texts)
-    parts = question_parts(question)
-    assert relevance.capitalised_names(parts) == {"hamlet"}
-    _, statement = _scored(parts, srcs)
-    assert statement[("src-1", 0)][0] < 0.1  # "hamlet" in lower case: a small village
-    assert statement[("src-2", 0)][0] > 0.5
-    assert statement[("src-2", 1)][0] > 0.0  # identifiers match in any case
-
-
 def test_a_disambiguated_title_is_named_only_with_its_context(titled: Titled) -> None:
     question = "Which nickname did the batsman have?"
     texts = {

@@ -1,0 +1,71 @@
+"""How the question words what it asks, and which words of a statement that lets count.
+
+A word matches by its stem, whatever its case or neighbours, except where the question
+says more: a one-word name it capitalises (*Hamlet*, "the *Classical* composer") counts
+only where a statement capitalises it too ("larger than a hamlet" is not *Hamlet*), and
+the words of a phrase it quotes ("the 1931 'melting clocks' picture") count only where
+the statement or the source's title holds the phrase (*Clock* is not the melting clocks).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from deepresearch.offline.mentions import TOKEN
+from deepresearch.offline.parts import Part, entities
+from deepresearch.offline.statements import statement_terms
+from deepresearch.text import STOPWORDS, stem, term_set, words
+
+# A quoted span: '…' not part of a word ("Picasso's" is no quote), "…", or “…”.
+_QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w'])|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """The question's one-word capitalised names (stemmed) and quoted phrases (stemmed
+    content words in order, two or more)."""
+
+    names: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, parts: list[Part]) -> Wording:
+        """What the parts' texts capitalise and quote. Identifiers (``PHASE_TO_AGENT``)
+        and longer names (*GitHub Actions*) are not names here: documentation capitalises
+        them at will."""
+        names = [e for p in parts for e in entities(p.text) if " " not in e and e[1:].islower()]
+        phrases: list[tuple[str, ...]] = []
+        for p in parts:
+            for m in _QUOTED.finditer(p.text):
+                seq = _sequence(next(g for g in m.groups() if g))
+                if len(seq) >= 2 and seq not in phrases:
+                    phrases.append(seq)
+        return cls(frozenset(term_set(" ".join(names))), tuple(phrases))
+
+    def stated(self, unit: str, title: str) -> set[str]:
+        """The words of statement ``unit`` of the source titled ``title`` that speak to
+        the question: its words and its title's, less the names it writes only in lower
+        case and the words of quoted phrases that neither holds as a phrase."""
+        terms = statement_terms(unit)
+        lower = terms & self.names
+        if lower:
+            capital = term_set(" ".join(t for t in TOKEN.findall(unit) if t[:1].isupper()))
+            terms -= lower - capital
+        terms |= term_set(title)
+        if self.phrases:
+            held = (_sequence(unit), _sequence(title))
+            for phrase in self.phrases:
+                if not any(_holds(seq, phrase) for seq in held):
+                    terms -= set(phrase)
+        return terms
+
+
+def _sequence(text: str) -> tuple[str, ...]:
+    """Stemmed content words in order, repeats kept (unlike ``content_terms``)."""
+    return tuple(stem(w) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
+
+
+def _holds(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(seq[k : k + n] == phrase for k in range(len(seq) - n + 1))
