@@ -39,7 +39,7 @@ BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
 FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives, or an alias
 OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
-UNTIED_SHARE = 0.7  # of its score, for an entry not tied to the answer a part points back to
+UNTIED_SHARE = 0.6  # of its score, for an entry not tied to the answer a part points back to
 
 
 @dataclass
