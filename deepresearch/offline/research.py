@@ -4,6 +4,7 @@ supervision (think, delegate, assess) and budget condensing. All extractive."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from deepresearch.offline.parts import (
     Part,
@@ -30,7 +31,7 @@ from deepresearch.roles import (
     SupervisionInputs,
     ThinkOutput,
 )
-from deepresearch.state.models import ReflectionDecision
+from deepresearch.state.models import LinkFollow, ReflectionDecision
 from deepresearch.text import (
     TITLE_QUALIFIER,
     cited_lines,
@@ -117,7 +118,7 @@ def reflect(inputs: ReflectInputs) -> ReflectionDecision:
     # A directive is a paragraph whose first sentence names the topic; the rest is
     # instructions, whose words are not things to search for.
     focus = inputs.sub_query.split(". ", 1)[0]
-    if _FOLLOW_LINKS.match(focus.strip()):
+    if inputs.follow is not None:
         # A supervisor's directive to follow links (_gap_link): its titles are entries to
         # try, not words to search for, and the words after them only a gate.
         return ReflectionDecision(research_complete=True, rationale="The links are followed.")
@@ -154,7 +155,7 @@ def _search_on(
     focus: str,
     relevant: list[SourceText],
     ran: set[str],
-    hops: list[tuple[str, str]],
+    hops: list[_Lead],
 ) -> ReflectionDecision:
     """Not done yet: search the sub-query's words no source holds, else follow a bridge
     entity, else read the relevant sources whose snippet promises more."""
@@ -177,8 +178,13 @@ def _search_on(
                 rationale=f"Not yet covered: {', '.join(missing)}.",
             )
     if hops:
-        query, why = hops[0]
-        return ReflectionDecision(continue_searching=True, refined_query=query, rationale=why)
+        lead = hops[0]
+        return ReflectionDecision(
+            continue_searching=True,
+            refined_query=lead.query,
+            rationale=lead.why,
+            follow=lead.follow,
+        )
     if extract:
         return ReflectionDecision(
             continue_searching=False,
@@ -191,11 +197,18 @@ def _search_on(
     )
 
 
-_FOLLOW_LINKS = re.compile(r'^(?:"[^"]+"\s*)+[^"]*$')  # quoted titles, then words
 _TAG = re.compile(r"^\[[A-Z]+(?::[^\]]*)?\]\s*")  # the novelty tag a reflection view carries
 
 
-def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, str]]:
+class _Lead(NamedTuple):
+    """A search still to make: its query, why, and the links it follows (if it does)."""
+
+    query: str
+    why: str
+    follow: LinkFollow | None = None
+
+
+def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     """Searches still to make for a sub-query that asks for an entity it does not name or
     points back to an earlier part: the bridge entities its best sources name (at most
     HOPS_PER_TOPIC), the part's own words without those it borrowed, then an entry its
@@ -210,33 +223,34 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[tuple[str, 
     )[:3]
     ranked = [f"{t}. {s.text}" for t, s in best]
     leads = [
-        (lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
+        _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
         for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
     if part.refers_back:
         leads = _own_words_leads(part, titles, inputs.question) + leads
-    leads += _link_lead(part, best[0], titles, inputs.question, ran)
-    return [(q, why) for q, why in leads if normalize_query(q) not in ran]
+    followed = {t.casefold() for t in inputs.links_followed}
+    leads += _link_lead(part, best[0], titles, inputs.question, followed)
+    return [lead for lead in leads if normalize_query(lead.query) not in ran]
 
 
 def _link_lead(
-    part: Part, best: tuple[str, SourceText], titles: list[str], question: str, ran: set[str]
-) -> list[tuple[str, str]]:
+    part: Part, best: tuple[str, SourceText], titles: list[str], question: str, followed: set[str]
+) -> list[_Lead]:
     """The entry that the part's best source links from its answering sentence, in any
-    case ("a diet of *bamboo*"): the hop a capitalised name cannot give. Asked as the
-    quoted title and the part's own words, which phases.topic reads as following the
-    link: the entry alone, kept only when its opening sentence states one of those words
-    (a link to a common noun says nothing about the part). After the bridge hops, at
-    most LINKS_PER_TOPIC tries per topic: each is one more source to rank."""
-    followed = {q.split('"')[1] for q in ran if q.startswith('"') and q.count('"') >= 2}
+    case ("a diet of *bamboo*"): the hop a capitalised name cannot give. Asked as a
+    search that follows the link (LinkFollow, phases.topic): the entry alone, kept only
+    when its opening sentence states one of the part's own words (a link to a common
+    noun says nothing about the part). After the bridge hops, at most LINKS_PER_TOPIC
+    tries per topic (``followed``: the titles tried): each is one more source to rank."""
     if len(followed) >= LINKS_PER_TOPIC:
         return []
     title, src = best
     known = {t.casefold() for t in titles} | followed
     for lead in linked_entries(part, (title, src.text, src.links), question):
         if lead.casefold() not in known:
-            words = " ".join(sorted(part.own or part.terms))
-            return [(f'"{lead}" {words}', f"The source that best answers it links {lead}.")]
+            follow = LinkFollow(titles=[lead], words=sorted(part.own or part.terms))
+            why = f"The source that best answers it links {lead}."
+            return [_Lead(follow.query(), why, follow)]
     return []
 
 
@@ -253,7 +267,7 @@ def _anchors(part: Part, titles: list[str], question: str) -> list[str]:
     return found[:MAX_ANCHORS]
 
 
-def _own_words_leads(part: Part, titles: list[str], question: str) -> list[tuple[str, str]]:
+def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead]:
     """The part's own words, each anchor before them: alone they lose what the part is
     about ("end"); with all the borrowed words the anchor's own entries win again.
     Without an anchor, only when they are more than one word."""
@@ -264,9 +278,11 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[tuple
     if not anchors:
         if len(own) < 2:
             return []
-        return [(" ".join(own), "The part's own words, without those borrowed from the question.")]
+        return [
+            _Lead(" ".join(own), "The part's own words, without those borrowed from the question.")
+        ]
     return [
-        (f"{a} {' '.join(own)}", f"The part's own words, on what it points back to: {a}.")
+        _Lead(f"{a} {' '.join(own)}", f"The part's own words, on what it points back to: {a}.")
         for a in anchors
     ]
 
@@ -296,9 +312,6 @@ _DIGEST_SOURCE = re.compile(r"^\[(?P<n>\d+)\]\s+(?P<title>.+?)(?:\s+—\s+\S*)?$
 _PART_GAP = re.compile(
     r"^no source answers '(?P<part>.+)' yet(?:; sources (?P<how>name|link) (?P<lead>.+))?$"
 )
-_ANSWER_GAP = re.compile(
-    r"^sources that answer '(?P<part>.+)' link (?P<lead>.+); do they state (?P<words>.+)\?$"
-)
 PART_ANSWERED = 0.5  # share of a part's words one gathered statement must hold
 
 
@@ -326,7 +339,18 @@ def _answered(part: Part, texts: list[str], titles: list[str]) -> bool:
     return False
 
 
-def _part_gaps(inputs: SupervisionInputs) -> list[str]:
+class _Gap(NamedTuple):
+    """A gap as the think step states it, and the links a search for it follows."""
+
+    text: str
+    follow: LinkFollow | None = None
+
+
+def _quoted(titles: list[str]) -> str:
+    return " ".join(f'"{t}"' for t in titles)
+
+
+def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     """One gap per question part no gathered statement answers, naming a bridge entity
     when the sources that answer earlier parts name one, else the entries they link; and
     one per part that asks for an entity or points back whose best source, whichever
@@ -334,20 +358,22 @@ def _part_gaps(inputs: SupervisionInputs) -> list[str]:
     texts, titles = _digest_sources(inputs)
     parts = question_parts(inputs.question)
     cited = _cited_texts(inputs)
-    gaps: list[str] = []
+    gaps: list[_Gap] = []
     for i, part in enumerate(parts):
         if _answered(part, texts, titles):
-            if link := _answer_link(part, cited, inputs):
-                gaps.append(f"sources that answer '{part.text}' link {link}")
+            if gap := _answer_link(part, cited, inputs):
+                gaps.append(gap)
             continue
+        missing = f"no source answers '{part.text}' yet"
         earlier = [t for t in texts if any(_answered(p, [t], []) for p in parts[:i])]
         leads = bridge_entities(part, earlier, titles, inputs.question, 1) if earlier else []
         if leads:
-            gaps.append(f"no source answers '{part.text}' yet; sources name {leads[0]}")
-        elif link := _gap_link(parts[:i], cited, inputs):
-            gaps.append(f"no source answers '{part.text}' yet; sources link {link}")
+            gaps.append(_Gap(f"{missing}; sources name {leads[0]}"))
+        elif linked := _gap_link(parts[:i], cited, inputs):
+            follow = LinkFollow(titles=linked, words=sorted(part.own or part.terms))
+            gaps.append(_Gap(f"{missing}; sources link {_quoted(linked)}", follow))
         else:
-            gaps.append(f"no source answers '{part.text}' yet")
+            gaps.append(_Gap(missing))
     return gaps
 
 
@@ -360,24 +386,25 @@ def _cited_texts(inputs: SupervisionInputs) -> dict[int, str]:
     return {n: " ".join(lines) for n, lines in texts.items()}
 
 
-def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> str | None:
-    """The leads not gathered and not yet asked for (by a sub-query or a researcher's
-    search), at most LINKS_PER_GAP, quoted, within LINK_CHARS; None when there are none."""
+def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> list[str]:
+    """The leads not gathered and not yet followed (by a sub-query or a researcher's
+    search: ``links_followed``), at most LINKS_PER_GAP, their quoted titles within
+    LINK_CHARS."""
     known = {s.title.casefold() for t in inputs.topics for s in t.links}
-    asked = " ".join(
-        [*inputs.existing_queries, *(t.compressed.split("\n", 1)[0] for t in inputs.topics)]
-    ).casefold()
-    quoted = ""
+    known |= {t.casefold() for t in inputs.links_followed}
+    kept: list[str] = []
+    size = 0
     for lead in list(dict.fromkeys(leads))[:LINKS_PER_GAP]:
-        if lead.casefold() in known or f'"{lead.casefold()}"' in asked:
+        if lead.casefold() in known:
             continue
-        if len(quoted) + len(lead) + 3 > LINK_CHARS:  # the words asked for follow them
+        if size + len(lead) + 3 > LINK_CHARS:  # the words asked for follow them
             break
-        quoted += f' "{lead}"'
-    return quoted.strip() or None
+        kept.append(lead)
+        size += len(lead) + 3
+    return kept
 
 
-def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInputs) -> str | None:
+def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInputs) -> list[str]:
     """The entries that sources answering an earlier part link from their answering
     statements, in any case ("a diet of *bamboo*"), for a part that hangs on that answer
     and that no gathered statement answers, whichever topic gathered the source. The
@@ -393,7 +420,7 @@ def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInp
     return _unfollowed(leads, inputs)
 
 
-def _answer_link(part: Part, cited: dict[int, str], inputs: SupervisionInputs) -> str | None:
+def _answer_link(part: Part, cited: dict[int, str], inputs: SupervisionInputs) -> _Gap | None:
     """For a part that asks for an entity or points back, the entries linked from the
     answering statements of the entry it names ("what did *Nikola Tesla* contribute"),
     whichever topic gathered it: the part's own researcher ranks its sources by all the
@@ -412,8 +439,14 @@ def _answer_link(part: Part, cited: dict[int, str], inputs: SupervisionInputs) -
     found = linked_entries(part, (src.title, cited[src.citation], src.links), inputs.question)
     leads = _unfollowed(found[:LINKS_PER_TOPIC], inputs)
     # The gate's words: an entry that states only the named one's name says nothing new.
-    words = part.own - term_set(src.title)
-    return f"{leads}; do they state {' '.join(sorted(words))}?" if leads and words else None
+    words = sorted(part.own - term_set(src.title))
+    if not leads or not words:
+        return None
+    return _Gap(
+        f"sources that answer '{part.text}' link {_quoted(leads)}; do they state "
+        f"{' '.join(words)}?",
+        LinkFollow(titles=leads, words=words),
+    )
 
 
 def _titled_by(title: str, words: set[str]) -> bool:
@@ -430,8 +463,8 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
         inputs: the supervisor's inputs.
     """
     # A directive that follows links gathers one entry at most: not thin coverage.
-    thin = [c for c in inputs.coverage if not c.sufficient and not _FOLLOW_LINKS.match(c.query)]
-    gaps = _part_gaps(inputs)
+    thin = [c for c in inputs.coverage if not c.sufficient and not c.follows_links]
+    gaps = [g.text for g in _part_gaps(inputs)]
     gaps += [f"little evidence for '{c.query}' ({c.source_count} sources)" for c in thin]
     gaps += [f"reviewer asked for: {g}" for g in inputs.guidance]
     lines = [
@@ -443,14 +476,22 @@ def supervise_think(inputs: SupervisionInputs) -> ThinkOutput:
     return ThinkOutput(gap_analysis="\n".join(lines), gaps=gaps)
 
 
+def _gap_searches(inputs: SupervisionInputs) -> list[tuple[str, LinkFollow | None]]:
+    """The search for each of the think step's gaps: one whose sources link entries
+    follows those links, any other searches its words. The think step hands its gaps on
+    as text, so which follow links is computed again from the same inputs."""
+    follows = {g.text: g.follow for g in _part_gaps(inputs) if g.follow is not None}
+    searches: list[tuple[str, LinkFollow | None]] = []
+    for gap in inputs.gaps:
+        follow = follows.get(gap)
+        searches.append((follow.query(), follow) if follow else (_gap_query(gap, inputs), None))
+    return searches
+
+
 def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
-    if m := _ANSWER_GAP.match(gap):  # _answer_link gives the words to gate on too
-        return f"{m['lead']} {m['words']}"
     if m := _PART_GAP.match(gap):
         part = next((p for p in question_parts(inputs.question) if p.text == m["part"]), None)
         words = " ".join(keywords(m["part"])[:4])
-        if m["how"] == "link" and part is not None:
-            return f"{m['lead']} {' '.join(sorted(part.own or part.terms))}"
         if m["lead"]:
             return f"{m['lead']} {words}".strip()
         return part.query if part else words
@@ -467,8 +508,7 @@ def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
     """
     existing = {normalize_query(q) for q in inputs.existing_queries}
     directives: list[DirectiveDraft] = []
-    for gap in inputs.gaps:
-        query = _gap_query(gap, inputs)
+    for gap, (query, follow) in zip(inputs.gaps, _gap_searches(inputs), strict=True):
         if not query or normalize_query(query) in existing:
             continue
         existing.add(normalize_query(query))
@@ -482,6 +522,7 @@ def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
                 perspective="Fill a specific coverage gap left by earlier researchers.",
                 evidence_needed="Direct statements with dates, figures or named actors.",
                 priority=1 if "reviewer" in gap else 2,
+                follow=follow,
             )
         )
         if len(directives) >= inputs.max_directives:
@@ -504,10 +545,14 @@ def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
         inputs: the supervisor's inputs.
     """
     think = supervise_think(inputs)
+    asked = {normalize_query(e) for e in inputs.existing_queries}
+    searches: dict[str, LinkFollow | None] = {}
+    for query, follow in _gap_searches(inputs.model_copy(update={"gaps": think.gaps})):
+        searches.setdefault(query, follow)
     follow_ups = [
-        PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2)
-        for q in dict.fromkeys(_gap_query(g, inputs) for g in think.gaps)
-        if q and normalize_query(q) not in {normalize_query(e) for e in inputs.existing_queries}
+        PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2, follow=follow)
+        for q, follow in searches.items()
+        if q and normalize_query(q) not in asked
     ][: inputs.max_directives]
     overall = "sufficient" if not think.gaps else "partial" if follow_ups else "insufficient"
     return CoverageAssessment(

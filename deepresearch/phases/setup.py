@@ -118,7 +118,10 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
             state.question, rationale="fallback: the question itself", origin="plan"
         )
     state.queue_sub_queries(
-        (NewSubQuery(query=q.query, rationale=q.rationale, priority=q.priority) for q in planned),
+        (
+            NewSubQuery(query=q.query, rationale=q.rationale, priority=q.priority, follow=q.follow)
+            for q in planned
+        ),
         origin="plan",
         max_total=cfg.loop.max_total_sub_queries,
     )

@@ -23,7 +23,7 @@ from deepresearch.roles import (
     CoverageAssessment,
     DelegationOutput,
     DirectiveDraft,
-    SourceText,
+    SourceLinks,
     SupervisionInputs,
     ThinkOutput,
     TopicDigest,
@@ -67,6 +67,7 @@ def per_query_coverage(state: ResearchState, min_sources: int) -> list[QueryCove
                 quality=dict(quality),
                 domains=domains,
                 sufficient=len(srcs) >= min_sources,
+                follows_links=sq.follow is not None,
             )
         )
     return out
@@ -247,7 +248,7 @@ def _inputs(
             compressed=(t.compressed_findings or _fallback_digest(state, t.source_ids))[:2000],
             source_ids=t.source_ids,
             links=[
-                SourceText(id=s.id, citation=s.citation, title=s.title, links=s.links)
+                SourceLinks(citation=s.citation, title=s.title, links=s.links)
                 for s in state.sources
                 if s.id in t.source_ids and s.links
             ],
@@ -274,6 +275,10 @@ def _inputs(
         max_directives=min(3, cfg.gathering.max_concurrent_research_units),
         guidance=state.consume_guidance(Phase.SUPERVISION),
         today=today,
+        links_followed=[
+            *(t for sq in state.sub_queries if sq.follow for t in sq.follow.titles),
+            *(t for topic in state.topic_results for f in topic.follows for t in f.titles),
+        ],
     )
 
 
@@ -365,6 +370,7 @@ def _queue_directives(
                 query=d.search_query.strip()[:200] or _directive_query(d.research_topic),
                 rationale=d.perspective or "supervisor directive",
                 priority=d.priority + 1,
+                follow=d.follow,
             )
             for d in drafts
         ),
@@ -411,7 +417,7 @@ async def _assess(
     rnd.think = out.rationale
     queued = state.queue_sub_queries(
         (
-            NewSubQuery(query=q.query, rationale=q.rationale, priority=2)
+            NewSubQuery(query=q.query, rationale=q.rationale, priority=2, follow=q.follow)
             for q in out.follow_up_queries
         ),
         origin="supervision",

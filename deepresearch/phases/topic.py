@@ -26,6 +26,7 @@ from deepresearch.roles import (
 )
 from deepresearch.state import (
     EventKind,
+    LinkFollow,
     Novelty,
     Phase,
     ReflectionDecision,
@@ -53,34 +54,21 @@ async def research_topic(
     if topic not in state.topic_results:
         state.topic_results.append(topic)
     query: str | None = sq.query
+    follow = sq.follow  # the links a search follows: asked for explicitly, never read from text
     last_counts: dict[str, int] = {}
     while query is not None and topic.tool_calls < cfg.gathering.topic_max_tool_calls:
-        hits = await _search(state, ctx, sq, topic, query, phase)
+        hits = await _search(state, ctx, sq, topic, query, follow, phase)
         topic.searches += 1
         topic.queries.append(query)
+        if follow is not None:
+            topic.follows.append(follow)
         added = await _add_hits(state, ctx, sq, topic, hits, phase)
         last_counts = _tag_novelty(state, ctx, sq, added, hits)
         for kind, n in last_counts.items():
             topic.novelty_counts[kind] = topic.novelty_counts.get(kind, 0) + n
         decision = await _reflect(state, ctx, sq, topic, last_counts, phase)
         topic.reflections.append(decision)
-        gathering = cfg.gathering
-        limit = gathering.extract_max_per_iteration if gathering.enable_extract else 0
-        urls = decision.urls_to_extract[:limit]
-        if urls:  # model-chosen URLs are untrusted: the URL policy decides (deepresearch.urls)
-            urls = await ctx.urls.allowed(
-                urls, known_urls=session_urls(state), events=ctx.events, state=state, scope=sq.id
-            )
-        if urls and topic.tool_calls < cfg.gathering.topic_max_tool_calls:
-            topic.extracts += 1  # one tool call, whether or not it succeeds
-            try:
-                extracted = await run_search(
-                    state, ctx, sq.query, phase=phase, scope=sq.id, extract=urls
-                )
-            except SearchError as exc:  # non-fatal: keep the search results
-                ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
-            else:
-                await _merge_extracts(state, ctx, sq, topic, extracted, phase)
+        await _extract(state, ctx, sq, topic, decision, phase)
         if decision.research_complete:
             topic.stop_reason = f"research complete: {decision.rationale}"
             query = None
@@ -90,7 +78,7 @@ async def research_topic(
                 topic.stop_reason = "refined query repeats an earlier search"
                 query = None
             else:
-                query = refined
+                query, follow = refined, decision.follow
         else:
             topic.stop_reason = f"sufficient for now: {decision.rationale}"
             query = None
@@ -104,6 +92,34 @@ async def research_topic(
     return topic
 
 
+async def _extract(
+    state: ResearchState,
+    ctx: RunContext,
+    sq: SubQuery,
+    topic: TopicResult,
+    decision: ReflectionDecision,
+    phase: Phase,
+) -> None:
+    """Read the full pages a reflection asked for, as far as config and budget allow."""
+    gathering = ctx.config.gathering
+    limit = gathering.extract_max_per_iteration if gathering.enable_extract else 0
+    urls = decision.urls_to_extract[:limit]
+    if urls:  # model-chosen URLs are untrusted: the URL policy decides (deepresearch.urls)
+        urls = await ctx.urls.allowed(
+            urls, known_urls=session_urls(state), events=ctx.events, state=state, scope=sq.id
+        )
+    if urls and topic.tool_calls < gathering.topic_max_tool_calls:
+        topic.extracts += 1  # one tool call, whether or not it succeeds
+        try:
+            extracted = await run_search(
+                state, ctx, sq.query, phase=phase, scope=sq.id, extract=urls
+            )
+        except SearchError as exc:  # non-fatal: keep the search results
+            ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
+        else:
+            await _merge_extracts(state, ctx, sq, topic, extracted, phase)
+
+
 FOLLOW_UP_DEPTH = 2  # a follow-up search reads this many pages of results past the known
 
 
@@ -113,17 +129,19 @@ async def _search(
     sq: SubQuery,
     topic: TopicResult,
     query: str,
+    follow: LinkFollow | None,
     phase: Phase,
 ) -> list[SearchHit]:
-    """One search of the topic. A follow-up (any search after the topic's first) pages
-    past what is already gathered: it asks for FOLLOW_UP_DEPTH times the usual results and
-    keeps the usual page's known hits (to count them) and the best unknown ones, at most
-    a page of them, so a search whose words the gathered entries match still adds the
-    entries ranked just below them."""
+    """One search of the topic: it follows links when ``follow`` asks for links its
+    sources have (see _followed_link), else searches ``query``. A follow-up (any search
+    after the topic's first) pages past what is already gathered: it asks for
+    FOLLOW_UP_DEPTH times the usual results and keeps the usual page's known hits (to
+    count them) and the best unknown ones, at most a page of them, so a search whose
+    words the gathered entries match still adds the entries ranked just below them."""
     page = ctx.config.loop.max_sources_per_query
     visible = visible_sources(state, sq.id)
     known = {s.url for s in visible}
-    link = _followed_link(query, topic, visible)
+    link = _followed_link(follow, topic, visible) if follow is not None else None
     if link is not None:
         return await _follow(state, ctx, sq, link, known, phase)
     if not topic.queries:
@@ -161,27 +179,20 @@ async def _follow(
     return counted or []
 
 
-# Links to follow: quoted titles, then the words an entry must state to be kept.
-_LINK_QUERY = re.compile(r'^(?P<titles>(?:"[^"]+"\s*)+)(?P<words>[^"]*)$')
-
-
 def _followed_link(
-    query: str, topic: TopicResult, visible: list[Source]
+    follow: LinkFollow, topic: TopicResult, visible: list[Source]
 ) -> tuple[list[str], set[str]] | None:
-    """A query that follows links: quoted titles that the topic's sources link to
+    """The links to follow: the titles asked for when the topic's sources link every one
     (``Source.links``), or for a topic's opening search (a supervisor's directive) any
-    source it sees, and the roots of the words after them; else None."""
-    m = _LINK_QUERY.match(query.strip())
-    if m is None:
-        return None
+    source it sees, and the roots of the words asked for; else None (an ordinary search)."""
     mine = set(topic.source_ids)
     linked = {
         link.casefold() for s in visible if s.id in mine or not topic.queries for link in s.links
     }
-    titles = [t.strip() for t in m["titles"].split('"') if t.strip()]
+    titles = [t.strip() for t in follow.titles if t.strip()]
     if not titles or any(t.casefold() not in linked for t in titles):
         return None
-    return titles, {word_root(t) for t in term_set(m["words"])}
+    return titles, {word_root(t) for t in term_set(" ".join(follow.words))}
 
 
 def _states(hit: SearchHit, words: set[str]) -> bool:
@@ -411,6 +422,8 @@ async def _reflect(
         perspective=directive.perspective if directive else "",
         evidence_needed=directive.evidence_needed if directive else "",
         today=ctx.today,
+        follow=sq.follow,
+        links_followed=[t for f in topic.follows for t in f.titles],
     )
     fallback = Fallback(
         lambda exc: ReflectOutput(research_complete=True, rationale=f"reflection failed: {exc}"),

@@ -7,8 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
+from pydantic.json_schema import SkipJsonSchema
 
-from deepresearch.state.models import ReflectionDecision
+from deepresearch.state.models import LinkFollow, ReflectionDecision
 
 
 def _without_class_description(schema: JsonDict, cls: type[Any]) -> None:
@@ -21,6 +22,13 @@ class Contract(BaseModel):
     """Base of every role's inputs and output: fields a model adds are ignored."""
 
     model_config = ConfigDict(extra="ignore", json_schema_extra=_without_class_description)
+
+
+# Following corpus links is the offline engine's mechanism (see LinkFollow): a search
+# requests it through this field, never through its text. A model is not asked for it:
+# the field is left out of the JSON schema sent, so a model-backed search is a search.
+HiddenFollow = SkipJsonSchema[LinkFollow | None]
+FOLLOW_NOTE = "Not in the schema sent to a model: the corpus links the offline engine follows."
 
 
 # -- shared pieces ---------------------------------------------------------------------
@@ -39,6 +47,16 @@ class SourceText(Contract):
     links: list[str] = Field(default_factory=list)  # entries its text names (Source.links)
 
 
+class SourceLinks(Contract):
+    """A gathered source by citation and title, with the corpus entries its text links
+    (``Source.links``): what the offline supervisor follows for a part no statement
+    answers yet. Not shown in prompts."""
+
+    citation: int
+    title: str = ""
+    links: list[str] = Field(default_factory=list)
+
+
 class TopicDigest(Contract):
     """One sub-query's compressed findings and the sources they rest on."""
 
@@ -46,9 +64,7 @@ class TopicDigest(Contract):
     query: str
     compressed: str
     source_ids: list[str] = Field(default_factory=list)
-    # The topic's sources by citation and title with the corpus entries each links (no
-    # text): what the offline supervisor follows for a part no statement answers yet.
-    links: list[SourceText] = Field(default_factory=list)
+    links: list[SourceLinks] = Field(default_factory=list)  # its sources that link entries
 
 
 class PlannedQuery(Contract):
@@ -64,6 +80,7 @@ class PlannedQuery(Contract):
     priority: int = Field(
         1, ge=1, le=3, description="1 = most important, 3 = least; researched in that order."
     )
+    follow: HiddenFollow = Field(None, description=FOLLOW_NOTE)  # the sub-query's opening search
 
 
 # -- clarification ---------------------------------------------------------------------
@@ -197,6 +214,9 @@ class ReflectInputs(Contract):
     perspective: str = ""  # from the supervisor's directive, when the sub-query is one
     evidence_needed: str = ""
     today: str = ""
+    follow: LinkFollow | None = None  # the sub-query's own (SubQuery.follow); not in prompts
+    # The titles this topic's searches have followed links to (TopicResult.follows).
+    links_followed: list[str] = Field(default_factory=list)
 
 
 class ReflectOutput(Contract):
@@ -228,6 +248,7 @@ class ReflectOutput(Contract):
         description="URLs, copied from the sources shown, whose full page should be read "
         "because the snippet suggests detail it cuts off; may be empty.",
     )
+    follow: HiddenFollow = Field(None, description=FOLLOW_NOTE)  # for refined_query's search
 
     def decision(self) -> ReflectionDecision:
         """This answer as the state's :class:`ReflectionDecision`."""

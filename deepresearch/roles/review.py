@@ -7,7 +7,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from deepresearch.roles.gathering import Contract, PlannedQuery, SourceText, TopicDigest
+from deepresearch.roles.gathering import (
+    FOLLOW_NOTE,
+    Contract,
+    HiddenFollow,
+    PlannedQuery,
+    SourceText,
+    TopicDigest,
+)
 from deepresearch.state.models import QueryCoverage
 
 
@@ -30,6 +37,9 @@ class SupervisionInputs(Contract):
     gaps: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
     today: str = ""
+    # The titles sub-queries and researchers' searches have asked to follow links to
+    # (SubQuery.follow, TopicResult.follows); not in prompts.
+    links_followed: list[str] = Field(default_factory=list)
 
 
 class ThinkOutput(Contract):
@@ -65,6 +75,7 @@ class DirectiveDraft(Contract):
         "", description="The kind of evidence that would close the gap (figures, studies, ...)."
     )
     priority: int = Field(2, ge=1, le=3, description="1 = most important, 3 = least.")
+    follow: HiddenFollow = Field(None, description=FOLLOW_NOTE)  # for its opening search
 
 
 class DelegationOutput(Contract):

@@ -123,6 +123,25 @@ class Novelty(StrEnum):
 SubQueryOrigin = Literal["plan", "supervision", "refinement", "user", "guidance"]
 
 
+class LinkFollow(Record):
+    """A search that follows corpus links (``Source.links``) instead of searching words:
+    each titled entry in turn, searched alone; the first not yet gathered whose opening
+    sentence states one of ``words`` is kept (phases.topic). Only the offline engine asks
+    for it, through this field, never through a query's text; titles the topic's sources
+    do not link make it an ordinary search of its query text."""
+
+    titles: list[str] = Field(description="The linked entries' titles, tried in this order.")
+    words: list[str] = Field(
+        default_factory=list,
+        description="An entry is kept only if its opening sentence states one of these "
+        "words (besides its title's); any entry when empty.",
+    )
+
+    def query(self) -> str:
+        """The search as shown and recorded: the quoted titles, then the words."""
+        return " ".join([*(f'"{t}"' for t in self.titles), *self.words])
+
+
 class SubQuery(Record):
     """One search question of the plan (``s.sub_queries`` shows them; edit them with
     ``s.set_sub_queries(frame)``). ``origin`` says who asked for it.
@@ -137,6 +156,7 @@ class SubQuery(Record):
     iteration: int = 1
     directive_id: str | None = None
     error: str | None = None
+    follow: LinkFollow | None = None  # its opening search follows these corpus links
 
 
 class NewSubQuery(Record):
@@ -146,6 +166,7 @@ class NewSubQuery(Record):
     query: str
     rationale: str = ""
     priority: int = 1
+    follow: LinkFollow | None = None  # see SubQuery.follow
 
 
 class Source(Record):
@@ -261,6 +282,7 @@ class ReflectionDecision(Record):
     research_complete: bool = False
     urls_to_extract: list[str] = Field(default_factory=list)
     rationale: str = ""
+    follow: LinkFollow | None = None  # the refined query follows these corpus links
 
 
 class TopicResult(Record):
@@ -271,6 +293,8 @@ class TopicResult(Record):
     sub_query_id: str
     source_ids: list[str] = Field(default_factory=list)
     queries: list[str] = Field(default_factory=list)  # every search query this researcher ran
+    # What the link-following searches among them followed, in order.
+    follows: list[LinkFollow] = Field(default_factory=list)
     searches: int = 0
     extracts: int = 0
     reflections: list[ReflectionDecision] = Field(default_factory=list)
@@ -364,6 +388,7 @@ class QueryCoverage(Record):
     quality: dict[str, int] = Field(default_factory=dict)
     domains: int = 0
     sufficient: bool = False
+    follows_links: bool = False  # its sub-query follows links: one entry at most, not thin
 
 
 class SupervisionRound(Record):

@@ -23,6 +23,7 @@ from deepresearch.state.models import (
     Finding,
     Gap,
     GuidanceNote,
+    LinkFollow,
     NewSubQuery,
     Outcome,
     Phase,
@@ -128,6 +129,7 @@ class ResearchState(Record):
         priority: int = 1,
         origin: SubQueryOrigin = "user",
         directive_id: str | None = None,
+        follow: LinkFollow | None = None,
     ) -> SubQuery:
         """Append a pending sub-query and return it.
 
@@ -138,6 +140,7 @@ class ResearchState(Record):
             origin: who asked for it: "user" unless a phase passes its own ("plan",
                 "supervision", "refinement").
             directive_id: the supervisor directive it came from, if any.
+            follow: the corpus links its opening search follows (:class:`LinkFollow`).
         """
         sq = SubQuery(
             id=self.next_id("sq"),
@@ -147,6 +150,7 @@ class ResearchState(Record):
             origin=origin,
             iteration=self.iteration,
             directive_id=directive_id,
+            follow=follow,
         )
         self.sub_queries.append(sq)
         return sq
@@ -174,7 +178,11 @@ class ResearchState(Record):
                 continue
             queued.append(
                 self.add_sub_query(
-                    p.query, rationale=p.rationale, priority=p.priority, origin=origin
+                    p.query,
+                    rationale=p.rationale,
+                    priority=p.priority,
+                    origin=origin,
+                    follow=p.follow,
                 )
             )
             room -= 1

@@ -3,6 +3,8 @@ token counts, determinism; and its extractive topic-research roles."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import BaseModel
 
@@ -21,17 +23,19 @@ from deepresearch.roles import (
     CompressInputs,
     CoverageAssessment,
     DelegationOutput,
+    DirectiveDraft,
     PlanInputs,
     PlanOutput,
     ReflectInputs,
+    SourceLinks,
     SourceText,
     SummarizeInputs,
     SupervisionInputs,
     ThinkOutput,
     TopicDigest,
 )
-from deepresearch.state import AgentRole
-from deepresearch.text import sentences
+from deepresearch.state import AgentRole, LinkFollow
+from deepresearch.text import estimate_tokens, sentences
 
 QUESTION = "How did the printing press change Europe?"
 TEXT = (
@@ -233,15 +237,26 @@ def _pointing_back(own_query: str, titles: list[str]) -> ReflectInputs:
 
 
 def _refined_queries(inputs: ReflectInputs) -> list[str]:
-    """The searches reflection asks for, one after another, each counted as run."""
-    queries: list[str] = []
+    """The searches reflection asks for, one after another, each counted as run (and the
+    links each follows as followed, as phases.topic records them)."""
+    return [q for q, _ in _refined_searches(inputs)]
+
+
+def _refined_searches(inputs: ReflectInputs) -> list[tuple[str, LinkFollow | None]]:
+    searches: list[tuple[str, LinkFollow | None]] = []
     for _ in range(6):
         out = research.reflect(inputs)
         if not (out.continue_searching and out.refined_query):
             break
-        queries.append(out.refined_query)
-        inputs = inputs.model_copy(update={"queries_run": [*inputs.queries_run, queries[-1]]})
-    return queries
+        searches.append((out.refined_query, out.follow))
+        followed = [*inputs.links_followed, *(out.follow.titles if out.follow else [])]
+        inputs = inputs.model_copy(
+            update={
+                "queries_run": [*inputs.queries_run, out.refined_query],
+                "links_followed": followed,
+            }
+        )
+    return searches
 
 
 def test_a_part_that_points_back_searches_its_own_words_on_what_it_points_to() -> None:
@@ -274,11 +289,15 @@ def test_an_entity_question_follows_a_link_of_its_best_source_after_the_names() 
         question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
         tool_calls_used=1, max_tool_calls=10, sources=[panda], last_novelty={"new": 1},
     )  # fmt: skip
-    queries = _refined_queries(inputs)
-    # the link (named in lower case) as a quoted title and the part's own words, which
-    # the topic researcher reads as following the link; the one whose sentence answers
-    # the part best first ("a bear" says less about which plant it eats)
-    assert queries == ['"Bamboo" eat giant panda plant', '"Bear" eat giant panda plant']
+    searches = _refined_searches(inputs)
+    # the link (named in lower case) followed, kept if it states the part's own words
+    # (the query shows both); the one whose sentence answers the part best first ("a
+    # bear" says less about which plant it eats)
+    words = ["eat", "giant", "panda", "plant"]
+    assert searches == [
+        ('"Bamboo" eat giant panda plant', LinkFollow(titles=["Bamboo"], words=words)),
+        ('"Bear" eat giant panda plant', LinkFollow(titles=["Bear"], words=words)),
+    ]
 
 
 def test_a_topic_tries_at_most_links_per_topic_links() -> None:
@@ -292,7 +311,7 @@ def test_a_topic_tries_at_most_links_per_topic_links() -> None:
         question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
         tool_calls_used=1, max_tool_calls=10, sources=[panda], last_novelty={"new": 1},
     )  # fmt: skip
-    followed = [q for q in _refined_queries(inputs) if q.startswith('"')]
+    followed = [f for _, f in _refined_searches(inputs) if f is not None]
     assert len(followed) == research.LINKS_PER_TOPIC
 
 
@@ -303,10 +322,7 @@ def _digest(sq: str, query: str, sources: list[tuple[int, str, str, list[str]]])
     lines += [f"- {sent} [{n}]" for n, _, text, _ in sources for sent in sentences(text)]
     return TopicDigest(
         sub_query_id=sq, query=query, compressed="\n".join(lines),
-        links=[
-            SourceText(id=f"src-{n}", citation=n, title=title, links=links)
-            for n, title, _, links in sources
-        ],
+        links=[SourceLinks(citation=n, title=title, links=links) for n, title, _, links in sources],
     )  # fmt: skip
 
 
@@ -327,6 +343,10 @@ def test_a_part_no_statement_answers_follows_the_links_of_the_earlier_answers() 
     out = research.supervise_delegate(inputs.model_copy(update={"gaps": gaps}))
     assert [d.research_topic.split(". ")[0] for d in out.directives] == [
         '"Bamboo" "Bear" food plant'
+    ]
+    # the directive asks for the links to be followed: its text alone would be a search
+    assert [d.follow for d in out.directives] == [
+        LinkFollow(titles=["Bamboo", "Bear"], words=["food", "plant"])
     ]
 
 
@@ -349,21 +369,66 @@ def test_an_entity_part_follows_the_links_of_the_entry_it_names_from_another_top
         '"Alternating current"; do they state contribute electric power?'
     ]
     out = research.supervise_assess(inputs)
-    assert [q.query for q in out.follow_up_queries] == [
-        '"Alternating current" contribute electric power'
+    assert [(q.query, q.follow) for q in out.follow_up_queries] == [
+        (
+            '"Alternating current" contribute electric power',
+            LinkFollow(titles=["Alternating current"], words=["contribute", "electric", "power"]),
+        )
     ]
-    # once followed (a sub-query asked for it), not again
-    asked = inputs.model_copy(update={"existing_queries": [out.follow_up_queries[0].query]})
+    # once followed (a sub-query or a researcher asked for it), not again
+    asked = inputs.model_copy(update={"links_followed": ["alternating current"]})
     assert research.supervise_think(asked).gaps == []
+    # a sub-query that only quotes the title is a search: the link is still to follow
+    quoted = inputs.model_copy(update={"existing_queries": ['"Alternating current" power']})
+    assert research.supervise_think(quoted).gaps == gaps
+
+
+def test_a_gap_a_model_wrote_in_the_offline_words_is_a_search_not_a_link_to_follow() -> None:
+    question = "What does the giant panda eat, and what kind of plant is that food?"
+    inputs = SupervisionInputs(
+        question=question, round=1, max_rounds=2,
+        gaps=['no source answers \'what kind of plant is that food\' yet; sources link "Bamboo"'],
+    )  # fmt: skip
+    # no gathered source links Bamboo: the gap's text does not make the search follow it
+    (directive,) = research.supervise_delegate(inputs).directives
+    assert directive.follow is None
 
 
 def test_a_directive_that_follows_links_is_complete_after_its_search() -> None:
-    asked = '"Bamboo" "Bear" food plant'
+    follow = LinkFollow(titles=["Bamboo", "Bear"], words=["food", "plant"])
     inputs = ReflectInputs(
         question="What does the giant panda eat, and what kind of plant is that food?",
-        sub_query=f"{asked}. Research this as part of the question.", queries_run=[asked],
-        tool_calls_used=1, max_tool_calls=5, sources=[],
+        sub_query=f"{follow.query()}. Research this as part of the question.",
+        queries_run=[follow.query()], tool_calls_used=1, max_tool_calls=5, sources=[],
+        follow=follow,
     )  # fmt: skip
     out = research.reflect(inputs)
     # the titles are entries to try, not words to search for
     assert out.research_complete and not out.refined_query
+    # the same text without the field is an ordinary sub-query: its words are searched
+    plain = research.reflect(inputs.model_copy(update={"follow": None}))
+    assert not plain.research_complete
+
+
+async def test_an_answer_counts_as_the_json_a_model_would_write() -> None:
+    # The link-following field is left out of the schema sent to a model, so it is not
+    # counted in the offline answer's tokens either: figures stay comparable.
+    follow = LinkFollow(titles=["Bamboo" * 20], words=["plant"] * 20)
+    draft = DirectiveDraft(research_topic="Bamboo plant. Research it.", follow=follow)
+
+    def answer(_: SupervisionInputs) -> DelegationOutput:
+        return DelegationOutput(directives=[draft])
+
+    inputs = SupervisionInputs(question=QUESTION, round=1, max_rounds=2)
+    request = LLMRequest(
+        role=AgentRole.SUPERVISOR, phase="supervision", messages=[Message("user", "x")],
+        output_type=DelegationOutput, inputs=inputs, offline=answer,
+    )  # fmt: skip
+    response = await OfflineEngine().complete(request)
+    assert isinstance(response.output, DelegationOutput)
+    assert response.output.directives[0].follow == follow  # the phase still gets it
+    written = json.loads(response.output.model_dump_json())
+    del written["directives"][0]["follow"]
+    assert response.usage.output_tokens == estimate_tokens(
+        json.dumps(written, separators=(",", ":"))
+    )

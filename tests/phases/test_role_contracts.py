@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from phase_support import QUESTION, add_source, completed, fast_config
@@ -71,6 +72,17 @@ def test_the_schema_sent_leaves_class_docstrings_out(output: type[BaseModel]) ->
     assert output.__doc__ and "description" not in schema
     for name, nested in schema.get("$defs", {}).items():
         assert "description" not in nested, name
+
+
+@pytest.mark.parametrize(
+    "output",
+    [roles.ReflectOutput, roles.DelegationOutput, roles.CoverageAssessment, roles.PlanOutput],
+)
+def test_link_following_is_not_in_the_schema_a_model_is_sent(output: type[BaseModel]) -> None:
+    # The offline engine's mechanism: a model neither sees nor is asked for it, so a
+    # model-backed search is never turned into following corpus links.
+    schema = json.dumps(output.model_json_schema())
+    assert '"follow"' not in schema and "LinkFollow" not in schema and "titles" not in schema
 
 
 @pytest.mark.parametrize(

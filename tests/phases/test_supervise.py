@@ -30,10 +30,12 @@ from deepresearch.roles import (
     DelegationOutput,
     DirectiveDraft,
     PlannedQuery,
+    SourceLinks,
     SupervisionInputs,
     ThinkOutput,
 )
 from deepresearch.state import (
+    LinkFollow,
     Phase,
     QueryCoverage,
     ResearchState,
@@ -255,6 +257,62 @@ async def test_follow_up_queries_deduped_and_capped_without_delegation() -> None
         ),
     )
     assert [sq.query for sq in state.sub_queries[2:]] == ["Ink"]
+
+
+# -- link-following: an explicit field, never the query's text ---------------------------
+async def test_a_directive_or_follow_up_that_follows_links_queues_a_sub_query_that_does() -> None:
+    follow = LinkFollow(titles=["Bamboo"], words=["plant"])
+    state = _delegation_state()
+    llm = _delegate_llm(
+        DirectiveDraft(research_topic=paragraph('"Bamboo" plant'), follow=follow),
+        DirectiveDraft(research_topic=paragraph('"Bear" plant')),
+    )
+    await supervise(state, context(llm, config=fast_config()))
+    assert [(sq.query, sq.follow) for sq in state.sub_queries[2:]] == [
+        ('"Bamboo" plant', follow),
+        ('"Bear" plant', None),  # quoted by a model: a search
+    ]
+
+    state = _delegation_state()
+    out = CoverageAssessment(
+        follow_up_queries=[PlannedQuery(query='"Bamboo" plant', follow=follow)],
+        should_continue_gathering=True,
+    )
+    llm2 = ScriptedLLM({CoverageAssessment: [out]}, strict=True)
+    await supervise(state, context(llm2, config=fast_config(delegation_model=False)))
+    assert [sq.follow for sq in state.sub_queries[2:]] == [follow]
+
+
+async def test_the_supervisor_is_told_which_links_were_followed_and_by_which_sub_queries() -> None:
+    state = _delegation_state()
+    france, italy = state.sub_queries
+    italy.follow = LinkFollow(titles=["Venice"], words=["printing"])
+    state.topic_results.append(
+        TopicResult(
+            sub_query_id=france.id,
+            source_ids=[state.sources[0].id],
+            queries=[france.query, '"Paris" printing'],
+            follows=[LinkFollow(titles=["Paris"], words=["printing"])],
+        )
+    )
+    state.sources[0].links = ["Paris", "Lyon"]
+    llm = _delegate_llm()
+    await supervise(state, context(llm, config=fast_config()))
+    inputs = llm.requests_for(ThinkOutput)[0].inputs
+    assert isinstance(inputs, SupervisionInputs)
+    assert inputs.links_followed == ["Venice", "Paris"]
+    assert [c.follows_links for c in inputs.coverage] == [False, True]
+    (digest,) = inputs.topics
+    assert digest.links == [
+        SourceLinks(
+            citation=state.sources[0].citation,
+            title=state.sources[0].title,
+            links=["Paris", "Lyon"],
+        )
+    ]
+    # none of it is shown to the model
+    user = llm.requests_for(ThinkOutput)[0].user
+    assert "Lyon" not in user and "Venice" not in user
 
 
 # -- provider failure: heuristic fallback --------------------------------------------------

@@ -12,7 +12,7 @@ from deepresearch.config import Config
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import novelty_line, research_topic
 from deepresearch.roles import ReflectInputs, ReflectOutput
-from deepresearch.state import EventKind, Novelty, Phase
+from deepresearch.state import EventKind, LinkFollow, Novelty, Phase, ResearchState
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
 from deepresearch.text import jaccard, term_set
 
@@ -25,8 +25,16 @@ def _reflections(llm: FunctionLLM) -> list[ReflectInputs]:
     return out  # type: ignore[return-value]
 
 
-def _again(query: str) -> ReflectOutput:
-    return ReflectOutput(continue_searching=True, refined_query=query, rationale="more")
+def _again(query: str, follow: LinkFollow | None = None) -> ReflectOutput:
+    return ReflectOutput(
+        continue_searching=True, refined_query=query, rationale="more", follow=follow
+    )
+
+
+def _following(title: str, *words: str) -> ReflectOutput:
+    """The next search follows the link ``title`` (as the offline researcher asks)."""
+    follow = LinkFollow(titles=[title], words=list(words))
+    return _again(follow.query(), follow)
 
 
 # -- the loop --------------------------------------------------------------------------
@@ -321,7 +329,32 @@ async def test_the_titles_a_hit_links_reach_its_source_and_the_researcher() -> N
     assert [s.links for s in inputs.sources] == [["Bamboo"], []]
 
 
-async def test_a_quoted_linked_title_follows_the_link_to_that_entry_alone() -> None:
+async def test_a_search_that_follows_a_linked_title_adds_that_entry_alone() -> None:
+    panda = doc(1, "The giant panda eats bamboo.", title="Giant panda", metadata={"links": ["Bamboo"]})  # fmt: skip
+    bamboo = doc(2, "Bamboos are flowering plants of the grass family.", title="Bamboo")
+    others = [doc(n, f"Bamboo story {n}.") for n in (3, 4)]
+    search = ScriptSearch([[panda], [*others, bamboo]])
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        return _following("Bamboo", "plant") if n == 1 else ReflectOutput(research_complete=True)
+
+    llm = FunctionLLM(reflect_with(decide))
+    ctx, _ = make_context(llm, search)
+    state, (sq,) = new_state("giant panda food plant")
+    topic = await research_topic(state, ctx, sq, G)
+    # the search asks for the title; of its hits only the linked entry is added
+    assert search.queries == ["giant panda food plant", '"Bamboo"']
+    assert [s.title for s in state.sources] == ["Giant panda", "Bamboo"]
+    # recorded: the query as shown, the links it followed, and the researcher is told
+    assert topic.queries[-1] == '"Bamboo" plant'
+    assert topic.follows == [LinkFollow(titles=["Bamboo"], words=["plant"])]
+    assert topic.reflections[0].follow == topic.follows[0]
+    assert [i.links_followed for i in _reflections(llm)] == [[], ["Bamboo"]]
+
+
+async def test_a_model_researchers_quoted_query_is_a_search_not_link_following() -> None:
+    # The same quoted, linked title as above, written by a model (no follow field): the
+    # words are searched and a page of hits is added, whatever their titles.
     panda = doc(1, "The giant panda eats bamboo.", title="Giant panda", metadata={"links": ["Bamboo"]})  # fmt: skip
     bamboo = doc(2, "Bamboos are flowering plants of the grass family.", title="Bamboo")
     others = [doc(n, f"Bamboo story {n}.") for n in (3, 4)]
@@ -332,10 +365,10 @@ async def test_a_quoted_linked_title_follows_the_link_to_that_entry_alone() -> N
 
     ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
     state, (sq,) = new_state("giant panda food plant")
-    await research_topic(state, ctx, sq, G)
-    # the search asks for the title; of its hits only the linked entry is added
-    assert search.queries == ["giant panda food plant", '"Bamboo"']
-    assert [s.title for s in state.sources] == ["Giant panda", "Bamboo"]
+    topic = await research_topic(state, ctx, sq, G)
+    assert search.queries == ["giant panda food plant", '"Bamboo" plant']
+    assert [s.title for s in state.sources][1:] == [h["title"] for h in [*others, bamboo]]
+    assert topic.follows == []
 
 
 async def test_a_linked_entry_that_does_not_state_the_words_asked_for_is_not_added() -> None:
@@ -344,7 +377,7 @@ async def test_a_linked_entry_that_does_not_state_the_words_asked_for_is_not_add
     search = ScriptSearch([[station], [average]])
 
     def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
-        return _again('"Average" river') if n == 1 else ReflectOutput(research_complete=True)
+        return _following("Average", "river") if n == 1 else ReflectOutput(research_complete=True)
 
     ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
     state, (sq,) = new_state("river dam length")
@@ -353,13 +386,13 @@ async def test_a_linked_entry_that_does_not_state_the_words_asked_for_is_not_add
     assert [s.title for s in state.sources] == ["Dam"]
 
 
-async def test_a_quoted_title_no_source_links_is_an_ordinary_search() -> None:
+async def test_following_a_title_no_source_links_is_an_ordinary_search() -> None:
     first = doc(1, "The giant panda eats bamboo.", title="Giant panda")
     hits = [doc(n, f"Bamboo fact {n}.") for n in (2, 3)]
     search = ScriptSearch([[first], hits])
 
     def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
-        return _again('"Bamboo" plant') if n == 1 else ReflectOutput(research_complete=True)
+        return _following("Bamboo", "plant") if n == 1 else ReflectOutput(research_complete=True)
 
     ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
     state, (sq,) = new_state("giant panda food")
@@ -368,28 +401,49 @@ async def test_a_quoted_title_no_source_links_is_an_ordinary_search() -> None:
     assert len(state.sources) == 3
 
 
-async def test_an_opening_search_of_quoted_titles_follows_links_any_topic_gathered() -> None:
+async def _opening_follow(follow: LinkFollow | None) -> tuple[ScriptSearch, list[str], FunctionLLM]:
+    """A topic whose source links Bear and Bamboo, then a sub-query quoting both titles
+    (following them when ``follow`` is given): the searches run, the titles gathered."""
     panda = doc(1, "The giant panda is a bear. It eats bamboo.", title="Giant panda", metadata={"links": ["Bear", "Bamboo"]})  # fmt: skip
     bear = doc(2, "Bears are carnivoran mammals.", title="Bear")
     bamboo = doc(3, "Bamboos are flowering plants of the grass family.", title="Bamboo")
-    search = ScriptSearch([[panda], [bear], [bamboo]])
+    search = ScriptSearch([[panda], [bear], [bamboo]] if follow else [[panda], [bear, bamboo]])
 
     def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
         return ReflectOutput(research_complete=True)
 
-    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), search)
-    state, (first, directive) = new_state("giant panda eat", '"Bear" "Bamboo" food plant')
+    llm = FunctionLLM(reflect_with(decide))
+    ctx, _ = make_context(llm, search)
+    state, (first,) = new_state("giant panda eat")
+    directive = state.add_sub_query('"Bear" "Bamboo" food plant', follow=follow)
     await research_topic(state, ctx, first, G)
     await research_topic(state, ctx, directive, G)
+    return search, [s.title for s in state.sources], llm
+
+
+async def test_an_opening_search_that_follows_titles_follows_links_any_topic_gathered() -> None:
+    follow = LinkFollow(titles=["Bear", "Bamboo"], words=["food", "plant"])
+    search, titles, llm = await _opening_follow(follow)
     # another topic's source links them: each title in turn, the first entry whose
     # opening states the words asked for kept alone (*Bear* does not: a common noun)
     assert search.queries == ["giant panda eat", '"Bear"', '"Bamboo"']
-    assert [s.title for s in state.sources] == ["Giant panda", "Bamboo"]
+    assert titles == ["Giant panda", "Bamboo"]
+    # the researcher is told its sub-query follows links (the offline one stops there)
+    assert [i.follow for i in _reflections(llm)] == [None, follow]
+
+
+async def test_an_opening_search_that_only_quotes_titles_is_an_ordinary_search() -> None:
+    search, titles, _ = await _opening_follow(None)
+    assert search.queries == ["giant panda eat", '"Bear" "Bamboo" food plant']
+    assert titles == ["Giant panda", "Bear", "Bamboo"]
 
 
 async def test_an_opening_search_of_titles_no_source_links_is_an_ordinary_search() -> None:
     search = ScriptSearch([[doc(1, "Bamboo is a plant.", title="Bamboo")]])
     ctx, _ = make_context(FunctionLLM(reflect_with(lambda i, n: ReflectOutput(research_complete=True))), search)  # fmt: skip
-    state, (sq,) = new_state('"Bamboo" plant')
+    state = ResearchState(question="giant panda")
+    sq = state.add_sub_query(
+        '"Bamboo" plant', follow=LinkFollow(titles=["Bamboo"], words=["plant"])
+    )
     await research_topic(state, ctx, sq, G)
     assert search.queries == ['"Bamboo" plant']

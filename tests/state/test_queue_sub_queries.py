@@ -3,7 +3,7 @@ refinement queue their sub-queries through."""
 
 from __future__ import annotations
 
-from deepresearch.state import NewSubQuery, ResearchState, SubQueryStatus
+from deepresearch.state import LinkFollow, NewSubQuery, ResearchState, SubQueryStatus
 
 
 def proposals(*queries: str) -> list[NewSubQuery]:
@@ -47,3 +47,12 @@ def test_the_total_cap_is_never_passed_and_a_zero_limit_queues_nothing() -> None
     assert state.queue_sub_queries(proposals("f"), origin="refinement", max_total=2) == [None]
     assert state.queue_sub_queries(proposals("g"), origin="plan", max_total=20, limit=0) == [None]
     assert len(state.sub_queries) == 4
+
+
+def test_a_proposal_that_follows_links_queues_a_sub_query_that_does() -> None:
+    state = ResearchState(question="Q?")
+    follow = LinkFollow(titles=["Bamboo"], words=["plant"])
+    (sq,) = state.queue_sub_queries(
+        [NewSubQuery(query=follow.query(), follow=follow)], origin="supervision", max_total=9
+    )
+    assert sq is not None and sq.follow == follow

@@ -19,6 +19,7 @@ from deepresearch.state import (
     Directive,
     Finding,
     Gap,
+    LinkFollow,
     Novelty,
     Phase,
     PhaseMetrics,
@@ -157,6 +158,41 @@ def test_an_old_state_without_a_brief_or_clarification_loads() -> None:
     assert state.research_brief is None and state.clarification is None
     assert state.sub_queries[0].status == SubQueryStatus.PENDING
     assert state.guidance == [] and state.usage == []
+
+
+def test_a_state_saved_before_link_following_was_a_field_loads_and_round_trips() -> None:
+    data = {
+        "schema_version": 2,
+        "question": QUESTION,
+        "phase": "supervision",
+        "sub_queries": [{"id": "sq-1", "query": '"Bamboo" plant', "status": "completed"}],
+        "topic_results": [
+            {
+                "sub_query_id": "sq-1",
+                "queries": ['"Bamboo" plant'],
+                "reflections": [{"continue_searching": False, "rationale": "done"}],
+            }
+        ],
+        "supervision_history": [
+            {"iteration": 1, "round": 1, "coverage": [
+                {"sub_query_id": "sq-1", "query": '"Bamboo" plant', "status": "completed"}
+            ]}
+        ],
+    }  # fmt: skip
+    state = ResearchState.from_dict(data)
+    # a quoted query saved then is what it always was to a model: a search
+    assert state.sub_queries[0].follow is None
+    assert (
+        state.topic_results[0].follows == []
+        and state.topic_results[0].reflections[0].follow is None
+    )
+    assert state.supervision_history[0].coverage[0].follows_links is False
+    follow = LinkFollow(titles=["Bamboo"], words=["plant"])
+    state.sub_queries[0].follow = follow
+    state.topic_results[0].follows.append(follow)
+    again = ResearchState.from_json(state.to_json())
+    assert again.sub_queries[0].follow == follow and again.topic_results[0].follows == [follow]
+    assert follow.query() == '"Bamboo" plant'
 
 
 # -- v1 -> v2 migration ----------------------------------------------------------------
