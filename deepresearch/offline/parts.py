@@ -68,7 +68,7 @@ def question_parts(question: str) -> list[Part]:
     radio"), each a part with its own query. A clause that points back ("where did he
     found his school") borrows the first part's words so its query stands alone."""
     text = normalize(question).strip().rstrip("?.!").strip()
-    clauses = [c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and content_terms(c)]
+    clauses = _clauses(text)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
@@ -87,6 +87,26 @@ def question_parts(question: str) -> list[Part]:
             query_words = list(dict.fromkeys(query_words + context[:4]))
         parts.append(Part(piece, " ".join(query_words) or piece, refers))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _clauses(text: str) -> list[str]:
+    """The question's clauses. One without content words still asks something of what
+    an earlier clause names ("where is it", "who made it") and stays a clause; a bare
+    question word shares the clause after it ("how and when did …", "where and when was
+    …"), or, last in the question, the one before ("…, and when")."""
+    out: list[str] = []
+    bare: list[str] = []
+    for c in (c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,")):
+        if content_terms(c):
+            out.append(" and ".join([*bare, c]))
+            bare = []
+        elif len(c.split()) == 1:
+            bare.append(c)
+        elif out:
+            out.append(c)
+    if bare and out:
+        out[-1] = f"{out[-1]}, and {' and '.join(bare)}"
+    return out
 
 
 def _is_name_word(word: str) -> bool:

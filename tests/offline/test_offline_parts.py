@@ -31,6 +31,23 @@ def test_words_of_any_script_are_words() -> None:
     ]  # fmt: skip
 
 
+def test_a_clause_of_function_words_is_still_a_part() -> None:
+    parts = question_parts("What is Tetris, who made it, and what are the pieces called?")
+    assert [p.text for p in parts][:2] == ["What is Tetris", "who made it"]
+    assert parts[1].refers_back and parts[1].query == "tetris"
+
+
+def test_a_bare_question_word_shares_the_clause_beside_it() -> None:
+    texts = [p.text for p in question_parts("How and when did the empire split?")]
+    assert texts == ["How and when did the empire split"]
+    texts = [p.text for p in question_parts("Who built the first radio, and when?")]
+    assert texts == ["Who built the first radio, and when"]
+    texts = [
+        p.text for p in question_parts("Which war began it, and where and when was it signed?")
+    ]
+    assert texts == ["Which war began it", "where and when was it signed"]
+
+
 def test_entity_questions_are_told_apart_by_syntax() -> None:
     assert asks_for_entity("Which emperor was buried with an army of clay soldiers")
     assert asks_for_entity("who spread it in its first century")
