@@ -39,7 +39,7 @@ _REFERS_BACK = frozenset(
      "these", "those", "there", "each", "both"]
 )  # fmt: skip
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
-MAX_PARTS = 5
+MAX_PARTS = 5  # more pieces than this share the last part
 MAX_CONJUNCT_WORDS = 4
 
 
@@ -79,7 +79,10 @@ def question_parts(question: str) -> list[Part]:
     # clause names several: "who led each effort" after "how Germany and Italy …").
     context = keywords(clauses[0] if clauses else text)
     parts: list[Part] = []
-    for piece in pieces[:MAX_PARTS]:
+    if len(pieces) > MAX_PARTS:
+        # The rest share the last part rather than vanish: every clause is asked.
+        pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
+    for piece in pieces:
         words = {w.lower() for w in _TOKEN.findall(piece)}
         refers = bool(words & _REFERS_BACK) and bool(parts)
         query_words = keywords(piece)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from deepresearch.offline.parts import (
+    MAX_PARTS,
     asks_for_entity,
     bridge_entities,
     entities,
@@ -46,6 +47,14 @@ def test_a_bare_question_word_shares_the_clause_beside_it() -> None:
         p.text for p in question_parts("Which war began it, and where and when was it signed?")
     ]
     assert texts == ["Which war began it", "where and when was it signed"]
+
+
+def test_parts_beyond_the_limit_share_the_last_part() -> None:
+    parts = question_parts(
+        "Compare Athens, Sparta, Corinth, Thebes, Argos and Megara, and who led each?"
+    )
+    assert len(parts) == MAX_PARTS
+    assert {"argos", "megara", "led"} <= parts[-1].terms  # nothing asked is dropped
 
 
 def test_entity_questions_are_told_apart_by_syntax() -> None:
