@@ -68,13 +68,15 @@ def question_parts(question: str) -> list[Part]:
     radio"), each a part with its own query. A clause that points back ("where did he
     found his school") borrows the first part's words so its query stands alone."""
     text = normalize(question).strip().rstrip("?.!").strip()
-    clauses = _clauses(text)
+    clauses, last = _clauses(text)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
-    for clause in clauses or [text]:
+    for n, clause in enumerate(clauses or [text], 1):
         named = _split_names(clause)
-        pieces += named if len(named) > 1 else _split_coordination(clause)
+        split = named if len(named) > 1 else _split_coordination(clause)
+        # "…, and why" asks it of each thing the last clause names.
+        pieces += [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
     # A part that points back borrows the first clause's words (all its names, when the
     # clause names several: "who led each effort" after "how Germany and Italy …").
     context = keywords(clauses[0] if clauses else text)
@@ -92,11 +94,11 @@ def question_parts(question: str) -> list[Part]:
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
 
 
-def _clauses(text: str) -> list[str]:
-    """The question's clauses. One without content words still asks something of what
-    an earlier clause names ("where is it", "who made it") and stays a clause; a bare
-    question word shares the clause after it ("how and when did …", "where and when was
-    …"), or, last in the question, the one before ("…, and when")."""
+def _clauses(text: str) -> tuple[list[str], str]:
+    """The question's clauses, and the bare question words that end it ("…, and why").
+    A clause without content words still asks something of what an earlier clause names
+    ("where is it", "who made it") and stays a clause; a bare question word shares the
+    clause after it ("how and when did …", "where and when was …")."""
     out: list[str] = []
     bare: list[str] = []
     for c in (c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,")):
@@ -107,9 +109,7 @@ def _clauses(text: str) -> list[str]:
             bare.append(c)
         elif out:
             out.append(c)
-    if bare and out:
-        out[-1] = f"{out[-1]}, and {' and '.join(bare)}"
-    return out
+    return out, " and ".join(bare) if out else ""
 
 
 def _is_name_word(word: str) -> bool:

@@ -47,6 +47,11 @@ def test_a_bare_question_word_shares_the_clause_beside_it() -> None:
         p.text for p in question_parts("Which war began it, and where and when was it signed?")
     ]
     assert texts == ["Which war began it", "where and when was it signed"]
+    question = "What did they decide about retries and timeouts, and why?"
+    assert [p.text for p in question_parts(question)] == [  # asked of each thing named
+        "What did they decide about retries, and why",
+        "What did they decide about timeouts, and why",
+    ]
 
 
 def test_parts_beyond_the_limit_share_the_last_part() -> None:
