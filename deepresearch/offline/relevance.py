@@ -97,7 +97,7 @@ def part_scores(
     """(source id, part index) → (score, statements ranked for that part). A source's
     title counts as part of every statement: an entry on the thing asked about answers.
     Names and quoted phrases count as the question writes them (see ``wording``)."""
-    wording = Wording.of(parts)
+    wording = Wording.of(parts, [s.title for s in sources])
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]

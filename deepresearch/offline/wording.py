@@ -3,8 +3,10 @@
 A word matches by its stem, whatever its case or neighbours, except where the question
 says more: a one-word name it capitalises (*Hamlet*, "the *Classical* composer") counts
 only where a statement capitalises it too ("larger than a hamlet" is not *Hamlet*), and
-the words of a phrase it quotes ("the 1931 'melting clocks' picture") count only where
-the statement or the source's title holds the phrase (*Clock* is not the melting clocks).
+the words of a phrase it quotes ("the 1931 'melting clocks' picture") or of a gathered
+entry's title it gives as a compound ("how did the printing press change Europe") count
+only where the statement or the source's title holds the phrase (*Clock* is not the
+melting clocks, "a forming press … changes the shape" is not the printing press).
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deepresearch.offline.mentions import TOKEN
+from deepresearch.offline.mentions import TOKEN, is_name
 from deepresearch.offline.parts import Part, entities
 from deepresearch.offline.statements import statement_terms
-from deepresearch.text import STOPWORDS, stem, term_set, words
+from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, words
 
 # A quoted span: '…' not part of a word ("Picasso's" is no quote), "…", or “…”.
 _QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w'])|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
@@ -30,17 +32,24 @@ class Wording:
     phrases: tuple[tuple[str, ...], ...]
 
     @classmethod
-    def of(cls, parts: list[Part]) -> Wording:
-        """What the parts' texts capitalise and quote. Identifiers (``PHASE_TO_AGENT``)
-        and longer names (*GitHub Actions*) are not names here: documentation capitalises
-        them at will."""
+    def of(cls, parts: list[Part], titles: list[str]) -> Wording:
+        """What the parts' texts capitalise and quote, and the gathered ``titles`` they
+        give whole. Identifiers (``PHASE_TO_AGENT``) and longer names (*GitHub Actions*)
+        are not names here: documentation capitalises them at will. A title that is a
+        name (*Pablo Picasso*) is no phrase: a name is often shortened ("Picasso")."""
         names = [e for p in parts for e in entities(p.text) if " " not in e and e[1:].islower()]
+        said = [_sequence(p.text) for p in parts]
+        quoted = [next(g for g in m.groups() if g) for p in parts for m in _QUOTED.finditer(p.text)]
+        compounds = [
+            bare
+            for bare in (TITLE_QUALIFIER.sub("", t) for t in titles)
+            if not is_name(bare) and any(_holds(seq, _sequence(bare)) for seq in said)
+        ]
         phrases: list[tuple[str, ...]] = []
-        for p in parts:
-            for m in _QUOTED.finditer(p.text):
-                seq = _sequence(next(g for g in m.groups() if g))
-                if len(seq) >= 2 and seq not in phrases:
-                    phrases.append(seq)
+        for text in [*quoted, *compounds]:
+            seq = _sequence(text)
+            if len(seq) >= 2 and seq not in phrases:
+                phrases.append(seq)
         return cls(frozenset(term_set(" ".join(names))), tuple(phrases))
 
     def stated(self, unit: str, title: str) -> set[str]:
