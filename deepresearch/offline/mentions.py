@@ -80,8 +80,8 @@ def full_names(part: Part, sources: list[SourceText]) -> list[str]:
 
 
 def opens_document(src: SourceText) -> bool:
-    """A whole entry or a file's first passage: it opens by saying what it is about. A
-    passage from the middle of a long file (cited as file#Lfirst-last) opens where its
-    section does, and is tied to other passages by its file, not by names."""
-    fragment = src.url.partition("#")[2]
-    return not fragment.startswith("L") or fragment.startswith("L1-")
+    """A whole document (an entry, a page, a short file) or the passage a long file starts
+    with: it opens by saying what it is about. A passage from the middle of a long file
+    (``lines`` past its first line) opens where its section does, and is tied to other
+    passages by its file, not by names."""
+    return src.lines is None or src.lines[0] == 1

@@ -65,6 +65,7 @@ def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> Source
         sub_query_id=src.sub_query_id,
         domain=src.domain,
         links=list(src.links),
+        lines=src.lines,
     )
 
 

@@ -193,6 +193,9 @@ class SearchHit(BaseModel):
     published: str | None = None
     metadata: dict[str, Any] = {}
     provider: str = ""  # the provider that returned it (set by merged and fallback search)
+    # A passage's first and last line in its file (the local corpus cites a long file by
+    # passage); None for a whole document, which every other provider returns.
+    lines: tuple[int, int] | None = None
     # Scholarly metadata (Semantic Scholar, OpenAlex, arXiv, Crossref); empty elsewhere.
     authors: list[str] = []
     year: int | None = None
@@ -202,8 +205,9 @@ class SearchHit(BaseModel):
     open_access_url: str | None = None
 
     def scholarly_fields(self) -> dict[str, Any]:
-        """The bibliographic fields a Source copies (see Source.authors and the rest)."""
-        return {name: getattr(self, name) for name in SCHOLARLY_FIELDS}
+        """The fields a Source copies as they are: the bibliographic ones (see Source.authors
+        and the rest) and a passage's place in its document (Source.lines)."""
+        return {name: getattr(self, name) for name in (*SCHOLARLY_FIELDS, "lines")}
 
 
 SCHOLARLY_FIELDS = ("authors", "year", "venue", "doi", "citation_count", "open_access_url")

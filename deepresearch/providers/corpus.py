@@ -326,7 +326,8 @@ class CorpusSearch:
     def _passage_hit(
         self, key: str, title: str, heading: str, first: int, last: int, text: str, domain: str
     ) -> SearchHit:
-        """A passage of a long file, cited as file#Lfirst-last and titled with its headings."""
+        """A passage of a long file, cited as file#Lfirst-last and titled with its headings;
+        its lines say where it sits in the file (the URL is only the citation)."""
         label = heading.rsplit(" › ", 1)[-1] if heading else ""
         return SearchHit(
             url=f"{self._url_for(key)}#L{first}-{last}",
@@ -334,6 +335,7 @@ class CorpusSearch:
             snippet=readers.clip(text, store.SNIPPET_CHARS),
             content=text,
             domain=domain,
+            lines=(first, last),
         )
 
     def _url_for(self, key: str) -> str:

@@ -45,6 +45,9 @@ class SourceText(Contract):
     sub_query_id: str | None = None
     domain: str = ""
     links: list[str] = Field(default_factory=list)  # entries its text names (Source.links)
+    # Where a passage sits in its file (Source.lines; None: a whole document), for the
+    # offline engine; left out of the schema like the follow fields, and not in prompts.
+    lines: SkipJsonSchema[tuple[int, int] | None] = None
 
 
 class SourceLinks(Contract):

@@ -193,6 +193,9 @@ class Source(Record):
     # Titles of other entries the source's text names (a corpus' entity links), which the
     # offline engine may follow to the next part of a question.
     links: list[str] = Field(default_factory=list)
+    # A passage's first and last line in its file (the corpus cites a long file's passages
+    # as file#Lfirst-last); None for a whole document: a web page, a record, a short file.
+    lines: tuple[int, int] | None = None
     published: str | None = None
     iteration: int = 1
     # The search provider's score for the hit (higher = more relevant; each provider has

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
@@ -46,6 +47,8 @@ from deepresearch.state.models import (
 from deepresearch.text import normalize_query
 
 SCHEMA_VERSION = 2
+# How the local corpus cites a passage of a long file: path#Lfirst-last.
+_PASSAGE_CITATION = re.compile(r"#L(\d+)-(\d+)$")
 
 
 class ResearchState(Record):
@@ -388,6 +391,12 @@ def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
                 src["citation"] = int(suffix) if suffix.isdigit() else position
         if not data.get("counters"):
             data["counters"] = _counters_from_ids(data)
+    for src in data.get("sources") or []:
+        # Saved before Source.lines, a corpus passage was told apart only by its citation:
+        # give it the lines the URL names, so a resumed session reads it as it did then.
+        if isinstance(src, dict) and "lines" not in src:
+            cited = _PASSAGE_CITATION.search(str(src.get("url", "")))
+            src["lines"] = (int(cited[1]), int(cited[2])) if cited else None
     data["schema_version"] = SCHEMA_VERSION
     return data
 

@@ -169,6 +169,7 @@ def test_passages_of_one_file_do_not_confirm_each_other() -> None:
             citation=n,
             title="Printing press",
             url=f"/docs/press.md#L{n}-{n + 5}",
+            lines=(n, n + 5),
             text=TEXTS["Printing press"] if n == 1 else f"{SHARED} Copies spread quickly.",
         )
         for n in (1, 2)
@@ -182,7 +183,7 @@ def test_passages_of_one_file_do_not_confirm_each_other() -> None:
 def test_passages_of_another_file_confirm_once() -> None:
     first = SourceText(
         id="src-1", citation=1, title="Printing press", url="/docs/press.md#L1-5",
-        text=TEXTS["Printing press"],
+        lines=(1, 5), text=TEXTS["Printing press"],
     )  # fmt: skip
     other_file = [
         SourceText(
@@ -190,6 +191,7 @@ def test_passages_of_another_file_confirm_once() -> None:
             citation=n,
             title="Notes",
             url=f"/docs/notes.md#L{n}-{n + 5}",
+            lines=(n, n + 5),
             text=f"{SHARED} Copies spread quickly in passage {n}.",
         )
         for n in (2, 3, 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from deepresearch.offline import mentions
 from deepresearch.offline.parts import entities, question_parts
+from deepresearch.roles import SourceText
 from deepresearch.text import term_set
 from tests.offline.conftest import Titled
 
@@ -46,3 +47,11 @@ def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_na
     assert mentions.mentions_name(said, ["han", "dynasty"])  # a longer name holds the whole title
     parts = question_parts("Who invented paper, and under which dynasty did he serve?")
     assert parts[1].text == "under which dynasty did he serve"
+
+
+def test_a_source_opens_its_document_unless_its_lines_start_past_the_first() -> None:
+    page = SourceText(id="src-1", citation=1, url="https://example.org/guide#L5-9")
+    assert mentions.opens_document(page)  # a web page's anchor says nothing: a whole page
+    assert mentions.opens_document(page.model_copy(update={"lines": (1, 12)}))
+    middle = SourceText(id="src-2", citation=2, url="/docs/guide.md", lines=(40, 52))
+    assert not mentions.opens_document(middle)  # read from the field, not from the URL

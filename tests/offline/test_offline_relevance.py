@@ -70,7 +70,7 @@ def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening(
         "Emperors › Rome": "Augustus was the first Roman emperor, as this section says.",
     }
     srcs = titled(texts)
-    srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52"})
+    srcs[2] = srcs[2].model_copy(update={"url": "/docs/emperors.md#L40-52", "lines": (40, 52)})
     parts = question_parts(question)
     units, statement = _scored(parts, srcs)
     opening = relevance._opening_match(parts, srcs, units, statement)
@@ -102,7 +102,7 @@ def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_wor
     assert tied == {"Cai Lun", "Han dynasty", "Cai Lun Museum"}
     linked = srcs[4].model_copy(update={"links": ["Cai Lun"]})
     assert relevance._tied(linked, earlier, said, asked)  # its text links the answer
-    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96"})
+    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96", "lines": (80, 96)})
     assert relevance._tied(passage, earlier, said, asked)  # a file's passage: by its file
 
 

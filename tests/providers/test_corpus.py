@@ -332,6 +332,7 @@ async def test_from_records_search_and_extract(tmp_path: Path) -> None:
     assert corpus.name == "records"
     (potato,) = await corpus.search("starchy tuber", max_results=5)
     assert (potato.url, potato.domain) == ("https://a.org/potato", "a.org")
+    assert potato.lines is None  # a record (the demo corpus' kind) is a whole document
     assert potato.snippet == "The potato is a starchy tuber."
     (rice,) = await corpus.extract(["https://b.org/rice", "https://nope.org"])
     assert (rice.domain, rice.snippet, rice.content) == (
@@ -429,6 +430,26 @@ async def test_long_files_are_found_and_cited_by_passage(tmp_path: Path) -> None
     assert (again.url, again.content) == (hit.url, hit.content)
     (whole,) = await corpus.extract([path])
     assert "Background sentence" in whole.content
+
+
+async def test_a_passage_says_where_it_sits_in_its_file(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "handbook.md").write_text(_long_markdown(), "utf-8")
+    (root / "short.md").write_text("# Short\n\nContent is cut by ten percent.", "utf-8")
+    corpus = CorpusSearch(root)
+    hits = await corpus.search("content cut ten percent intro handbook", max_results=10)
+    middle = next(h for h in hits if h.title == "Handbook › Token limits")
+    first, last = middle.lines or (0, 0)
+    assert 1 < first <= last and middle.url.endswith(f"#L{first}-{last}")
+    (again,) = await corpus.extract([middle.url])
+    assert again.lines == middle.lines  # extracting the citation gives the same passage
+    opening = next(h for h in hits if h.title == "Handbook")
+    assert opening.lines is not None and opening.lines[0] == 1  # the file's first passage
+    short = next(h for h in hits if h.title == "Short")
+    assert short.lines is None and "#" not in short.url  # a one-passage file is whole
+    (whole,) = await corpus.extract([str(root.resolve() / "handbook.md")])
+    assert whole.lines is None
 
 
 async def test_html_headings_split_passages(tmp_path: Path) -> None:

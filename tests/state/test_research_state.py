@@ -195,6 +195,25 @@ def test_a_state_saved_before_link_following_was_a_field_loads_and_round_trips()
     assert follow.query() == '"Bamboo" plant'
 
 
+def test_a_state_saved_before_sources_had_lines_loads_and_reads_as_it_did() -> None:
+    data = {
+        "schema_version": 2,
+        "question": QUESTION,
+        "sources": [
+            {"id": "src-1", "citation": 1, "url": "/docs/press.md#L40-52"},
+            {"id": "src-2", "citation": 2, "url": "/docs/press.md#L1-12"},
+            {"id": "src-3", "citation": 3, "url": "https://example.org/a"},
+        ],
+    }
+    state = ResearchState.from_dict(data)
+    # then a corpus passage was told apart by its citation alone: it keeps that reading
+    assert [s.lines for s in state.sources] == [(40, 52), (1, 12), None]
+    # saved now, an explicit None stays None: a web page's #L anchor is not a passage
+    state.sources[0].lines = None
+    again = ResearchState.from_json(state.to_json())
+    assert [s.lines for s in again.sources] == [None, (1, 12), None]
+
+
 # -- v1 -> v2 migration ----------------------------------------------------------------
 def v1_state() -> dict[str, object]:
     return {
