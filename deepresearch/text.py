@@ -270,6 +270,30 @@ def word_root(term: str) -> str:
     return root if len(root) >= 3 else term
 
 
+# Irregular past tenses whose doer has a noun of the verb's own ("wrote" → "writer").
+_IRREGULAR_DOERS = {
+    "wrote": "writer", "led": "leader", "built": "builder", "made": "maker", "won": "winner",
+    "fought": "fighter", "taught": "teacher", "sang": "singer", "drove": "driver",
+    "rode": "rider", "ran": "runner", "spoke": "speaker", "held": "holder", "sold": "seller",
+}  # fmt: skip
+# Verb endings whose doer takes "-or" (Latin-derived: creator, inventor, director, editor).
+_OR_DOER = re.compile(r"(?:at|ct|ent|it|ern)$")
+
+
+def agent_noun(verb: str) -> str | None:
+    """The noun for the one who did what a past-tense ``verb`` says, by English
+    morphology: "invented" → "inventor", "founded" → "founder", "created" → "creator",
+    "unified" → "unifier", "wrote" → "writer"; None for a word that is not a past tense
+    this can form one from."""
+    verb = verb.lower()
+    if verb in _IRREGULAR_DOERS:
+        return _IRREGULAR_DOERS[verb]
+    if len(verb) < 5 or not verb.endswith("ed") or verb.endswith("eed"):
+        return None
+    base = verb[:-2]  # "creat", "found", "describ", "plann", "unifi": the doer's stem
+    return base + ("or" if _OR_DOER.search(base) and not base.endswith("itt") else "er")
+
+
 def keywords(text: str) -> list[str]:
     """Meaningful words as written (not stemmed), in order, without repeats: for queries."""
     seen: dict[str, str] = {}

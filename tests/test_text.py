@@ -4,6 +4,7 @@ estimate for every layer."""
 from __future__ import annotations
 
 from deepresearch.text import (
+    agent_noun,
     estimate_tokens,
     normalize_query,
     sentences,
@@ -59,3 +60,14 @@ def test_token_estimate_errs_high_for_non_ascii() -> None:
     assert estimate_tokens("abcd" * 10) == 10
     assert estimate_tokens("é" * 8) > estimate_tokens("e" * 8)
     assert estimate_tokens("abcdefgh", chars_per_token=2.0) == 4
+
+
+def test_agent_nouns_follow_english_morphology() -> None:
+    made = {v: agent_noun(v) for v in ["invented", "founded", "created", "painted", "unified",
+                                       "planned", "wrote", "directed", "edited", "discovered"]}  # fmt: skip
+    assert made == {
+        "invented": "inventor", "founded": "founder", "created": "creator",
+        "painted": "painter", "unified": "unifier", "planned": "planner", "wrote": "writer",
+        "directed": "director", "edited": "editor", "discovered": "discoverer",
+    }  # fmt: skip
+    assert agent_noun("was") is None and agent_noun("agreed") is None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
+    agent_noun,
     content_terms,
     keywords,
     normalize,
@@ -60,7 +61,10 @@ class Part:
     @property
     def own(self) -> set[str]:
         """The part's own words, not those it borrowed from an earlier part."""
-        return term_set(self.text) & self.terms
+        said = term_set(self.text)
+        if doer := _doer(self.text):  # "who invented": its "inventor" is its own word
+            said.add(doer[1])
+        return said & self.terms
 
 
 def question_parts(question: str) -> list[Part]:
@@ -90,6 +94,10 @@ def question_parts(question: str) -> list[Part]:
         query_words = keywords(piece)
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + context[:4]))
+        if not refers and (doer := _doer(piece)):
+            # "who invented the radio" asks for radio's inventor, as its entry words it;
+            # a part that points back has the verb matched by root already (relevance).
+            query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
         parts.append(Part(piece, " ".join(query_words) or piece, refers))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
 
@@ -221,6 +229,31 @@ _DESCRIBED = re.compile(r"^(?:the|its|their|his|her)\s+[a-z]", re.IGNORECASE)
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
     return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()))
+
+
+# A part that asks who did something ("who invented the radio", "who first described
+# it"): the verb right after "who", past one adverb.
+_WHO_DID = re.compile(r"^who\s+(?:[a-z]+ly\s+|first\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+
+
+def _doer(text: str) -> tuple[str, str] | None:
+    """The verb of a part that asks who did something, and the noun for its doer
+    ("who invented the radio" → ("invented", "inventor")), else None."""
+    m = _WHO_DID.match(text.strip())
+    verb = m["verb"].lower() if m else ""
+    noun = agent_noun(verb) if verb else None
+    return (verb, noun) if noun else None
+
+
+def agent_query(part: Part) -> str | None:
+    """A search for the doer a part asks for by its verb, said as the noun its entry
+    would call it ("who invented the radio" → "radio inventor": *Guglielmo Marconi* is
+    "the inventor of radio"); None for other parts."""
+    doer = _doer(part.text)
+    if doer is None:
+        return None
+    rest = [w for w in part.query.split() if w not in doer]
+    return " ".join([*rest, doer[1]]) if rest else None
 
 
 def entities(text: str) -> list[str]:

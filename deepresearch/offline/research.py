@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from deepresearch.offline.parts import (
     Part,
+    agent_query,
     asks_for_entity,
     bridge_entities,
     linked_entries,
@@ -210,9 +211,11 @@ class _Lead(NamedTuple):
 
 def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     """Searches still to make for a sub-query that asks for an entity it does not name or
-    points back to an earlier part: the bridge entities its best sources name (at most
-    HOPS_PER_TOPIC), the part's own words without those it borrowed, then an entry its
-    best source links to (see _link_lead)."""
+    points back to an earlier part: for one that asks who did something, its words with
+    the verb as the doer's noun first (parts.agent_query: an entry says "the inventor of
+    radio"); the bridge entities its best sources name (at most HOPS_PER_TOPIC), the
+    part's own words without those it borrowed, then an entry its best source links to
+    (see _link_lead)."""
     part = _part_for(inputs.question, focus)
     if not inputs.sources or not (asks_for_entity(part.text) or part.refers_back):
         return []
@@ -228,6 +231,9 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     ]
     if part.refers_back:
         leads = _own_words_leads(part, titles, inputs.question) + leads
+    if agent := agent_query(part):
+        why = "Who did it: the part's words, its verb as the doer's noun."
+        leads = [_Lead(agent, why), *leads]
     followed = {t.casefold() for t in inputs.links_followed}
     leads += _link_lead(part, best[0], titles, inputs.question, followed)
     return [lead for lead in leads if normalize_query(lead.query) not in ran]

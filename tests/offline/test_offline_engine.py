@@ -211,6 +211,26 @@ def test_an_entity_question_follows_the_name_its_best_source_gives() -> None:
     assert research.reflect(again).refined_query != "Qin Shi Huang"
 
 
+def test_a_who_part_searches_its_words_with_the_doer_noun_first() -> None:
+    # Entries word the answer as an agent noun ("the inventor of radio"), which the
+    # part's verb does not match: that search comes before the bridge hops.
+    question = "Who invented the radio?"
+    found = SourceText(
+        id="src-1", citation=1, title="Radio", url="https://e.org/1",
+        text="Radio technologies invented in the 19th century changed Europe. Radio waves "
+        "were studied by Heinrich Hertz in Karlsruhe.",
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query="Who invented the radio", tool_calls_used=1,
+        queries_run=["Who invented the radio"], max_tool_calls=5, sources=[found],
+        last_novelty={"new": 1},
+    )  # fmt: skip
+    out = research.reflect(inputs)
+    assert out.continue_searching and out.refined_query == "radio inventor"
+    again = inputs.model_copy(update={"queries_run": [*inputs.queries_run, "radio inventor"]})
+    assert research.reflect(again).refined_query != "radio inventor"
+
+
 def test_a_question_that_names_its_subject_exits_early_without_hops() -> None:
     enough = [
         SourceText(id=f"src-{n}", citation=n, title="Printing press", text=TEXT) for n in (1, 2, 3)

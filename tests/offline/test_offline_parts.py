@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deepresearch.offline.parts import (
     MAX_PARTS,
+    agent_query,
     asks_for_entity,
     bridge_entities,
     entities,
@@ -163,3 +164,16 @@ def test_a_word_derived_from_an_own_word_says_it() -> None:
     said = term_set("He is known for his contributions to alternating current electricity.")
     assert own_said(part, said) == 2  # "contribute", "electric"
     assert own_said(part, term_set("An electron is a particle.")) == 0  # "elect..." is short
+
+
+def test_a_who_part_asks_for_its_doer_by_the_agent_noun() -> None:
+    telephone, radio = question_parts("Who invented the telephone and who invented the radio?")
+    # the part's words are those its answer's entry uses ("the inventor of radio")
+    assert radio.terms == {"inventor", "radio"} and radio.own == {"inventor", "radio"}
+    assert agent_query(telephone) == "telephone inventor"
+    first, founded = question_parts("What is Buddhism, and who founded it?")
+    # a part that points back keeps its verb (matched by root), and searches the noun
+    assert founded.refers_back and "founded" in founded.terms
+    assert agent_query(founded) == "buddhism founder"
+    assert agent_query(first) is None
+    assert agent_query(question_parts("Who was Carl Linnaeus?")[0]) is None
