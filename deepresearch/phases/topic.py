@@ -238,7 +238,7 @@ async def _add_hits(
             published=hit.published,
             relevance=hit.score,
             links=_links_of(hit),
-            **hit.scholarly_fields(),
+            **hit.source_fields(),
         )
         topic.source_ids.append(src.id)
         added.append(src)

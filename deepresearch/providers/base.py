@@ -204,7 +204,7 @@ class SearchHit(BaseModel):
     citation_count: int | None = None
     open_access_url: str | None = None
 
-    def scholarly_fields(self) -> dict[str, Any]:
+    def source_fields(self) -> dict[str, Any]:
         """The fields a Source copies as they are: the bibliographic ones (see Source.authors
         and the rest) and a passage's place in its document (Source.lines)."""
         return {name: getattr(self, name) for name in (*SCHOLARLY_FIELDS, "lines")}
