@@ -7,7 +7,7 @@ ctx)`` (``deepresearch.llm.ask``). The budget's condenser is defined beside its 
 
 from __future__ import annotations
 
-from deepresearch.offline import analysis, planning, report, research, verify
+from deepresearch.offline import analysis, planning, report, research, supervision, verify
 from deepresearch.phases import prompts
 from deepresearch.roles import (
     AnalysisOutput,
@@ -64,17 +64,17 @@ COMPRESSOR = RoleSpec(
 )  # fmt: skip
 SUPERVISOR_THINK = RoleSpec(
     "supervise_think", AgentRole.SUPERVISOR, Phase.SUPERVISION, prompts.SUPERVISE_THINK_SYSTEM,
-    prompts.supervise_user, SupervisionInputs, ThinkOutput, research.supervise_think,
+    prompts.supervise_user, SupervisionInputs, ThinkOutput, supervision.supervise_think,
 )  # fmt: skip
 SUPERVISOR_DELEGATE = RoleSpec(
     "supervise_delegate", AgentRole.SUPERVISOR, Phase.SUPERVISION,
     prompts.SUPERVISE_DELEGATE_SYSTEM, prompts.supervise_user, SupervisionInputs,
-    DelegationOutput, research.supervise_delegate,
+    DelegationOutput, supervision.supervise_delegate,
 )  # fmt: skip
 SUPERVISOR_ASSESS = RoleSpec(
     "supervise_assess", AgentRole.SUPERVISOR, Phase.SUPERVISION,
     prompts.SUPERVISE_ASSESS_SYSTEM, prompts.supervise_user, SupervisionInputs,
-    CoverageAssessment, research.supervise_assess,
+    CoverageAssessment, supervision.supervise_assess,
 )  # fmt: skip
 ANALYZER = RoleSpec(
     "analyze", AgentRole.ANALYZER, Phase.ANALYSIS, prompts.ANALYZE_SYSTEM,

@@ -27,12 +27,10 @@ from deepresearch.roles import (
     PlanInputs,
     PlanOutput,
     ReflectInputs,
-    SourceLinks,
     SourceText,
     SummarizeInputs,
     SupervisionInputs,
     ThinkOutput,
-    TopicDigest,
 )
 from deepresearch.state import AgentRole, LinkFollow
 from deepresearch.text import estimate_tokens, sentences
@@ -336,84 +334,6 @@ def test_a_topic_tries_at_most_links_per_topic_links() -> None:
 
 
 # -- supervision: links from any topic's sources ----------------------------------------
-def _digest(sq: str, query: str, sources: list[tuple[int, str, str, list[str]]]) -> TopicDigest:
-    """A compressed topic over (citation, title, text, links) sources."""
-    lines = [f"Queries made: {query}", "", "Findings:"]
-    lines += [f"- {sent} [{n}]" for n, _, text, _ in sources for sent in sentences(text)]
-    return TopicDigest(
-        sub_query_id=sq, query=query, compressed="\n".join(lines),
-        links=[SourceLinks(citation=n, title=title, links=links) for n, title, _, links in sources],
-    )  # fmt: skip
-
-
-def test_a_part_no_statement_answers_follows_the_links_of_the_earlier_answers() -> None:
-    question = "What does the giant panda eat, and what kind of plant is that food?"
-    panda = (1, "Giant panda", "The giant panda is a bear. It does eat a diet of bamboo.", ["Bear", "Bamboo"])  # fmt: skip
-    inputs = SupervisionInputs(
-        question=question, round=1, max_rounds=2,
-        topics=[_digest("sq-1", "What does the giant panda eat", [panda])],
-        existing_queries=["What does the giant panda eat"],
-    )  # fmt: skip
-    gaps = research.supervise_think(inputs).gaps
-    # the entries the answering statements link, the best-answering statement's first;
-    # the researcher keeps the first that states the part's own words (phases.topic)
-    assert gaps == [
-        'no source answers \'what kind of plant is that food\' yet; sources link "Bamboo" "Bear"'
-    ]
-    out = research.supervise_delegate(inputs.model_copy(update={"gaps": gaps}))
-    assert [d.research_topic.split(". ")[0] for d in out.directives] == [
-        '"Bamboo" "Bear" food plant'
-    ]
-    # the directive asks for the links to be followed: its text alone would be a search
-    assert [d.follow for d in out.directives] == [
-        LinkFollow(titles=["Bamboo", "Bear"], words=["food", "plant"])
-    ]
-
-
-def test_an_entity_part_follows_the_links_of_the_entry_it_names_from_another_topic() -> None:
-    question = "What did Thomas Edison and Nikola Tesla each contribute to electric power?"
-    edison = (1, "Thomas Edison", "Thomas Edison did contribute electric power stations.", [])
-    tesla = (
-        2, "Nikola Tesla",
-        "Nikola Tesla was an inventor. He is known for contributions to alternating current electricity.",
-        ["Alternating current"],
-    )  # fmt: skip
-    inputs = SupervisionInputs(
-        question=question, round=1, max_rounds=2,
-        topics=[_digest("sq-1", "thomas edison", [edison]), _digest("sq-2", "Nikola Tesla", [tesla])],
-    )  # fmt: skip
-    gaps = research.supervise_think(inputs).gaps
-    # "contributions" says "contribute", "electricity" says "electric": the sentence answers
-    assert gaps == [
-        "sources that answer 'What did Nikola Tesla each contribute to electric power' link "
-        '"Alternating current"; do they state contribute electric power?'
-    ]
-    out = research.supervise_assess(inputs)
-    assert [(q.query, q.follow) for q in out.follow_up_queries] == [
-        (
-            '"Alternating current" contribute electric power',
-            LinkFollow(titles=["Alternating current"], words=["contribute", "electric", "power"]),
-        )
-    ]
-    # once followed (a sub-query or a researcher asked for it), not again
-    asked = inputs.model_copy(update={"links_followed": ["alternating current"]})
-    assert research.supervise_think(asked).gaps == []
-    # a sub-query that only quotes the title is a search: the link is still to follow
-    quoted = inputs.model_copy(update={"existing_queries": ['"Alternating current" power']})
-    assert research.supervise_think(quoted).gaps == gaps
-
-
-def test_a_gap_a_model_wrote_in_the_offline_words_is_a_search_not_a_link_to_follow() -> None:
-    question = "What does the giant panda eat, and what kind of plant is that food?"
-    inputs = SupervisionInputs(
-        question=question, round=1, max_rounds=2,
-        gaps=['no source answers \'what kind of plant is that food\' yet; sources link "Bamboo"'],
-    )  # fmt: skip
-    # no gathered source links Bamboo: the gap's text does not make the search follow it
-    (directive,) = research.supervise_delegate(inputs).directives
-    assert directive.follow is None
-
-
 def test_a_directive_that_follows_links_is_complete_after_its_search() -> None:
     follow = LinkFollow(titles=["Bamboo", "Bear"], words=["food", "plant"])
     inputs = ReflectInputs(
