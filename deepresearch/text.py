@@ -319,6 +319,17 @@ def _content_terms(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+@functools.lru_cache(maxsize=50_000)
+def term_sequence(text: str) -> tuple[str, ...]:
+    """The content terms of ``text`` in order, repeats kept (unlike ``content_terms``): for
+    matching a phrase where its words stand together.
+
+    Args:
+        text: any text.
+    """
+    return tuple(stem(w) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
+
+
 def term_set(text: str) -> set[str]:
     """The distinct content terms of ``text``.
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from deepresearch.offline.mentions import TOKEN, is_name
 from deepresearch.offline.parts import Part, entities
 from deepresearch.offline.statements import statement_terms
-from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, words
+from deepresearch.text import TITLE_QUALIFIER, term_sequence, term_set
 
 # A quoted span: '…' not part of a word ("Picasso's" is no quote), "…", or “…”.
 _QUOTED = re.compile(r"(?<![\w'])'([^']+)'(?![\w'])|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
@@ -38,16 +38,16 @@ class Wording:
         are not names here: documentation capitalises them at will. A title that is a
         name (*Pablo Picasso*) is no phrase: a name is often shortened ("Picasso")."""
         names = [e for p in parts for e in entities(p.text) if " " not in e and e[1:].islower()]
-        said = [_sequence(p.text) for p in parts]
+        said = [term_sequence(p.text) for p in parts]
         quoted = [next(g for g in m.groups() if g) for p in parts for m in _QUOTED.finditer(p.text)]
         compounds = [
             bare
             for bare in (TITLE_QUALIFIER.sub("", t) for t in titles)
-            if not is_name(bare) and any(_holds(seq, _sequence(bare)) for seq in said)
+            if not is_name(bare) and any(_holds(seq, term_sequence(bare)) for seq in said)
         ]
         phrases: list[tuple[str, ...]] = []
         for text in [*quoted, *compounds]:
-            seq = _sequence(text)
+            seq = term_sequence(text)
             if len(seq) >= 2 and seq not in phrases:
                 phrases.append(seq)
         return cls(frozenset(term_set(" ".join(names))), tuple(phrases))
@@ -63,16 +63,11 @@ class Wording:
             terms -= lower - capital
         terms |= term_set(title)
         if self.phrases:
-            held = (_sequence(unit), _sequence(title))
+            held = (term_sequence(unit), term_sequence(title))
             for phrase in self.phrases:
                 if not any(_holds(seq, phrase) for seq in held):
                     terms -= set(phrase)
         return terms
-
-
-def _sequence(text: str) -> tuple[str, ...]:
-    """Stemmed content words in order, repeats kept (unlike ``content_terms``)."""
-    return tuple(stem(w) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
 
 
 def _holds(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
