@@ -31,6 +31,9 @@ from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set
 
 MAX_FINDINGS = 30
 FINDINGS_PER_SOURCE = 3
+# A part's findings, shared among the sources kept for it: a part that one or two sources
+# answer is told from more of each, not left with three lines apiece.
+PART_FINDINGS = 10
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 # ... unless the statements that answer the part name it (at this strength): the entry on
@@ -92,11 +95,12 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     for i, _part in enumerate(parts):
         kept = _kept(i, sources, scores, statement)
         kept_for[i] = [s.id for s in kept]
+        share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(kept), 1)))
         for rank, src in enumerate(kept):
             taken = 0
             for score, unit in statement[(src.id, i)][1]:
                 terms = term_set(unit)
-                if taken >= FINDINGS_PER_SOURCE:
+                if taken >= share:
                     break
                 if any(jaccard(terms, k) >= 0.6 for k in known):
                     continue

@@ -260,3 +260,22 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
     kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert "src-7" not in [s.id for s in kept]
+
+
+def test_a_part_one_source_answers_is_told_from_more_of_it() -> None:
+    """With a single source kept for the part, it gives more than FINDINGS_PER_SOURCE
+    findings (the part's share is not split among absent sources), at most PART_FINDINGS."""
+    text = (
+        "The Hanseatic League was a medieval guild of merchants in northern Europe. "
+        "Lübeck served as its leading city and hosted the assemblies called the Diet. "
+        "Kontors operated in London, Bruges, Bergen and Novgorod. "
+        "Ships called cogs carried grain, timber and furs across the Baltic Sea. "
+        "Its power declined after Dutch shipping grew in the sixteenth century. "
+        "The final Diet met in 1669 with only nine members present."
+    )
+    inputs = AnalyzeInputs(
+        question="What was the Hanseatic League?",
+        sources=[SourceText(id="src-1", citation=1, title="Hanseatic League", url="u", text=text)],
+    )
+    findings = analysis.analyze(inputs).findings
+    assert analysis.FINDINGS_PER_SOURCE < len(findings) <= analysis.PART_FINDINGS
