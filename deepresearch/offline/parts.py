@@ -20,6 +20,7 @@ from deepresearch.text import (
     keywords,
     normalize,
     sentences,
+    stem,
     term_set,
     word_root,
 )
@@ -39,6 +40,7 @@ _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
      "these", "those", "there", "each", "both"]
 )  # fmt: skip
+_BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
 MAX_PARTS = 5  # more pieces than this share the last part
 MAX_CONJUNCT_WORDS = 4
@@ -132,7 +134,9 @@ def _name_before(words: list[str], end: int) -> int:
     start = end
     while start - 1 >= 1 and not (start < end and words[start - 1].endswith(",")):
         prev = words[start - 1]
-        joins = prev in NAME_JOINERS and prev != "the" and start < end
+        # "the" joins a name only between its words ("Suleiman the Magnificent").
+        inner = prev != "the" or (start - 2 >= 1 and _is_name_word(words[start - 2]))
+        joins = prev in NAME_JOINERS and inner and start < end
         if not (_is_name_word(prev) or joins):
             break
         start -= 1
@@ -172,20 +176,40 @@ def _split_names(clause: str) -> list[str]:
             if start - 1 < 1 or not words[start - 1].endswith(","):
                 break
             left_end = start  # "A, B and C": the item before ends with a comma
-        if r1 == r0 or not items:
-            continue
+        if r1 == r0 or not items or words[items[0][0] - 1].lower() == _BETWEEN:
+            continue  # "the war between Britain and France" names one thing
         last_len = items[-1][1] - items[-1][0] - (words[items[-1][0]].lower() == "the")
-        if last_len == 1 and r1 - r0 >= 3:
-            return [clause]  # "the Dutch and the English East India Companies"
+        shared: list[str] = []
+        tail_from = r1
+        plural = words[r1 - 1].rstrip(",;:")
+        if last_len == 1 and r1 - r0 >= 2 and stem(plural.lower()) != plural.lower():
+            # "the Dutch and the English East India Companies": a one-word name before a
+            # plural head is a modifier of that head; each item gets it, in the singular.
+            shared = [*words[r0 + 1 : r1 - 1], _singular(plural).rstrip(",;:")]
+            r1 = r0 + 1
         items.append((c + 1, r1))
-        head, tail = words[: items[0][0]], words[r1:]
+        head, tail = words[: items[0][0]], words[tail_from:]
         # "Compare A and B and the goal they raced for": the last conjunct is a part of
         # its own (the thing both went after), not a copy in each name's part.
         extra = [" ".join(tail[1:])] if len(tail) > 2 and tail[0].lower() == "and" else []
         tail = [] if extra else tail
-        out = [" ".join(head + [w.rstrip(",") for w in words[a:b]] + tail) for a, b in items]
+        # Each item ends as the last one does ("Compare Mars and Venus: their …").
+        end = words[tail_from - 1]
+        mark = end[len(end.rstrip(",;:")) :]
+        out = [
+            " ".join(head + [w.rstrip(",;:") for w in words[a:b]] + shared) + mark for a, b in items
+        ]
+        out = [" ".join([o, *tail]) for o in out]
         return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out + extra]
     return [clause]
+
+
+def _singular(word: str) -> str:
+    """A plural noun as written, in the singular ("Companies" → "Company")."""
+    lower, single = word.lower(), stem(word.lower())
+    pairs = enumerate(zip(lower, single, strict=False))
+    same = next((n for n, (a, b) in pairs if a != b), len(single))
+    return word[:same] + single[same:]
 
 
 def _split_coordination(clause: str) -> list[str]:
@@ -205,6 +229,8 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]
     # The left conjunct mirrors the right one: as many words, after the shared head.
     head, left = left_all[: -len(right)], left_all[-len(right) :]
+    if _BETWEEN in (w.lower() for w in left_all[-len(right) - 1 :]):
+        return [clause]  # "between 499 and 449 BC" is one span, not two things
     if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
         return [clause]
     return [" ".join(head + left), " ".join(head + right)]

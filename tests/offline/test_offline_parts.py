@@ -94,10 +94,28 @@ def test_coordinated_names_anywhere_in_a_clause_are_parts_of_their_own() -> None
     assert listed == [
         "Compare the Sahara deserts", "Compare the Gobi deserts", "Compare the Atacama deserts"
     ]  # fmt: skip
-    # a name that shares its words with the next ("the Dutch and the English East India
-    # Companies") stays whole rather than becoming "the Dutch"
-    whole = "How did the Dutch and the English East India Companies compare?"
-    assert len(question_parts(whole)) == 1
+    # a one-word name before a plural head shares that head, in the singular
+    shared = [p.text for p in question_parts("How did the Dutch and the English East India Companies compare?")]  # fmt: skip
+    assert shared == [
+        "How did the Dutch East India Company compare", "How did the English East India Company compare"
+    ]  # fmt: skip
+    # ... but a longer last name is a name of its own, not a head to share
+    names = [p.text for p in question_parts("Compare Picasso and Vincent van Gogh")]
+    assert names == ["Compare Picasso", "Compare Vincent van Gogh"]
+    # "the" inside a name joins it; the last item's closing mark ends each item
+    inner = [p.text for p in question_parts("Compare Suleiman the Magnificent and Mehmed II: their wars")]  # fmt: skip
+    assert inner == [
+        "Compare Suleiman the Magnificent: their wars",
+        "Compare Mehmed II: their wars",
+    ]
+
+
+def test_a_span_between_two_ends_is_one_part() -> None:
+    for question in (
+        "What was the war between Britain and France about?",
+        "Which manuscripts were found between 1946 and 1956?",
+    ):
+        assert len(question_parts(question)) == 1, question
 
 
 def test_a_part_pointing_back_borrows_every_name_of_the_first_clause() -> None:
