@@ -101,7 +101,7 @@ class ProviderUnavailableError(ProviderError):
 
 class ProviderSetupError(ProviderUnavailableError):
     """A provider cannot work as configured: refused credentials (401/403), an unknown
-    model (404) or a server that cannot be reached. Retrying the same call cannot help, so
+    model (404), an account out of quota or credit, or a server that cannot be reached. Retrying the same call cannot help, so
     unless the role has a fallback model the run ends at once (see :class:`RunAbortedError`).
 
     ``setting`` is the Config field to fix and ``env_var`` the environment variable behind it;

@@ -29,7 +29,7 @@ from deepresearch.providers.base import (
     Message,
     TextOutput,
 )
-from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut
+from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut, stated_window
 from deepresearch.roles.spec import RoleSpec
 from deepresearch.routing import ModelRouter as ModelRouter
 from deepresearch.state import (
@@ -229,18 +229,17 @@ async def _call_one(
         check_spend(cfg, state, spec, fitted)
         return fitted
 
-    provider = Fitted(
-        TokenLimitCut(
-            TimeLimit(ctx.models.provider(spec)),
-            max_retries=cfg.calls.token_limit_max_retries,
-            cut_fraction=cfg.calls.token_limit_cut_fraction,
-        ),
-        fit,
+    cut = TokenLimitCut(
+        TimeLimit(ctx.models.provider(spec)),
+        max_retries=cfg.calls.token_limit_max_retries,
+        cut_fraction=cfg.calls.token_limit_cut_fraction,
     )
     started = time.perf_counter()
-    response = await provider.complete(request)
+    response = await Fitted(cut, fit).complete(request)
     _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
+    if response.token_limit_retries:
+        _degrade(state, request.phase, _cut_problem(request, spec, cut, response))
     output = response.output
     if isinstance(output, TextOutput) and output.cut_off:
         _degrade(
@@ -261,6 +260,20 @@ async def _call_one(
             f"{exc.error_count()} validation problem(s)",
             provider=spec,
         ) from None
+
+
+def _cut_problem(request: LLMRequest, spec: str, cut: TokenLimitCut, response: LLMResponse) -> str:
+    """What a prompt cut after context-window errors cost, and the setting that avoids it:
+    the text cut away (often sources) never reached the model."""
+    window = stated_window(cut.refusal)
+    stated = f" ({window:,} tokens)" if window else ""
+    example = f"{{'{spec}': {window or 8192}}}"
+    return (
+        f"{request.role.value}: {spec} refused the prompt as longer than its context "
+        f"window{stated}; the prompt was cut {response.token_limit_retries} time(s) to fit, "
+        f"leaving out its end. Set Config.model_context_overrides (e.g. {example}) so "
+        "prompts are fitted to the window before they are sent"
+    )
 
 
 def source_chars(inputs: BaseModel) -> int:

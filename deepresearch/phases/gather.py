@@ -7,6 +7,7 @@ import asyncio
 
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
+from deepresearch.llm import phase_metrics
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
@@ -15,8 +16,8 @@ from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQue
 
 async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
     """Run a topic researcher for each pending sub-query, in parallel up to
-    ``max_concurrent_research_units``; a sub-query whose search fails is marked failed and
-    the others go on. Then settle the sources' ids and compress the topics not compressed
+    ``max_concurrent_research_units``; a sub-query whose search fails is marked failed, the
+    others go on, and the phase is degraded saying which failed and why. Then settle the sources' ids and compress the topics not compressed
     inline.
 
     Args:
@@ -58,6 +59,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Final ids and citations in sub-query order, whatever order researchers finished in
         # (also when the round was cancelled or timed out, so a saved state has final ids).
         settle_sources(state)
+    _report_failures(state, failures, len(pending))
     if cfg.summaries.enable_compression and not cfg.summaries.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     if pending:  # every topic researcher read the guidance: it has been used
@@ -72,6 +74,15 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         },
         failures,
     )
+
+
+def _report_failures(state: ResearchState, failures: list[str], searched: int) -> None:
+    """A search that failed is research the run could not do: the phase says so."""
+    metrics = phase_metrics(state, Phase.GATHERING.value)
+    if failures and metrics is not None:
+        metrics.degrade(
+            f"{len(failures)} of {searched} sub-query searches failed: " + "; ".join(failures)
+        )
 
 
 async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: Phase) -> int:

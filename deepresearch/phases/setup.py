@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import Fallback, ask
+from deepresearch.llm import Fallback, ask, phase_metrics
 from deepresearch.phases.agents import BRIEFER, CLARIFIER, PLANNER
 from deepresearch.phases.common import PhaseReport, run_search
 from deepresearch.roles import (
@@ -96,8 +96,11 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 ScoutHit(title=h.title, snippet=h.snippet[:200])
                 for h in hits[: cfg.loop.plan_scout_results]
             ]
-        except ProviderError:
-            scout = []  # planning works from the question alone
+        except ProviderError as exc:
+            scout = []  # planning works from the question alone, and says why
+            metrics = phase_metrics(state, Phase.PLANNING.value)
+            if metrics is not None:
+                metrics.degrade(f"the scout search failed ({exc}); planned without it")
     inputs = PlanInputs(
         question=state.question,
         research_brief=state.research_brief,

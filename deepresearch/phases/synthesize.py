@@ -7,7 +7,7 @@ import re
 from deepresearch.budget.tokens import count_tokens
 from deepresearch.budget_hooks import PROMPT_FRAME_TOKENS, fit_findings
 from deepresearch.context import RunContext
-from deepresearch.llm import Fallback, ask
+from deepresearch.llm import Fallback, ask, phase_metrics
 from deepresearch.offline import report as offline_report
 from deepresearch.phases.agents import SYNTHESIZER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -19,7 +19,7 @@ from deepresearch.roles import (
     SynthesizeInputs,
     TopicDigest,
 )
-from deepresearch.state import AgentRole, Citation, Phase, Report, ResearchState
+from deepresearch.state import AgentDecision, AgentRole, Citation, Phase, Report, ResearchState
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SRC_ID = re.compile(r"\[(src-\d+)\]")
@@ -97,6 +97,8 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
         markdown += f"\n\n{CUT_OFF_NOTE}"
     fidelity, level = _fidelity(state, ctx)
     state.report = finalize_report(markdown, state, fidelity=fidelity, level=level)
+    if not state.report.cited_source_ids and inputs.sources:
+        _replace_uncited(state, inputs, fidelity, level, notes)
     return PhaseReport(
         Phase.SYNTHESIS,
         {
@@ -105,6 +107,41 @@ async def synthesize(state: ResearchState, ctx: RunContext) -> PhaseReport:
             "citations": state.report.citations_count,
         },
         notes,
+    )
+
+
+def _replace_uncited(
+    state: ResearchState,
+    inputs: SynthesizeInputs,
+    fidelity: float | None,
+    level: str | None,
+    notes: list[str],
+) -> None:
+    """A draft that cites none of the sources its findings rest on (a model that ignored
+    the citation format, or answered in a sentence) would lose every gathered finding: the
+    extractive report of the same findings stands in, and the phase says so."""
+    extractive = offline_report.synthesize(inputs).markdown
+    report = finalize_report(extractive, state, fidelity=fidelity, level=level)
+    if not report.cited_source_ids:
+        return  # the findings cite nothing the report could: nothing better to offer
+    state.report = report
+    problem = (
+        f"the report writer's draft cited none of the {len(inputs.sources)} sources the "
+        "findings rest on; the extractive report of the findings stands in"
+    )
+    notes.append(problem)
+    metrics = phase_metrics(state, Phase.SYNTHESIS.value)
+    if metrics is not None:
+        metrics.degrade(problem)
+    state.record(
+        AgentDecision(
+            agent=SYNTHESIZER.agent,
+            action="synthesize_uncited",
+            rationale=problem[:1].upper() + problem[1:],
+            phase=Phase.SYNTHESIS,
+            iteration=state.iteration,
+            outputs={"cited_sources": len(report.cited_source_ids)},
+        )
     )
 
 

@@ -196,6 +196,22 @@ class AnthropicMessages:
         status = exc.status_code
         detail = redact(str(getattr(exc, "api_message", None) or message), self._key)
         lowered = detail.lower()
+        refused = self._refusal(exc, status, detail)
+        if refused is not None:
+            return refused
+        if status in (400, 413) and any(p in lowered for p in _CONTEXT_PHRASES):
+            return ContextWindowError(f"{name}: {detail}", provider=name)
+        if status == 400 and self.send_temperature and "temperature" in lowered:
+            self.send_temperature = False
+            return _AdaptedRequest()
+        if status == 400 and "tool" in lowered and self.native.rejected():
+            return _AdaptedRequest()
+        retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
+        return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)
+
+    def _refusal(self, exc: Any, status: int, detail: str) -> Exception | None:
+        """A 429, or a server that will not serve this key or model (setup errors)."""
+        name, lowered = self.name, detail.lower()
         if status == 429:
             retry_after = parse_retry_after(exc.response.headers)
             return RateLimitError(f"{name}: {detail}", provider=name, retry_after=retry_after)
@@ -214,12 +230,12 @@ class AnthropicMessages:
                 setting="llm" if unknown_model else "anthropic_base_url",
                 env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_ANTHROPIC_BASE_URL",
             )
-        if status in (400, 413) and any(p in lowered for p in _CONTEXT_PHRASES):
-            return ContextWindowError(f"{name}: {detail}", provider=name)
-        if status == 400 and self.send_temperature and "temperature" in lowered:
-            self.send_temperature = False
-            return _AdaptedRequest()
-        if status == 400 and "tool" in lowered and self.native.rejected():
-            return _AdaptedRequest()
-        retryable = status >= 500 or status in (408, 409)  # 529 = overloaded
-        return ProviderError(f"{name}: HTTP {status}: {detail}", provider=name, retryable=retryable)
+        if status == 400 and "credit balance" in lowered:  # billing: no later call helps
+            return ProviderSetupError(
+                f"{name}: the account's credit is used up (HTTP 400: {detail}); check the "
+                "plan and billing of the key in ANTHROPIC_API_KEY, or use another model",
+                provider=name,
+                setting="llm",
+                env_var="ANTHROPIC_API_KEY",
+            )
+        return None

@@ -202,26 +202,9 @@ class OpenAIChat:
             return exc
         status, code = exc.status_code, str(getattr(exc, "code", "") or "")
         lowered = message.lower()
-        if status == 429:
-            if code == "insufficient_quota":
-                return ProviderError(f"{name}: quota exhausted: {message}", provider=name)
-            retry_after = parse_retry_after(exc.response.headers)
-            return RateLimitError(f"{name}: {message}", provider=name, retry_after=retry_after)
-        if status in (401, 403):
-            return ProviderSetupError(
-                f"{name}: the server refused the API key (HTTP {status}: {message}); "
-                f"set OPENAI_API_KEY to a valid key",
-                provider=name,
-                env_var="OPENAI_API_KEY",
-            )
-        if status == 404:
-            unknown_model = code == "model_not_found" or "model" in lowered
-            return ProviderSetupError(
-                f"{name}: HTTP 404: {message}",
-                provider=name,
-                setting="llm" if unknown_model else "openai_base_url",
-                env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_OPENAI_BASE_URL",
-            )
+        refused = self._refusal(exc, status, code, message)
+        if refused is not None:
+            return refused
         if code == "context_length_exceeded" or "context length" in lowered:
             return ContextWindowError(f"{name}: {message}", provider=name)
         if status in (400, 422):
@@ -235,6 +218,37 @@ class OpenAIChat:
         return ProviderError(
             f"{name}: HTTP {status}: {message}", provider=name, retryable=retryable
         )
+
+    def _refusal(self, exc: Any, status: int, code: str, message: str) -> Exception | None:
+        """A 429, or a server that will not serve this key or model (setup errors)."""
+        name = self.name
+        if status == 429:
+            if code == "insufficient_quota":  # billing, not load: no retry or later call helps
+                return ProviderSetupError(
+                    f"{name}: the account's quota is used up (HTTP 429: {message}); check the "
+                    "plan and billing of the key in OPENAI_API_KEY, or use another model",
+                    provider=name,
+                    setting="llm",
+                    env_var="OPENAI_API_KEY",
+                )
+            retry_after = parse_retry_after(exc.response.headers)
+            return RateLimitError(f"{name}: {message}", provider=name, retry_after=retry_after)
+        if status in (401, 403):
+            return ProviderSetupError(
+                f"{name}: the server refused the API key (HTTP {status}: {message}); "
+                f"set OPENAI_API_KEY to a valid key",
+                provider=name,
+                env_var="OPENAI_API_KEY",
+            )
+        if status == 404:
+            unknown_model = code == "model_not_found" or "model" in message.lower()
+            return ProviderSetupError(
+                f"{name}: HTTP 404: {message}",
+                provider=name,
+                setting="llm" if unknown_model else "openai_base_url",
+                env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_OPENAI_BASE_URL",
+            )
+        return None
 
 
 def _messages(

@@ -16,6 +16,7 @@ wrap each vendor's request translation (``providers.resilience``, ``providers.st
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -68,12 +69,14 @@ class Fitted(WrapperLLM):
 class TokenLimitCut(WrapperLLM):
     """On :class:`ContextWindowError` keeps the first ``1 - cut_fraction`` of the user
     prompt and tries again, up to ``max_retries`` times; the response counts the cuts
-    (``token_limit_retries``) and carries the request that was answered (``sent``)."""
+    (``token_limit_retries``) and carries the request that was answered (``sent``).
+    ``refusal`` is the last context-window error's text (empty when there was none)."""
 
     def __init__(self, inner: LLMProvider, *, max_retries: int, cut_fraction: float) -> None:
         super().__init__(inner)
         self.max_retries = max_retries
         self.cut_fraction = cut_fraction
+        self.refusal = ""
 
     async def complete(self, request: LLMRequest) -> LLMResponse:
         """Send ``request``; on a context-window error, cut the user prompt and retry.
@@ -85,7 +88,8 @@ class TokenLimitCut(WrapperLLM):
         while True:
             try:
                 response = await self.inner.complete(current)
-            except ContextWindowError:
+            except ContextWindowError as exc:
+                self.refusal = str(exc)
                 if retries >= self.max_retries:
                     raise
                 retries += 1
@@ -93,6 +97,27 @@ class TokenLimitCut(WrapperLLM):
                 current = current.with_user(user[: int(len(user) * (1 - self.cut_fraction))])
                 continue
             return replace(response, token_limit_retries=retries, sent=current)
+
+
+# How servers state the window they refused a prompt for: OpenAI, vLLM and compatible
+# servers ("maximum context length is 4096 tokens"), Anthropic ("... > 200000 maximum").
+_STATED_WINDOW = (
+    re.compile(r"maximum context length is (\d[\d,]*)", re.IGNORECASE),
+    re.compile(r">\s*(\d[\d,]*) maximum", re.IGNORECASE),
+)
+
+
+def stated_window(refusal: str) -> int | None:
+    """The context window (tokens) a context-window error names, None when it names none.
+
+    Args:
+        refusal: the error's text.
+    """
+    for pattern in _STATED_WINDOW:
+        match = pattern.search(refusal)
+        if match:
+            return int(match[1].replace(",", ""))
+    return None
 
 
 class TimeLimit(WrapperLLM):

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from deepresearch.errors import ContextWindowError, LLMTimeoutError
 from deepresearch.providers.base import LLMRequest, Message
-from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut
+from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut, stated_window
 from deepresearch.roles import BriefInputs, BriefOutput
 from deepresearch.state import AgentRole
 from deepresearch.testing import FunctionLLM
@@ -38,6 +38,25 @@ def test_token_limit_cut_shortens_the_user_prompt_and_counts_the_cuts() -> None:
     assert response.token_limit_retries == 3 and response.sent is llm.requests[-1]
     with pytest.raises(ContextWindowError):
         asyncio.run(TokenLimitCut(llm, max_retries=1, cut_fraction=0.1).complete(request()))
+
+
+def test_token_limit_cut_keeps_the_refusal_and_the_window_it_states() -> None:
+    openai = (
+        "Error code: 400 - This model's maximum context length is 4096 tokens. However, your "
+        "messages resulted in 4311 tokens. Please reduce the length of the messages."
+    )
+    refused = [ContextWindowError(openai)]
+
+    def answer(r: LLMRequest) -> BaseModel:
+        if refused:
+            raise refused.pop()
+        return BriefOutput(research_brief="ok")
+
+    cut = TokenLimitCut(FunctionLLM(answer), max_retries=3, cut_fraction=0.1)
+    asyncio.run(cut.complete(request()))
+    assert cut.refusal == openai and stated_window(cut.refusal) == 4096
+    assert stated_window("prompt is too long: 208,000 tokens > 200,000 maximum") == 200_000
+    assert stated_window("the request exceeds the available context size") is None
 
 
 def test_fitted_sends_the_fitted_request_and_says_so() -> None:
