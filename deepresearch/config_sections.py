@@ -32,12 +32,21 @@ def describe_invalid(exc: ValidationError) -> str:
     Args:
         exc: the error pydantic raised while validating config values.
     """
-    problems = "; ".join(
-        (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "")
-        + e["msg"].removeprefix("Value error, ")
-        for e in exc.errors()
-    )
-    return f"Invalid config: {problems}. See docs/configuration.md for allowed values."
+    problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
+    return f"{_INVALID}{problems}.{_SEE_DOCS}"
+
+
+_INVALID = "Invalid config: "
+_SEE_DOCS = " See docs/configuration.md for allowed values."
+
+
+def _problem(loc: tuple[int | str, ...], msg: str) -> str:
+    msg = msg.removeprefix("Value error, ")
+    if msg.startswith(_INVALID) and msg.endswith(_SEE_DOCS):
+        # A section's own ConfigError, met while Config validates: it already names its
+        # keys (unique across sections), so say it once, not wrapped in a second one.
+        return msg[len(_INVALID) : -len(_SEE_DOCS)].rstrip(".")
+    return (f"{'.'.join(str(p) for p in loc)}: " if loc else "") + msg.rstrip(".")
 
 
 class ConfigSection(BaseModel):

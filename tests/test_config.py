@@ -445,3 +445,19 @@ def test_flat_dump_names_every_key_once() -> None:
     dumped = Config(max_iterations=2).flat_dump(mode="json", exclude=frozenset({"persist"}))
     assert set(dumped) == set(flat_fields()) - {"persist"}
     assert dumped["max_iterations"] == 2 and dumped["phase_timeouts_s"]["brief"] == 120.0
+
+
+@pytest.mark.parametrize(
+    ("data", "knob"),
+    [({"max_iterations": 0}, "max_iterations"), ({"llm": 5}, "llm"), ({"search": "demo"}, "search")],
+)
+def test_a_bad_value_is_said_once(data: dict[str, object], knob: str) -> None:
+    # A section's own ConfigError inside Config's validation must not be wrapped again:
+    # one "Invalid config:", the knob named once, one pointer to the docs.
+    with pytest.raises(ConfigError) as caught:
+        Config.build(data)
+    message = str(caught.value)
+    assert message.count("Invalid config") == 1, message
+    assert message.count("docs/configuration.md") == 1, message
+    assert message.startswith(f"Invalid config: {knob}: "), message
+    assert ".." not in message, message
