@@ -235,3 +235,15 @@ def test_export_html_bibtex_and_csl(
     argv = ["export", session_id, "--format", fmt, "--out", str(out)]
     assert main([*argv, "--store", str(tmp_path / "s.db")]) == 0
     assert out.read_text(encoding="utf-8").startswith(start)
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".jsonl", ".csv"])
+def test_a_questions_file_that_is_not_utf8_is_a_clear_error(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = tmp_path / f"q{suffix}"
+    questions.write_bytes("Qu'est-ce qu'un café ?\n".encode("latin-1"))
+    assert main(["batch", str(questions), "--no-persist", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deepresearch: error: ") and "Traceback" not in err
+    assert str(questions) in err and "UTF-8" in err
