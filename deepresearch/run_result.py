@@ -58,6 +58,11 @@ def validate_question(question: object, config: Config) -> str:
         )
     # Lone surrogates (undecodable bytes from a terminal) cannot be saved or sent as UTF-8.
     text = " ".join(_SURROGATES.sub("\ufffd", question).split())
+    if not any(ch.isalnum() for ch in text):
+        raise InputError(
+            f"The question {text[:40]!r} has no words, so there is nothing to research. Ask "
+            "something, e.g. 'How does X work?'."
+        )
     if len(text) > config.loop.max_question_chars:
         raise InputError(
             f"The question is {len(text)} characters; the limit is {config.loop.max_question_chars}. "

@@ -87,6 +87,18 @@ def test_bad_questions_are_typed_errors(search: StaticSearch) -> None:
         dr.Session(b"why?", search=search, persist=False)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("question", ["-", "?", "...", "¿?", "\ufffd\ufffd", "-- --"])
+def test_a_question_without_a_word_is_a_typed_error(search: StaticSearch, question: str) -> None:
+    # Nothing to research: such a run found nothing and still ended "completed".
+    with pytest.raises(dr.InputError, match="no words"):
+        dr.Session(question, search=search, persist=False)
+
+
+@pytest.mark.parametrize("question", ["DNA?", "光合作用是什么？", "Что такое ДНК?", "E=mc2"])
+def test_a_question_in_any_script_is_accepted(search: StaticSearch, question: str) -> None:
+    assert dr.Session(question, search=search, persist=False).question == question
+
+
 def test_undecodable_bytes_in_a_question_become_replacement_characters(
     search: StaticSearch,
 ) -> None:

@@ -106,7 +106,7 @@ def research_parser(prog: str, epilog: str) -> argparse.ArgumentParser:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("question", help="the research question")
+    p.add_argument("question", help="the research question; - reads it from stdin")
     add_run_options(p)
     return p
 
@@ -182,6 +182,9 @@ def research_command(args: argparse.Namespace) -> int:
     Args:
         args: the parsed arguments.
     """
+    if args.question == "-":
+        # Undecodable bytes become replacement characters (validate_question), not a crash.
+        args.question = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
     if not args.question.strip():
         raise InputError(
             'The question is empty; ask something, e.g. deepresearch "How did the printing '

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -247,3 +248,31 @@ def test_a_questions_file_that_is_not_utf8_is_a_clear_error(
     err = capsys.readouterr().err
     assert err.startswith("deepresearch: error: ") and "Traceback" not in err
     assert str(questions) in err and "UTF-8" in err
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_dash_reads_the_question_from_stdin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, b"What is the printing press?\n")
+    out = tmp_path / "r.json"
+    args = ["-", "--llm", "offline", "--search", "demo", "--no-persist", "--quiet", "--json"]
+    assert main([*args, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert json.loads(out.read_text())["question"] == "What is the printing press?"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [(b"", "question is empty"), (b"why " * 250_000, "the limit is"), (b"\xff\xfe\x00", "no words")],
+    ids=["empty", "1MB", "binary"],
+)
+def test_a_bad_question_on_stdin_is_a_clear_error(
+    data: bytes, expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, data)
+    assert main(["-", "--no-persist", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deepresearch: error: ") and expected in err
