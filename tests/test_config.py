@@ -449,7 +449,11 @@ def test_flat_dump_names_every_key_once() -> None:
 
 @pytest.mark.parametrize(
     ("data", "knob"),
-    [({"max_iterations": 0}, "max_iterations"), ({"llm": 5}, "llm"), ({"search": "demo"}, "search")],
+    [
+        ({"max_iterations": 0}, "max_iterations"),
+        ({"llm": 5}, "llm"),
+        ({"search": "demo"}, "search"),
+    ],
 )
 def test_a_bad_value_is_said_once(data: dict[str, object], knob: str) -> None:
     # A section's own ConfigError inside Config's validation must not be wrapped again:

@@ -29,8 +29,7 @@ def read_questions(path: str | Path) -> list[str]:
         raise InputError(f"Cannot read the questions file {file}: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"The questions file {file} is not UTF-8 text (byte {exc.start}); re-save it "
-            "as UTF-8."
+            f"The questions file {file} is not UTF-8 text (byte {exc.start}); re-save it as UTF-8."
         ) from None
     suffix = file.suffix.lower()
     if suffix == ".jsonl":

@@ -11,10 +11,14 @@ so shared options mean the same).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
+import warnings
+from collections.abc import Iterator
 from importlib import metadata
+from typing import TextIO
 
 from deepresearch.cli.research import (
     EXIT_STORE_FAILED,
@@ -98,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _dispatch(argv)
+        with _warnings_as_lines():
+            return _dispatch(argv)
     except StoreError as exc:
         print(f"deepresearch: store error: {terminal_text(one_line(str(exc)))}", file=sys.stderr)
         return EXIT_STORE_FAILED
@@ -111,6 +116,27 @@ def main(argv: list[str] | None = None) -> int:
         with open(os.devnull, "w") as devnull:
             os.dup2(devnull.fileno(), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+
+
+@contextlib.contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Warnings (a skipped corpus file, ...) as one line each on stderr, without Python's
+    source file, line and code, which tell a terminal user nothing."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        yield
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    text = terminal_text(one_line(str(message)))
+    print(f"deepresearch: warning: {text}", file=file or sys.stderr)
 
 
 if __name__ == "__main__":

@@ -266,7 +266,11 @@ def test_dash_reads_the_question_from_stdin(
 
 @pytest.mark.parametrize(
     ("data", "expected"),
-    [(b"", "question is empty"), (b"why " * 250_000, "the limit is"), (b"\xff\xfe\x00", "no words")],
+    [
+        (b"", "question is empty"),
+        (b"why " * 250_000, "the limit is"),
+        (b"\xff\xfe\x00", "no words"),
+    ],
     ids=["empty", "1MB", "binary"],
 )
 def test_a_bad_question_on_stdin_is_a_clear_error(
@@ -276,3 +280,18 @@ def test_a_bad_question_on_stdin_is_a_clear_error(
     assert main(["-", "--no-persist", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("deepresearch: error: ") and expected in err
+
+
+def test_a_skipped_corpus_file_is_one_warning_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    (corpus / "junk.md").write_bytes(b"\x00\x01binary\x00" * 50)
+    args = ["What did Gutenberg build?", "--corpus", str(corpus), "--llm", "offline"]
+    assert main([*args, "--no-persist", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    # What the user needs, not Python's warning format (source file, line, code).
+    assert f"deepresearch: warning: Skipped {corpus / 'junk.md'}: " in err, err
+    assert "CorpusWarning" not in err and ".py:" not in err, err
