@@ -138,6 +138,11 @@ class SessionStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        if self.path.is_dir():
+            raise StoreError(
+                f"The session store {self.path} is a folder; give a file, e.g. --store "
+                f"{self.path / 'sessions.db'} (Config.store_path)."
+            )
         self._local = threading.local()
         self._connections: list[tuple[int, sqlite3.Connection]] = []  # (pid, connection)
         self._connections_lock = threading.Lock()

@@ -69,6 +69,20 @@ def test_a_new_run_on_a_damaged_store_stops_before_researching(
     assert err.count("\n") == 1 and "is damaged" in err and "--no-persist" in err
 
 
+def test_a_store_path_that_is_a_folder_says_to_name_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    with pytest.raises(StoreError, match="is a folder") as caught:
+        SessionStore(folder)
+    assert str(folder / "sessions.db") in str(caught.value)
+    for argv in (["What is a printing press?", "--llm", "offline"], ["list"]):
+        assert main([*argv, "--store", str(folder)]) == 4, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is a folder" in err, err
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files")
 def test_a_read_only_store_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
