@@ -17,7 +17,7 @@ from deepresearch.config import Config
 from deepresearch.config_overrides import ConfigOverrides
 from deepresearch.context import CancelToken, NullEvents, Progress, RunContext
 from deepresearch.cost_guard import COST_LIMIT_PREFIX
-from deepresearch.errors import BlockingRunError, InputError
+from deepresearch.errors import BlockingRunError, InputError, SessionNotFoundError
 from deepresearch.interrupts import cancel_on_interrupt
 from deepresearch.llm import ModelRouter
 from deepresearch.phase_order import check_phase_inputs
@@ -171,15 +171,24 @@ class Session(PhaseSteps, SessionViews):
             **kwargs: other :class:`Session` arguments (e.g. ``hooks=``, ``progress=``).
 
         Raises:
-            SessionNotFoundError: the store has no such session.
+            SessionNotFoundError: the store has no such session, or there is no store
+                at that path (none is created).
         """
         from deepresearch.store import SessionStore
 
         if isinstance(store, SessionStore):
             opened = store
         else:
-            path = store if store is not None else Config.layered(config).resolved_store_path()
-            opened = SessionStore(Path(path).expanduser())
+            path = Path(
+                store if store is not None else Config.layered(config).resolved_store_path()
+            ).expanduser()
+            if not path.exists():
+                # Opening would create an empty store (a mistyped path); the id is not in it.
+                raise SessionNotFoundError(
+                    f"No session {session_id!r}: there is no store at {path}. Pass the store "
+                    "it was saved in (store=..., --store FILE)."
+                )
+            opened = SessionStore(path)
         state = opened.load(session_id)
         if config is None and state.recipe is not None and state.recipe.config:
             config = recorded_config(state.recipe)  # resume as it ran: corpus, search, models

@@ -455,3 +455,19 @@ async def test_max_cost_usd_stops_cleanly_with_a_report_of_what_was_found(
     unlimited = dr.Session(QUESTION, llm=FunctionLLM(), search=search, persist=False,
                            price_overrides=prices, enable_clarification=False)  # fmt: skip
     assert (await unlimited.run()).status != RunStatus.STOPPED
+
+
+def test_loading_from_a_store_that_does_not_exist_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A mistyped store path: say there is no store there, and leave no empty one behind.
+    missing = tmp_path / "typo" / "sessions.db"
+    with pytest.raises(dr.SessionNotFoundError, match="no store at") as caught:
+        dr.Session.load("abc123", store=missing)
+    assert str(missing) in str(caught.value)
+    assert not missing.exists() and not missing.parent.exists()
+    from deepresearch.cli.main import main
+
+    assert main(["resume", "abc123", "--store", str(missing)]) == 2
+    assert "no store at" in capsys.readouterr().err
+    assert not missing.parent.exists()
