@@ -320,7 +320,17 @@ def _read_file(path: Path | None) -> dict[str, Any]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"Config file {path} does not exist.") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise ConfigError(
+            f"Cannot read config file {path}: it is a folder; give the file, e.g. "
+            f"{path / 'deepresearch.toml'}."
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"Cannot read config file {path}: it is not UTF-8 text (byte {exc.start}); re-save "
+            "it as UTF-8."
+        ) from None
+    except OSError as exc:
         raise ConfigError(f"Cannot read config file {path}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {path} is not valid TOML: {exc}") from None

@@ -465,3 +465,16 @@ def test_a_bad_value_is_said_once(data: dict[str, object], knob: str) -> None:
     assert message.count("docs/configuration.md") == 1, message
     assert message.startswith(f"Invalid config: {knob}: "), message
     assert ".." not in message, message
+
+
+def test_a_config_file_that_cannot_be_read_says_what_to_do(tmp_path: Path) -> None:
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    with pytest.raises(ConfigError, match="is a folder") as caught:
+        Config.load(file=folder, env={})
+    assert str(folder / "deepresearch.toml") in str(caught.value)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('question_hint = "café"\n'.encode("latin-1"))
+    with pytest.raises(ConfigError, match="not UTF-8") as caught:
+        Config.load(file=latin, env={})
+    assert "re-save" in str(caught.value) and "codec" not in str(caught.value)
