@@ -44,6 +44,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 EXIT_ERROR = 2
 STORE_FAILED = EXIT_STORE_FAILED
 __all__ = ["EXIT_ERROR", "EXIT_WARNINGS", "STORE_FAILED", "SUBCOMMANDS", "main", "version"]
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as for a cancelled run
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that stopped early
 
 
@@ -110,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     except DeepResearchError as exc:
         print(f"deepresearch: error: {terminal_text(one_line(str(exc)))}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        # Ctrl-C outside a run (setting up, writing the output, list/show/export): a run
+        # itself turns Ctrl-C into a cancel that saves its state.
+        print("deepresearch: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`deepresearch list | head -1`): stop quietly. Point stdout
         # at /dev/null so the interpreter's final flush does not fail again.

@@ -295,3 +295,18 @@ def test_a_skipped_corpus_file_is_one_warning_line(
     # What the user needs, not Python's warning format (source file, line, code).
     assert f"deepresearch: warning: Skipped {corpus / 'junk.md'}: " in err, err
     assert "CorpusWarning" not in err and ".py:" not in err, err
+
+
+def test_ctrl_c_before_the_run_starts_ends_quietly_with_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C while the session is set up (the store opens, the demo corpus loads): the
+    # run's own SIGINT handler is not in place yet, so Python raises KeyboardInterrupt.
+    import deepresearch.cli.research as research
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(research, "Session", interrupted)
+    assert main(["What is a printing press?", "--no-persist"]) == 130
+    assert capsys.readouterr().err == "deepresearch: interrupted\n"
