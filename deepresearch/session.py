@@ -281,9 +281,9 @@ class Session(PhaseSteps, SessionViews):
     def _announce_end(self, *, interrupted: bool) -> None:
         state = self.state
         if state.status == RunStatus.CANCELLED and self.progress is not None:
-            self.progress(f"cancelled during {state.phase.value}: {_RESUME_HINT}")
+            self.progress(f"cancelled during {state.phase.value}: {self._resume_hint()}")
         if interrupted:
-            print(_interrupted_message(state), file=sys.stderr, flush=True)
+            print(_interrupted_message(state, self._resume_hint()), file=sys.stderr, flush=True)
         if state.status in _STOPPED or state.phase == Phase.DONE:
             for hook in self.hooks:
                 finished = getattr(hook, "run_finished", None)
@@ -348,8 +348,17 @@ class Session(PhaseSteps, SessionViews):
 
         result = run_sync(self.run(), on_interrupt=interrupt)
         if interrupted:
-            print(_interrupted_message(self.state), file=sys.stderr, flush=True)
+            print(
+                _interrupted_message(self.state, self._resume_hint()), file=sys.stderr, flush=True
+            )
         return result
+
+    def _resume_hint(self) -> str:
+        """How a stopped run goes on: "saved" only when it was (persist on, store working)."""
+        if self._saver is not None and self._saver.saved:
+            return _RESUME_HINT
+        why = "persist=False" if self._saver is None else "the store failed"
+        return f"the state is not saved ({why}); `await s.resume()` continues it in this process"
 
     def start(self) -> asyncio.Task[RunResult]:
         """Run in the background on the current event loop (e.g. while a widget steers it)."""
@@ -416,8 +425,5 @@ def _provider_keys(
 _RESUME_HINT = "the state is saved; `await s.resume()` continues it"
 
 
-def _interrupted_message(state: ResearchState) -> str:
-    return (
-        f"Interrupted: the research was {state.status.value} during {state.phase.value}; "
-        f"{_RESUME_HINT}."
-    )
+def _interrupted_message(state: ResearchState, hint: str) -> str:
+    return f"Interrupted: the research was {state.status.value} during {state.phase.value}; {hint}."

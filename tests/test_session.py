@@ -471,3 +471,20 @@ def test_loading_from_a_store_that_does_not_exist_creates_nothing(
     assert main(["resume", "abc123", "--store", str(missing)]) == 2
     assert "no store at" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+async def test_a_cancelled_run_that_saves_nothing_does_not_say_it_is_saved(
+    search: StaticSearch,
+) -> None:
+    messages: list[str] = []
+    s = _session(search, progress=messages.append)
+
+    def stop(state: ResearchState, prompt: str) -> None:
+        s.cancel()
+
+    s.hooks.append(stop)
+    result = await s.run()
+    assert result.status == RunStatus.CANCELLED and s.store is None
+    said = messages[-1]
+    assert said.startswith("cancelled during ") and "is saved" not in said, said
+    assert "not saved" in said and "s.resume()" in said, said
