@@ -349,8 +349,8 @@ def _read_env(environ: Any) -> dict[str, Any]:
         if not key.startswith(ENV_PREFIX):
             continue
         name = key[len(ENV_PREFIX) :].lower()
-        if name.upper() in _ENV_NOT_KNOBS:
-            continue
+        if name.upper() in _ENV_NOT_KNOBS or not value.strip():
+            continue  # an empty variable (FOO= in a shell or .env file) is unset
         out[name] = _parse_env_value(key, value)
     return out
 
@@ -364,7 +364,7 @@ def parse_config_value(name: str, text: str, *, source: str | None = None) -> An
     tables, a comma list for list fields, else the text (pydantic converts numbers and
     booleans)."""
     text = text.strip()
-    if text[:1] in "[{":
+    if text.startswith(("[", "{")):
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:

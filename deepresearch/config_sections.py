@@ -9,9 +9,10 @@ knob's name is unique across sections, so flat keys (``max_iterations=2``,
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -74,6 +75,23 @@ class ConfigSection(BaseModel):
     def set_values(self) -> dict[str, Any]:
         """The keys explicitly set on this section (not defaults), with their values."""
         return {name: getattr(self, name) for name in self.model_fields_set}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_empty_paths(cls, data: Any) -> Any:
+        """Path("") is ".": an empty path (``--set corpus=``, an unset shell variable)
+        would silently mean the working folder, so it is refused."""
+        if isinstance(data, Mapping):
+            for key, value in data.items():
+                field = cls.model_fields.get(key)
+                if (
+                    field is not None
+                    and Path in (field.annotation, *get_args(field.annotation))
+                    and isinstance(value, str)
+                    and not value.strip()
+                ):
+                    raise ValueError(f"{key} is an empty path; give a path, or leave it unset")
+        return data
 
 
 class MCPServerSpec(BaseModel):

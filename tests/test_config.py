@@ -478,3 +478,22 @@ def test_a_config_file_that_cannot_be_read_says_what_to_do(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match="not UTF-8") as caught:
         Config.load(file=latin, env={})
     assert "re-save" in str(caught.value) and "codec" not in str(caught.value)
+
+
+@pytest.mark.parametrize("key", ["corpus", "corpus_index", "store_path", "research_archive_dir"])
+def test_an_empty_path_is_a_config_error_not_the_working_folder(key: str) -> None:
+    # Path("") is "." : an unset shell variable would index or write the working folder.
+    for value in ("", "  "):
+        with pytest.raises(ConfigError, match=f"{key} is an empty path"):
+            Config(**{key: value})
+    config = Config()
+    with pytest.raises(ConfigError, match=f"{key} is an empty path"):
+        setattr(config, key, "")
+    assert getattr(config, key) is None
+    assert Config(**{key: "."}).flat_dump()[key] is not None  # an explicit "." is fine
+
+
+def test_an_empty_environment_variable_is_unset(no_file: Path) -> None:
+    config = Config.load(env={"DEEPRESEARCH_CORPUS": "", "DEEPRESEARCH_MAX_ITERATIONS": " "})
+    assert config.corpus is None
+    assert config.max_iterations == Config().max_iterations

@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
-from deepresearch.cli.research import add_search_options
+from deepresearch.cli.research import add_search_options, path_arg
 from deepresearch.config import Config
 from deepresearch.errors import InputError
 
@@ -29,17 +28,17 @@ def _parser() -> argparse.ArgumentParser:
         description="Research every question of a file (.txt: one per line; .jsonl or .csv: "
         "a 'question' field). Re-running the same batch skips completed questions.",
     )
-    p.add_argument("questions", type=Path, help="questions file: .txt, .jsonl or .csv")
+    p.add_argument("questions", type=path_arg, help="questions file: .txt, .jsonl or .csv")
     p.add_argument("--concurrency", type=int, default=8, help="sessions at once (default 8)")
     p.add_argument("--backend", choices=BACKENDS, default="asyncio", help="default: asyncio")
-    p.add_argument("--out", type=Path, help="write the result rows (JSONL) here, not stdout")
+    p.add_argument("--out", type=path_arg, help="write the result rows (JSONL) here, not stdout")
     p.add_argument(
         "--llm", help="model spec: offline, openai:MODEL, anthropic:MODEL (default: auto)"
     )
     add_search_options(p)
-    p.add_argument("--config", type=Path, help="a deepresearch.toml file")
+    p.add_argument("--config", type=path_arg, help="a deepresearch.toml file")
     p.add_argument(
-        "--store", type=Path, help="SQLite session store (default ~/.deepresearch/sessions.db)"
+        "--store", type=path_arg, help="SQLite session store (default ~/.deepresearch/sessions.db)"
     )
     p.add_argument(
         "--no-persist", dest="no_persist", action="store_true",

@@ -34,6 +34,14 @@ EXIT_STORE_FAILED = 4
 FORMATS = ("md", "json", "state")
 
 
+def path_arg(text: str) -> Path:
+    """A path flag's value; an empty one is refused, since Path("") is the working folder
+    (``--corpus "$UNSET"`` would index it)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return Path(text).expanduser()
+
+
 def add_search_options(p: argparse.ArgumentParser) -> None:
     """Where to search and for how many iterations: shared by a run, `resume` and `batch`."""
     p.add_argument(
@@ -46,7 +54,7 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
         choices=["fallback", "merge"],
         help="several providers: the first that answers (fallback) or all, merged (merge)",
     )
-    p.add_argument("--corpus", type=Path, help="search this folder of your documents")
+    p.add_argument("--corpus", type=path_arg, help="search this folder of your documents")
     p.add_argument("--max-iterations", type=int, help="research iterations (default 3)")
 
 
@@ -67,8 +75,10 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         help="set any config field (repeatable), e.g. --set max_sources_per_query=3; "
         "lists and tables as JSON: --set 'search=[\"corpus\",\"demo\"]'",
     )  # fmt: skip
-    p.add_argument("--config", type=Path, help="a deepresearch.toml file")
-    p.add_argument("--store", type=Path, help="session store (default ~/.deepresearch/sessions.db)")
+    p.add_argument("--config", type=path_arg, help="a deepresearch.toml file")
+    p.add_argument(
+        "--store", type=path_arg, help="session store (default ~/.deepresearch/sessions.db)"
+    )
     p.add_argument(
         "--no-persist", "--no-store", dest="no_persist", action="store_true",
         help="do not save the session (--no-store: deprecated alias)",
@@ -79,7 +89,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         "report, sources with citation numbers, findings, gaps, usage); state: the full state",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="same as --format json")
-    p.add_argument("--out", type=Path, help="write the output (any --format) to this file")
+    p.add_argument("--out", type=path_arg, help="write the output (any --format) to this file")
     p.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
 
 

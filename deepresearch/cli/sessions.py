@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from deepresearch.cli.research import path_arg
 from deepresearch.cli.result import result_json
 from deepresearch.config import Config
 from deepresearch.errors import (
@@ -77,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the compact result document (as `deepresearch --json`); bibtex / csl: the report's "
         "cited sources for reference managers; state: the full saved state",
     )  # fmt: skip
-    p.add_argument("--out", type=Path, help="write to this file instead of stdout")
+    p.add_argument("--out", type=path_arg, help="write to this file instead of stdout")
     _add_store_option(p)
     p.set_defaults(func=_guarded(cmd_export))
 
@@ -85,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
-        type=Path,
+        type=path_arg,
         default=None,
         help="session store file (default: the configured store_path, ~/.deepresearch/sessions.db)",
     )

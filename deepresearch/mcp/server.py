@@ -17,11 +17,11 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
+from deepresearch.cli.research import path_arg
 from deepresearch.config import Config
 from deepresearch.errors import DeepResearchError, MissingExtraError
 from deepresearch.mcp.service import ResearchService
@@ -172,11 +172,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    p.add_argument("--config", type=Path, help="a deepresearch.toml file")
+    p.add_argument("--config", type=path_arg, help="a deepresearch.toml file")
     p.add_argument("--llm", help="default model spec for research runs")
     p.add_argument("--search", help="default search providers, comma-separated")
-    p.add_argument("--corpus", type=Path, help="search this folder of your documents")
-    p.add_argument("--store", type=Path, help="SQLite session store")
+    p.add_argument("--corpus", type=path_arg, help="search this folder of your documents")
+    p.add_argument("--store", type=path_arg, help="SQLite session store")
     return p
 
 

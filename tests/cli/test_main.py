@@ -310,3 +310,24 @@ def test_ctrl_c_before_the_run_starts_ends_quietly_with_130(
     monkeypatch.setattr(research, "Session", interrupted)
     assert main(["What is a printing press?", "--no-persist"]) == 130
     assert capsys.readouterr().err == "deepresearch: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["What is a printing press?", "--corpus", ""],
+        ["What is a printing press?", "--store", " "],
+        ["What is a printing press?", "--out", ""],
+        ["list", "--store", ""],
+        ["batch", "", "--quiet"],
+    ],
+    ids=["corpus", "store", "out", "list-store", "batch-file"],
+)
+def test_an_empty_path_flag_is_refused_not_the_working_folder(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Path("") is "."; `--corpus "$UNSET"` indexed the whole working folder.
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert "an empty path" in capsys.readouterr().err
