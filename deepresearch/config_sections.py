@@ -207,6 +207,11 @@ class SearchSettings(ConfigSection):
 
     @model_validator(mode="after")
     def _named_mcp_servers_exist(self) -> SearchSettings:
+        if not self.search or not all(spec.strip() for spec in self.search):
+            raise ValueError(
+                f"search names no provider ({self.search!r}); name one or more, e.g. "
+                "['auto'] (the default), ['demo'] or ['corpus']"
+            )
         for spec in self.search:
             if spec.startswith("mcp:") and spec[4:] not in self.mcp_servers:
                 raise ValueError(

@@ -497,3 +497,19 @@ def test_an_empty_environment_variable_is_unset(no_file: Path) -> None:
     config = Config.load(env={"DEEPRESEARCH_CORPUS": "", "DEEPRESEARCH_MAX_ITERATIONS": " "})
     assert config.corpus is None
     assert config.max_iterations == Config().max_iterations
+
+
+@pytest.mark.parametrize("search", [[], [""], ["demo", " "]])
+def test_search_must_name_providers(search: list[str]) -> None:
+    with pytest.raises(ConfigError, match="search names no provider"):
+        Config(search=search)
+
+
+def test_a_search_flag_naming_no_provider_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from deepresearch.cli.main import main
+
+    assert main(["What is a printing press?", "--search", ",,", "--no-persist"]) == 2
+    err = capsys.readouterr().err
+    assert "search names no provider" in err and " Or " not in err
