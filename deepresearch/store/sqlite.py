@@ -151,6 +151,7 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"Cannot create the store folder {self.path.parent}: {exc}") from exc
         try:
+            self._refuse_foreign_database()
             self._init_schema()
         except BaseException:
             self.close()
@@ -233,6 +234,35 @@ class SessionStore:
             conn.execute(
                 "UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?",
                 (status.value, _now(), session_id),
+            )
+
+    def _refuse_foreign_database(self) -> None:
+        """Refuse an SQLite file another program wrote (tables, but no deepresearch
+        ``store_version``; every store has had one) before anything is written: opening
+        switches the file to WAL and adds our tables, which would change that database."""
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            return
+        with store_errors(self.path):
+            conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            try:
+                rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                tables = sorted(name for (name,) in rows)
+                try:
+                    ours = "meta" in tables and bool(
+                        conn.execute("SELECT 1 FROM meta WHERE key = 'store_version'").fetchone()
+                    )
+                except sqlite3.OperationalError:  # a "meta" table of another shape
+                    ours = False
+            finally:
+                conn.close()
+        if tables and not ours:
+            shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(
+                f"{self.path} is not a deepresearch session store: it is another program's "
+                f"SQLite database (tables: {shown}), left untouched. Use --store OTHER.db "
+                "(Config.store_path) for a new store."
             )
 
     def _init_schema(self) -> None:

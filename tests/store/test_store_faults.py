@@ -69,6 +69,32 @@ def test_a_new_run_on_a_damaged_store_stops_before_researching(
     assert err.count("\n") == 1 and "is damaged" in err and "--no-persist" in err
 
 
+@pytest.mark.parametrize("table", ["contacts (name TEXT)", "sessions (x INTEGER)", "meta (k TEXT)"])
+def test_another_programs_database_is_refused_and_left_untouched(
+    table: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "contacts.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"CREATE TABLE {table}")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a deepresearch session store"):
+        SessionStore(path)
+    for argv in (["list"], ["What is a printing press?", "--llm", "offline"]):
+        assert main([*argv, "--store", str(path)]) == 4, argv
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "--store OTHER.db" in err, err
+    assert path.read_bytes() == before  # no tables added, journal mode unchanged
+    assert not Path(f"{path}-wal").exists()
+
+
+def test_an_empty_database_file_becomes_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    sqlite3.connect(path).close()  # a file with no tables, e.g. made by `touch` or sqlite3
+    with SessionStore(path) as store:
+        store.save(ResearchState(question="What is a printing press?"))
+        assert len(store.list()) == 1
+
+
 def test_a_store_path_that_is_a_folder_says_to_name_a_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
