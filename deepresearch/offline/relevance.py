@@ -167,7 +167,8 @@ def source_scores(
 def _named_by_parts(
     parts: list[Part], sources: list[SourceText], names: list[set[str]], said: dict[str, list[str]]
 ) -> dict[tuple[str, int], float]:
-    """1 where a part names a source's title, FULL_NAME_SHARE where it gives a shorter
+    """1 where a part names a source's title (a one-word title it gives as a common noun:
+    that word's share of the part), FULL_NAME_SHARE where it gives a shorter
     form of the title's name or another name the source's statements use, else 0."""
     # In an entity question ("which emperor was buried with an army…") the common nouns
     # describe the answer; only the proper names it gives name an entry.
@@ -180,6 +181,16 @@ def _named_by_parts(
         for s in sources
         for i in range(len(parts))
     }
+    # A one-word title the question writes as a common noun ("gases" for *Gas*) names
+    # the entry only as much as that word is of the part: "why do certain gases in the air
+    # make a planet warmer" is not about *Gas*; "what is a gas" is.
+    for s in sources:
+        title = term_set(s.title)
+        if len(title) != 1 or any(title <= n for n in names):
+            continue
+        for i, part in enumerate(parts):
+            if named[(s.id, i)] == 1.0:
+                named[(s.id, i)] = 1 / max(len(part.terms), 1)
     for i, part in enumerate(parts):
         for sid in full_names(part, sources):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)

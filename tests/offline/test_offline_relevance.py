@@ -138,3 +138,16 @@ def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it(
     # "founder" holds the part's own word by root, naming the answer it points back to;
     # Kabir founded something else; the temple names Sikhism without the part's words
     assert resolved == {"src-2": 1.0}
+
+
+def test_a_common_noun_names_a_one_word_entry_by_its_share_of_the_part(titled: Titled) -> None:
+    texts = {"Gas": "A gas is a state of matter.", "Mars": "Mars is a planet."}
+    srcs = titled(texts)
+    said = _said(srcs)
+    names = [term_set("Mars")]
+    about = question_parts("What is a gas?")
+    passing = question_parts("Why do certain gases in the air make Mars warmer?")
+    assert relevance._named_by_parts(about, srcs, names, said)[("src-1", 0)] == 1.0
+    named = relevance._named_by_parts(passing, srcs, names, said)
+    assert named[("src-1", 0)] == 1 / len(passing[0].terms)  # "gases": one word of six
+    assert named[("src-2", 0)] == 1.0  # a name the question gives, capitalised
