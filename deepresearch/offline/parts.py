@@ -41,6 +41,7 @@ _REFERS_BACK = frozenset(
      "these", "those", "there", "each", "both"]
 )  # fmt: skip
 _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+_AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
 MAX_PARTS = 5  # more pieces than this share the last part
 MAX_CONJUNCT_WORDS = 4
@@ -127,12 +128,14 @@ def _is_name_word(word: str) -> bool:
     return bool(bare) and bare[0].isupper() and bare.lower() not in STOPWORDS
 
 
-def _name_before(words: list[str], end: int) -> int:
+def _name_before(words: list[str], end: int, *, subject: bool = False) -> int:
     """Start of the name (with its 'the') that ends at ``words[end - 1]``, or ``end``
     when no name ends there. A comma ends a name; the clause's first word (a question
-    word or an imperative such as "Compare") never starts one."""
+    word or an imperative such as "Compare") starts one only in a clause whose names are
+    its ``subject`` ("Adam Smith and Keynes are …")."""
     start = end
-    while start - 1 >= 1 and not (start < end and words[start - 1].endswith(",")):
+    first = 0 if subject else 1
+    while start - 1 >= first and not (start < end and words[start - 1].endswith(",")):
         prev = words[start - 1]
         # "the" joins a name only between its words ("Suleiman the Magnificent").
         inner = prev != "the" or (start - 2 >= 1 and _is_name_word(words[start - 2]))
@@ -142,7 +145,7 @@ def _name_before(words: list[str], end: int) -> int:
         start -= 1
     while start < end and words[start] in NAME_JOINERS:
         start += 1  # a name does not begin with "of"
-    if start < end and start - 1 >= 1 and words[start - 1].lower() == "the":
+    if start < end and start - 1 >= first and words[start - 1].lower() == "the":
         start -= 1
     return start
 
@@ -168,8 +171,10 @@ def _split_names(clause: str) -> list[str]:
                 break
         left_end = c
         items: list[tuple[int, int]] = []
+        # Names followed by their verb are the clause's subject: it opens with them.
+        subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]))
         while True:
-            start = _name_before(words, left_end)
+            start = _name_before(words, left_end, subject=subject)
             if start == left_end or not _is_name_word(words[left_end - 1]):
                 break
             items.insert(0, (start, left_end))

@@ -195,3 +195,12 @@ def test_a_who_part_asks_for_its_doer_by_the_agent_noun() -> None:
     assert agent_query(founded) == "buddhism founder"
     assert agent_query(first) is None
     assert agent_query(question_parts("Who was Carl Linnaeus?")[0]) is None
+
+
+def test_names_that_are_the_clauses_subject_may_open_it() -> None:
+    subject = [p.text for p in question_parts("Adam Smith and Keynes are both called what?")]
+    assert subject == ["Adam Smith are both called what", "Keynes are both called what"]
+    # an imperative opening the clause is not part of the first name
+    assert [p.text for p in question_parts("Compare Picasso and Dalí")] == [
+        "Compare Picasso", "Compare Dalí"
+    ]  # fmt: skip
