@@ -14,13 +14,14 @@ from deepresearch.store.export import (
     timeline,
 )
 from deepresearch.store.records import Event, SessionSummary
-from deepresearch.store.sqlite import SessionStore
+from deepresearch.store.sqlite import SessionStore, StoreWarning
 
 __all__ = [
     "Event",
     "SessionStore",
     "SessionSummary",
     "StoreError",
+    "StoreWarning",
     "cited_sources_csl",
     "describe_event",
     "events_frame",

@@ -68,9 +68,8 @@ def unpack(blob: bytes, fetch: Callable[[Iterable[str]], Mapping[str, bytes]]) -
         data = json.loads(zlib.decompress(blob).decode("utf-8"))
     except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise StateVersionError(
-            f"Saved state is not valid JSON (compressed snapshot unreadable: {exc}). The store "
-            "entry is corrupted; export what you can with `deepresearch export` or delete "
-            "the session."
+            f"Saved state is not valid JSON (compressed snapshot unreadable: {exc}); the "
+            "store entry is corrupted."
         ) from exc
     wanted: set[str] = set()
 

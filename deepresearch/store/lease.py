@@ -152,6 +152,15 @@ def dead_holders(store: SessionStore) -> set[str]:
     return {sid for sid, pid, host, heartbeat in rows if not _alive(pid, host, heartbeat)}
 
 
+def live_holders(store: SessionStore) -> set[str]:
+    """Ids of sessions whose lease is held by a process that is still running."""
+    try:
+        rows = store._read("SELECT session_id, pid, host, heartbeat FROM leases")
+    except StoreError:
+        return set()
+    return {sid for sid, pid, host, heartbeat in rows if _alive(pid, host, heartbeat)}
+
+
 def shown_status(status: RunStatus, session_id: str, dead: set[str]) -> RunStatus:
     """The status to show: a running session whose runner died is ``interrupted``."""
     return RunStatus.INTERRUPTED if status in RUNNING_STATUSES and session_id in dead else status

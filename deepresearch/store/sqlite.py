@@ -14,6 +14,7 @@ import os
 import sqlite3
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -25,7 +26,7 @@ from pydantic import BaseModel
 
 from deepresearch.errors import InputError, SessionNotFoundError, StateVersionError, StoreError
 from deepresearch.redaction import scrub_secrets
-from deepresearch.state import ResearchState, RunStatus
+from deepresearch.state import SCHEMA_VERSION, ResearchState, RunStatus
 from deepresearch.store import lease
 from deepresearch.store.lean import compress_text, pack, unpack
 from deepresearch.store.records import Event, SessionSummary
@@ -42,6 +43,11 @@ BUSY_TIMEOUT_MS = 10_000
 LOCK_RETRIES = 5
 
 T = TypeVar("T")
+
+
+class StoreWarning(UserWarning):
+    """A session loaded from an older snapshot because its newest cannot be read."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -353,28 +359,61 @@ class SessionStore:
 
     def load(self, session_id: str) -> ResearchState:
         """The newest snapshot of session ``session_id``, migrated to the current schema;
-        SessionNotFoundError when there is none."""
+        SessionNotFoundError when there is none. When the newest cannot be read (corrupted),
+        the newest readable older one, with a :class:`StoreWarning` saying what is missing;
+        a StateVersionError when none can be read, or the newest is from a newer version."""
         rows = self._read(
-            "SELECT id, saved_at, state FROM snapshots WHERE session_id = ? "
-            "ORDER BY id DESC LIMIT 1",
-            (session_id,),
+            "SELECT id, saved_at, schema_version, state FROM snapshots WHERE session_id = ? "
+            "ORDER BY id DESC LIMIT ?",
+            (session_id, SNAPSHOTS_KEPT),
         )
         if not rows:
             raise SessionNotFoundError(
                 f"No session {session_id!r} in {self.path}. `deepresearch list` shows the ids."
             )
-        snapshot_id, saved_at, stored = rows[0]
-        try:
-            if isinstance(stored, bytes):
-                state = ResearchState.from_dict(unpack(stored, self._texts))
-            else:
-                state = ResearchState.from_json(stored)  # written before store version 2
+        newest_id, newest_saved, version, _ = rows[0]
+        # A newer deepresearch wrote the newest: an older snapshot would drop its work.
+        newer = isinstance(version, int) and version > SCHEMA_VERSION
+        newest_error: StateVersionError | None = None
+        for snapshot_id, saved_at, _, stored in rows:
+            try:
+                state = self._state_of(stored)
+            except StateVersionError as exc:
+                newest_error = newest_error or exc
+                if newer:
+                    break
+                continue
+            if newest_error is not None:
+                warnings.warn(
+                    f"Session {session_id!r}: its newest snapshot ({newest_id}, saved "
+                    f"{newest_saved}) cannot be read ({newest_error}); loaded snapshot "
+                    f"{snapshot_id}, saved {saved_at}: the work after it is missing.",
+                    StoreWarning,
+                    stacklevel=2,
+                )
+                # A checkpoint from mid-run: unless a live run holds the session, no run is.
+                live = lease.live_holders(self)
+                if state.status in lease.RUNNING_STATUSES and session_id not in live:
+                    state.status = RunStatus.INTERRUPTED
             return lease.mark_interrupted(state, lease.dead_holders(self))
-        except StateVersionError as exc:
-            raise StateVersionError(
-                f"Session {session_id!r} (snapshot {snapshot_id}, saved {saved_at}) "
-                f"cannot be loaded: {exc}"
-            ) from exc
+        where = f"Session {session_id!r} (snapshot {newest_id}, saved {newest_saved})"
+        if newer:
+            raise StateVersionError(f"{where} cannot be loaded: {newest_error}") from newest_error
+        which = (
+            "its only snapshot cannot"
+            if len(rows) == 1
+            else f"none of its {len(rows)} snapshots can"
+        )
+        raise StateVersionError(
+            f"{where} cannot be loaded: {which} be read ({newest_error}). "
+            f"`deepresearch show {session_id}` still lists its events; "
+            f"`deepresearch delete {session_id}` removes it."
+        ) from newest_error
+
+    def _state_of(self, stored: bytes | str) -> ResearchState:
+        if isinstance(stored, bytes):
+            return ResearchState.from_dict(unpack(stored, self._texts))
+        return ResearchState.from_json(stored)  # written before store version 2
 
     def exists(self, session_id: str) -> bool:
         """Whether the store holds session ``session_id``."""

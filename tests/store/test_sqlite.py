@@ -15,7 +15,7 @@ import pytest
 from deepresearch.errors import SessionBusyError, SessionNotFoundError, StateVersionError
 from deepresearch.state import Phase, ResearchState, RunStatus
 from deepresearch.store import SessionStore, StoreError, lease, scrub_secrets
-from deepresearch.store.sqlite import SNAPSHOTS_KEPT
+from deepresearch.store.sqlite import SNAPSHOTS_KEPT, StoreWarning
 
 
 @pytest.fixture
@@ -116,6 +116,33 @@ def test_corrupted_snapshot_raises_state_version_error(store: SessionStore) -> N
         conn.execute("UPDATE snapshots SET state = '{not json' WHERE session_id = ?", (state.id,))
     with pytest.raises(StateVersionError, match=f"Session '{state.id}'.*not valid JSON"):
         store.load(state.id)
+
+
+def test_a_corrupted_newest_snapshot_falls_back_to_the_one_before(store: SessionStore) -> None:
+    # Nothing already gathered is lost to one bad snapshot: the store keeps older ones.
+    state = make_state()
+    saved = []
+    for n, status in enumerate([RunStatus.RUNNING, RunStatus.RUNNING, RunStatus.COMPLETED]):
+        state.add_sub_query(f"follow-up {n}")
+        state.status = status
+        store.save(state)
+        saved.append(state.model_copy(deep=True))
+    with sqlite3.connect(store.path) as conn:
+        newest = conn.execute("SELECT max(id) FROM snapshots").fetchone()[0]
+        conn.execute("UPDATE snapshots SET state = x'00ff00' WHERE id = ?", (newest,))
+    with pytest.warns(
+        StoreWarning, match=f"newest snapshot \\({newest}, saved .*\\) cannot be read"
+    ):
+        loaded = store.load(state.id)
+    # The run that wrote it has ended: the mid-run checkpoint does not say "running".
+    assert loaded.status == RunStatus.INTERRUPTED
+    assert loaded.model_copy(update={"status": RunStatus.RUNNING}) == saved[1]
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE snapshots SET state = x'00ff00'")
+    with pytest.raises(StateVersionError, match="none of its 3 snapshots can be read") as caught:
+        store.load(state.id)
+    assert "export what you can" not in str(caught.value)
+    assert f"deepresearch delete {state.id}" in str(caught.value)
 
 
 def test_newer_state_version_raises(store: SessionStore) -> None:
