@@ -263,16 +263,21 @@ async def _call_one(
 
 
 def _cut_problem(request: LLMRequest, spec: str, cut: TokenLimitCut, response: LLMResponse) -> str:
-    """What a prompt cut after context-window errors cost, and the setting that avoids it:
-    the text cut away (often sources) never reached the model."""
+    """What refitting a request after context-window errors cost, and the setting that
+    avoids it: text cut from the prompt (often sources) never reached the model."""
     window = stated_window(cut.refusal)
     stated = f" ({window:,} tokens)" if window else ""
     example = f"{{'{spec}': {window or 8192}}}"
+    done = []
+    if cut.answer_cap is not None:
+        done.append(f"its answer limited to {cut.answer_cap:,} tokens")
+    if cut.prompt_cut:
+        done.append("the prompt cut, leaving out its end")
     return (
-        f"{request.role.value}: {spec} refused the prompt as longer than its context "
-        f"window{stated}; the prompt was cut {response.token_limit_retries} time(s) to fit, "
-        f"leaving out its end. Set Config.model_context_overrides (e.g. {example}) so "
-        "prompts are fitted to the window before they are sent"
+        f"{request.role.value}: {spec} refused the request as longer than its context "
+        f"window{stated}; it was sent again {response.token_limit_retries} time(s), "
+        f"{' and '.join(done)}. Set Config.model_context_overrides (e.g. {example}) so "
+        "requests are fitted to the window before they are sent"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
-from deepresearch.llm import Fallback, ask
+from deepresearch.llm import Fallback, ask, phase_metrics
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.gather import compress_pending_topics
@@ -33,7 +33,9 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
     means = "each top source's snippet kept as a low-confidence finding"
     fallback = Fallback(lambda _: _snippets(fresh), means, notes)
     out = await ask(ANALYZER, inputs, state, ctx, fallback=fallback)
-    added = _add_findings(state, out)
+    added, unplaced = _add_findings(state, out)
+    if unplaced:
+        added += _report_unplaced(state, fresh, unplaced, added, notes)
     for upd in out.quality_updates:
         for sid in source_ids(state, [upd.source_id]):
             src = state.source(sid)
@@ -99,13 +101,17 @@ def _snippets(fresh: list[Source]) -> AnalysisOutput:
     )
 
 
-def _add_findings(state: ResearchState, out: AnalysisOutput) -> int:
-    """The analyzer's findings that rest on a gathered source join the state; their count."""
-    added = 0
+def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[list[str]]]:
+    """The analyzer's findings that rest on a gathered source join the state: their count,
+    and the sources each finding left out named (it rests on no gathered source)."""
+    added, unplaced = 0, []
     for draft in out.findings:
         ids = source_ids(state, draft.source_ids)
-        if not draft.content.strip() or not ids:
-            continue  # a finding must rest on a gathered source
+        if not draft.content.strip():
+            continue
+        if not ids:  # a finding must rest on a gathered source
+            unplaced.append(draft.source_ids)
+            continue
         state.findings.append(
             Finding(
                 id=state.next_id("f"),
@@ -117,7 +123,34 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> int:
             )
         )
         added += 1
-    return added
+    return added, unplaced
+
+
+def _report_unplaced(
+    state: ResearchState,
+    fresh: list[Source],
+    unplaced: list[list[str]],
+    added: int,
+    notes: list[str],
+) -> int:
+    """Findings naming no gathered source were left out: the phase says so, and when none
+    was kept, each top source's snippet stands in so the sources are not lost. The count
+    of stand-in findings added."""
+    named = next((n for names in unplaced for n in names), None)
+    example = f" (e.g. {named!r})" if named else " (none named)"
+    problem = (
+        f"{len(unplaced)} of {len(unplaced) + added} findings the analyzer stated named no "
+        f"gathered source{example} and were left out"
+    )
+    stand_in = 0
+    if not added and fresh:
+        stand_in, _ = _add_findings(state, _snippets(fresh))
+        problem += "; each top source's snippet kept as a low-confidence finding"
+    notes.append(problem)
+    metrics = phase_metrics(state, Phase.ANALYSIS.value)
+    if metrics is not None:
+        metrics.degrade(problem)
+    return stand_in
 
 
 def _add_gaps(state: ResearchState, out: AnalysisOutput) -> None:
@@ -136,14 +169,17 @@ def _add_gaps(state: ResearchState, out: AnalysisOutput) -> None:
 
 
 def source_ids(state: ResearchState, named: list[str]) -> list[str]:
-    """The gathered sources a model named, whether as "src-6", "6" or "[6]" (digests cite
-    by number, the source list by id); unknown names are dropped, order kept, no repeats."""
+    """The gathered sources a model named, whether as "src-6", "6", "[6]" (digests cite
+    by number, the source list by id) or by URL; unknown names are dropped, order kept, no
+    repeats."""
     by_citation = {str(s.citation): s.id for s in state.sources}
+    by_url = {s.url.rstrip("/"): s.id for s in state.sources if s.url}
     known = {s.id for s in state.sources}
     out: list[str] = []
     for name in named:
         key = name.strip().strip("[]").strip()
         sid = key if key in known else by_citation.get(key.removeprefix("src-").strip())
+        sid = sid or by_url.get(key.rstrip("/"))
         if sid is not None and sid not in out:
             out.append(sid)
     return out

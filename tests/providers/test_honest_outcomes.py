@@ -7,7 +7,9 @@ code say what failed or stood in, and nothing gathered is lost."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +28,7 @@ from deepresearch.testing.vendor_servers import (
     openai_context_window_error,
     openai_error,
     output_name,
+    role_answer,
     tavily_error,
 )
 from deepresearch.workflow.outcomes import WARNINGS_HEADING
@@ -200,3 +203,91 @@ async def test_a_prompt_cut_after_a_context_window_error_is_a_warning(tmp_path: 
     (warning,) = [w for w in result.warnings if w.startswith("synthesis")]
     assert "4,096" in warning and "model_context_overrides" in warning
     assert "llama3.1:8b" in warning
+
+
+def analyzer_citing(cite: Callable[[list[str]], list[str]]) -> OpenAIServer:
+    """A server whose analyzer names its findings' sources its own way."""
+
+    def answer(name: str, prompt: str) -> dict[str, Any]:
+        data = role_answer(name, prompt)
+        if name == "AnalysisOutput":
+            for finding in data.get("findings", []):
+                finding["source_ids"] = cite(finding.get("source_ids", []))
+        return data
+
+    return OpenAIServer(answer=answer)
+
+
+async def test_findings_citing_sources_by_url_are_kept(tmp_path: Path) -> None:
+    urls = {f"src-{n}": d["url"] for n, d in enumerate(DOCUMENTS, 1)}
+    with analyzer_citing(lambda ids: [urls.get(i, i) for i in ids]) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url)
+        session = dr.Session(
+            QUESTION, llm="openai:gpt-4.1-mini", search=StaticSearch(DOCUMENTS), config=cfg
+        )
+        result = await session.run()
+    assert result.status == RunStatus.COMPLETED, result.warnings
+    assert len(session.state.findings) == len(DOCUMENTS)
+    by_url = {s.url: s.id for s in session.state.sources}
+    assert {f.source_ids[0] for f in session.state.findings} == set(by_url.values())
+
+
+async def test_findings_naming_no_gathered_source_are_on_the_record(tmp_path: Path) -> None:
+    with analyzer_citing(lambda ids: ["Wikipedia"]) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url)
+        session = dr.Session(
+            QUESTION, llm="openai:gpt-4.1-mini", search=StaticSearch(DOCUMENTS), config=cfg
+        )
+        result = await session.run()
+    assert result.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert outcome(session, "analysis") == Outcome.DEGRADED
+    (warning,) = [w for w in result.warnings if w.startswith("analysis")]
+    assert "named no gathered source" in warning and "'Wikipedia'" in warning
+    # the sources are not lost: their snippets stand in as low-confidence findings
+    findings = session.state.findings
+    assert findings and {f.confidence.value for f in findings} == {"low"}
+    assert session.report is not None and session.report.cited_source_ids
+
+
+def vllm(window: int) -> OpenAIServer:
+    """vLLM's OpenAI server with ``--max-model-len window``: the prompt and the answer's
+    reserve (``max_tokens``) share the window; a request past it is refused with vLLM's
+    own error body (4 characters a token)."""
+
+    def answer(request: RecordedRequest) -> Reply:
+        body = request.json
+        prompt = "\n\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        tokens = len(prompt) // 4 + 1
+        reserve = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
+        if tokens + reserve > window:
+            message = (
+                f"This model's maximum context length is {window} tokens. However, you "
+                f"requested {tokens + reserve} tokens ({tokens} in the messages, {reserve} in "
+                "the completion). Please reduce the length of the messages or completion."
+            )
+            error = {"object": "error", "message": message, "type": "BadRequestError"}
+            return Reply(400, {**error, "param": None, "code": 400})
+        return server.default_reply(request)
+
+    server = OpenAIServer(answer)
+    return server
+
+
+async def test_a_vllm_window_counting_the_answer_is_refitted_not_lost(tmp_path: Path) -> None:
+    # The report writer asks for up to 8,000 tokens of answer: with an 8k window and no
+    # model_context_overrides, no cut of the prompt alone could ever fit.
+    with vllm(8192) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url)
+        session = dr.Session(
+            QUESTION, llm="openai:qwen2.5-7b", search=StaticSearch(DOCUMENTS), config=cfg
+        )
+        result = await session.run()
+        reports = [r.json for r in server.requests if output_name(r.json) == "ReportDraft"]
+    assert session.report is not None
+    actions = {d.action for d in session.state.decisions}
+    assert "synthesize_failed" not in actions  # the model wrote the report
+    assert [r["max_tokens"] for r in reports][:1] == [8000] and reports[-1]["max_tokens"] < 8000
+    assert len(reports) == 2  # one refusal, then the refitted request
+    assert result.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (warning,) = [w for w in result.warnings if w.startswith("synthesis")]
+    assert "8,192" in warning and "answer limited" in warning and "prompt cut" not in warning

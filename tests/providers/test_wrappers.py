@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 from pydantic import BaseModel
 
 from deepresearch.errors import ContextWindowError, LLMTimeoutError
 from deepresearch.providers.base import LLMRequest, Message
-from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut, stated_window
+from deepresearch.providers.wrappers import (
+    Fitted,
+    TimeLimit,
+    TokenLimitCut,
+    stated_sizes,
+    stated_window,
+)
 from deepresearch.roles import BriefInputs, BriefOutput
 from deepresearch.state import AgentRole
 from deepresearch.testing import FunctionLLM
@@ -55,8 +62,53 @@ def test_token_limit_cut_keeps_the_refusal_and_the_window_it_states() -> None:
     cut = TokenLimitCut(FunctionLLM(answer), max_retries=3, cut_fraction=0.1)
     asyncio.run(cut.complete(request()))
     assert cut.refusal == openai and stated_window(cut.refusal) == 4096
-    assert stated_window("prompt is too long: 208,000 tokens > 200,000 maximum") == 200_000
-    assert stated_window("the request exceeds the available context size") is None
+    assert stated_sizes(openai) == (4311, None)
+    anthropic = "prompt is too long: 208,000 tokens > 200,000 maximum"
+    assert stated_window(anthropic) == 200_000 and stated_sizes(anthropic) == (208_000, None)
+    vllm = "However, you requested 6616 tokens (568 in the messages, 6048 in the completion)."
+    assert stated_sizes(vllm) == (568, 6048)
+    unstated = "the request exceeds the available context size"
+    assert stated_window(unstated) is None and stated_sizes(unstated) is None
+
+
+def refused_past(window: int, *, counts_answer: bool) -> FunctionLLM:
+    """A model refusing requests past ``window`` tokens (a token: one character here),
+    stating its window and the request's size as OpenAI or vLLM do."""
+
+    def answer(r: LLMRequest) -> BaseModel:
+        prompt = len(r.system) + len(r.user)
+        reserve = (r.max_tokens or 0) if counts_answer else 0
+        if prompt + reserve > window:
+            sizes = (
+                f"you requested {prompt + reserve} tokens ({prompt} in the messages, "
+                f"{reserve} in the completion)"
+                if counts_answer
+                else f"your messages resulted in {prompt} tokens"
+            )
+            raise ContextWindowError(
+                f"This model's maximum context length is {window} tokens. However, {sizes}."
+            )
+        return BriefOutput(research_brief="ok")
+
+    return FunctionLLM(answer)
+
+
+def test_a_stated_window_refits_the_request_in_one_retry() -> None:
+    # the prompt alone is too long: cut by what it must lose, not 10 % at a time
+    llm = refused_past(1000, counts_answer=False)
+    cut = TokenLimitCut(llm, max_retries=3, cut_fraction=0.1)
+    response = asyncio.run(cut.complete(request("x" * 1500)))
+    assert response.token_limit_retries == 1 and cut.prompt_cut and cut.answer_cap is None
+    assert 900 <= len(response.sent.user) <= 1000 - 20  # type: ignore[union-attr]
+
+    # the answer's reserve is what does not fit: it is lowered, the prompt kept whole
+    llm = refused_past(1000, counts_answer=True)
+    cut = TokenLimitCut(llm, max_retries=3, cut_fraction=0.1)
+    wide = dataclasses.replace(request("x" * 400), max_tokens=900)
+    response = asyncio.run(cut.complete(wide))
+    assert response.token_limit_retries == 1 and not cut.prompt_cut
+    assert cut.answer_cap == response.sent.max_tokens and 500 < cut.answer_cap < 600  # type: ignore[union-attr,operator]
+    assert response.sent.user == wide.user  # type: ignore[union-attr]
 
 
 def test_fitted_sends_the_fitted_request_and_says_so() -> None:
