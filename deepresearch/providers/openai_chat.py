@@ -205,8 +205,12 @@ class OpenAIChat:
         refused = self._refusal(exc, status, code, message)
         if refused is not None:
             return refused
+        kind = str(getattr(exc, "type", "") or "")
         if code == "context_length_exceeded" or "context length" in lowered:
             return ContextWindowError(f"{name}: {message}", provider=name)
+        if kind == "exceed_context_size_error" or "available context size" in lowered:
+            # llama.cpp's server (HTTP 400, or 500 before late 2025): the sizes are fields
+            return ContextWindowError(f"{name}: {message}{_llama_sizes(exc)}", provider=name)
         if status in (400, 422):
             if self.send_temperature and "temperature" in lowered:
                 self.send_temperature = False
@@ -249,6 +253,18 @@ class OpenAIChat:
                 env_var="DEEPRESEARCH_LLM" if unknown_model else "DEEPRESEARCH_OPENAI_BASE_URL",
             )
         return None
+
+
+def _llama_sizes(exc: Any) -> str:
+    """llama.cpp's window and prompt size (``n_ctx``, ``n_prompt_tokens``), said as OpenAI
+    says them so the call path can refit the request (providers.wrappers.stated_window)."""
+    body = getattr(exc, "body", None)
+    if not isinstance(body, dict) or not {"n_ctx", "n_prompt_tokens"} <= body.keys():
+        return ""
+    return (
+        f" (maximum context length is {body['n_ctx']} tokens; your messages resulted in "
+        f"{body['n_prompt_tokens']} tokens)"
+    )
 
 
 def _messages(

@@ -14,6 +14,7 @@ from deepresearch.llm import call_llm
 from deepresearch.providers.base import LLMRequest, Message
 from deepresearch.providers.openai_chat import OpenAIChat
 from deepresearch.providers.registry import build_llm
+from deepresearch.providers.wrappers import stated_sizes, stated_window
 from deepresearch.state import AgentRole, Phase, ResearchState
 from deepresearch.testing import EmptySearch, context
 from deepresearch.testing.vendor_servers import (
@@ -222,6 +223,26 @@ async def test_context_window_error_is_recognised(openai_server: OpenAIServer) -
     openai_server.enqueue(openai_context_window_error())
     with pytest.raises(ContextWindowError, match="maximum context length"):
         await make(openai_server).complete(request())
+
+
+@pytest.mark.parametrize("status", [400, 500])  # llama.cpp before late 2025 answered 500
+async def test_llama_cpp_context_size_error_is_recognised_with_its_sizes(
+    openai_server: OpenAIServer, status: int
+) -> None:
+    error = {
+        "code": status,
+        "message": "the request exceeds the available context size. try increasing the "
+        "context size or enable context shift",
+        "type": "exceed_context_size_error",
+        "n_prompt_tokens": 14429,
+        "n_ctx": 8192,
+    }
+    openai_server.enqueue(Reply(status, {"error": error}))
+    with pytest.raises(ContextWindowError) as caught:
+        await make(openai_server).complete(request())
+    assert stated_window(str(caught.value)) == 8192
+    assert stated_sizes(str(caught.value)) == (14429, None)
+    assert len(openai_server.requests) == 1  # a 500 of this kind is not retried
 
 
 async def test_reasoning_models_get_no_temperature(openai_server: OpenAIServer) -> None:
