@@ -488,3 +488,26 @@ async def test_a_cancelled_run_that_saves_nothing_does_not_say_it_is_saved(
     said = messages[-1]
     assert said.startswith("cancelled during ") and "is saved" not in said, said
     assert "not saved" in said and "s.resume()" in said, said
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"hooks": [1]}, "hooks must be callables"),
+        ({"hooks": print}, "hooks must be a list"),
+        ({"progress": "log.txt"}, "progress must be a callable"),
+        ({"llm": 123}, "llm must be a model spec"),
+        ({"search": 3.5}, "search must be"),
+        ({"config": {"max_iterations": 2}}, "config must be a deepresearch.Config"),
+        ({"config": "deepresearch.toml"}, "Config.load"),
+    ],
+    ids=["hook-int", "hooks-not-list", "progress-str", "llm-int", "search-float", "config-dict",
+         "config-path"],
+)  # fmt: skip
+def test_arguments_of_the_wrong_type_are_typed_errors_at_once(
+    search: StaticSearch, kwargs: dict[str, object], expected: str
+) -> None:
+    # Not a TypeError mid-run, nor silently ignored (llm=123 ran with the default model).
+    defaults: dict[str, object] = {"search": search, "persist": False}
+    with pytest.raises(dr.InputError, match=expected):
+        dr.Session(QUESTION, **(defaults | kwargs))  # type: ignore[arg-type]
