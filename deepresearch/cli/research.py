@@ -169,11 +169,19 @@ def output_format(args: argparse.Namespace) -> str:
     return "json" if args.json else (args.format or "md")
 
 
-def check_out_path(path: Path | None) -> None:
-    """Fail before any research if the output could not be written: a folder, or a folder
-    that cannot be created. A missing parent folder is created."""
+def check_out_path(path: Path | None, *, store: Path | None = None) -> None:
+    """Fail before any research if the output could not be written: a folder, a folder
+    that cannot be created, or the session store (``store``), which the output would
+    destroy. A missing parent folder is created."""
     if path is None:
         return
+    if store is not None:
+        target, db = path.expanduser().resolve(), store.expanduser().resolve()
+        if target in (db, db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")):
+            raise InputError(
+                f"--out {path} is the session store; writing there would destroy every saved "
+                "session. Give another file name, e.g. report.md."
+            )
     if path.is_dir():
         raise InputError(f"--out {path} is a folder; give a file name, e.g. {path / 'report.md'}.")
     try:
@@ -201,8 +209,9 @@ def research_command(args: argparse.Namespace) -> int:
             'press change Europe?"'
         )
     fmt = output_format(args)
-    check_out_path(args.out)
-    session = Session(args.question, config=config_from(args), progress=_progress(args.quiet))
+    config = config_from(args)
+    check_out_path(args.out, store=config.resolved_store_path())
+    session = Session(args.question, config=config, progress=_progress(args.quiet))
     ctx = session._context()
     if not args.quiet:
         print(f"LLM: {ctx.models.default.name} · search: {ctx.search.name}", file=sys.stderr)
@@ -217,11 +226,11 @@ def resume_command(args: argparse.Namespace) -> int:
         args: the parsed arguments.
     """
     fmt = output_format(args)
-    check_out_path(args.out)
+    store = config_from(args).resolved_store_path()
+    check_out_path(args.out, store=store)
     # Resume as the session ran (its recorded Config: corpus, search, models), changed
     # only by the flags given here.
     overrides = overrides_from(args)
-    store = config_from(args).resolved_store_path()
     for key in ("store_path", "persist"):
         overrides.pop(key, None)
     session = Session.load(

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from deepresearch.cli.research import path_arg
+from deepresearch.cli.research import check_out_path, path_arg
 from deepresearch.cli.result import result_json
 from deepresearch.config import Config
 from deepresearch.errors import (
@@ -168,6 +168,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     Args:
         args: the parsed arguments.
     """
+    check_out_path(args.out, store=_store_path(args))
     with _open_existing(args) as store:
         state = store.load(args.id)
     text = EXPORTS[args.format](state)

@@ -331,3 +331,23 @@ def test_an_empty_path_flag_is_refused_not_the_working_folder(
         main(argv)
     assert caught.value.code == 2
     assert "an empty path" in capsys.readouterr().err
+
+
+def test_out_never_overwrites_the_session_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "sessions.db"
+    state = ResearchState(question="What is a printing press?")
+    with SessionStore(db) as store:
+        store.save(state)
+    before = db.read_bytes()
+    runs = [
+        ["What is a printing press?", "--llm", "offline", "--store", str(db), "--out", str(db)],
+        ["resume", state.id, "--store", str(db), "--out", str(tmp_path / "." / "sessions.db")],
+        ["export", state.id, "--store", str(db), "--out", str(db)],
+    ]
+    for argv in runs:
+        assert main(argv) == 2, argv
+        assert "is the session store" in capsys.readouterr().err
+    assert db.read_bytes() == before
+    assert SessionStore(db).load(state.id) == state
