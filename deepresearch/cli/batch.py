@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
-from deepresearch.cli.research import add_search_options, path_arg
+from deepresearch.cli.research import add_search_options, check_out_path, path_arg
 from deepresearch.config import Config
 from deepresearch.errors import InputError
 
@@ -55,6 +55,7 @@ def batch_main(argv: list[str], load_config: Callable[[argparse.Namespace], Conf
         raise InputError(f"--out {args.out} is a folder; give a file name, e.g. results.jsonl.")
     questions = read_questions(args.questions)
     config = load_config(args)
+    check_out_path(args.out, store=config.resolved_store_path())
     try:
         result = research_many_sync(
             questions,

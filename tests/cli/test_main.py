@@ -341,10 +341,13 @@ def test_out_never_overwrites_the_session_store(
     with SessionStore(db) as store:
         store.save(state)
     before = db.read_bytes()
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is a printing press?\n")
     runs = [
         ["What is a printing press?", "--llm", "offline", "--store", str(db), "--out", str(db)],
         ["resume", state.id, "--store", str(db), "--out", str(tmp_path / "." / "sessions.db")],
         ["export", state.id, "--store", str(db), "--out", str(db)],
+        ["batch", str(questions), "--llm", "offline", "--store", str(db), "--out", f"{db}-wal"],
     ]
     for argv in runs:
         assert main(argv) == 2, argv
