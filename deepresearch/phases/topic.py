@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
-from deepresearch.llm import Fallback, ask
+from deepresearch.llm import Fallback, ask, phase_metrics
 from deepresearch.phases.agents import COMPRESSOR, RESEARCHER, SUMMARIZER
 from deepresearch.phases.common import domain_of, run_search, source_text
 from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
@@ -114,8 +114,14 @@ async def _extract(
             extracted = await run_search(
                 state, ctx, sq.query, phase=phase, scope=sq.id, extract=urls
             )
-        except SearchError as exc:  # non-fatal: keep the search results
+        except SearchError as exc:  # non-fatal: keep the search results, and say so
             ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
+            metrics = phase_metrics(state, phase.value)
+            if metrics is not None:
+                metrics.degrade(
+                    f"{len(urls)} page(s) {sq.id} asked to read could not be read ({exc}); "
+                    "their search snippets are kept"
+                )
         else:
             await _merge_extracts(state, ctx, sq, topic, extracted, phase)
 

@@ -291,3 +291,40 @@ async def test_a_vllm_window_counting_the_answer_is_refitted_not_lost(tmp_path: 
     assert result.status == RunStatus.COMPLETED_WITH_WARNINGS
     (warning,) = [w for w in result.warnings if w.startswith("synthesis")]
     assert "8,192" in warning and "answer limited" in warning and "prompt cut" not in warning
+
+
+async def test_pages_that_could_not_be_read_are_a_warning_and_the_snippets_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-key")
+    wanted = DOCUMENTS[0]["url"]
+
+    def reflect_asking_to_read(name: str, prompt: str) -> dict[str, Any]:
+        data = role_answer(name, prompt)
+        if name == "ReflectOutput":
+            data["urls_to_extract"] = [wanted]
+        return data
+
+    def extract_fails(request: RecordedRequest) -> Reply:
+        if request.path == "/extract":
+            return tavily_error(500, "Internal Server Error")
+        return tv.default_reply(request)
+
+    with (
+        OpenAIServer(answer=reflect_asking_to_read) as llm,
+        TavilyServer(DOCUMENTS, extract_fails) as tv,
+    ):
+        cfg = config(
+            tmp_path,
+            openai_base_url=llm.base_url,
+            tavily_base_url=tv.url,
+            search=["tavily"],
+            max_retries=0,
+        )
+        session = dr.Session(QUESTION, llm="openai:gpt-4.1-mini", config=cfg)
+        result = await session.run()
+        extracts = [r for r in tv.requests if r.path == "/extract"]
+    assert extracts and wanted in {s.url for s in session.state.sources}
+    assert result.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (gathering,) = [w for w in result.warnings if w.startswith("gathering")]
+    assert "could not be read" in gathering and "HTTP 500" in gathering
