@@ -282,7 +282,10 @@ def _emit_output(session: Session, result: RunResult, fmt: str, out: Path | None
     if text is None:
         return
     if out is None:
-        sys.stdout.write(text)
+        # A terminal that cannot show a character (ASCII, cp1252) gets "?" for it rather
+        # than a UnicodeEncodeError after the research is done; --out writes UTF-8.
+        encoding = sys.stdout.encoding or "utf-8"
+        sys.stdout.write(text.encode(encoding, errors="replace").decode(encoding))
         sys.stdout.flush()
         return
     try:

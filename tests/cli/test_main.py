@@ -354,3 +354,22 @@ def test_out_never_overwrites_the_session_store(
         assert "is the session store" in capsys.readouterr().err
     assert db.read_bytes() == before
     assert SessionStore(db).load(state.id) == state
+
+
+def test_a_report_prints_on_a_terminal_that_cannot_show_every_character(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An ASCII or cp1252 stdout (PYTHONIOENCODING=ascii, an old Windows console): the
+    # report of a finished run must still print, not end in a UnicodeEncodeError.
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text(
+        "# Printing press\n\nGutenberg’s press — built in Mainz around 1440 — spread print.\n"
+    )
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    argv = ["What did Gutenberg build?", "--corpus", str(corpus), "--llm", "offline"]
+    assert main([*argv, "--no-persist", "--quiet"]) == 0
+    sys.stdout.flush()
+    printed = raw.getvalue().decode("ascii")
+    assert "Gutenberg" in printed and "Mainz" in printed
