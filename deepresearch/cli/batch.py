@@ -16,6 +16,7 @@ from collections.abc import Callable
 from deepresearch.batch import read_questions, research_many_sync
 from deepresearch.batch.core import BACKENDS
 from deepresearch.cli.research import add_search_options, check_out_path, path_arg
+from deepresearch.cli.result import for_stream
 from deepresearch.config import Config
 from deepresearch.errors import InputError
 
@@ -70,7 +71,7 @@ def batch_main(argv: list[str], load_config: Callable[[argparse.Namespace], Conf
     if args.out:
         args.out.write_text(result.to_jsonl(), encoding="utf-8")
     else:
-        sys.stdout.write(result.to_jsonl())
+        sys.stdout.write(for_stream(result.to_jsonl(), sys.stdout, is_json=True))
     counts = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()))
     print(f"{len(result)} questions: {counts}", file=sys.stderr)
     if result.store is not None and not args.quiet:

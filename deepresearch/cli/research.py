@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from deepresearch.cli.result import result_json, summary_line
+from deepresearch.cli.result import for_stream, result_json, summary_line
 from deepresearch.config import Config, parse_config_value
 from deepresearch.errors import ConfigError, InputError
 from deepresearch.render import one_line, report_markdown, terminal_text
@@ -282,10 +282,8 @@ def _emit_output(session: Session, result: RunResult, fmt: str, out: Path | None
     if text is None:
         return
     if out is None:
-        # A terminal that cannot show a character (ASCII, cp1252) gets "?" for it rather
-        # than a UnicodeEncodeError after the research is done; --out writes UTF-8.
-        encoding = sys.stdout.encoding or "utf-8"
-        sys.stdout.write(text.encode(encoding, errors="replace").decode(encoding))
+        # Not a UnicodeEncodeError after the research is done (--out writes UTF-8).
+        sys.stdout.write(for_stream(text, sys.stdout, is_json=fmt != "md"))
         sys.stdout.flush()
         return
     try:

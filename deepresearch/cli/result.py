@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import Any, TextIO
 
 from deepresearch.state import ResearchState
 
@@ -99,3 +100,32 @@ def summary_line(state: ResearchState, seconds: float) -> str:
         f" · {usage['llm_calls']} LLM calls · {tokens:,} tokens"
         f" · ${usage['cost_usd']:.4f} estimated"
     )
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def for_stream(text: str, stream: TextIO, *, is_json: bool) -> str:
+    """``text`` as ``stream`` can encode it (an ASCII or cp1252 terminal would raise
+    UnicodeEncodeError): JSON keeps every character as a ``\\uXXXX`` escape (the same
+    data); other text shows ``?`` for what the stream cannot encode.
+
+    Args:
+        text: what to write.
+        stream: where it goes (its ``encoding``).
+        is_json: ``text`` is JSON (a document, or one per line).
+    """
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        if is_json:  # JSON syntax is ASCII: only string contents can hold these
+            return _NON_ASCII.sub(_json_escape, text)
+        return text.encode(encoding, errors="replace").decode(encoding)
+    return text
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    units = match.group().encode("utf-16-be")
+    pairs = range(0, len(units), 2)  # one UTF-16 unit, or a surrogate pair
+    return "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in pairs)

@@ -373,3 +373,30 @@ def test_a_report_prints_on_a_terminal_that_cannot_show_every_character(
     sys.stdout.flush()
     printed = raw.getvalue().decode("ascii")
     assert "Gutenberg" in printed and "Mainz" in printed
+
+
+@pytest.mark.parametrize("fmt", ["json", "state"])
+def test_json_on_an_ascii_stdout_keeps_every_character(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "Qu'est-ce que la photosynthèse, 光合作用 🌱 ?"
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    argv = [question, "--llm", "offline", "--search", "demo", "--no-persist", "--quiet"]
+    assert main([*argv, "--format", fmt]) == 0
+    sys.stdout.flush()
+    assert json.loads(raw.getvalue().decode("ascii"))["question"] == question
+
+
+def test_batch_rows_on_an_ascii_stdout_keep_every_character(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    questions = tmp_path / "q.txt"
+    questions.write_text("Qu'est-ce que la photosynthèse ?\n", encoding="utf-8")
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    argv = ["batch", str(questions), "--llm", "offline", "--search", "demo", "--no-persist"]
+    main([*argv, "--quiet"])
+    sys.stdout.flush()
+    rows = [json.loads(line) for line in raw.getvalue().decode("ascii").splitlines()]
+    assert [r["question"] for r in rows] == ["Qu'est-ce que la photosynthèse ?"]
