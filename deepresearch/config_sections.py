@@ -78,9 +78,10 @@ class ConfigSection(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _no_empty_paths(cls, data: Any) -> Any:
+    def _usable_paths_and_urls(cls, data: Any) -> Any:
         """Path("") is ".": an empty path (``--set corpus=``, an unset shell variable)
-        would silently mean the working folder, so it is refused."""
+        would silently mean the working folder, so it is refused; so is a base URL that is
+        not http(s)."""
         if isinstance(data, Mapping):
             for key, value in data.items():
                 field = cls.model_fields.get(key)
@@ -91,6 +92,15 @@ class ConfigSection(BaseModel):
                     and not value.strip()
                 ):
                     raise ValueError(f"{key} is an empty path; give a path, or leave it unset")
+                if (
+                    key.endswith("_base_url")
+                    and isinstance(value, str)
+                    and not value.strip().lower().startswith(("http://", "https://"))
+                ):  # without a scheme every call fails, after its retries, as unreachable
+                    raise ValueError(
+                        f"{key} must be an http(s) URL, e.g. http://localhost:11434/v1; got "
+                        f"{value!r:.60}"
+                    )
         return data
 
 
@@ -167,6 +177,9 @@ class ModelSettings(ConfigSection):
                 raise ValueError(
                     f"{knob} has unknown roles: {sorted(unknown)}; use one of {list(ROLE_NAMES)}"
                 )
+        for role, spec in self.role_models.items():
+            if not spec.strip():
+                raise ValueError(f"role_models.{role} is empty; give a model spec or drop it")
         return self
 
 
@@ -416,6 +429,9 @@ class TimeoutSettings(ConfigSection):
         unknown = set(self.phase_timeouts_s) - set(PHASE_NAMES)
         if unknown:
             raise ValueError(f"phase_timeouts_s has unknown phases: {sorted(unknown)}")
+        bad = {k: v for k, v in self.phase_timeouts_s.items() if not (math.isfinite(v) and v > 0)}
+        if bad:  # a phase given 0 or less would time out at once, every run
+            raise ValueError(f"phase_timeouts_s must be > 0 seconds, got {bad}")
         return self
 
 

@@ -513,3 +513,28 @@ def test_a_search_flag_naming_no_provider_is_a_clear_error(
     assert main(["What is a printing press?", "--search", ",,", "--no-persist"]) == 2
     err = capsys.readouterr().err
     assert "search names no provider" in err and " Or " not in err
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"phase_timeouts_s": {"gathering": -1}}, "phase_timeouts_s must be > 0"),
+        ({"phase_timeouts_s": {"gathering": 0}}, "phase_timeouts_s must be > 0"),
+        ({"phase_timeouts_s": {"analysis": float("nan")}}, "phase_timeouts_s must be > 0"),
+        ({"openai_base_url": "localhost:11434/v1"}, "openai_base_url must be an http"),
+        ({"searxng_base_url": "ftp://x"}, "searxng_base_url must be an http"),
+        ({"role_models": {"planner": " "}}, "role_models.planner is empty"),
+    ],
+)
+def test_values_that_only_fail_mid_run_are_config_errors(
+    data: dict[str, object], expected: str
+) -> None:
+    # A negative phase timeout ended every run 'timed_out' at once; a base URL without a
+    # scheme retried for seconds before 'cannot reach'; an empty role model ran the default.
+    with pytest.raises(ConfigError, match=expected):
+        Config.build(data)
+
+
+def test_http_base_urls_are_accepted() -> None:
+    config = Config(openai_base_url="http://localhost:11434/v1", tavily_base_url="https://x.io")
+    assert config.openai_base_url == "http://localhost:11434/v1"
