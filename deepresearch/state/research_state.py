@@ -47,6 +47,8 @@ from deepresearch.state.models import (
 from deepresearch.text import normalize_query
 
 SCHEMA_VERSION = 2
+# How a run warning names a part of the question the research left unanswered.
+UNANSWERED = "unanswered: "
 # How the local corpus cites a passage of a long file: path#Lfirst-last.
 _PASSAGE_CITATION = re.compile(r"#L(\d+)-(\d+)$")
 
@@ -265,6 +267,12 @@ class ResearchState(Record):
         """Gaps neither addressed nor resolved."""
         return [g for g in self.gaps if not g.addressed and g.resolution is None]
 
+    def unanswered_gaps(self) -> list[Gap]:
+        """First-priority gaps the research did not cover — a part of the question (or a
+        reviewer's note) left unanswered — whether still open or closed because no
+        follow-up found anything."""
+        return [g for g in self.gaps if not g.addressed and g.priority == 1]
+
     def has_unresolved_gaps(self) -> bool:
         """Whether any gap is still unresolved."""
         return bool(self.unresolved_gaps())
@@ -295,19 +303,21 @@ class ResearchState(Record):
         self.supervision_round = 0
 
     def run_warnings(self) -> list[str]:
-        """One line per degraded or failed phase run, from the phases' outcome records —
-        the one source for the status, the CLI summary, the report and the DataFrames."""
+        """One line per degraded or failed phase run, from the phases' outcome records, and
+        one per part of the question left unanswered (``unanswered_gaps``) — the one source
+        for the status, the CLI summary, the report and the DataFrames."""
         lines = []
         for m in self._standing_metrics():
             if m.outcome != Outcome.OK:
                 why = "; ".join(m.problems) or m.error or m.outcome.value
                 lines.append(f"{m.phase.value} (iteration {m.iteration}) {m.outcome.value}: {why}")
+        lines += [UNANSWERED + g.description for g in self.unanswered_gaps()]
         return lines
 
     def finished_status(self) -> RunStatus:
-        """``completed`` for a clean run, ``completed_with_warnings`` when any phase was not ok."""
-        clean = all(m.outcome == Outcome.OK for m in self._standing_metrics())
-        return RunStatus.COMPLETED if clean else RunStatus.COMPLETED_WITH_WARNINGS
+        """``completed`` for a clean run that answered every part of the question,
+        ``completed_with_warnings`` when a phase was not ok or a part was left unanswered."""
+        return RunStatus.COMPLETED_WITH_WARNINGS if self.run_warnings() else RunStatus.COMPLETED
 
     def _standing_metrics(self) -> list[PhaseMetrics]:
         """Phase runs whose outcome still stands: an interrupted (failed) run of a phase that

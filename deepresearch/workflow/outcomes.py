@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.state import Outcome, PhaseMetrics, ResearchState, RunStatus
+from deepresearch.state.research_state import UNANSWERED
 
 WARNINGS_HEADING = "## Limitations of this run"
 GAPS_HEADING = "## Open gaps"
@@ -65,12 +66,18 @@ def with_warnings(markdown: str, warnings: list[str]) -> str:
         body = body.rstrip() + ("\n\n## " + after[1] if len(after) > 1 else "\n")
     if not warnings:
         return body if sep else markdown
+    degraded = any(not w.startswith(UNANSWERED) for w in warnings)
+    lead = (
+        "Parts of this run did not work as configured; the findings above may be thinner "
+        "than a clean run's:"
+        if degraded
+        else "The research left these parts of the question unanswered:"
+    )
     section = "\n".join(
         [
             WARNINGS_HEADING,
             "",
-            "Parts of this run did not work as configured; the findings above may be thinner "
-            "than a clean run's:",
+            lead,
             "",
             *(f"- {w}" for w in warnings),
             "",

@@ -61,7 +61,9 @@ async def test_directive_researchers_respect_the_cap_across_rounds() -> None:
         max_concurrent_research_units=2, topic_max_tool_calls=1, max_supervision_rounds=3
     )
     await Workflow(context(llm, search, config=cfg)).run(state)
-    assert state.status == RunStatus.COMPLETED
+    # nothing found: the run ends, but says the question went unanswered
+    assert state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert state.run_warnings() and all(w.startswith("unanswered: ") for w in state.run_warnings())
     assert [len(r.directive_ids) for r in state.supervision_history] == [2, 2, 0]
     assert all(sq.status == SubQueryStatus.COMPLETED for sq in state.sub_queries)
     assert search.max_in_flight == 2
