@@ -34,11 +34,12 @@ from deepresearch.state.models import (
     TopicResult,
     UsageRecord,
 )
-from deepresearch.state.research_state import SCHEMA_VERSION, ResearchState
+from deepresearch.state.research_state import SCHEMA_VERSION, UNANSWERED, ResearchState
 
 __all__ = [
     "ENDED",
     "SCHEMA_VERSION",
+    "UNANSWERED",
     "AgentDecision",
     "AgentRole",
     "AllocationSummary",

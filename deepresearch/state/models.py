@@ -40,7 +40,8 @@ class Phase(StrEnum):
 class RunStatus(StrEnum):
     """How a session's run stands: pending, running, awaiting_input (a clarifying question
     waits for ``s.answer()``), completed, completed_with_warnings (a report exists, some
-    phase degraded), interrupted, stopped, cancelled, timed_out, failed.
+    phase degraded or a part of the question was left unanswered), interrupted, stopped,
+    cancelled, timed_out, failed.
     """
 
     PENDING = "pending"
@@ -48,7 +49,8 @@ class RunStatus(StrEnum):
     AWAITING_INPUT = "awaiting_input"
     COMPLETED = "completed"
     # Finished, but some phase degraded (a call lost, a model fallback, an extractive
-    # fallback): the report exists and says which parts were affected.
+    # fallback) or a first-priority gap stayed uncovered (a part of the question left
+    # unanswered): the report exists and says which parts were affected.
     COMPLETED_WITH_WARNINGS = "completed_with_warnings"
     INTERRUPTED = "interrupted"  # its runner died (no live lease); resume continues it
     STOPPED = "stopped"  # a think-pause hook said stop

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.state import Outcome, PhaseMetrics, ResearchState, RunStatus
-from deepresearch.state.research_state import UNANSWERED
+from deepresearch.state import UNANSWERED, Outcome, PhaseMetrics, ResearchState, RunStatus
 
 WARNINGS_HEADING = "## Limitations of this run"
 GAPS_HEADING = "## Open gaps"
@@ -64,6 +63,13 @@ def with_warnings(markdown: str, warnings: list[str]) -> str:
     if sep:  # drop the old section: it runs up to the next heading or fidelity line
         after = tail.split("\n## ", 1)
         body = body.rstrip() + ("\n\n## " + after[1] if len(after) > 1 else "\n")
+    # A part left unanswered that the report already states as a gap is not said twice.
+    said = " ".join(body.split())
+    warnings = [
+        w
+        for w in warnings
+        if not (w.startswith(UNANSWERED) and " ".join(w.removeprefix(UNANSWERED).split()) in said)
+    ]
     if not warnings:
         return body if sep else markdown
     degraded = any(not w.startswith(UNANSWERED) for w in warnings)

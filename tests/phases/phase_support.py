@@ -13,6 +13,7 @@ from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ThinkOutput
 from deepresearch.state import (
+    UNANSWERED,
     Phase,
     ResearchState,
     Source,
@@ -20,6 +21,7 @@ from deepresearch.state import (
     SubQuery,
     SubQueryStatus,
 )
+from deepresearch.state.models import FINISHED_STATUSES
 from deepresearch.testing import FunctionLLM, StaticSearch
 
 QUESTION = "How did the printing press change Europe?"
@@ -155,3 +157,11 @@ def delegating_llm(
         return None
 
     return routed_llm(respond)
+
+
+def finished_with_every_phase_ok(state: ResearchState) -> bool:
+    """The run finished and no phase degraded: its only warnings, if any, name parts of the
+    question that a thin test corpus leaves unanswered."""
+    return state.status in FINISHED_STATUSES and all(
+        w.startswith(UNANSWERED) for w in state.run_warnings()
+    )

@@ -9,6 +9,7 @@ from phase_support import (
     add_source,
     delegating_llm,
     fast_config,
+    finished_with_every_phase_ok,
     paragraph,
     routed_llm,
     topic_docs,
@@ -167,7 +168,7 @@ async def test_total_search_budget_respected_across_delegation_rounds() -> None:
     state = _state("unknown first", "unknown second")  # thin coverage: delegation never stops
     await Workflow(context(routed_llm(respond), search, config=cfg)).run(state)
 
-    assert state.status == RunStatus.COMPLETED
+    assert finished_with_every_phase_ok(state)
     assert len(state.sub_queries) == cfg.max_total_sub_queries  # the cap was reached...
     assert "cap" in state.supervision_history[-1].stop_reason  # ...and ended delegation
     assert all(t.tool_calls == cfg.topic_max_tool_calls for t in state.topic_results)

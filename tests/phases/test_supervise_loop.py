@@ -10,6 +10,7 @@ from phase_support import (
     covered_state,
     delegating_llm,
     fast_config,
+    finished_with_every_phase_ok,
     paragraph,
     routed_llm,
     topic_docs,
@@ -31,7 +32,6 @@ from deepresearch.roles import (
 from deepresearch.state import (
     Phase,
     ResearchState,
-    RunStatus,
     SubQueryStatus,
     SupervisionRound,
 )
@@ -76,7 +76,7 @@ async def test_research_complete_signal_ends_supervision() -> None:
     state = _gathering_state(THIN)
     llm = respond(complete=True)
     await _run(state, fast_config(topic_max_tool_calls=1), llm)
-    assert state.status == RunStatus.COMPLETED
+    assert finished_with_every_phase_ok(state)
     (rnd,) = state.supervision_history
     assert rnd.research_complete and rnd.stop_reason.startswith("ResearchComplete")
     assert not state.directives and len(state.sub_queries) == 1
@@ -96,7 +96,7 @@ async def test_round_limit_completes_supervision_with_nothing_left_pending() -> 
     state = _gathering_state(THIN)
     await _run(state, cfg, llm)
 
-    assert state.status == RunStatus.COMPLETED
+    assert finished_with_every_phase_ok(state)
     rounds = [r.round for r in state.supervision_history]
     assert rounds == [1, 2, 3, 4, 5, 6]
     assert "round limit" in state.supervision_history[-1].stop_reason
@@ -119,7 +119,7 @@ async def test_supervision_skipped_when_disabled() -> None:
     llm = delegating_llm(lambda n: [(f"obscure question {n}", 2)])
     state = _gathering_state("mainz printing")
     await _run(state, fast_config(enable_supervision=False), llm)
-    assert state.status == RunStatus.COMPLETED
+    assert finished_with_every_phase_ok(state)
     assert Phase.SUPERVISION not in _phases(state)
     assert _phases(state)[:2] == [Phase.GATHERING, Phase.ANALYSIS]
     assert not state.supervision_history and state.supervision_round == 0
@@ -199,7 +199,7 @@ async def test_run_state_shows_supervision_history() -> None:
     )
     await session.run()
     state = session.state
-    assert state.status == RunStatus.COMPLETED
+    assert finished_with_every_phase_ok(state)
     first, second = state.supervision_history
     assert (first.round, second.round) == (1, 2)
     assert first.should_continue and first.directive_ids == [state.directives[0].id]

@@ -87,3 +87,26 @@ def test_no_open_gaps_is_said_only_when_none_is_recorded() -> None:
     assert md.index("## Open gaps") < md.index("## Sources")
     finish(state)  # idempotent: the gap is mentioned now, nothing added twice
     assert state.report.markdown.count("radio part") == 1
+
+
+def test_a_part_left_unanswered_warns_once() -> None:
+    from deepresearch.state import UNANSWERED, Gap
+
+    state = state_with(Outcome.OK)
+    part = Gap(id="gap-1", description="No source answers: where did it originate", iteration=1)
+    minor = Gap(id="gap-2", description="More figures would help.", priority=2, iteration=1)
+    state.gaps += [part, minor]
+    state.report = Report(markdown=MARKDOWN)
+    assert finish(state) == RunStatus.COMPLETED_WITH_WARNINGS
+    assert state.run_warnings() == [UNANSWERED + part.description]  # priority 1 only
+    md = state.report.markdown
+    assert md.count("where did it originate") == 1  # stated as an open gap, not again
+    # closed because the follow-ups found nothing: still unanswered, and now only a warning
+    part.resolution = "follow-up research found no evidence for it"
+    state.report = Report(markdown=MARKDOWN)
+    finish(state)
+    md = state.report.markdown
+    assert "left these parts of the question unanswered" in md
+    assert md.count("where did it originate") == 1
+    part.addressed = True
+    assert finish(state) == RunStatus.COMPLETED
