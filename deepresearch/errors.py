@@ -35,6 +35,8 @@
 
 from __future__ import annotations
 
+from deepresearch.redaction import url_passwords_hidden
+
 
 class DeepResearchError(Exception):
     """Base class for every error this package raises on purpose."""
@@ -90,7 +92,8 @@ class ProviderError(DeepResearchError):
     says whether trying the same call again may help (5xx, timeouts, 429s)."""
 
     def __init__(self, message: str, *, provider: str = "", retryable: bool = False) -> None:
-        super().__init__(message)
+        # A base URL may carry a password; the message is shown, logged and saved.
+        super().__init__(url_passwords_hidden(message))
         self.provider = provider
         self.retryable = retryable
 

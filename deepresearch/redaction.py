@@ -28,8 +28,20 @@ _KEY_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TAVILY_API_KEY")
 _MIN_ENV_KEY_CHARS = 16
 
 
+# A password written into a URL ("http://user:pass@host/v1", a proxy or a local server's
+# base URL): the user name stays, so the message still says which account.
+_URL_PASSWORD = re.compile(r"(?<=://)([^\s/@:]*):([^\s/@]+)@")
+
+
+def url_passwords_hidden(text: str) -> str:
+    """``text`` with the password of every URL that carries one replaced by REDACTED."""
+    return _URL_PASSWORD.sub(rf"\1:{REDACTED}@", text) if "@" in text else text
+
+
 def redact(text: str, secrets: Iterable[str], *, mask: str = REDACTED) -> str:
-    """``text`` with every secret of ``secrets`` removed, whole or any 8+ character piece."""
+    """``text`` with every secret of ``secrets`` removed, whole or any 8+ character piece,
+    and without the passwords URLs in it carry."""
+    text = url_passwords_hidden(text)
     keys = [s for s in secrets if len(s) >= MIN_ECHO_CHARS]
     if not keys or not text:
         return text
@@ -57,12 +69,19 @@ def configured_keys() -> list[str]:
 
 
 def scrub_secrets(text: str) -> str:
-    """Replace anything that looks like an API key, and the configured keys (whole, as they
-    appear inside JSON, or any 8+ character piece of them)."""
+    """Replace anything that looks like an API key, the configured keys (whole, as they
+    appear inside JSON, or any 8+ character piece of them) and passwords written in URLs."""
     keys = configured_keys()
     escaped = [json.dumps(k)[1:-1] for k in keys]
     text = redact(text, [*keys, *(e for e in escaped if e not in keys)])
     return _KEY_PATTERN.sub(REDACTED, text)
 
 
-__all__ = ["MIN_ECHO_CHARS", "REDACTED", "configured_keys", "redact", "scrub_secrets"]
+__all__ = [
+    "MIN_ECHO_CHARS",
+    "REDACTED",
+    "configured_keys",
+    "redact",
+    "scrub_secrets",
+    "url_passwords_hidden",
+]

@@ -44,3 +44,16 @@ def test_scrub_secrets_covers_partial_echoes_of_configured_keys(
     out = scrub_secrets(text)
     assert "ghiJKL456" not in out and "1234567890abcdef" not in out
     assert out.count(REDACTED) == 2
+
+
+def test_a_password_in_a_url_is_hidden_wherever_text_is_shown_or_saved() -> None:
+    from deepresearch.errors import ProviderError
+
+    text = "cannot reach http://alice:s3cret@localhost:8080/v1 (refused)"
+    hidden = "cannot reach http://alice:[redacted]@localhost:8080/v1 (refused)"
+    assert scrub_secrets(text) == hidden
+    assert redact_values(text, []) == hidden
+    assert str(ProviderError(text)) == hidden
+    # no password, or no URL: unchanged
+    plain = "https://example.org/a@b and mail alice@example.org"
+    assert scrub_secrets(plain) == plain

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from deepresearch.config import Config, flat_fields
 from deepresearch.errors import InputError
+from deepresearch.redaction import REDACTED
 from deepresearch.state import ResearchState
 from deepresearch.state.models import ProviderRecipe
 
@@ -39,6 +40,14 @@ def recipe_for(
 def recorded_config(recipe: ProviderRecipe) -> Config:
     """The Config the session ran with (fields this version no longer knows are skipped)."""
     known = flat_fields()
+    hidden = [k for k, v in recipe.config.items() if isinstance(v, str) and f":{REDACTED}@" in v]
+    if hidden:
+        # A password in a URL is never saved (redaction.scrub_secrets): ask for it again.
+        raise InputError(
+            f"The session ran with a password in {', '.join(sorted(hidden))}, which the store "
+            "does not keep; resume it with the full config again, e.g. "
+            "Session.load(id, config=Config(...)) or deepresearch resume ID --config FILE."
+        )
     return Config.build({k: v for k, v in recipe.config.items() if k in known})
 
 

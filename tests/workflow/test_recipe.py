@@ -72,3 +72,15 @@ def test_a_custom_provider_must_be_passed_again(tmp_path: Path) -> None:
         dr.run_sync(again.resume())
     again = dr.Session.load(first.id, store=tmp_path / "s.db", search=StaticSearch(DOCS))
     assert dr.run_sync(again.resume()).status == RunStatus.COMPLETED
+
+
+def test_a_password_in_a_base_url_is_not_saved_and_is_asked_for_again(tmp_path: Path) -> None:
+    url = "http://alice:s3cret-pass@localhost:9/v1"
+    first = started(tmp_path, search=corpus(tmp_path))
+    assert first.state.recipe is not None
+    first.state.recipe.config["openai_base_url"] = url  # as if the run had used it
+    assert first.store is not None
+    first.store.save(first.state)
+    assert b"s3cret-pass" not in (tmp_path / "s.db").read_bytes()
+    with pytest.raises(InputError, match="password in openai_base_url"):
+        dr.Session.load(first.id, store=tmp_path / "s.db")
