@@ -33,7 +33,8 @@ def available() -> bool:
 
 
 class Embedder:
-    """Unit-length float32 vectors of texts (so a dot product is the cosine)."""
+    """Unit-length float32 vectors of texts (so a dot product is the cosine); a blank text's
+    vector is zero."""
 
     name = MODEL_NAME
 
@@ -46,11 +47,14 @@ class Embedder:
         Args:
             texts: the texts to embed.
         """
-        if not texts:
-            return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        clipped = [t[:EMBED_CHARS] for t in texts]
-        vectors = np.asarray(self._model.embed(clipped, norm=True), dtype=np.float32)
-        return vectors
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        # A blank text has no tokens: the model would divide by a zero norm (NaNs and a
+        # RuntimeWarning); its zero vector is similar to nothing, which is what it says.
+        said = [i for i, t in enumerate(texts) if t.strip()]
+        if said:
+            clipped = [texts[i][:EMBED_CHARS] for i in said]
+            out[said] = np.asarray(self._model.embed(clipped, norm=True), dtype=np.float32)
+        return out
 
 
 def load_embedder() -> Embedder | None:
