@@ -9,10 +9,12 @@ reason into a warning and an entry of ``CorpusSearch.skipped``.
 from __future__ import annotations
 
 import codecs
+import logging
 import os
 import re
 import stat
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -346,6 +348,20 @@ def _read_html(path: Path) -> Document:
     return _with_outline(title or path.stem, _tidy("".join(parser.parts)), markdown=True)
 
 
+@contextmanager
+def _pypdf_quiet() -> Iterator[None]:
+    """pypdf logs what it repairs or gives up on ("EOF marker not found") as warnings, which
+    Python prints to stderr when the application configured no logging: a file it cannot
+    read is reported once, as the corpus's skipped file, and a repaired one needs no note."""
+    log = logging.getLogger("pypdf")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
 def _read_pdf(path: Path) -> Document:
     try:
         from pypdf import PdfReader
@@ -354,9 +370,10 @@ def _read_pdf(path: Path) -> Document:
             "PDF support is not installed: pip install 'deepresearch-sdk[pdf]'"
         ) from exc
     try:
-        reader = PdfReader(str(path))
-        pages = [page.extract_text() or "" for page in reader.pages]
-        meta_title = reader.metadata.title if reader.metadata else None
+        with _pypdf_quiet():
+            reader = PdfReader(str(path))
+            pages = [page.extract_text() or "" for page in reader.pages]
+            meta_title = reader.metadata.title if reader.metadata else None
     except PermissionError as exc:
         raise UnreadableDocument("permission denied: check the file's read permission") from exc
     except Exception as exc:  # pypdf raises many types for damaged or encrypted files

@@ -165,6 +165,18 @@ def test_pdf_without_pypdf_is_skipped_naming_the_extra(
         assert corpus.index().skipped == 1
 
 
+def test_a_damaged_pdf_is_one_corpus_warning_and_nothing_from_pypdf(
+    folder: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("pypdf")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really a pdf")
+    corpus = CorpusSearch(folder)
+    with pytest.warns(CorpusWarning, match="not a readable PDF"):
+        assert corpus.index().skipped == 1
+    # pypdf's own "EOF marker not found", which Python prints to stderr by default
+    assert not [r for r in caplog.records if r.name.startswith("pypdf")]
+
+
 async def test_pdf_text_is_indexed(folder: Path) -> None:
     (folder / "paper.pdf").write_bytes(_minimal_pdf("Stomata regulate gas exchange"))
     (hit,) = await CorpusSearch(folder).search("stomata", max_results=5)
