@@ -78,6 +78,7 @@ class Workflow:
         state.status = RunStatus.RUNNING
         self._looping = True
         try:
+            await self.ctx.checkpoint(state)  # seen as running from the start (_mark_running)
             self._prefetch_scout(state)
             while state.phase != Phase.DONE and state.status not in STOPPING:
                 await self.step(state)
@@ -166,12 +167,19 @@ class Workflow:
             await self._abort(state, target, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         return None
 
+    async def _mark_running(self, state: ResearchState) -> None:
+        """Set the status to running and save it now, not when the phase ends:
+        `deepresearch list` and another process see the run as running from its first
+        phase, not as pending."""
+        if state.status not in (RunStatus.RUNNING, RunStatus.AWAITING_INPUT):
+            state.status = RunStatus.RUNNING
+            await self.ctx.checkpoint(state)
+
     async def _step(self, state: ResearchState, phase: Phase) -> PhaseReport:
         ctx, cfg = self.ctx, self.ctx.config
         ctx.cancel.check()
         state.phase = phase
-        if state.status not in (RunStatus.RUNNING, RunStatus.AWAITING_INPUT):
-            state.status = RunStatus.RUNNING
+        await self._mark_running(state)
         ahead = self._ahead.pop(phase, None)
         metrics = ahead.metrics if ahead else PhaseMetrics(phase=phase, iteration=state.iteration)
         if ahead is None:

@@ -185,7 +185,7 @@ async def test_with_a_hook_clarification_waits_for_the_answer(search: StaticSear
     assert state.clarification is not None
     assert seen[0][0] == RunStatus.AWAITING_INPUT  # the hook is asked while the run waits
     assert seen[0][1].startswith("Clarification needed: ")
-    assert checkpoints[0] == RunStatus.AWAITING_INPUT  # saved while waiting
+    assert checkpoints[:2] == [RunStatus.RUNNING, RunStatus.AWAITING_INPUT]  # saved while waiting
     assert state.clarification.answer == CONSTRAINT
     assert state.status == RunStatus.RUNNING and state.phase == Phase.BRIEF
     assert state.guidance_for(Phase.BRIEF) == []  # the answer is not also guidance

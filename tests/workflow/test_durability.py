@@ -528,3 +528,26 @@ def test_ctrl_c_in_cli_saves_and_resume_finishes(tmp_path: Path) -> None:
     at = f"↻ resumed at {saved.abort_phase.value}"
     resumed = next(i for i, line in enumerate(timeline_lines) if at in line)
     assert cancelled < resumed
+
+
+async def test_a_run_is_saved_as_running_before_its_first_phase_ends(tmp_path: Path) -> None:
+    import deepresearch as dr
+    from deepresearch.store import SessionStore
+    from deepresearch.testing import FunctionLLM
+
+    seen: list[str] = []
+    store_path = tmp_path / "s.db"
+
+    def check(request: object) -> None:
+        if not seen:  # the first model call, inside the first phase
+            loaded = SessionStore(store_path).load(session.id)
+            seen.append(loaded.status.value)
+
+    session = dr.Session(
+        "How did the printing press change Europe?",
+        config=dr.Config(max_iterations=1),
+        llm=FunctionLLM(check=check),
+        store=store_path,
+    )
+    await session.run()
+    assert seen == ["running"]
