@@ -81,10 +81,14 @@ class ConfigSection(BaseModel):
     def _usable_paths_and_urls(cls, data: Any) -> Any:
         """Path("") is ".": an empty path (``--set corpus=``, an unset shell variable)
         would silently mean the working folder, so it is refused; so is a base URL that is
-        not http(s)."""
+        not http(s), and True or False for a number."""
         if isinstance(data, Mapping):
             for key, value in data.items():
                 field = cls.model_fields.get(key)
+                kinds = (field.annotation, *get_args(field.annotation)) if field else ()
+                if isinstance(value, bool) and bool not in kinds and {int, float} & set(kinds):
+                    # bool is an int to Python: max_iterations=True would mean 1
+                    raise ValueError(f"{key} takes a number, not {value}")
                 if (
                     field is not None
                     and Path in (field.annotation, *get_args(field.annotation))

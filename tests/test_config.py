@@ -538,3 +538,11 @@ def test_values_that_only_fail_mid_run_are_config_errors(
 def test_http_base_urls_are_accepted() -> None:
     config = Config(openai_base_url="http://localhost:11434/v1", tavily_base_url="https://x.io")
     assert config.openai_base_url == "http://localhost:11434/v1"
+
+
+def test_true_or_false_is_not_a_number() -> None:
+    with pytest.raises(ConfigError, match="max_iterations takes a number, not True"):
+        Config(max_iterations=True)
+    with pytest.raises(ConfigError, match="takes a number"):
+        Config(retry_base_delay_s=False)
+    assert Config(enable_supervision=False).set_values()  # a real switch still takes one
