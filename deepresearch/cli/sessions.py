@@ -218,7 +218,7 @@ def _guarded(command: Command) -> Command:
 
 
 def _fail(message: str, *, code: int = EXIT_ERROR) -> int:
-    print(f"error: {terminal_text(one_line(message))}", file=sys.stderr)
+    print(f"deepresearch: error: {terminal_text(one_line(message))}", file=sys.stderr)
     return code
 
 

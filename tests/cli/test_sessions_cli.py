@@ -110,7 +110,7 @@ def test_unknown_id_is_one_line_and_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     err = captured.err.strip()
-    assert err.startswith("error: No session 'nope'")
+    assert err.startswith("deepresearch: error: No session 'nope'")
     assert "\n" not in err
 
 
@@ -126,7 +126,7 @@ def test_unreadable_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     path.write_bytes(b"definitely not sqlite" * 200)
     assert run(["list", "--store", str(path)]) == 4  # the store failed, not the input
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "junk.db" in err
+    assert err.startswith("deepresearch: error: ") and "junk.db" in err
     assert err.count("\n") == 1
 
 
@@ -139,7 +139,7 @@ def test_show_corrupted_state_still_prints_events(
     assert run(["show", state.id, "--store", str(path)]) == 2
     captured = capsys.readouterr()
     assert "search 'literacy'" in captured.out
-    assert captured.err.startswith(f"error: Session '{state.id}'")
+    assert captured.err.startswith(f"deepresearch: error: Session '{state.id}'")
 
 
 def test_terminal_escapes_from_questions_and_sources_never_reach_the_terminal(
