@@ -1,13 +1,16 @@
-"""What a run returns (:class:`RunResult`) and how a question is checked before one starts."""
+"""What a run returns (:class:`RunResult`) and how a question and the session's arguments
+are checked before one starts."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from pydantic import BaseModel
 
 from deepresearch.config import Config
 from deepresearch.errors import InputError
+from deepresearch.providers.base import LLMProvider, SearchProvider
 from deepresearch.state import Phase, Report, RunStatus
 
 
@@ -70,3 +73,47 @@ def validate_question(question: object, config: Config) -> str:
             "about it, or raise Config.max_question_chars."
         )
     return text
+
+
+def validate_arguments(
+    llm: object, search: object, config: object, hooks: object, progress: object
+) -> None:
+    """InputError for a Session argument of the wrong type: it would fail mid-run with a
+    bare TypeError, or be ignored."""
+    if llm is not None and not isinstance(llm, str | LLMProvider):
+        raise InputError(
+            f"llm must be a model spec ('offline', 'openai:MODEL', 'anthropic:MODEL') or an "
+            f"LLMProvider, not {type(llm).__name__} ({llm!r:.40})."
+        )
+    if search is not None and not (
+        isinstance(search, str | os.PathLike | SearchProvider)
+        or (isinstance(search, list) and all(isinstance(s, str) for s in search))
+    ):
+        raise InputError(
+            "search must be a search name ('auto', 'demo', 'corpus', ...), a list of names, a "
+            f"folder of documents or a SearchProvider, not {type(search).__name__} "
+            f"({search!r:.40})."
+        )
+    if config is not None and not isinstance(config, Config):
+        raise InputError(
+            f"config must be a deepresearch.Config, not {type(config).__name__}: "
+            "dr.Config(max_iterations=2), or dr.Config.load(file='deepresearch.toml') for a "
+            "file (config keys may also be passed straight to Session)."
+        )
+    if hooks is not None:
+        if not isinstance(hooks, list | tuple):
+            raise InputError(
+                f"hooks must be a list of callables fn(state, prompt), not "
+                f"{type(hooks).__name__}; e.g. hooks=[review]."
+            )
+        bad = [h for h in hooks if not callable(h)]
+        if bad:
+            raise InputError(
+                f"hooks must be callables fn(state, prompt) (or a ThinkPausePanel); "
+                f"got {type(bad[0]).__name__} ({bad[0]!r:.40})."
+            )
+    if progress is not None and not callable(progress):
+        raise InputError(
+            f"progress must be a callable taking one str (e.g. print), not "
+            f"{type(progress).__name__}."
+        )

@@ -31,7 +31,7 @@ from deepresearch.providers.registry import (
     search_names,
 )
 from deepresearch.providers.shared_limits import ProviderWrapper
-from deepresearch.run_result import RunResult, validate_question
+from deepresearch.run_result import RunResult, validate_arguments, validate_question
 from deepresearch.session_steps import PhaseSteps
 from deepresearch.session_views import SessionViews
 from deepresearch.state import (
@@ -117,7 +117,7 @@ class Session(PhaseSteps, SessionViews):
         provider_wrapper: ProviderWrapper | None = None,
         **overrides: Unpack[ConfigOverrides],
     ) -> None:
-        _check_arguments(llm, search, config, hooks, progress)
+        validate_arguments(llm, search, config, hooks, progress)
         if isinstance(store, bool):
             warnings.warn(
                 "Session(store=True/False) is deprecated; use persist=True/False.",
@@ -399,49 +399,6 @@ class Session(PhaseSteps, SessionViews):
                 self._saver.save(self.state)
             with self._watching():
                 return await Workflow(ctx, self.hooks).step(self.state, phase)
-
-
-def _check_arguments(
-    llm: object, search: object, config: object, hooks: object, progress: object
-) -> None:
-    """A wrong type here would fail mid-run with a bare TypeError, or be ignored."""
-    if llm is not None and not isinstance(llm, str | LLMProvider):
-        raise InputError(
-            f"llm must be a model spec ('offline', 'openai:MODEL', 'anthropic:MODEL') or an "
-            f"LLMProvider, not {type(llm).__name__} ({llm!r:.40})."
-        )
-    if search is not None and not (
-        isinstance(search, str | os.PathLike | SearchProvider)
-        or (isinstance(search, list) and all(isinstance(s, str) for s in search))
-    ):
-        raise InputError(
-            "search must be a search name ('auto', 'demo', 'corpus', ...), a list of names, a "
-            f"folder of documents or a SearchProvider, not {type(search).__name__} "
-            f"({search!r:.40})."
-        )
-    if config is not None and not isinstance(config, Config):
-        raise InputError(
-            f"config must be a deepresearch.Config, not {type(config).__name__}: "
-            "dr.Config(max_iterations=2), or dr.Config.load(file='deepresearch.toml') for a "
-            "file (config keys may also be passed straight to Session)."
-        )
-    if hooks is not None:
-        if not isinstance(hooks, list | tuple):
-            raise InputError(
-                f"hooks must be a list of callables fn(state, prompt), not "
-                f"{type(hooks).__name__}; e.g. hooks=[review]."
-            )
-        bad = [h for h in hooks if not callable(h)]
-        if bad:
-            raise InputError(
-                f"hooks must be callables fn(state, prompt) (or a ThinkPausePanel); "
-                f"got {type(bad[0]).__name__} ({bad[0]!r:.40})."
-            )
-    if progress is not None and not callable(progress):
-        raise InputError(
-            f"progress must be a callable taking one str (e.g. print), not "
-            f"{type(progress).__name__}."
-        )
 
 
 def _provider_keys(
