@@ -362,8 +362,9 @@ class SessionStore:
         SessionNotFoundError when there is none. When the newest cannot be read (corrupted),
         the newest readable older one, with a :class:`StoreWarning` saying what is missing;
         a StateVersionError when none can be read, or the newest is from a newer version."""
+        # Ids first: a snapshot's state is read only when the newer ones could not be.
         rows = self._read(
-            "SELECT id, saved_at, schema_version, state FROM snapshots WHERE session_id = ? "
+            "SELECT id, saved_at, schema_version FROM snapshots WHERE session_id = ? "
             "ORDER BY id DESC LIMIT ?",
             (session_id, SNAPSHOTS_KEPT),
         )
@@ -371,13 +372,13 @@ class SessionStore:
             raise SessionNotFoundError(
                 f"No session {session_id!r} in {self.path}. `deepresearch list` shows the ids."
             )
-        newest_id, newest_saved, version, _ = rows[0]
+        newest_id, newest_saved, version = rows[0]
         # A newer deepresearch wrote the newest: an older snapshot would drop its work.
         newer = isinstance(version, int) and version > SCHEMA_VERSION
         newest_error: StateVersionError | None = None
-        for snapshot_id, saved_at, _, stored in rows:
+        for snapshot_id, saved_at, _ in rows:
             try:
-                state = self._state_of(stored)
+                state = self._state_of(snapshot_id)
             except StateVersionError as exc:
                 newest_error = newest_error or exc
                 if newer:
@@ -410,7 +411,11 @@ class SessionStore:
             f"`deepresearch delete {session_id}` removes it."
         ) from newest_error
 
-    def _state_of(self, stored: bytes | str) -> ResearchState:
+    def _state_of(self, snapshot_id: int) -> ResearchState:
+        found = self._read("SELECT state FROM snapshots WHERE id = ?", (snapshot_id,))
+        if not found:  # pruned by another process's save since the ids were read
+            raise StateVersionError(f"snapshot {snapshot_id} was replaced while loading")
+        (stored,) = found[0]
         if isinstance(stored, bytes):
             return ResearchState.from_dict(unpack(stored, self._texts))
         return ResearchState.from_json(stored)  # written before store version 2
