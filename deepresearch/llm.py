@@ -163,7 +163,9 @@ async def call_llm(
                 _announce_fallback(state, ctx, role, phase, model, usable[index + 1], exc)
             continue
         if failures:
-            _degrade(state, phase, f"{role.value}: answered by {model} after {'; '.join(failures)}")
+            degrade_phase(
+                state, phase, f"{role.value}: answered by {model} after {'; '.join(failures)}"
+            )
             _bump(state, phase, fallback=True)
         return output
     last_error = errors[-1] if errors else None
@@ -202,7 +204,7 @@ def _lost_call(
     """A chain that failed entirely is a lost call on the phase's record; the error raised
     holds every attempt's error, not only the last."""
     role = request.role.value
-    _degrade(state, request.phase, f"{role} call lost: {'; '.join(failures)}")
+    degrade_phase(state, request.phase, f"{role} call lost: {'; '.join(failures)}")
     _bump(state, request.phase, fallback=False)
     if len(errors) > 1:
         message = f"{role}: every model failed ({'; '.join(failures)})"
@@ -239,10 +241,10 @@ async def _call_one(
     _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
     if response.token_limit_retries:
-        _degrade(state, request.phase, _cut_problem(request, spec, cut, response))
+        degrade_phase(state, request.phase, _cut_problem(request, spec, cut, response))
     output = response.output
     if isinstance(output, TextOutput) and output.cut_off:
-        _degrade(
+        degrade_phase(
             state,
             request.phase,
             f"{request.role.value}: {spec}'s answer was cut off at its output limit "
@@ -314,7 +316,9 @@ def _one_line(exc: Exception) -> str:
     return " ".join(str(exc).split())[:300]
 
 
-def _degrade(state: ResearchState, phase: str, problem: str) -> None:
+def degrade_phase(state: ResearchState, phase: str, problem: str) -> None:
+    """Mark the phase now running degraded, saying why (its outcome record: status, CLI,
+    report and DataFrames read it)."""
     metrics = phase_metrics(state, phase)
     if metrics is not None:
         metrics.degrade(problem)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
-from deepresearch.llm import Fallback, ask, phase_metrics
+from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.gather import compress_pending_topics
@@ -147,9 +147,7 @@ def _report_unplaced(
         stand_in, _ = _add_findings(state, _snippets(fresh))
         problem += "; each top source's snippet kept as a low-confidence finding"
     notes.append(problem)
-    metrics = phase_metrics(state, Phase.ANALYSIS.value)
-    if metrics is not None:
-        metrics.degrade(problem)
+    degrade_phase(state, Phase.ANALYSIS.value, problem)
     return stand_in
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
-from deepresearch.llm import phase_metrics
+from deepresearch.llm import degrade_phase
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
@@ -78,10 +78,11 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
 
 def _report_failures(state: ResearchState, failures: list[str], searched: int) -> None:
     """A search that failed is research the run could not do: the phase says so."""
-    metrics = phase_metrics(state, Phase.GATHERING.value)
-    if failures and metrics is not None:
-        metrics.degrade(
-            f"{len(failures)} of {searched} sub-query searches failed: " + "; ".join(failures)
+    if failures:
+        degrade_phase(
+            state,
+            Phase.GATHERING.value,
+            f"{len(failures)} of {searched} sub-query searches failed: " + "; ".join(failures),
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError
-from deepresearch.llm import Fallback, ask, phase_metrics
+from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.phases.agents import BRIEFER, CLARIFIER, PLANNER
 from deepresearch.phases.common import PhaseReport, run_search
 from deepresearch.roles import (
@@ -98,9 +98,9 @@ async def plan(state: ResearchState, ctx: RunContext) -> PhaseReport:
             ]
         except ProviderError as exc:
             scout = []  # planning works from the question alone, and says why
-            metrics = phase_metrics(state, Phase.PLANNING.value)
-            if metrics is not None:
-                metrics.degrade(f"the scout search failed ({exc}); planned without it")
+            degrade_phase(
+                state, Phase.PLANNING.value, f"the scout search failed ({exc}); planned without it"
+            )
     inputs = PlanInputs(
         question=state.question,
         research_brief=state.research_brief,

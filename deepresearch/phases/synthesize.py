@@ -7,7 +7,7 @@ import re
 from deepresearch.budget.tokens import count_tokens
 from deepresearch.budget_hooks import PROMPT_FRAME_TOKENS, fit_findings
 from deepresearch.context import RunContext
-from deepresearch.llm import Fallback, ask, phase_metrics
+from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.offline import report as offline_report
 from deepresearch.phases.agents import SYNTHESIZER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -130,9 +130,7 @@ def _replace_uncited(
         "findings rest on; the extractive report of the findings stands in"
     )
     notes.append(problem)
-    metrics = phase_metrics(state, Phase.SYNTHESIS.value)
-    if metrics is not None:
-        metrics.degrade(problem)
+    degrade_phase(state, Phase.SYNTHESIS.value, problem)
     state.record(
         AgentDecision(
             agent=SYNTHESIZER.agent,

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
-from deepresearch.llm import Fallback, ask, phase_metrics
+from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.phases.agents import COMPRESSOR, RESEARCHER, SUMMARIZER
 from deepresearch.phases.common import domain_of, run_search, source_text
 from deepresearch.phases.settle import add_provisional_source, settle_sources, visible_sources
@@ -116,12 +116,12 @@ async def _extract(
             )
         except SearchError as exc:  # non-fatal: keep the search results, and say so
             ctx.events.emit(state, EventKind.EXTRACT_FAILED, {"urls": urls, "error": str(exc)})
-            metrics = phase_metrics(state, phase.value)
-            if metrics is not None:
-                metrics.degrade(
-                    f"{len(urls)} page(s) {sq.id} asked to read could not be read ({exc}); "
-                    "their search snippets are kept"
-                )
+            degrade_phase(
+                state,
+                phase.value,
+                f"{len(urls)} page(s) {sq.id} asked to read could not be read ({exc}); "
+                "their search snippets are kept",
+            )
         else:
             await _merge_extracts(state, ctx, sq, topic, extracted, phase)
 
