@@ -257,9 +257,21 @@ _ASKS_FOR_ENTITY = re.compile(
 _DESCRIBED = re.compile(r"^(?:the|its|their|his|her)\s+[a-z]", re.IGNORECASE)
 
 
+# A thing described by a relative clause ("the element, other than radium, that her
+# second prize cited"): the question gives what it is, not its name.
+_RELATIVE = re.compile(
+    r"\bthe\s+(?:[a-z-]+\s+){0,2}(?P<noun>[a-z-]+)(?:\s*,[^,]{1,40},)?\s+that\s+(?!is\b|are\b)",
+    re.IGNORECASE,
+)
+
+
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
-    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()))
+    return bool(
+        _ASKS_FOR_ENTITY.search(text)
+        or _DESCRIBED.match(text.strip())
+        or any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
+    )
 
 
 # A part that asks who did something ("who invented the radio", "who first described

@@ -72,6 +72,17 @@ def test_entity_questions_are_told_apart_by_syntax() -> None:
     assert not asks_for_entity("How did the printing press change Europe")
 
 
+def test_a_thing_described_by_a_relative_clause_is_asked_for() -> None:
+    # "the element … that her prize cited" gives what it is, not its name: a hop.
+    assert asks_for_entity(
+        "What is the atomic number of the element, other than radium, that her prize cited"
+    )
+    assert asks_for_entity("How long is the railway that crosses Siberia")
+    # "that" as a pronoun, or after "is", names nothing to identify.
+    assert not asks_for_entity("How is it used for that purpose")
+    assert not asks_for_entity("How did the idea that is popular now spread")
+
+
 def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
     question = "Which emperor was buried with clay soldiers, and how long did his dynasty last?"
     part = question_parts(question)[0]
