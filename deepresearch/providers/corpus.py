@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
@@ -34,7 +34,7 @@ from filelock import FileLock, Timeout
 from deepresearch.config import default_home
 from deepresearch.errors import CorpusError, UnreadableDocument
 from deepresearch.providers import corpus_index as store
-from deepresearch.providers import readers
+from deepresearch.providers import page_chrome, readers
 from deepresearch.providers.base import SearchHit
 from deepresearch.providers.corpus_index import Lookup
 from deepresearch.providers.corpus_ranking import (
@@ -58,6 +58,7 @@ TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 3.0, 1.0
 # the entries it names (measured in docs/results.md).
 LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
 RECORD_BATCH = 1_000  # records inserted per executemany (bench/bench_corpus_scale.py)
+FILE_BATCH = 200  # a folder's files inserted per executemany
 # SQLite page cache while (re)building, in KiB: FTS5 merges its segments as it grows, and
 # the default 2 MB cache made large builds re-read them. Queries keep the default.
 BUILD_CACHE_KIB = 128_000
@@ -426,6 +427,7 @@ class CorpusSearch:
         }
         seen: set[str] = set()
         added = updated = skipped = unchanged = 0
+        pending: list[store.NewDoc] = []  # read, inserted once the folder's chrome is known
         for path in readers.iter_supported_files(folder):
             store.check_cancel(cancel)
             key = path.relative_to(folder).as_posix()
@@ -457,10 +459,25 @@ class CorpusSearch:
             added += key not in known
             parent = Path(key).parent.as_posix()
             domain = "local" if parent == "." else parent
-            store.insert_doc(conn, key, signature, document, domain)
+            edges = frozenset(page_chrome.edge_keys(document))
+            pending.append(store.NewDoc(key, signature, document, domain, edges=edges))
         removed = 0
         for key in known.keys() - seen:
             removed += store.delete_doc(conn, key)
+        # Site chrome is what most files share at their edges, these and those indexed.
+        counts = store.edge_counts(conn)
+        for item in pending:
+            for edge in item.edges:
+                counts[edge] = counts.get(edge, 0) + 1
+        files = len(pending) + int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+        chrome = page_chrome.chrome_keys(counts, files)
+        for start in range(0, len(pending), FILE_BATCH):
+            store.check_cancel(cancel)
+            batch = pending[start : start + FILE_BATCH]
+            store.insert_docs(
+                conn,
+                [replace(item, doc=page_chrome.without_chrome(item.doc, chrome)) for item in batch],
+            )
         for key in known_skips.keys() - seen:
             conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
         return IndexStats(added, updated, removed, skipped, unchanged)

@@ -17,7 +17,8 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "3"  # 3: front-matter titles, table row groups, heading lines in passages
+SCHEMA_VERSION = "4"  # 3: front-matter titles, table row groups, heading lines in passages;
+# 4: HTML lists, code and tables as Markdown, a folder's site chrome blanked (edges)
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """
@@ -34,6 +35,8 @@ CREATE TABLE IF NOT EXISTS vectors(passage_id INTEGER PRIMARY KEY, vec BLOB NOT 
 CREATE TABLE IF NOT EXISTS skipped(
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
     reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS edges(doc_id INTEGER NOT NULL, key INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS edges_doc ON edges(doc_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
 """
@@ -107,6 +110,9 @@ class NewDoc:
     doc: readers.Document
     domain: str
     snippet: str = ""
+    # Keys of the lines at the file's top and bottom as read (page_chrome.edge_keys):
+    # what tells a folder's site chrome from content when later files are indexed.
+    edges: frozenset[int] = frozenset()
 
 
 def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
@@ -116,8 +122,10 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
     doc_id = int(conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0])
     pid = int(conn.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0])
     docs, passages, fts = [], [], []
+    edges: list[tuple[int, int]] = []
     for item in new:
         doc_id += 1
+        edges.extend((doc_id, key) for key in item.edges)
         text = item.doc.text
         snippet = item.snippet or clip(text, SNIPPET_CHARS)
         docs.append((doc_id, item.key, *item.signature, item.doc.title, text, item.domain, snippet))
@@ -136,6 +144,12 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
         passages,
     )
     conn.executemany("INSERT INTO fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", fts)
+    conn.executemany("INSERT INTO edges(doc_id, key) VALUES (?, ?)", edges)
+
+
+def edge_counts(conn: sqlite3.Connection) -> dict[int, int]:
+    """How many indexed files have each edge line (page_chrome)."""
+    return dict(conn.execute("SELECT key, count(*) FROM edges GROUP BY key").fetchall())
 
 
 def _passages_of(doc: readers.Document) -> list[Passage]:
@@ -154,6 +168,7 @@ def delete_doc(conn: sqlite3.Connection, key: str) -> int:
         conn.execute("DELETE FROM fts WHERE rowid = ?", (pid,))
         conn.execute("DELETE FROM vectors WHERE passage_id = ?", (pid,))
     conn.execute("DELETE FROM passages WHERE doc_id = ?", (row[0],))
+    conn.execute("DELETE FROM edges WHERE doc_id = ?", (row[0],))
     conn.execute("DELETE FROM docs WHERE id = ?", (row[0],))
     return 1
 

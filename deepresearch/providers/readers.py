@@ -279,6 +279,16 @@ def _first_title(text: str) -> str:
     return ""
 
 
+def with_lines_blanked(doc: Document, blanked: set[int]) -> Document:
+    """``doc`` with the lines at ``blanked`` (indexes into its outline, or its text when it
+    has none) emptied: line numbers, which passages cite, stay where they were."""
+    source = (doc.outline or doc.text).splitlines()
+    kept = "\n".join("" if i in blanked else line for i, line in enumerate(source))
+    if not doc.outline:
+        return Document(title=doc.title, text=_tidy(kept))
+    return _with_outline(doc.title, kept, markdown=True)
+
+
 def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
     """Markdown (by suffix or by content): '# Heading' lines become sentences of their
     own in ``text``, so that the '#'s and words do not run into the paragraph below in a
@@ -291,53 +301,112 @@ def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
 
 
 class _HTMLText(HTMLParser):
-    """Collects visible text and the <title>; block tags become line breaks."""
+    """Visible text and the <title>, as Markdown: headings as '#' lines (passages split at
+    them), list items as '- ' items, <pre> as fenced code, table rows as '|' rows, so that
+    the statement reader treats them as it does in a Markdown file (a lead-in with its
+    items, code and tables quoted briefly, never prose). Navigation (<nav>, <aside>) and
+    hidden elements (``hidden``, ``aria-hidden="true"``: a theme's pop-ups) are skipped."""
 
-    _SKIPPED = frozenset({"script", "style", "noscript", "template", "svg"})
+    _SKIPPED = frozenset({"script", "style", "noscript", "template", "svg", "nav", "aside"})
+    _VOID = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+         "track", "wbr"}
+    )  # fmt: skip
     _BLOCKS = frozenset(
         {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section",
-         "article", "header", "footer", "blockquote", "pre", "table", "ul", "ol", "hr"}
+         "article", "header", "footer", "blockquote", "pre", "table", "ul", "ol", "hr",
+         "dt", "dd", "main", "figure", "figcaption", "details", "summary"}
     )  # fmt: skip
     _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+    _CELLS = frozenset({"td", "th"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.title_parts: list[str] = []
-        self._skip_depth = 0
+        self._skipped: list[str] = []  # the open elements being skipped, innermost last
         self._in_title = False
         self._heading_level = 0
+        self._pre = 0
+        self._row: list[str] | None = None  # the cells of the open table row
+        self._cell: list[str] | None = None
+        self._header_row = False
+        self._rows = 0  # rows written in the open table
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIPPED:
-            self._skip_depth += 1
+        if self._skipped:
+            if tag not in self._VOID:
+                self._skipped.append(tag)
+            return
+        hidden = any(
+            (k == "hidden") or (k == "aria-hidden" and (v or "").lower() == "true")
+            for k, v in attrs
+        )
+        if tag in self._SKIPPED or (hidden and tag not in self._VOID):
+            self._skipped.append(tag)
         elif tag == "title":
             self._in_title = True
+        elif tag in self._CELLS and self._row is not None:
+            self._cell = []
+            self._header_row = self._header_row or tag == "th"
+        elif tag == "tr":
+            self._row = []
+        elif tag == "table":
+            self._rows = 0
+            self.parts.append("\n")
         elif tag in self._BLOCKS:
             self.parts.append("\n")
-            if tag in self._HEADINGS:
+            if tag == "pre":
+                self._pre += 1
+                self.parts.append("```\n")
+            elif tag == "li":
+                self.parts.append("- ")
+            elif tag in self._HEADINGS:
                 # Headings kept as Markdown heading lines: passages split at them.
                 self._heading_level = int(tag[1])
                 self.parts.append("#" * self._heading_level + " ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIPPED:
-            self._skip_depth = max(0, self._skip_depth - 1)
-        elif tag == "title":
+        if self._skipped:
+            if tag == self._skipped[-1]:
+                self._skipped.pop()
+            return
+        if tag == "title":
             self._in_title = False
+        elif tag in self._CELLS and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()).replace("|", "\\|"))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            if any(self._row):
+                self.parts.append("\n| " + " | ".join(self._row) + " |\n")
+                if self._rows == 0 and self._header_row:
+                    self.parts.append("|" + " --- |" * len(self._row) + "\n")
+                self._rows += 1
+            self._row, self._header_row = None, False
+        elif tag == "table":
+            self.parts.append("\n")
         elif tag in self._BLOCKS:
+            if tag == "pre" and self._pre:
+                self._pre -= 1
+                self.parts.append("\n```")
             self.parts.append("\n")
             self._heading_level = 0
 
     def handle_data(self, data: str) -> None:
-        if self._skip_depth:
+        if self._skipped:
             return
         if self._in_title:
             self.title_parts.append(data)
+        elif self._cell is not None:
+            self._cell.append(data)
         elif self._heading_level:
             self.parts.append(" ".join(data.split()) + " ")
-        else:
+        elif self._pre:
             self.parts.append(data)
+        else:
+            # Outside <pre>, line breaks in the source are spaces: a list item or
+            # paragraph wrapped in the HTML is one line of text.
+            self.parts.append(" ".join(data.split("\n")))
 
 
 def _read_html(path: Path) -> Document:
