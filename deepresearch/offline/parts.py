@@ -234,7 +234,10 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]
     # The left conjunct mirrors the right one: as many words, after the shared head.
     head, left = left_all[: -len(right)], left_all[-len(right) :]
-    if _BETWEEN in (w.lower() for w in left_all[-len(right) - 1 :]):
+    before = len(left_all) - len(right) - 1
+    while before > 0 and left_all[before].endswith(","):
+        before -= 1  # "between Box, Rc and RefCell": the list's earlier items
+    if _BETWEEN in (w.lower() for w in left_all[before:]):
         return [clause]  # "between 499 and 449 BC" is one span, not two things
     if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
         return [clause]

@@ -43,6 +43,7 @@ _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
+_BACKTICKS = re.compile(r"`+")
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
@@ -267,4 +268,8 @@ def _code_quote(line: str) -> list[str]:
         return []
     if code.startswith(("#", "//", '"""', "'''")):
         return []  # comments: the prose around the block says it better
-    return [f"{CODE}`{code}`"]
+    # A code span's fence is a backtick run longer than any inside it (CommonMark), so
+    # "a `Box` or `Rc`" stays one span when the quote is shown.
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(code)), default=0) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return [f"{CODE}{fence}{pad}{code}{pad}{fence}"]

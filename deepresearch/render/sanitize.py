@@ -32,6 +32,8 @@ _URL_SAFE = ":/?#@!$&*+,;=%~[]"
 # What Markdown gives meaning to in running text: backslash escapes, HTML and entities,
 # and link/image brackets (autolinks need "<", so escaping it covers them).
 _MARKDOWN_ACTIVE = re.compile(r"([\\\[\]])")
+# A CommonMark code span: a run of backticks, then the same run again, on one line.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)")
 # ANSI/VT escape sequences (CSI, OSC, and two-character ESC forms).
 _ESCAPE_SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]"
@@ -61,8 +63,19 @@ def safe_href(location: str) -> str | None:
 def escape_markdown(text: str) -> str:
     """Untrusted text made literal inside Markdown: raw HTML shows as text, and brackets
     and backslashes cannot form a link or image. Other Markdown (emphasis, lists,
-    headings) is kept, so a model-written report still reads as Markdown."""
+    headings) is kept, so a model-written report still reads as Markdown. Code spans
+    (`Box<T>`) are left as they are: Markdown shows their content literally already, and
+    an escape there would show as "&lt;"."""
     text = strip_controls(text)
+    out: list[str] = []
+    last = 0
+    for span in _CODE_SPAN.finditer(text):
+        out += [_escaped(text[last : span.start()]), span[0]]
+        last = span.end()
+    return "".join([*out, _escaped(text[last:])])
+
+
+def _escaped(text: str) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     return _MARKDOWN_ACTIVE.sub(r"\\\1", text)
 

@@ -162,3 +162,10 @@ def test_markdown_html_drops_raw_html_and_unsafe_links() -> None:
     assert "<script" not in page and 'href="https://ok.org"' in page
     assert "javascript:alert" not in re.sub(r"\[a\]\(javascript:alert\(1\)\)", "", page)
     assert 'rel="noopener noreferrer"' in page
+
+
+def test_code_spans_show_their_text_as_written() -> None:
+    # Inside a code span Markdown shows "&lt;" literally: it is left unescaped there.
+    page = PERMISSIVE.render(escape_markdown("Use ``Box<T>` or `&x` `` and <b>bold</b> [1]"))
+    assert "<code>Box&lt;T&gt;` or `&amp;x` </code>" in page
+    assert "&lt;b&gt;bold" in page and "<b>" not in page

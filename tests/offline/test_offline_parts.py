@@ -215,3 +215,8 @@ def test_names_that_are_the_clauses_subject_may_open_it() -> None:
     assert [p.text for p in question_parts("Compare Picasso and Dalí")] == [
         "Compare Picasso", "Compare Dalí"
     ]  # fmt: skip
+
+
+def test_a_difference_between_several_things_is_one_part() -> None:
+    (part,) = question_parts("What is the difference between Box, Rc and RefCell?")
+    assert {"box", "rc", "refcell"} <= part.terms

@@ -160,3 +160,9 @@ def test_a_checklist_item_says_whether_it_is_done() -> None:
     )
     assert "Before a release we check that: Done: Tag the release commit" in said
     assert "Before a release we check that: Not done: Publish the wheel to PyPI" in said
+
+
+def test_a_code_line_with_backticks_is_one_code_span() -> None:
+    (quote,) = statements("```\nhelp: insert some indirection (e.g., a `Box`, `Rc`) here\n```")
+    assert quote == "Code: ``help: insert some indirection (e.g., a `Box`, `Rc`) here``"
+    assert statements(quote) == [quote]
