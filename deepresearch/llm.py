@@ -237,11 +237,18 @@ async def _call_one(
         cut_fraction=cfg.calls.token_limit_cut_fraction,
     )
     started = time.perf_counter()
-    response = await Fitted(cut, fit).complete(request)
+    try:
+        response = await Fitted(cut, fit).complete(request)
+    finally:
+        window = stated_window(cut.refusal) if cut.refusal else None
+        if window and ctx.budget is not None:
+            # even when the retries failed too: the next request is fitted, not refused
+            ctx.budget.learn_window(spec, window)
     _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
     if response.token_limit_retries:
-        degrade_phase(state, request.phase, _cut_problem(request, spec, cut, response))
+        remembered = ctx.budget.stated_windows.get(spec) if ctx.budget is not None else None
+        degrade_phase(state, request.phase, _cut_problem(request, spec, cut, response, remembered))
     output = response.output
     if isinstance(output, TextOutput) and output.cut_off:
         degrade_phase(
@@ -264,11 +271,22 @@ async def _call_one(
         ) from None
 
 
-def _cut_problem(request: LLMRequest, spec: str, cut: TokenLimitCut, response: LLMResponse) -> str:
+def _cut_problem(
+    request: LLMRequest,
+    spec: str,
+    cut: TokenLimitCut,
+    response: LLMResponse,
+    remembered: int | None,
+) -> str:
     """What refitting a request after context-window errors cost, and the setting that
     avoids it: text cut from the prompt (often sources) never reached the model."""
     window = stated_window(cut.refusal)
     stated = f" ({window:,} tokens)" if window else ""
+    later = (
+        f" Later requests to {spec} in this session are fitted to {remembered:,} tokens."
+        if remembered
+        else ""
+    )
     example = f"{{'{spec}': {window or 8192}}}"
     done = []
     if cut.answer_cap is not None:
@@ -278,8 +296,8 @@ def _cut_problem(request: LLMRequest, spec: str, cut: TokenLimitCut, response: L
     return (
         f"{request.role.value}: {spec} refused the request as longer than its context "
         f"window{stated}; it was sent again {response.token_limit_retries} time(s), "
-        f"{' and '.join(done)}. Set Config.model_context_overrides (e.g. {example}) so "
-        "requests are fitted to the window before they are sent"
+        f"{' and '.join(done)}.{later} Set Config.model_context_overrides (e.g. "
+        f"{example}) so requests are fitted to the window before they are sent"
     )
 
 

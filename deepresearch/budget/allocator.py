@@ -230,15 +230,34 @@ class TokenBudget:
                 config.resolved_archive_dir(), config.tokens.content_archive_ttl_hours
             )
         self._archive_cleaned = False
+        # Windows servers stated when they refused a request (spec -> tokens): later
+        # requests to that model are fitted to them before they are sent (learn_window).
+        self.stated_windows: dict[str, int] = {}
 
     # -- arithmetic ------------------------------------------------------------------
     def context_limit(self, model_spec: str) -> int:
-        """The context window of ``model_spec`` (``model_context_overrides`` first).
+        """The context window of ``model_spec`` (``model_context_overrides`` first), or the
+        smaller one its server stated in a refusal earlier in this session.
 
         Args:
             model_spec: a model spec such as ``openai:gpt-4.1-mini``.
         """
-        return context_limit(model_spec, self.config.tokens.model_context_overrides)
+        limit = context_limit(model_spec, self.config.tokens.model_context_overrides)
+        return min(limit, self.stated_windows.get(model_spec, limit))
+
+    def learn_window(self, model_spec: str, window: int) -> bool:
+        """Remember the window ``model_spec``'s server stated when it refused a request, so
+        every later request to it is fitted to that window before it is sent (instead of
+        being refused again). True when this made the model's window smaller.
+
+        Args:
+            model_spec: the model spec that refused.
+            window: the context window (tokens) the refusal stated.
+        """
+        if window <= 0 or window >= self.context_limit(model_spec):
+            return False
+        self.stated_windows[model_spec] = window
+        return True
 
     def call_budget(self, model_spec: str) -> int:
         """(limit − runtime_overhead) × (1 − safety margin): what one prompt may use."""

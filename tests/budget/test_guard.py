@@ -69,3 +69,23 @@ def test_a_cut_prompt_keeps_its_line_structure() -> None:
     lines = guarded.user.splitlines()
     assert lines[0] == "Question: Q?" and "[1] (ID: src-1) Title 1" in lines
     assert sources.startswith("\n".join(lines[4:-1]))  # whole leading lines, in order
+
+
+def test_a_window_a_server_stated_fits_later_requests_to_it() -> None:
+    budget = TokenBudget(Config(runtime_overhead=100))
+    r = request("You analyse sources.", sentences(400, "press"))
+    assert budget.guard(r, "openai:llama3") is r  # fits the 32k assumed for a local model
+    assert budget.learn_window("openai:llama3", 2000)
+    guarded = budget.guard(r, "openai:llama3")
+    assert budget.context_limit("openai:llama3") == 2000
+    assert prompt_tokens(guarded) <= budget.call_budget("openai:llama3") < 2000
+    assert budget.context_limit("openai:other") == 32_000  # per model, not global
+
+
+def test_a_stated_window_never_widens_the_one_assumed_or_configured() -> None:
+    budget = TokenBudget(CONFIG)
+    assert not budget.learn_window("offline", 5000)  # the override says 1,000
+    assert budget.context_limit("offline") == 1000
+    assert budget.learn_window("offline", 800) and budget.context_limit("offline") == 800
+    assert not budget.learn_window("offline", 900)  # an earlier, smaller statement stands
+    assert budget.context_limit("offline") == 800
