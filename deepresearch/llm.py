@@ -13,6 +13,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from deepresearch import deadlines
 from deepresearch.context import RunContext
 from deepresearch.cost_guard import check_spend
 from deepresearch.errors import (
@@ -151,8 +152,12 @@ async def call_llm(
     failures: list[str] = [f"{s}: {ctx.models.unusable[s]}" for s in specs if s not in usable]
     errors: list[ProviderError] = []
     for index, model in enumerate(usable):
+        # A call is the unit of work at which a phase past its time limit ends, also when
+        # the provider (the offline engine) computes its answer without ever yielding.
+        await deadlines.check()
         try:
             output = await _call_one(state, ctx, request, model, spec.output, scope)
+            await deadlines.check()
         except ProviderError as exc:
             errors.append(exc)
             failures.append(f"{model}: {_one_line(exc)}")

@@ -7,6 +7,7 @@ import asyncio
 import time
 from dataclasses import dataclass
 
+from deepresearch import deadlines
 from deepresearch.context import RunContext
 from deepresearch.errors import (
     CostLimitReached,
@@ -237,13 +238,14 @@ class Workflow:
     async def _execute(
         self, state: ResearchState, phase: Phase, metrics: PhaseMetrics
     ) -> PhaseReport:
-        """The phase function within its timeout (and the run's), timed into ``metrics``."""
+        """The phase function within its timeout (and the run's), timed into ``metrics``;
+        past it, TimeoutError (see deepresearch.deadlines: also between offline calls)."""
         timeout = self.ctx.config.phase_timeout(phase.value)
         if self._deadline is not None:
             timeout = min(timeout, max(0.0, self._deadline - time.monotonic()))
         started = time.perf_counter()
         try:
-            return await asyncio.wait_for(PHASE_FUNCTIONS[phase](state, self.ctx), timeout=timeout)
+            return await deadlines.limited(PHASE_FUNCTIONS[phase](state, self.ctx), timeout)
         finally:
             metrics.duration_s = round(time.perf_counter() - started, 4)
 
