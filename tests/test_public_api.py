@@ -129,7 +129,12 @@ def test_the_package_namespace_is_the_public_api() -> None:
     import sys
 
     code = (
+        "import sys\n"
         "import deepresearch as dr\n"
+        # quick to import: the API's modules load on the first use of any of its names
+        "assert 'deepresearch.session' not in sys.modules and 'pydantic' not in sys.modules\n"
+        "assert {n for n in vars(dr) if not n.startswith('_')} == set()\n"
+        "assert dr.Config is dr.Config\n"
         "names = {n for n in vars(dr) if not n.startswith('_')}\n"
         "assert names == {n for n in dr.__all__ if not n.startswith('_')}, names ^ set(dr.__all__)\n"
         "assert dir(dr) == sorted(dr.__all__)\n"

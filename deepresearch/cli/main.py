@@ -6,6 +6,10 @@ To add a subcommand, list it in SUBCOMMANDS and give its module either a
 (``func(args) -> exit code``), or a ``NAME_main(argv, load_config) -> exit code`` that
 parses its own arguments (``load_config`` is :func:`~deepresearch.cli.research.config_from`,
 so shared options mean the same).
+
+This module imports nothing heavy at its top: the commands' modules (and with them the
+package's) load inside :func:`main`, so Ctrl-C while they load ends as "interrupted",
+exit 130, not as a traceback.
 """
 
 from __future__ import annotations
@@ -17,18 +21,9 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator
-from importlib import metadata
 from typing import TextIO
 
-from deepresearch.cli.research import (
-    EXIT_STORE_FAILED,
-    EXIT_WARNINGS,
-    config_from,
-    research_command,
-    research_parser,
-)
 from deepresearch.errors import DeepResearchError, StoreError
-from deepresearch.render import one_line, terminal_text
 
 DISTRIBUTION = "deepresearch-sdk"
 # name -> (one line for --help, the module whose register() adds it)
@@ -42,6 +37,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "mcp": ("serve research to MCP clients (stdio, or --http PORT)", "deepresearch.mcp.command"),
 }
 EXIT_ERROR = 2
+# cli.research's codes, said again here: importing that module loads the whole package
+EXIT_WARNINGS = 3
+EXIT_STORE_FAILED = 4
 STORE_FAILED = EXIT_STORE_FAILED
 __all__ = ["EXIT_ERROR", "EXIT_WARNINGS", "STORE_FAILED", "SUBCOMMANDS", "main", "version"]
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as for a cancelled run
@@ -50,6 +48,8 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that stoppe
 
 def version() -> str:
     """The installed package version."""
+    from importlib import metadata
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -83,6 +83,8 @@ def _dispatch(argv: list[str]) -> int:
     if argv[:1] == ["--version"]:
         print(f"deepresearch {version()}")
         return 0
+    from deepresearch.cli.research import config_from, research_command, research_parser
+
     if argv and argv[0] in SUBCOMMANDS:
         module = importlib.import_module(SUBCOMMANDS[argv[0]][1])
         own_main = getattr(module, f"{argv[0]}_main", None)
@@ -106,10 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         with _warnings_as_lines():
             return _dispatch(argv)
     except StoreError as exc:
-        print(f"deepresearch: store error: {terminal_text(one_line(str(exc)))}", file=sys.stderr)
+        print(f"deepresearch: store error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_STORE_FAILED
     except DeepResearchError as exc:
-        print(f"deepresearch: error: {terminal_text(one_line(str(exc)))}", file=sys.stderr)
+        print(f"deepresearch: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         # Ctrl-C outside a run (setting up, writing the output, list/show/export): a run
@@ -141,8 +143,14 @@ def _show_warning(
     file: TextIO | None = None,
     line: str | None = None,
 ) -> None:
-    text = terminal_text(one_line(str(message)))
-    print(f"deepresearch: warning: {text}", file=file or sys.stderr)
+    print(f"deepresearch: warning: {_one_line(message)}", file=file or sys.stderr)
+
+
+def _one_line(message: object) -> str:
+    """``message`` as one line, safe to print on a terminal."""
+    from deepresearch.render import one_line, terminal_text
+
+    return terminal_text(one_line(str(message)))
 
 
 if __name__ == "__main__":

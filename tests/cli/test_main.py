@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -403,3 +404,59 @@ def test_batch_rows_on_an_ascii_stdout_keep_every_character(
     sys.stdout.flush()
     rows = [json.loads(line) for line in raw.getvalue().decode("ascii").splitlines()]
     assert [r["question"] for r in rows] == ["Qu'est-ce que la photosynthèse ?"]
+
+
+# What the installed `deepresearch` script runs (setuptools' console-script wrapper) or
+# `python -m deepresearch`, with Ctrl-C pressed while the module named first is imported.
+CTRL_C_WHILE_IMPORTING = """
+import os, signal, sys
+
+at = sys.argv[1]
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == at:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+how, sys.argv = sys.argv[2], ["deepresearch", *sys.argv[3:]]
+if how == "script":
+    import re
+    from deepresearch.cli.main import main
+    sys.exit(main())
+import runpy
+runpy.run_module("deepresearch", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["script", "module"])
+@pytest.mark.parametrize("at", ["pydantic", "numpy", "deepresearch.config", "deepresearch.session"])
+def test_ctrl_c_while_the_command_starts_is_interrupted_not_a_traceback(
+    notes: Path, how: str, at: str
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_IMPORTING, at, how,
+         "How did the printing press change Europe?", "--corpus", str(notes), "--llm", "offline",
+         "--no-persist"],
+        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=120,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == "deepresearch: interrupted\n"
+    assert done.returncode == 130 and done.stdout == ""
+
+
+def test_the_exit_codes_said_twice_agree() -> None:
+    import importlib
+
+    from deepresearch.cli import research
+
+    cli_main = importlib.import_module("deepresearch.cli.main")
+
+    assert (cli_main.EXIT_WARNINGS, cli_main.EXIT_STORE_FAILED) == (
+        research.EXIT_WARNINGS,
+        research.EXIT_STORE_FAILED,
+    )
