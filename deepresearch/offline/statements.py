@@ -3,7 +3,9 @@ tables, code blocks, box-drawing diagrams, headings, navigation and boilerplate 
 statements. A table row or a code line may still answer a question, so each is kept as a
 brief quote of its own, never merged into the prose around it: a row with its table's
 column names ("Table row: Environment: Cursor Agent; Recommended Value: 40000"), so that
-it says what its cells are. A code block that draws boxes is a diagram, not code.
+it says what its cells are. A code block that draws boxes is a diagram, not code. A line
+of markup or one dense with code symbols outside a fence (a PDF loses its fences) is
+quoted as a code line too.
 
 ``statements`` is idempotent: the statements of a text made of statements are the same
 statements (the offline summary and digest are such texts).
@@ -25,6 +27,7 @@ MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
 MAX_LEAD_CHARS = 120  # a lead-in repeated before each item it introduces
 FRAGMENT_WORDS = 12  # ... when the item is shorter than this
+CODE_SYMBOL_SHARE = 0.2  # a line this dense with code symbols is code, not prose
 TABLE_ROW = "Table row: "
 CODE = "Code: "
 
@@ -44,6 +47,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
 _BACKTICKS = re.compile(r"`+")
+_AUTOLINK = re.compile(r"<[a-z]+://[^>\s]*>")  # <https://…>: a link, not a tag
+_MARKUP = re.compile(r"<(?![a-z]+://)[A-Za-z?!/]")
+_CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
@@ -78,6 +84,11 @@ def statements(text: str) -> list[str]:
             reader.flush()
         elif _LIST_MARK.match(line) or line.lstrip().startswith((TABLE_ROW, CODE)):
             reader.item(line)
+        elif _looks_like_code(line):
+            # Code or markup outside a fence (a PDF loses its code blocks' fences): quoted
+            # as a code line, never run into the prose around it.
+            reader.flush()
+            out.extend(_code_quote(line))
         else:
             if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
                 reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
@@ -259,6 +270,20 @@ def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."  # "…" once normalised
+
+
+def _looks_like_code(line: str) -> bool:
+    """A line of markup (``<match type="string"/>``) or one dense with code symbols."""
+    text = line.strip()
+    if len(text) < 8:
+        return False
+    if _MARKUP.match(text) and text.endswith(">"):
+        return True
+    # Markdown's own marks are not code: **bold**, [a](b), <https://…>
+    prose = _AUTOLINK.sub("link", _LINKISH.sub(lambda m: m[1], _EMPHASIS.sub("", text)))
+    visible = [ch for ch in prose if not ch.isspace()]
+    dense = sum(ch in _CODE_SYMBOLS for ch in visible) >= CODE_SYMBOL_SHARE * len(visible)
+    return dense and len(visible) >= 20  # a short line's few brackets say little
 
 
 def _code_quote(line: str) -> list[str]:

@@ -459,25 +459,12 @@ class CorpusSearch:
             added += key not in known
             parent = Path(key).parent.as_posix()
             domain = "local" if parent == "." else parent
-            edges = frozenset(page_chrome.edge_keys(document))
+            edges = readers.edge_keys(document)
             pending.append(store.NewDoc(key, signature, document, domain, edges=edges))
         removed = 0
         for key in known.keys() - seen:
             removed += store.delete_doc(conn, key)
-        # Site chrome is what most files share at their edges, these and those indexed.
-        counts = store.edge_counts(conn)
-        for item in pending:
-            for edge in item.edges:
-                counts[edge] = counts.get(edge, 0) + 1
-        files = len(pending) + int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
-        chrome = page_chrome.chrome_keys(counts, files)
-        for start in range(0, len(pending), FILE_BATCH):
-            store.check_cancel(cancel)
-            batch = pending[start : start + FILE_BATCH]
-            store.insert_docs(
-                conn,
-                [replace(item, doc=page_chrome.without_chrome(item.doc, chrome)) for item in batch],
-            )
+        _insert_without_chrome(conn, pending, cancel)
         for key in known_skips.keys() - seen:
             conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
         return IndexStats(added, updated, removed, skipped, unchanged)
@@ -513,6 +500,25 @@ class CorpusSearch:
         store.insert_docs(conn, pending)
         store.set_meta(conn, fingerprint=self._fingerprint or "")
         return IndexStats(added=added, removed=count, skipped=skipped)
+
+
+def _insert_without_chrome(
+    conn: sqlite3.Connection, pending: list[store.NewDoc], cancel: threading.Event | None
+) -> None:
+    """Insert the files read, their site chrome blanked: what most of the folder's files
+    (these and those indexed) share in the runs at their edges (page_chrome)."""
+    counts = store.edge_counts(conn)
+    for item in pending:
+        for edge in item.edges:
+            counts[edge] = counts.get(edge, 0) + 1
+    files = len(pending) + int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+    chrome = page_chrome.chrome_keys(counts, files)
+    for start in range(0, len(pending), FILE_BATCH):
+        store.check_cancel(cancel)
+        batch = pending[start : start + FILE_BATCH]
+        store.insert_docs(
+            conn, [replace(item, doc=readers.without_chrome(item.doc, chrome)) for item in batch]
+        )
 
 
 def _with_links(

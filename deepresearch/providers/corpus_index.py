@@ -17,8 +17,8 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "4"  # 3: front-matter titles, table row groups, heading lines in passages;
-# 4: HTML lists, code and tables as Markdown, a folder's site chrome blanked (edges)
+SCHEMA_VERSION = "5"  # 3: front-matter titles, table row groups, heading lines in passages;
+# 4: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF.s pages)
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

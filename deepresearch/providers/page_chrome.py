@@ -1,57 +1,78 @@
-"""Site chrome in a folder of documents: the runs of lines that most of its files share at
-their top or bottom — a documentation theme's keyboard help, theme menu and book title, a
-footer. One page cannot tell them from its content; the folder can. They are blanked
-before a file is split into passages, so they never become passages, findings or
-snippets. Only whole runs at a file's edges count: a line many files share in their body
-("* Default: false" under each option) is content."""
+"""Chrome: the runs of lines that most pages of a set share at their top or bottom.
+
+In a folder saved from a documentation site it is the theme in every file (keyboard help,
+theme menu, the book's title, a footer); in a PDF, each page's running header and page
+number. One page cannot tell chrome from its content; the set of pages can. Chrome is
+dropped before a document is split into passages, so it never becomes a passage, a
+finding or a snippet. Only whole runs at a page's edges count: a line many files share in
+their body ("* Default: false" under each option) is content, and so is a run of headings
+alone (the folder's common structure, "### Synopsis")."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from deepresearch.providers.readers import Document, with_lines_blanked
-
 EDGE_LINES = 40  # non-blank lines at each end of a file that may be chrome
-CHROME_SHARE = 0.5  # a line is chrome when at least this share of the files have it there
-MIN_FILES = 3  # ... and at least this many: two files sharing a line is a coincidence
+PAGE_EDGE_LINES = 3  # ... of a PDF page (a running header, a page number)
+CHROME_SHARE = 0.5  # a line is chrome when at least this share of the pages have it there
+MIN_PAGES = 3  # ... and at least this many: two pages sharing a line is a coincidence
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_DIGITS = re.compile(r"\d+")
 
 
-def line_key(line: str) -> int:
-    """A stable 64-bit key for a line, whitespace collapsed (stored in the index)."""
-    digest = hashlib.blake2b(" ".join(line.split()).encode(), digest_size=8).digest()
+def line_key(line: str, *, digits: bool = False) -> int:
+    """A stable 64-bit key for a line, whitespace collapsed (stored in the index);
+    ``digits``: any number counts as the same (page numbers)."""
+    text = " ".join(line.split())
+    if digits:
+        text = _DIGITS.sub("0", text)
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
-def edge_keys(doc: Document) -> set[int]:
-    """The keys of the first and last EDGE_LINES non-blank lines of ``doc``."""
-    lines = [line for line in _lines(doc) if line.strip()]
-    return {line_key(line) for line in lines[:EDGE_LINES] + lines[-EDGE_LINES:]}
+def edge_keys(lines: list[str], edge: int = EDGE_LINES, *, digits: bool = False) -> set[int]:
+    """The keys of the first and last ``edge`` non-blank lines."""
+    kept = [line for line in lines if line.strip()]
+    return {line_key(line, digits=digits) for line in kept[:edge] + kept[-edge:]}
 
 
-def chrome_keys(counts: Mapping[int, int], files: int) -> set[int]:
-    """The edge lines that enough of the ``files`` share (``counts``: files per key)."""
-    floor = max(MIN_FILES, CHROME_SHARE * files)
+def chrome_keys(counts: Mapping[int, int], pages: int) -> set[int]:
+    """The edge lines that enough of the ``pages`` share (``counts``: pages per key)."""
+    floor = max(MIN_PAGES, CHROME_SHARE * pages)
     return {key for key, n in counts.items() if n >= floor}
 
 
-def without_chrome(doc: Document, chrome: set[int]) -> Document:
-    """``doc`` with the run of chrome lines at its top and the one at its bottom blanked.
-    A run stops at the first line that is not chrome or opens a code fence; a run made only
-    of headings is the folder's common structure ("### Synopsis"), not chrome."""
+def chrome_lines(
+    lines: list[str], chrome: set[int], edge: int = EDGE_LINES, *, digits: bool = False
+) -> set[int]:
+    """The indexes of the run of chrome lines at the top and the one at the bottom. A run
+    stops at the first line that is not chrome or opens a code fence."""
     if not chrome:
-        return doc
-    lines = _lines(doc)
-    blanked = _run(lines, range(len(lines)), chrome)
-    blanked |= _run(lines, range(len(lines) - 1, -1, -1), chrome)
-    return with_lines_blanked(doc, blanked) if blanked else doc
+        return set()
+    top = _run(lines, range(len(lines)), chrome, edge, digits)
+    return top | _run(lines, range(len(lines) - 1, -1, -1), chrome, edge, digits)
 
 
-def _run(lines: list[str], order: Iterable[int], chrome: set[int]) -> set[int]:
+def pages_without_chrome(pages: list[str]) -> list[str]:
+    """A PDF's pages without their running headers and footers (page numbers too)."""
+    split = [page.splitlines() for page in pages]
+    counts = Counter(k for lines in split for k in edge_keys(lines, PAGE_EDGE_LINES, digits=True))
+    chrome = chrome_keys(counts, len(pages))
+    out = []
+    for lines in split:
+        dropped = chrome_lines(lines, chrome, PAGE_EDGE_LINES, digits=True)
+        out.append("\n".join(line for i, line in enumerate(lines) if i not in dropped))
+    return out
+
+
+def _run(
+    lines: list[str], order: Iterable[int], chrome: set[int], edge: int, digits: bool
+) -> set[int]:
     run: list[int] = []
     seen = 0
     for i in order:
@@ -59,13 +80,9 @@ def _run(lines: list[str], order: Iterable[int], chrome: set[int]) -> set[int]:
         if not line.strip():
             continue
         seen += 1
-        if seen > EDGE_LINES or _FENCE.match(line) or line_key(line) not in chrome:
+        if seen > edge or _FENCE.match(line) or line_key(line, digits=digits) not in chrome:
             break
         run.append(i)
     if all(_HEADING.match(lines[i]) for i in run):
         return set()
     return set(run)
-
-
-def _lines(doc: Document) -> list[str]:
-    return (doc.outline or doc.text).splitlines()

@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
+from deepresearch.providers import page_chrome
 from deepresearch.providers.passages import looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -279,10 +280,18 @@ def _first_title(text: str) -> str:
     return ""
 
 
-def with_lines_blanked(doc: Document, blanked: set[int]) -> Document:
-    """``doc`` with the lines at ``blanked`` (indexes into its outline, or its text when it
-    has none) emptied: line numbers, which passages cite, stay where they were."""
+def edge_keys(doc: Document) -> frozenset[int]:
+    """The keys of the lines at ``doc``'s top and bottom (see ``page_chrome``)."""
+    return frozenset(page_chrome.edge_keys((doc.outline or doc.text).splitlines()))
+
+
+def without_chrome(doc: Document, chrome: set[int]) -> Document:
+    """``doc`` with the runs of ``chrome`` lines at its top and bottom emptied (see
+    ``page_chrome``): line numbers, which passages cite, stay where they were."""
     source = (doc.outline or doc.text).splitlines()
+    blanked = page_chrome.chrome_lines(source, chrome)
+    if not blanked:
+        return doc
     kept = "\n".join("" if i in blanked else line for i, line in enumerate(source))
     if not doc.outline:
         return Document(title=doc.title, text=_tidy(kept))
@@ -441,7 +450,9 @@ def _read_pdf(path: Path) -> Document:
     try:
         with _pypdf_quiet():
             reader = PdfReader(str(path))
-            pages = [page.extract_text() or "" for page in reader.pages]
+            pages = page_chrome.pages_without_chrome(
+                [page.extract_text() or "" for page in reader.pages]
+            )
             meta_title = reader.metadata.title if reader.metadata else None
     except PermissionError as exc:
         raise UnreadableDocument("permission denied: check the file's read permission") from exc

@@ -166,3 +166,19 @@ def test_a_code_line_with_backticks_is_one_code_span() -> None:
     (quote,) = statements("```\nhelp: insert some indirection (e.g., a `Box`, `Rc`) here\n```")
     assert quote == "Code: ``help: insert some indirection (e.g., a `Box`, `Rc`) here``"
     assert statements(quote) == [quote]
+
+
+def test_markup_and_code_outside_a_fence_are_quoted_not_prose() -> None:
+    # A PDF loses its code blocks' fences: its XML lines ran into the next sentence.
+    found = statements(
+        'Here is an example source file:\n<?xml version="1.0"?>\n'
+        '<match type="string" offset="0" value="diff"/>\n'
+        "In practice, common types are handled by the system.\n\n"
+        "if (x > 0) { y = compute(x) * 2; return y; }\n\n"
+        "See **prepare** (since `npm@4.0.0`) and <https://www.npmjs.com/> for more."
+    )
+    assert 'Code: `<match type="string" offset="0" value="diff"/>`' in found
+    assert "In practice, common types are handled by the system." in found
+    assert "Code: `if (x > 0) { y = compute(x) * 2; return y; }`" in found
+    assert not [s for s in found if "<?xml" in s and not s.startswith("Code: ")]
+    assert any(s.startswith("See prepare (since npm@4.0.0)") for s in found)  # prose

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from deepresearch.providers.corpus import CorpusSearch
-from deepresearch.providers.page_chrome import line_key, without_chrome
-from deepresearch.providers.readers import Document, read_document
+from deepresearch.providers.page_chrome import line_key, pages_without_chrome
+from deepresearch.providers.readers import Document, read_document, without_chrome
 
 THEME = (
     '<div id="help"><h2>Keyboard shortcuts</h2><p>Press S or / to search in the book</p>'
@@ -95,3 +95,14 @@ def test_chrome_lines_keep_the_files_line_numbers() -> None:
     doc = Document(title="t", text=outline, outline=outline)
     kept = without_chrome(doc, {line_key("Menu item one"), line_key("Menu item two")})
     assert kept.outline.splitlines()[2:4] == ["# Title", "Body line."]
+
+
+def test_a_pdfs_running_header_and_page_numbers_are_dropped() -> None:
+    pages = [
+        f"Shared Database\n{body}\n{n}"
+        for n, body in enumerate(["Intro words.", "Globs come first.", "Magic next.", "End."], 1)
+    ]
+    kept = pages_without_chrome(pages)
+    assert kept[1] == "Globs come first."
+    assert all("Shared Database" not in page for page in kept)
+    assert pages_without_chrome(pages[:2]) == pages[:2]  # two pages cannot tell
