@@ -12,7 +12,8 @@ beside plain BM25 baselines (R@5/10/20) on the question alone.
 Scoring follows ../shared/eval/README.md: both sides NFKC-normalised and case-folded; a gold
 title counts when an entry of the report's last Sources section has that title (for a local
 corpus: when the entry's path ends with the gold file name); a fact counts when it appears
-anywhere in the report; a dangling citation is an [n] in the body with no entry n.
+anywhere in the report ("summary facts": in the executive summary alone, up to the next
+heading); a dangling citation is an [n] in the body with no entry n.
 
 The pieces (``score_report``, ``bm25_baseline``, ``summarize``) are plain functions so other
 measures can be added beside them.
@@ -50,6 +51,8 @@ MAX_CITED = 12
 _SOURCES = re.compile(r"^#{1,3}\s*(?:sources|references)\b.*$", re.I | re.M)
 _ENTRY = re.compile(r"^\s*(\d+)\.\s+(.*)$")
 _CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_SUMMARY_FLAGS = re.I | re.M | re.S
+_SUMMARY = re.compile(r"^#{1,3}\s*executive summary\b.*?$(.*?)(?=^#{1,3}\s|\Z)", _SUMMARY_FLAGS)
 _STOP = frozenset(readers._STOPWORDS)
 
 
@@ -104,10 +107,18 @@ def gold_found(gold: str, entries: Iterable[str], local: bool) -> bool:
     return False
 
 
+def summary_section(markdown: str) -> str:
+    """The report's executive summary: the text under its heading up to the next heading
+    (empty when the report has none)."""
+    m = _SUMMARY.search(markdown)
+    return m[1] if m else ""
+
+
 def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, Any]:
     entries = source_entries(markdown)
     body = _SOURCES.split(markdown)[0] if entries else markdown
     text = norm(markdown)
+    summary = norm(summary_section(markdown))
     gold = list(q["gold_titles"])
     facts = list(q["facts"])
     cited = {int(n) for m in _CITE.finditer(body) for n in m[1].split(",")}
@@ -116,6 +127,10 @@ def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, 
         "fact_recall": sum(norm(f) in text for f in facts) / len(facts) if facts else 1.0,
         "missing_gold": [g for g in gold if not gold_found(g, entries.values(), local)],
         "missing_facts": [f for f in facts if norm(f) not in text],
+        # the same facts in the executive summary alone: does the summary answer?
+        "summary_fact_recall": sum(norm(f) in summary for f in facts) / len(facts)
+        if facts
+        else 1.0,
         "cited": len(entries),
         "dangling": sorted(cited - set(entries)),
     }
@@ -274,7 +289,13 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
     return {"set": str(resolve_set(args.set)), **summarize(rows), **extra, "rows": rows}
 
 
-_MEANS = ("gold_recall", "gathered_recall", "fact_recall", *(f"bm25_r@{k}" for k in BASELINE_KS))
+_MEANS = (
+    "gold_recall",
+    "gathered_recall",
+    "fact_recall",
+    "summary_fact_recall",
+    *(f"bm25_r@{k}" for k in BASELINE_KS),
+)
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -299,13 +320,14 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    head = "group      n   gold gathrd facts | bm25 R@5  R@10  R@20 | cited≤12 dangling  med s"
+    head = "group      n   gold gathrd facts summry | bm25 R@5  R@10  R@20 | cited≤12 dangling"
+    head += "  med s"
     print(head)
     groups = {"all": result["all"], **result["by_type"]}
     for name, f in groups.items():
         print(
             f"{name:<8} {f['questions']:>3}  {f['gold_recall']:.3f} {f['gathered_recall']:.3f}"
-            f" {f['fact_recall']:.3f} |"
+            f" {f['fact_recall']:.3f} {f['summary_fact_recall']:.3f} |"
             f"   {f['bm25_r@5']:.3f} {f['bm25_r@10']:.3f} {f['bm25_r@20']:.3f} |"
             f"   max {f['max_cited']:>2} ({f['over_cited']} over) {f['dangling']:>3}"
             f"  {f['median_seconds']:.2f}"
@@ -336,7 +358,8 @@ def main() -> int:
         for r in result["rows"]:
             print(
                 f"{r['id']} [{r['type']}]: gold {r['gold_recall']:.2f} facts "
-                f"{r['fact_recall']:.2f} bm25@10 {r['bm25_r@10']:.2f} cited {r['cited']} "
+                f"{r['fact_recall']:.2f} summary {r['summary_fact_recall']:.2f} "
+                f"bm25@10 {r['bm25_r@10']:.2f} cited {r['cited']} "
                 f"{r['seconds']:.2f}s missing {r['missing_gold'] + r['missing_facts']}"
                 + (f" not gathered {r['not_gathered']}" if r["not_gathered"] else "")
                 + (f" dangling {r['dangling']}" if r["dangling"] else "")
