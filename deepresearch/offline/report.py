@@ -6,7 +6,7 @@ import re
 from itertools import combinations
 
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
-from deepresearch.text import jaccard, term_set, truncate_words
+from deepresearch.text import jaccard, term_set, truncate_words, words
 
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 
@@ -78,6 +78,95 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
     return out, cited
 
 
+# The executive summary gives each part the findings that state its answer: SUMMARY_PER_PART
+# of them (SUMMARY_ALONE when the question has one part: its answer is the whole summary),
+# chosen from the part's findings by the analysis's order, for the names and numbers they
+# state beyond the question's words, and against a mere definition when the part asks
+# who, which, when, where, how or why (a definition answers "what is").
+SUMMARY_PER_PART = 2
+SUMMARY_ALONE = 3
+SPECIFIC_WEIGHT = 0.3  # a finding stating SPECIFIC_ENOUGH new names or numbers gains this
+SPECIFIC_ENOUGH = 4
+DEFINITION_PENALTY = 0.2
+# "X is a …" in its first few words: what a definition looks like
+SAME_SOURCE_BONUS = 0.2  # a second finding from the first's source continues its answer
+_DEFINITION = re.compile(r"^\W*\w+(?:\s+\S+){0,5}?\s+(?:is|are|was|were)\s+(?:a|an|the)\b")
+_TOKEN_EDGES = ".,;:()[]\"'“”‘’"
+_QUESTION_WORDS = frozenset(
+    ["what", "who", "whom", "whose", "when", "where", "which", "why", "how"]
+)
+
+
+def _specifics(text: str, asked: set[str]) -> int:
+    """How many distinct names and numbers ``text`` states that are not among the words
+    ``asked``: capitalised words past the first, and anything with a digit."""
+    found: set[str] = set()
+    for i, token in enumerate(text.split()):
+        bare = token.strip(_TOKEN_EDGES)
+        if not bare or not (any(ch.isdigit() for ch in bare) or (i and bare[0].isupper())):
+            continue
+        said = words(bare)
+        if said and not set(said) <= asked:
+            found.add(bare.lower())
+    return len(found)
+
+
+def _asks_what(part: str) -> bool:
+    """The part asks what something is ("What is …", "explain what …"), or no question
+    word leads it: a definition may be its answer."""
+    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
+    return not lead or lead[0] == "what"
+
+
+def _summary_picks(
+    part: str, findings: list[FindingBrief], asked: set[str], shown: set[str], room: int
+) -> list[FindingBrief]:
+    """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
+    summary: the first ranked for the names and numbers they state beyond the ``asked``
+    words and, unless the part asks what something is, against a definition; then more of the
+    same source's, not ones an earlier part's summary line already ``shown``, nor two that
+    say the same."""
+    asked = asked | set(words(part))
+    define_ok = _asks_what(part)
+    rank = {f.id: n for n, f in enumerate(findings)}
+    fresh = [f for f in findings if f.content not in shown] or findings
+    base = {
+        f.id: 1 / (1 + rank[f.id])
+        + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)
+        - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
+        for f in fresh
+    }
+    picks: list[FindingBrief] = []
+    while len(picks) < room:
+        options = [
+            f
+            for f in fresh
+            if f not in picks
+            and all(jaccard(term_set(f.content), term_set(p.content)) < 0.5 for p in picks)
+        ]
+        if not options:
+            break
+        lead = picks[0].citations[:1] if picks else None
+        picks.append(
+            max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
+        )
+    return picks
+
+
+def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[str]:
+    """The executive summary's line per part of the ``question``: its answer findings."""
+    lines: list[str] = []
+    summarised: set[str] = set()
+    asked = set(words(question))
+    room = SUMMARY_ALONE if len(parts) == 1 else SUMMARY_PER_PART
+    for part, items in parts.items():
+        picks = _summary_picks(part, items, asked, summarised, room)
+        summarised |= {f.content for f in picks}
+        answer = " ".join(f"{f.content} {_cite(f)}" for f in picks)
+        lines.append(f"- **{part.rstrip('?')}?** {answer}")
+    return lines
+
+
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     """The offline report writer (``inputs``: its inputs): the findings per question part
     as summary, key findings, conflicts, gaps and conclusion, in the extractive form."""
@@ -88,9 +177,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     parts, _cited = _select(findings)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
-        for part, items in parts.items():
-            answer = " ".join(f"{f.content} {_cite(f)}" for f in items[:2])
-            lines.append(f"- **{part.rstrip('?')}?** {answer}")
+        lines += _summary_lines(inputs.question, parts)
         strong = sum(1 for f in inputs.findings if f.confidence in ("high", "confirmed"))
         lines += [
             "",

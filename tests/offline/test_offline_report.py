@@ -207,3 +207,100 @@ def test_each_findings_own_source_comes_before_other_findings_confirmers() -> No
     # Ten own sources first; the two places left go to the first finding's confirmers.
     assert {1, 2, 3, 4, 5, 11, 12, 13, 14, 15} <= cited
     assert cited - {1, 2, 3, 4, 5, 11, 12, 13, 14, 15} == {102, 103}
+
+
+def summary_of(question: str, found: list[FindingBrief]) -> str:
+    md = report.synthesize(inputs(question=question, findings=found)).markdown
+    return md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+
+
+def finding(n: int, content: str, part: str, source: int) -> FindingBrief:
+    return FindingBrief(
+        id=f"f-{n}", content=content, confidence="medium", citations=[source], category=part
+    )
+
+
+CIRCULATION = "How does blood circulate, and who first described the circulation in full?"
+WHO = "who first described the circulation in full"
+
+
+def circulation(who: list[tuple[str, int]]) -> list[FindingBrief]:
+    how = "How does blood circulate"
+    return [
+        finding(1, "The heart pumps blood through arteries and veins.", how, 1),
+        finding(2, "Blood returns to the heart through the veins.", how, 1),
+        *(finding(10 + n, text, WHO, source) for n, (text, source) in enumerate(who)),
+    ]
+
+
+def test_a_part_asking_who_is_summarised_by_the_finding_that_names_someone() -> None:
+    summary = summary_of(
+        CIRCULATION,
+        circulation(
+            [
+                ("Circulation was described in many ancient texts.", 2),
+                ("The circulatory system is an organ system of the heart and vessels.", 3),
+                ("William Harvey described the circulation in full in 1628.", 4),
+            ]
+        ),
+    )
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{WHO}?**"))
+    # the analysis's first finding, then the one naming a person and a year: not the
+    # definition the analysis ranked above it
+    assert "many ancient texts" in line and "William Harvey described" in line
+    assert "organ system" not in line
+
+
+def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
+    what = "What is the circulatory system"
+    found = [
+        finding(1, "Blood carries oxygen to the tissues.", what, 1),
+        finding(2, "The circulatory system is an organ system of the heart and vessels.", what, 2),
+        finding(3, "William Harvey described the circulation in full in 1628.", what, 3),
+        finding(4, "It was studied in Padua.", "where was it studied", 3),
+    ]
+    summary = summary_of("What is the circulatory system, and where was it studied?", found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{what}?**"))
+    assert "organ system" in line and "William Harvey" not in line
+
+
+def test_a_part_has_at_most_two_summary_findings_and_a_one_part_question_three() -> None:
+    texts = [
+        ("Harvey was born in Folkestone.", 2),
+        ("Harvey studied at Padua.", 3),
+        ("Harvey published De Motu Cordis.", 4),
+    ]
+    two_parts = summary_of(CIRCULATION, circulation(texts))
+    assert sum(t in two_parts for t, _ in texts) == 2
+    one_part = [finding(n, t, WHO, s) for n, (t, s) in enumerate(texts)]
+    assert all(t in summary_of(f"{WHO}?", one_part) for t, _ in texts)
+
+
+def test_the_second_summary_finding_continues_the_first_ones_source() -> None:
+    summary = summary_of(
+        CIRCULATION,
+        circulation(
+            [
+                ("William Harvey was an English physician.", 5),
+                ("The heart has four chambers.", 6),
+                ("He described the circulation in De Motu Cordis.", 5),
+            ]
+        ),
+    )
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{WHO}?**"))
+    assert "De Motu Cordis" in line and "four chambers" not in line
+
+
+def test_a_later_part_does_not_repeat_a_finding_an_earlier_part_summarised() -> None:
+    shared = "William Harvey showed in 1628 that the heart pumps blood in a circuit."
+    found = [
+        finding(1, shared, "How does blood circulate", 1),
+        finding(2, "Blood returns to the heart through the veins.", "How does blood circulate", 2),
+        finding(3, shared, WHO, 1),
+        finding(4, "Ibn al-Nafis described the pulmonary circulation in 1242.", WHO, 3),
+        finding(5, "Galen thought blood was made in the liver.", WHO, 4),
+    ]
+    summary = summary_of(CIRCULATION, found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{WHO}?**"))
+    assert summary.count(shared) == 1
+    assert "Ibn al-Nafis" in line and "Galen" in line
