@@ -36,7 +36,7 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
 _BOX = re.compile(r"[\u2500-\u259f]")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ ‣: bullets of PDFs and plain text
 # A task list's box says whether the item is done: that is part of what the item states.
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
 CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}

@@ -182,3 +182,13 @@ def test_markup_and_code_outside_a_fence_are_quoted_not_prose() -> None:
     assert "Code: `if (x > 0) { y = compute(x) * 2; return y; }`" in found
     assert not [s for s in found if "<?xml" in s and not s.startswith("Code: ")]
     assert any(s.startswith("See prepare (since npm@4.0.0)") for s in found)  # prose
+
+
+def test_bullets_of_pdfs_and_plain_text_are_list_items() -> None:
+    found = statements(
+        "Each mime-type node may contain these elements:\n"
+        "• glob elements have a pattern attribute that file names\nare matched against.\n"
+        "• magic elements contain a list of match elements.\n"
+    )
+    assert "glob elements have a pattern attribute that file names are matched against." in found
+    assert found[-1].endswith(": magic elements contain a list of match elements.")
