@@ -9,7 +9,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 STOPWORDS = frozenset(
     [
@@ -459,3 +459,33 @@ def cited_lines(digest: str) -> list[tuple[int, str]]:
         if m := _CITED_LINE.match(line.strip()):
             out.append((int(m["n"]), m["text"]))
     return out
+
+
+CITATION_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+# Where "[0]" is text, never a citation: code (fenced blocks, code spans) and headings
+# (the question and its parts, as the user wrote them).
+_NOT_CITED = re.compile(r"```.*?```|~~~.*?~~~|(`+)[^\n]*?\1|^#{1,6}[ \t][^\n]*$", re.S | re.M)
+
+
+def sub_citations(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with each citation marker ("[3]", "[1, 4]") replaced by ``replace(match)``,
+    outside code and headings. A marker ``replace`` drops that is glued to a word ("s[0]",
+    "v[2]") is indexing, not a citation, and stays as written."""
+
+    def one(match: re.Match[str]) -> str:
+        out = replace(match)
+        start = match.start()
+        if (
+            not out
+            and start > 0
+            and (match.string[start - 1].isalnum() or match.string[start - 1] == "_")
+        ):
+            return match[0]
+        return out
+
+    pieces: list[str] = []
+    last = 0
+    for kept in _NOT_CITED.finditer(text):
+        pieces += [CITATION_MARKER.sub(one, text[last : kept.start()]), kept[0]]
+        last = kept.end()
+    return "".join([*pieces, CITATION_MARKER.sub(one, text[last:])])

@@ -3,12 +3,15 @@ estimate for every layer."""
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.text import (
     agent_noun,
     estimate_tokens,
     normalize_query,
     sentences,
     split_sentences,
+    sub_citations,
 )
 
 
@@ -71,3 +74,17 @@ def test_agent_nouns_follow_english_morphology() -> None:
         "directed": "director", "edited": "editor", "discovered": "discoverer",
     }  # fmt: skip
     assert agent_noun("was") is None and agent_noun("agreed") is None
+
+
+def test_citation_markers_are_not_read_in_code_headings_or_indexing() -> None:
+    def renumber(match: re.Match[str]) -> str:
+        return "" if match[1] in {"0", "9"} else f"<{match[1]}>"
+
+    text = (
+        "# Why can't I write s[0]?\n\nSee [1], Europe[2], a bad [9], `v[1]` and s[0].\n"
+        "```\nx[1]\n```\n"
+    )
+    assert sub_citations(text, renumber) == (
+        "# Why can't I write s[0]?\n\nSee <1>, Europe<2>, a bad , `v[1]` and s[0].\n"
+        "```\nx[1]\n```\n"
+    )

@@ -20,8 +20,8 @@ from deepresearch.roles import (
     TopicDigest,
 )
 from deepresearch.state import AgentDecision, AgentRole, Citation, Phase, Report, ResearchState
+from deepresearch.text import sub_citations
 
-_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SRC_ID = re.compile(r"\[(src-\d+)\]")
 _SOURCES_HEADING = re.compile(r"^#{1,3}\s*(sources|references|bibliography)\b.*$", re.I | re.M)
 _HEADING = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
@@ -230,7 +230,7 @@ def finalize_report(
             out.append(f"[{order.index(src.id) + 1}]")
         return "".join(out)
 
-    body = _CITATION.sub(renumber, body)
+    body = sub_citations(body, renumber)
     body = re.sub(r"[ \t]+\n", "\n", body)
     lines = [body, ""]
     if fidelity is not None:

@@ -28,7 +28,7 @@ from deepresearch.state import (
     ResearchState,
     Source,
 )
-from deepresearch.text import split_sentences
+from deepresearch.text import split_sentences, sub_citations
 
 BATCH = 12  # claims per verifier call: enough context, short enough to answer well
 SOURCE_CHARS = 8000  # of each cited source's text shown to the verifier
@@ -310,7 +310,7 @@ def _refinalize(state: ResearchState, body: str) -> Report:
         nums = [int(n) for n in match[1].split(",")]
         return "".join(f"[{by_id[cited[n - 1]]}]" for n in nums if 1 <= n <= len(cited))
 
-    new = finalize_report(_CITES.sub(original, body), state)
+    new = finalize_report(sub_citations(body, original), state)
     return new.model_copy(
         update={
             "fidelity": old.fidelity,

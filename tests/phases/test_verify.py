@@ -192,3 +192,10 @@ async def test_workflow_step_counts_claims_and_pauses_with_the_flagged_ones() ->
     assert list(frame.columns[:3]) == ["text", "status", "citations"]
     assert (frame.status == "unsupported").sum() == metrics.claims["unsupported"]
     assert any(d.action == "verify_claims" for d in state.decisions)
+
+
+def test_a_report_keeps_the_questions_own_brackets() -> None:
+    # "s[0]" in the question and in quoted code is text, not a citation to drop.
+    report = finalize_report("# Why can't I write s[0]?\n\nIndexing s[0] fails [1].\n", _state())
+    assert report.markdown.startswith("# Why can't I write s[0]?")
+    assert "Indexing s[0] fails [1]." in report.markdown
