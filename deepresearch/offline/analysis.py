@@ -18,7 +18,7 @@ from deepresearch.offline.relevance import (
     part_scores,
     source_scores,
 )
-from deepresearch.offline.statements import statement_terms, statements
+from deepresearch.offline.statements import CODE, TABLE_ROW, statement_terms, statements
 from deepresearch.roles import (
     AnalysisOutput,
     AnalyzeInputs,
@@ -212,8 +212,10 @@ def _agreeing(
     of the statement's words, weighted by rarity, so the names, numbers and rare words
     that make it specific count most and the words every source uses count little. One
     passage per document (its best): a long file's passages confirm once, and do not use
-    up the report's citations."""
-    if len(cand.terms) < MIN_AGREEING_TERMS:
+    up the report's citations. A code line or table row repeated in other files (a
+    tutorial's `use std::sync::{Arc, Mutex};`) is the same text again, not a second
+    source confirming a claim: it gathers no agreement."""
+    if len(cand.terms) < MIN_AGREEING_TERMS or cand.text.startswith((CODE, TABLE_ROW)):
         return set()
     own = documents.get(cand.source_id)
     best: dict[str, tuple[float, str]] = {}

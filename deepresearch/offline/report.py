@@ -175,23 +175,26 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     if guidance_terms:
         findings = sorted(findings, key=lambda f: -len(term_set(f.content) & guidance_terms))
     parts, _cited = _select(findings)
+    shown = [f for items in parts.values() for f in items]
+    strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
         lines += _summary_lines(inputs.question, parts)
-        strong = sum(1 for f in inputs.findings if f.confidence in ("high", "confirmed"))
-        lines += [
-            "",
-            f"This report draws on {inputs.source_count} sources and {len(inputs.findings)} "
-            f"findings, {strong} of them supported by more than one source.",
-        ]
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:
         if gap.startswith("No source found answers"):
             lines.append(f"- Not answered: {gap.split(':', 1)[-1].strip()}")
+    if parts:
+        cited = len({n for f in shown for n in f.citations})
+        lines += [
+            "",
+            f"The research examined {inputs.source_count} sources and recorded "
+            f"{len(inputs.findings)} findings; this report shows {len(shown)} of them, from "
+            f"{cited} sources, {strong} supported by more than one source.",
+        ]
 
     lines += ["", "## Key findings"]
-    shown = [f for items in parts.values() for f in items]
     for part, items in parts.items():
         lines += ["", f"### {part.rstrip('?')}", ""]
         for f in items:
@@ -203,9 +206,11 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
 
     lines += ["", "## Gaps and limitations", ""]
     lines += [f"- {g}" for g in inputs.gaps] or ["- No open gaps were identified."]
-    weak = sum(1 for f in shown if f.confidence in ("low", "speculation"))
-    if weak:
-        lines.append(f"- {weak} finding(s) rest on a single source and should be checked.")
+    if single := len(shown) - strong:
+        lines.append(
+            f"- {single} of the {len(shown)} findings shown rest on a single source: check "
+            "them before relying on them."
+        )
     lines.append(
         f"- Research ran {inputs.iteration} of at most {inputs.max_iterations} iteration(s); "
         f"{inputs.high_quality_count} of {inputs.source_count} sources were rated high quality."
@@ -214,14 +219,13 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     lines += ["", "## Conclusion", ""]
     if shown:
         lead = shown[0]
-        lines.append(
-            f"In short: {lead.content} {_cite(lead)} "
-            + (
-                "The findings above are consistent across the sources that address them."
-                if not conflicts
-                else "Some figures differ between sources; see the conflicts above."
-            )
-        )
+        if conflicts:
+            checked = "Some figures differ between sources; see the conflicts above."
+        elif strong:
+            checked = f"{strong} of the findings above are supported by more than one source, and none contradicts another."
+        else:
+            checked = "No finding above was confirmed by a second source."
+        lines.append(f"In short: {lead.content} {_cite(lead)} {checked}")
     else:
         lines.append("More sources are needed before a conclusion can be drawn.")
     return ReportDraft(markdown="\n".join(lines) + "\n")

@@ -279,3 +279,15 @@ def test_a_part_one_source_answers_is_told_from_more_of_it() -> None:
     )
     findings = analysis.analyze(inputs).findings
     assert analysis.FINDINGS_PER_SOURCE < len(findings) <= analysis.PART_FINDINGS
+
+
+def test_a_code_line_repeated_in_other_files_is_not_agreement() -> None:
+    code = "Code: `use std::sync::{Arc, Mutex};`"
+    bag = {f"src-{n}": analysis.statement_terms(code) for n in (1, 2, 3)}
+    weights = analysis.Weights(list(bag.values()))
+    prose = "Arc and Mutex share state between threads safely in Rust programs."
+    for text, agreeing in ((code, set()), (prose, {"src-2", "src-3"})):
+        terms = analysis.statement_terms(text)
+        cand = analysis.Candidate(text=text, source_id="src-1", part=0, score=1.0, terms=terms)
+        prose_bag = {sid: terms for sid in bag} if text == prose else bag
+        assert analysis._agreeing(cand, prose_bag, weights, {}) == agreeing

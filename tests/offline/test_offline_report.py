@@ -93,7 +93,10 @@ def test_the_summary_answers_each_part_with_its_findings() -> None:
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
     assert summary.strip().startswith("- **Printing press?** Gutenberg built a printing press")
     assert "- **Literacy?** Literacy rose" in summary
-    assert "3 sources and 3 findings, 1 of them supported by more than one source" in summary
+    assert (
+        "examined 3 sources and recorded 3 findings; this report shows 3 of them, from 3 "
+        "sources, 1 supported by more than one source"
+    ) in summary
     conclusion = md.split("## Conclusion", 1)[1]
     assert "Gutenberg built a printing press" in conclusion
 
@@ -102,7 +105,7 @@ def test_gaps_and_limitations_are_listed() -> None:
     md = report.synthesize(inputs()).markdown
     section = md.split("## Gaps and limitations", 1)[1].split("## Conclusion", 1)[0]
     assert "- No finding covers 'trade' in relation to printing press." in section
-    assert "1 finding(s) rest on a single source" in section
+    assert "2 of the 3 findings shown rest on a single source" in section
     assert "1 of at most 2 iteration(s); 1 of 3 sources were rated high quality" in section
 
 
