@@ -43,6 +43,7 @@ from deepresearch.providers import readers  # noqa: E402
 from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
 from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
 from deepresearch.state import ClaimStatus, ResearchState  # noqa: E402
+from deepresearch.text import sub_citations  # noqa: E402
 
 SHARED_EVAL = HERE.parent.parent / "shared" / "eval"
 BASELINE_KS = (5, 10, 20)
@@ -50,7 +51,6 @@ MAX_CITED = 12
 
 _SOURCES = re.compile(r"^#{1,3}\s*(?:sources|references)\b.*$", re.I | re.M)
 _ENTRY = re.compile(r"^\s*(\d+)\.\s+(.*)$")
-_CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SUMMARY_FLAGS = re.I | re.M | re.S
 _SUMMARY = re.compile(r"^#{1,3}\s*executive summary\b.*?$(.*?)(?=^#{1,3}\s|\Z)", _SUMMARY_FLAGS)
 _STOP = frozenset(readers._STOPWORDS)
@@ -114,6 +114,24 @@ def summary_section(markdown: str) -> str:
     return m[1] if m else ""
 
 
+def citation_numbers(body: str) -> set[int]:
+    """The numbers the body cites, read as the report's own citations are (text.
+    sub_citations): outside code and headings; a marker glued to a word ("s[0]") is
+    indexing in a quote or the question, not a citation."""
+    numbers: set[int] = set()
+
+    def read(m: re.Match[str]) -> str:
+        glued = m.start() > 0 and (
+            m.string[m.start() - 1].isalnum() or m.string[m.start() - 1] == "_"
+        )
+        if not glued:
+            numbers.update(int(n) for n in m[1].split(","))
+        return m[0]
+
+    sub_citations(body, read)
+    return numbers
+
+
 def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, Any]:
     entries = source_entries(markdown)
     body = _SOURCES.split(markdown)[0] if entries else markdown
@@ -121,7 +139,7 @@ def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, 
     summary = norm(summary_section(markdown))
     gold = list(q["gold_titles"])
     facts = list(q["facts"])
-    cited = {int(n) for m in _CITE.finditer(body) for n in m[1].split(",")}
+    cited = citation_numbers(body)
     return {
         "gold_recall": sum(gold_found(g, entries.values(), local) for g in gold) / len(gold),
         "fact_recall": sum(norm(f) in text for f in facts) / len(facts) if facts else 1.0,

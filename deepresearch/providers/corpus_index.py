@@ -9,7 +9,7 @@ import re
 import sqlite3
 import threading
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from deepresearch.errors import IndexingCancelled
 from deepresearch.providers import readers, vectors
@@ -17,8 +17,9 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "5"  # 3: front-matter titles, table row groups, heading lines in passages;
-# 4: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF.s pages)
+SCHEMA_VERSION = "6"  # 3: front-matter titles, table row groups, heading lines in passages;
+# 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
+# pages), an HTML passage cited by the page's own lines
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """
@@ -156,7 +157,28 @@ def _passages_of(doc: readers.Document) -> list[Passage]:
     whole = [Passage("", doc.text, 1, max(1, doc.text.count("\n") + 1))]
     if len(doc.text) <= TARGET_CHARS:  # a short document is one passage
         return whole
-    return split_passages(doc.outline or doc.text) or whole
+    passages = split_passages(doc.outline or doc.text) or whole
+    return _in_file_lines(passages, doc.source_lines)
+
+
+def _in_file_lines(
+    passages: list[Passage], source_lines: tuple[tuple[int, int], ...]
+) -> list[Passage]:
+    """Passages with the file's own line numbers (an HTML page's), when the reader kept
+    them and they tell the passages apart (a page written on one line does not)."""
+    if not source_lines:
+        return passages
+    last = len(source_lines)
+    mapped = [
+        replace(
+            p,
+            first_line=source_lines[min(p.first_line, last) - 1][0],
+            last_line=source_lines[min(p.last_line, last) - 1][1],
+        )
+        for p in passages
+    ]
+    ranges = [(p.first_line, p.last_line) for p in mapped]
+    return mapped if len(set(ranges)) == len(ranges) else passages
 
 
 def delete_doc(conn: sqlite3.Connection, key: str) -> int:

@@ -15,7 +15,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -60,6 +60,10 @@ class Document:
     # The text with its Markdown heading lines kept ('## Budgets'), for splitting into
     # passages at headings; empty when the text itself has none.
     outline: str = ""
+    # The file lines (first, last) each outline line was read from, where they differ (a
+    # page's text is not its HTML): passages cite the file's lines. Empty: the outline's
+    # lines are the file's.
+    source_lines: tuple[tuple[int, int], ...] = ()
 
 
 def is_supported(path: Path) -> bool:
@@ -295,7 +299,7 @@ def without_chrome(doc: Document, chrome: set[int]) -> Document:
     kept = "\n".join("" if i in blanked else line for i, line in enumerate(source))
     if not doc.outline:
         return Document(title=doc.title, text=_tidy(kept))
-    return _with_outline(doc.title, kept, markdown=True)
+    return replace(_with_outline(doc.title, kept, markdown=True), source_lines=doc.source_lines)
 
 
 def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
@@ -332,6 +336,8 @@ class _HTMLText(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        self.spans: list[tuple[int, int]] = []  # the file lines each part was read from
+        self.verbatim: set[int] = set()  # parts whose line breaks are the file's (in <pre>)
         self.title_parts: list[str] = []
         self._skipped: list[str] = []  # the open elements being skipped, innermost last
         self._in_title = False
@@ -341,6 +347,42 @@ class _HTMLText(HTMLParser):
         self._cell: list[str] | None = None
         self._header_row = False
         self._rows = 0  # rows written in the open table
+
+    def _emit(self, text: str, *, verbatim: bool = False, lines: int = 0) -> None:
+        """Add ``text``, read at the parser's position; ``verbatim``: its line breaks are
+        the file's (in <pre>); ``lines``: the file lines it spans past its first."""
+        if verbatim:
+            self.verbatim.add(len(self.parts))
+        line = self.getpos()[0]
+        self.parts.append(text)
+        self.spans.append((line, line + lines))
+
+    def lines(self) -> tuple[list[str], list[tuple[int, int]]]:
+        """The text's lines, tidied as ``_tidy`` does, each with the file lines it spans
+        (first, last): a passage of a page is cited by the page's own lines."""
+        lines: list[str] = [""]
+        spans: list[tuple[int, int] | None] = [None]
+        for n, (text, (first, last)) in enumerate(zip(self.parts, self.spans, strict=True)):
+            for k, piece in enumerate(text.split("\n")):
+                if k:
+                    lines.append("")
+                    spans.append(None)
+                lines[-1] += piece
+                if not piece.strip():
+                    continue
+                start = first + k if n in self.verbatim else first
+                end = start if n in self.verbatim else last
+                held = spans[-1]
+                spans[-1] = (held[0], max(held[1], end)) if held else (start, end)
+        kept: list[tuple[str, tuple[int, int]]] = []
+        for line, span in zip(lines, spans, strict=True):
+            line = _SPACE_RUNS.sub(" ", line).strip()
+            if line or (kept and kept[-1][0]):  # one blank line between paragraphs
+                at = span or (kept[-1][1] if kept else (1, 1))
+                kept.append((line, at))
+        while kept and not kept[-1][0]:
+            kept.pop()
+        return [line for line, _ in kept], [span for _, span in kept]
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._skipped:
@@ -362,18 +404,18 @@ class _HTMLText(HTMLParser):
             self._row = []
         elif tag == "table":
             self._rows = 0
-            self.parts.append("\n")
+            self._emit("\n")
         elif tag in self._BLOCKS:
-            self.parts.append("\n")
+            self._emit("\n")
             if tag == "pre":
                 self._pre += 1
-                self.parts.append("```\n")
+                self._emit("```\n")
             elif tag == "li":
-                self.parts.append("- ")
+                self._emit("- ")
             elif tag in self._HEADINGS:
                 # Headings kept as Markdown heading lines: passages split at them.
                 self._heading_level = int(tag[1])
-                self.parts.append("#" * self._heading_level + " ")
+                self._emit("#" * self._heading_level + " ")
 
     def handle_endtag(self, tag: str) -> None:
         if self._skipped:
@@ -387,18 +429,18 @@ class _HTMLText(HTMLParser):
             self._cell = None
         elif tag == "tr" and self._row is not None:
             if any(self._row):
-                self.parts.append("\n| " + " | ".join(self._row) + " |\n")
+                self._emit("\n| " + " | ".join(self._row) + " |\n")
                 if self._rows == 0 and self._header_row:
-                    self.parts.append("|" + " --- |" * len(self._row) + "\n")
+                    self._emit("|" + " --- |" * len(self._row) + "\n")
                 self._rows += 1
             self._row, self._header_row = None, False
         elif tag == "table":
-            self.parts.append("\n")
+            self._emit("\n")
         elif tag in self._BLOCKS:
             if tag == "pre" and self._pre:
                 self._pre -= 1
-                self.parts.append("\n```")
-            self.parts.append("\n")
+                self._emit("\n```")
+            self._emit("\n")
             self._heading_level = 0
 
     def handle_data(self, data: str) -> None:
@@ -409,13 +451,13 @@ class _HTMLText(HTMLParser):
         elif self._cell is not None:
             self._cell.append(data)
         elif self._heading_level:
-            self.parts.append(" ".join(data.split()) + " ")
+            self._emit(" ".join(data.split()) + " ")
         elif self._pre:
-            self.parts.append(data)
+            self._emit(data, verbatim=True)
         else:
             # Outside <pre>, line breaks in the source are spaces: a list item or
             # paragraph wrapped in the HTML is one line of text.
-            self.parts.append(" ".join(data.split("\n")))
+            self._emit(" ".join(data.split("\n")), lines=data.count("\n"))
 
 
 def _read_html(path: Path) -> Document:
@@ -423,7 +465,9 @@ def _read_html(path: Path) -> Document:
     parser.feed(_decode_text(path))
     parser.close()
     title = " ".join("".join(parser.title_parts).split())
-    return _with_outline(title or path.stem, _tidy("".join(parser.parts)), markdown=True)
+    lines, spans = parser.lines()
+    doc = _with_outline(title or path.stem, "\n".join(lines), markdown=True)
+    return replace(doc, source_lines=tuple(spans))
 
 
 @contextmanager

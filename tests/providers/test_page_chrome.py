@@ -106,3 +106,27 @@ def test_a_pdfs_running_header_and_page_numbers_are_dropped() -> None:
     assert kept[1] == "Globs come first."
     assert all("Shared Database" not in page for page in kept)
     assert pages_without_chrome(pages[:2]) == pages[:2]  # two pages cannot tell
+
+
+async def test_a_pages_passages_cite_the_pages_own_lines(tmp_path: Path) -> None:
+    # Three paragraphs to a file line, one wrapped: the text's lines are not the file's.
+    filler = "\n".join(
+        f"<p>Filler {n} says\nnothing.</p><p>More filler {n}.</p><p>Still more {n}.</p>"
+        for n in range(30)
+    )
+    page = (
+        f"<html><head><title>Strings</title></head><body>\n<h1>Strings</h1>\n{filler}\n"
+        "<h2>Indexing</h2>\n<p>Indexing operations are expected\nto take constant time.</p>\n"
+        f"{filler}\n</body></html>\n"
+    )
+    (tmp_path / "strings.html").write_text(page, "utf-8")
+    hit = next(
+        h
+        for h in await CorpusSearch(tmp_path).search("indexing constant time", max_results=3)
+        if "constant time" in h.content
+    )
+    assert hit.lines is not None
+    first, last = hit.lines
+    cited = "\n".join(page.splitlines()[first - 1 : last])
+    assert "expected\nto take constant time" in cited  # the quoted lines, as the file has them
+    assert hit.url.endswith(f"#L{first}-{last}")
