@@ -157,7 +157,10 @@ class _Prose:
                 self._emit_run()
                 self.out.extend(_prose_sentences(_joined(lead, own)))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
-                self.lead, self.nested = (self.indent, _clip(own, MAX_LEAD_CHARS)), None
+                # The lead-in is the sentence that ends with the colon, not its paragraph.
+                said = sentences(own)
+                lead = said[-1] if said and said[-1].endswith(":") else own
+                self.lead, self.nested = (self.indent, _clip(lead, MAX_LEAD_CHARS)), None
             if self.indent >= 0:
                 self.parents.append((self.indent, _clip(own, MAX_LEAD_CHARS)))
             self.lines.clear()

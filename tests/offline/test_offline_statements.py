@@ -192,3 +192,13 @@ def test_bullets_of_pdfs_and_plain_text_are_list_items() -> None:
     )
     assert "glob elements have a pattern attribute that file names are matched against." in found
     assert found[-1].endswith(": magic elements contain a list of match elements.")
+
+
+def test_a_lead_in_is_the_sentence_ending_with_the_colon() -> None:
+    found = statements(
+        "Use the unsafe keyword to switch. You can take five actions in unsafe Rust. "
+        "Those superpowers include the ability to:\n\n- Dereference a raw pointer.\n\n"
+        "- Call an unsafe function.\n"
+    )
+    assert "Those superpowers include the ability to: Dereference a raw pointer." in found
+    assert found.count("Use the unsafe keyword to switch.") == 1  # not repeated per item
