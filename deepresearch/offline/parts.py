@@ -30,7 +30,7 @@ from deepresearch.text import (
 _PREPOSITIONS = "in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS})\s+(?:which|what|whom))"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )

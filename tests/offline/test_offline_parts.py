@@ -220,3 +220,17 @@ def test_names_that_are_the_clauses_subject_may_open_it() -> None:
 def test_a_difference_between_several_things_is_one_part() -> None:
     (part,) = question_parts("What is the difference between Box, Rc and RefCell?")
     assert {"box", "rc", "refcell"} <= part.terms
+
+
+def test_each_question_mark_ends_a_question() -> None:
+    parts = question_parts(
+        "When should I use match and when if let? What do I give up with if let?"
+    )
+    assert [p.text for p in parts] == [
+        "When should I use match",
+        "when if let",
+        "What do I give up with if let",
+    ]
+    built = question_parts("When was it built? Who built it?")
+    assert [p.text for p in built] == ["When was it built", "Who built it"]
+    assert built[1].refers_back
