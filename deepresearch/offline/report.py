@@ -216,16 +216,21 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         f"{inputs.high_quality_count} of {inputs.source_count} sources were rated high quality."
     )
 
-    lines += ["", "## Conclusion", ""]
-    if shown:
-        lead = shown[0]
-        if conflicts:
-            checked = "Some figures differ between sources; see the conflicts above."
-        elif strong:
-            checked = f"{strong} of the findings above are supported by more than one source, and none contradicts another."
-        else:
-            checked = "No finding above was confirmed by a second source."
-        lines.append(f"In short: {lead.content} {_cite(lead)} {checked}")
-    else:
-        lines.append("More sources are needed before a conclusion can be drawn.")
+    lines += ["", "## Conclusion", "", _conclusion(shown, strong, bool(conflicts))]
     return ReportDraft(markdown="\n".join(lines) + "\n")
+
+
+def _conclusion(shown: list[FindingBrief], strong: int, conflicts: bool) -> str:
+    """The first finding shown, and what the cross-checking found (no more than it did)."""
+    if not shown:
+        return "More sources are needed before a conclusion can be drawn."
+    if conflicts:
+        checked = "Some figures differ between sources; see the conflicts above."
+    elif strong:
+        checked = (
+            f"{strong} of the findings above are supported by more than one source, and "
+            "none contradicts another."
+        )
+    else:
+        checked = "No finding above was confirmed by a second source."
+    return f"In short: {shown[0].content} {_cite(shown[0])} {checked}"
