@@ -23,6 +23,7 @@ import re
 import sqlite3
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -459,7 +460,7 @@ class CorpusSearch:
             added += key not in known
             parent = Path(key).parent.as_posix()
             domain = "local" if parent == "." else parent
-            edges = readers.edge_keys(document)
+            edges = readers.edge_keys(document, readers.family(key))
             pending.append(store.NewDoc(key, signature, document, domain, edges=edges))
         removed = 0
         for key in known.keys() - seen:
@@ -506,18 +507,26 @@ def _insert_without_chrome(
     conn: sqlite3.Connection, pending: list[store.NewDoc], cancel: threading.Event | None
 ) -> None:
     """Insert the files read, their site chrome blanked: what most of the folder's files
-    (these and those indexed) share in the runs at their edges (page_chrome)."""
+    of the same format family (these and those indexed) share in the runs at their edges
+    (page_chrome)."""
     counts = store.edge_counts(conn)
     for item in pending:
         for edge in item.edges:
             counts[edge] = counts.get(edge, 0) + 1
-    files = len(pending) + int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
-    chrome = page_chrome.chrome_keys(counts, files)
+    paths = [key for (key,) in conn.execute("SELECT path FROM docs")]
+    files = Counter(readers.family(key) for key in paths + [item.key for item in pending])
+    # A family's keys are salted with it, so its threshold applies to its own lines alone.
+    chrome = {name: page_chrome.chrome_keys(counts, n) for name, n in files.items()}
     for start in range(0, len(pending), FILE_BATCH):
         store.check_cancel(cancel)
         batch = pending[start : start + FILE_BATCH]
         store.insert_docs(
-            conn, [replace(item, doc=readers.without_chrome(item.doc, chrome)) for item in batch]
+            conn,
+            [
+                replace(item, doc=readers.without_chrome(item.doc, chrome[name], name))
+                for item in batch
+                for name in [readers.family(item.key)]
+            ],
         )
 
 

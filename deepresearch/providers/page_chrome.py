@@ -6,7 +6,17 @@ number. One page cannot tell chrome from its content; the set of pages can. Chro
 dropped before a document is split into passages, so it never becomes a passage, a
 finding or a snippet. Only whole runs at a page's edges count: a line many files share in
 their body ("* Default: false" under each option) is content, and so is a run of headings
-alone (the folder's common structure, "### Synopsis")."""
+alone (the folder's common structure, "### Synopsis").
+
+A navigation line differs from page to page ("Next: Closures, Previous: Types, Up: Using
+libffi" in a GNU manual; "<< 3. Advanced Topics | Up | 5. Cachegrind >>" in a DocBook one),
+so its text is never shared: a reader marks such lines (nearly all link text, see
+``readers``), and when most of the folder's pages open or close with one, the marked lines
+in the runs at a page's edges are chrome too (``nav_key`` stands for them all).
+
+A folder's formats are counted apart (``salt``: the format family): a site's theme is in
+its HTML pages, and a folder that ships each page as HTML and as Markdown (the Node.js API
+docs) has it in half of its files."""
 
 from __future__ import annotations
 
@@ -14,31 +24,42 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-EDGE_LINES = 40  # non-blank lines at each end of a file that may be chrome
+EDGE_LINES = 120  # non-blank lines at each end of a file that may be chrome
 PAGE_EDGE_LINES = 3  # ... of a PDF page (a running header, a page number)
 CHROME_SHARE = 0.5  # a line is chrome when at least this share of the pages have it there
 MIN_PAGES = 3  # ... and at least this many: two pages sharing a line is a coincidence
 
+_NAV_LINE = "\x00"  # what navigation lines count as: no line of text reads so
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _DIGITS = re.compile(r"\d+")
 
 
-def line_key(line: str, *, digits: bool = False) -> int:
+def line_key(line: str, *, digits: bool = False, salt: str = "") -> int:
     """A stable 64-bit key for a line, whitespace collapsed (stored in the index);
-    ``digits``: any number counts as the same (page numbers)."""
+    ``digits``: any number counts as the same (page numbers); ``salt``: the format family
+    (the same line in an HTML page and a Markdown file counts apart)."""
     text = " ".join(line.split())
     if digits:
         text = _DIGITS.sub("0", text)
+    text = f"{salt}\x00{text}" if salt else text
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
-def edge_keys(lines: list[str], edge: int = EDGE_LINES, *, digits: bool = False) -> set[int]:
+def edge_keys(
+    lines: list[str], edge: int = EDGE_LINES, *, digits: bool = False, salt: str = ""
+) -> set[int]:
     """The keys of the first and last ``edge`` non-blank lines."""
     kept = [line for line in lines if line.strip()]
-    return {line_key(line, digits=digits) for line in kept[:edge] + kept[-edge:]}
+    return {line_key(line, digits=digits, salt=salt) for line in kept[:edge] + kept[-edge:]}
+
+
+def nav_key(salt: str = "") -> int:
+    """The key a page counts under when it opens or closes with a navigation line."""
+    return line_key(_NAV_LINE, salt=salt)
 
 
 def chrome_keys(counts: Mapping[int, int], pages: int) -> set[int]:
@@ -47,15 +68,31 @@ def chrome_keys(counts: Mapping[int, int], pages: int) -> set[int]:
     return {key for key, n in counts.items() if n >= floor}
 
 
+def nav_edge(lines: list[str], nav: frozenset[int]) -> bool:
+    """Whether the first or the last non-blank line is a navigation line (``nav``: the
+    indexes of those a reader marked): the page counts under ``nav_key``."""
+    kept = [i for i, line in enumerate(lines) if line.strip()]
+    return bool(kept) and (kept[0] in nav or kept[-1] in nav)
+
+
 def chrome_lines(
-    lines: list[str], chrome: set[int], edge: int = EDGE_LINES, *, digits: bool = False
+    lines: list[str],
+    chrome: set[int],
+    edge: int = EDGE_LINES,
+    *,
+    digits: bool = False,
+    salt: str = "",
+    nav: frozenset[int] = frozenset(),
 ) -> set[int]:
     """The indexes of the run of chrome lines at the top and the one at the bottom. A run
-    stops at the first line that is not chrome or opens a code fence."""
+    stops at the first line that is not chrome or opens a code fence; the lines in ``nav``
+    are chrome when ``nav_key`` is."""
     if not chrome:
         return set()
-    top = _run(lines, range(len(lines)), chrome, edge, digits)
-    return top | _run(lines, range(len(lines) - 1, -1, -1), chrome, edge, digits)
+    nav = nav if nav_key(salt) in chrome else frozenset()
+    keyed = _Keyed(chrome, digits, salt, nav)
+    top = _run(lines, range(len(lines)), keyed, edge)
+    return top | _run(lines, range(len(lines) - 1, -1, -1), keyed, edge)
 
 
 def pages_without_chrome(pages: list[str]) -> list[str]:
@@ -70,9 +107,20 @@ def pages_without_chrome(pages: list[str]) -> list[str]:
     return out
 
 
-def _run(
-    lines: list[str], order: Iterable[int], chrome: set[int], edge: int, digits: bool
-) -> set[int]:
+@dataclass(frozen=True)
+class _Keyed:
+    chrome: set[int]
+    digits: bool
+    salt: str
+    nav: frozenset[int]
+
+    def __contains__(self, at: tuple[int, str]) -> bool:
+        i, line = at
+        key = line_key(line, digits=self.digits, salt=self.salt)
+        return i in self.nav or key in self.chrome
+
+
+def _run(lines: list[str], order: Iterable[int], chrome: _Keyed, edge: int) -> set[int]:
     run: list[int] = []
     seen = 0
     for i in order:
@@ -80,7 +128,7 @@ def _run(
         if not line.strip():
             continue
         seen += 1
-        if seen > edge or _FENCE.match(line) or line_key(line, digits=digits) not in chrome:
+        if seen > edge or _FENCE.match(line) or (i, line) not in chrome:
             break
         run.append(i)
     if all(_HEADING.match(lines[i]) for i in run):

@@ -42,6 +42,7 @@ _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
 _FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
+_LETTERS = re.compile(r"[^\W\d_]+")  # a word, for counting them (numbers are not)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ class Document:
     # page's text is not its HTML): passages cite the file's lines. Empty: the outline's
     # lines are the file's.
     source_lines: tuple[tuple[int, int], ...] = ()
+    # The outline lines (0-based) that are navigation, nearly all link text ("Next: Types,
+    # Up: Using libffi"): chrome at a page's edges when most of the folder has them there.
+    nav_lines: frozenset[int] = frozenset()
 
 
 def is_supported(path: Path) -> bool:
@@ -199,10 +203,63 @@ def _tidy(text: str) -> str:
 def _read_text(path: Path) -> Document:
     text, meta_title = _front_matter(_decode_text(path))
     suffix = path.suffix.lower()
+    markdown = suffix in (".md", ".markdown")
     if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
         text = _rst_headings(text)
+    elif markdown or looks_like_markdown(text):
+        text = _as_rendered(text)
     title = meta_title or _first_title(text) or path.stem
-    return _with_outline(title, text, markdown=suffix in (".md", ".markdown"))
+    return _with_outline(title, text, markdown=markdown)
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# A link reference definition ('[dns.lookup()]: #dnslookup'), and a reference link using
+# one: full '[text][label]', collapsed '[text][]' or shortcut '[text]'.
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S+.*$", re.MULTILINE)
+_REFERENCE_LINK = re.compile(r"!?\[([^\]\n]+)\](?:\[([^\]\n]*)\])?(?![(:\[])")
+
+
+def _as_rendered(text: str) -> str:
+    """Markdown as a reader sees it rendered: without its HTML comments ('<!-- YAML added:
+    v8.3.0 -->') and link reference definitions, its reference links as their text
+    ('[`dns.lookup()`][]' reads `dns.lookup()`); a bracket whose label nothing defines is
+    text ('a[i][j]'). Code blocks are kept as written (a page showing HTML), and every line
+    break stays, so line numbers still match the file."""
+    if "<!--" not in text and "[" not in text:
+        return text
+    labels = {_label(m[1]) for m in _LINK_DEFINITION.finditer(text)}
+
+    def link(m: re.Match[str]) -> str:
+        return m[1] if _label(m[2] or m[1]) in labels else m[0]
+
+    out: list[str] = []
+    prose: list[str] = []  # the lines since the last code fence
+
+    def flush() -> None:
+        chunk = _COMMENT.sub(lambda m: "\n" * m[0].count("\n"), "\n".join(prose))
+        if labels:
+            chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
+        out.extend(chunk.split("\n"))
+        prose.clear()
+
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            if not fenced:
+                flush()
+            fenced = not fenced
+            out.append(line)
+        elif fenced:
+            out.append(line)
+        else:
+            prose.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def _label(text: str) -> str:
+    """A link label as Markdown matches it: case and runs of spaces do not count."""
+    return " ".join(text.split()).casefold()
 
 
 # A reStructuredText section title: a line underlined (and maybe overlined) by a run of
@@ -284,22 +341,40 @@ def _first_title(text: str) -> str:
     return ""
 
 
-def edge_keys(doc: Document) -> frozenset[int]:
-    """The keys of the lines at ``doc``'s top and bottom (see ``page_chrome``)."""
-    return frozenset(page_chrome.edge_keys((doc.outline or doc.text).splitlines()))
+def family(path: Path | str) -> str:
+    """The format family of a file by its suffix ("text", "html", "pdf"): a folder's site
+    chrome is counted among the files of one family (see ``page_chrome``)."""
+    suffix = Path(path).suffix.lower()
+    return "html" if suffix in HTML_SUFFIXES else "pdf" if suffix in PDF_SUFFIXES else "text"
 
 
-def without_chrome(doc: Document, chrome: set[int]) -> Document:
+def edge_keys(doc: Document, salt: str = "") -> frozenset[int]:
+    """The keys of the lines at ``doc``'s top and bottom, and ``page_chrome.nav_key`` when
+    it opens or closes with a navigation line (see ``page_chrome``); ``salt``: its
+    format family."""
+    lines = (doc.outline or doc.text).splitlines()
+    keys = page_chrome.edge_keys(lines, salt=salt)
+    if page_chrome.nav_edge(lines, doc.nav_lines):
+        keys.add(page_chrome.nav_key(salt))
+    return frozenset(keys)
+
+
+def without_chrome(doc: Document, chrome: set[int], salt: str = "") -> Document:
     """``doc`` with the runs of ``chrome`` lines at its top and bottom emptied (see
     ``page_chrome``): line numbers, which passages cite, stay where they were."""
     source = (doc.outline or doc.text).splitlines()
-    blanked = page_chrome.chrome_lines(source, chrome)
+    blanked = page_chrome.chrome_lines(source, chrome, salt=salt, nav=doc.nav_lines)
+    if all(i in blanked for i, line in enumerate(source) if line.strip()):
+        # A page of navigation lines alone (an index of links) keeps them: it is what the
+        # page says.
+        blanked = page_chrome.chrome_lines(source, chrome, salt=salt)
     if not blanked:
         return doc
     kept = "\n".join("" if i in blanked else line for i, line in enumerate(source))
     if not doc.outline:
         return Document(title=doc.title, text=_tidy(kept))
-    return replace(_with_outline(doc.title, kept, markdown=True), source_lines=doc.source_lines)
+    outline = _with_outline(doc.title, kept, markdown=True)
+    return replace(outline, source_lines=doc.source_lines, nav_lines=doc.nav_lines)
 
 
 def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
@@ -317,8 +392,12 @@ class _HTMLText(HTMLParser):
     """Visible text and the <title>, as Markdown: headings as '#' lines (passages split at
     them), list items as '- ' items, <pre> as fenced code, table rows as '|' rows, so that
     the statement reader treats them as it does in a Markdown file (a lead-in with its
-    items, code and tables quoted briefly, never prose). Navigation (<nav>, <aside>) and
-    hidden elements (``hidden``, ``aria-hidden="true"``: a theme's pop-ups) are skipped."""
+    items, code and tables quoted briefly, never prose). Navigation (<nav>, <aside>,
+    ``role="navigation"``) and hidden elements (``hidden``, ``aria-hidden="true"``: a
+    theme's pop-ups) are skipped. A line of links to the page's own sections alone is its
+    table of contents, which repeats its headings: dropped. A line of links to other pages
+    with a few words around them ("Next: Types, Up: Using libffi") is marked as navigation
+    (``nav``), chrome when most of the folder's pages have one at an edge."""
 
     _SKIPPED = frozenset({"script", "style", "noscript", "template", "svg", "nav", "aside"})
     _VOID = frozenset(
@@ -333,10 +412,15 @@ class _HTMLText(HTMLParser):
     _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
     _CELLS = frozenset({"td", "th"})
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "") -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.spans: list[tuple[int, int]] = []  # the file lines each part was read from
+        # Per part: links to this page's own sections, links elsewhere, words not in a link.
+        self.links: list[tuple[int, int, int]] = []
+        self._page = name  # the file's name: 'page.html#intro' links into the page itself
+        self._anchor = False  # inside <a href>
+        self._row_links = [0, 0, 0]  # ... of the open table row
         self.verbatim: set[int] = set()  # parts whose line breaks are the file's (in <pre>)
         self.title_parts: list[str] = []
         self._skipped: list[str] = []  # the open elements being skipped, innermost last
@@ -348,26 +432,47 @@ class _HTMLText(HTMLParser):
         self._header_row = False
         self._rows = 0  # rows written in the open table
 
-    def _emit(self, text: str, *, verbatim: bool = False, lines: int = 0) -> None:
+    def _emit(
+        self,
+        text: str,
+        *,
+        verbatim: bool = False,
+        lines: int = 0,
+        links: tuple[int, int, int] = (0, 0, 0),
+    ) -> None:
         """Add ``text``, read at the parser's position; ``verbatim``: its line breaks are
-        the file's (in <pre>); ``lines``: the file lines it spans past its first."""
+        the file's (in <pre>); ``lines``: the file lines it spans past its first;
+        ``links``: its own-page links, other links and words outside links."""
         if verbatim:
             self.verbatim.add(len(self.parts))
         line = self.getpos()[0]
         self.parts.append(text)
         self.spans.append((line, line + lines))
+        self.links.append(links)
 
-    def lines(self) -> tuple[list[str], list[tuple[int, int]]]:
+    def _words(self, text: str) -> int:
+        return 0 if self._anchor else len(_LETTERS.findall(text))
+
+    def lines(self) -> tuple[list[str], list[tuple[int, int]], frozenset[int]]:
         """The text's lines, tidied as ``_tidy`` does, each with the file lines it spans
-        (first, last): a passage of a page is cited by the page's own lines."""
+        (first, last): a passage of a page is cited by the page's own lines; and the
+        indexes of its navigation lines. Table-of-contents lines are left out."""
         lines: list[str] = [""]
         spans: list[tuple[int, int] | None] = [None]
-        for n, (text, (first, last)) in enumerate(zip(self.parts, self.spans, strict=True)):
-            for k, piece in enumerate(text.split("\n")):
+        counts: list[list[int]] = [[0, 0, 0]]
+        parts = zip(self.parts, self.spans, self.links, strict=True)
+        for n, (text, (first, last), links) in enumerate(parts):
+            pieces = text.split("\n")
+            # the links count on the part's first line of text (a row: the line after "\n")
+            home = next((k for k, piece in enumerate(pieces) if piece.strip()), 0)
+            for k, piece in enumerate(pieces):
                 if k:
                     lines.append("")
                     spans.append(None)
+                    counts.append([0, 0, 0])
                 lines[-1] += piece
+                if k == home:
+                    counts[-1] = [a + b for a, b in zip(counts[-1], links, strict=True)]
                 if not piece.strip():
                     continue
                 start = first + k if n in self.verbatim else first
@@ -375,14 +480,23 @@ class _HTMLText(HTMLParser):
                 held = spans[-1]
                 spans[-1] = (held[0], max(held[1], end)) if held else (start, end)
         kept: list[tuple[str, tuple[int, int]]] = []
-        for line, span in zip(lines, spans, strict=True):
+        nav: set[int] = set()
+        fenced = False
+        for line, span, (own, other, words) in zip(lines, spans, counts, strict=True):
             line = _SPACE_RUNS.sub(" ", line).strip()
+            if line.startswith("```"):
+                fenced = not fenced
+            elif not fenced and line and not line.startswith("#"):
+                if own and not other and not words:
+                    continue  # the page's table of contents: its headings again
+                if other and words <= own + other + 1:
+                    nav.add(len(kept))
             if line or (kept and kept[-1][0]):  # one blank line between paragraphs
                 at = span or (kept[-1][1] if kept else (1, 1))
                 kept.append((line, at))
         while kept and not kept[-1][0]:
             kept.pop()
-        return [line for line, _ in kept], [span for _, span in kept]
+        return [line for line, _ in kept], [span for _, span in kept], frozenset(nav)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._skipped:
@@ -390,11 +504,21 @@ class _HTMLText(HTMLParser):
                 self._skipped.append(tag)
             return
         hidden = any(
-            (k == "hidden") or (k == "aria-hidden" and (v or "").lower() == "true")
+            (k == "hidden")
+            or (k == "aria-hidden" and (v or "").lower() == "true")
+            or (k == "role" and (v or "").lower() == "navigation")  # a <nav> by its role
             for k, v in attrs
         )
         if tag in self._SKIPPED or (hidden and tag not in self._VOID):
             self._skipped.append(tag)
+        elif tag == "a" and (href := dict(attrs).get("href")) is not None:
+            self._anchor = True
+            own = href.partition("#")[0] in ("", self._page)
+            link = (1, 0, 0) if own else (0, 1, 0)
+            if self._row is not None:
+                self._row_links = [a + b for a, b in zip(self._row_links, link, strict=True)]
+            else:
+                self._emit("", links=link)
         elif tag == "title":
             self._in_title = True
         elif tag in self._CELLS and self._row is not None:
@@ -402,6 +526,7 @@ class _HTMLText(HTMLParser):
             self._header_row = self._header_row or tag == "th"
         elif tag == "tr":
             self._row = []
+            self._row_links = [0, 0, 0]
         elif tag == "table":
             self._rows = 0
             self._emit("\n")
@@ -424,14 +549,17 @@ class _HTMLText(HTMLParser):
             return
         if tag == "title":
             self._in_title = False
+        elif tag == "a":
+            self._anchor = False
         elif tag in self._CELLS and self._cell is not None and self._row is not None:
             self._row.append(" ".join("".join(self._cell).split()).replace("|", "\\|"))
             self._cell = None
         elif tag == "tr" and self._row is not None:
             if any(self._row):
-                self._emit("\n| " + " | ".join(self._row) + " |\n")
+                links = (self._row_links[0], self._row_links[1], self._row_links[2])
+                self._emit("\n| " + " | ".join(self._row) + " |\n", links=links)
                 if self._rows == 0 and self._header_row:
-                    self._emit("|" + " --- |" * len(self._row) + "\n")
+                    self._emit("|" + " --- |" * len(self._row) + "\n", links=links)
                 self._rows += 1
             self._row, self._header_row = None, False
         elif tag == "table":
@@ -450,6 +578,7 @@ class _HTMLText(HTMLParser):
             self.title_parts.append(data)
         elif self._cell is not None:
             self._cell.append(data)
+            self._row_links[2] += self._words(data)
         elif self._heading_level:
             self._emit(" ".join(data.split()) + " ")
         elif self._pre:
@@ -457,17 +586,18 @@ class _HTMLText(HTMLParser):
         else:
             # Outside <pre>, line breaks in the source are spaces: a list item or
             # paragraph wrapped in the HTML is one line of text.
-            self._emit(" ".join(data.split("\n")), lines=data.count("\n"))
+            text = " ".join(data.split("\n"))
+            self._emit(text, lines=data.count("\n"), links=(0, 0, self._words(data)))
 
 
 def _read_html(path: Path) -> Document:
-    parser = _HTMLText()
+    parser = _HTMLText(path.name)
     parser.feed(_decode_text(path))
     parser.close()
     title = " ".join("".join(parser.title_parts).split())
-    lines, spans = parser.lines()
+    lines, spans, nav = parser.lines()
     doc = _with_outline(title or path.stem, "\n".join(lines), markdown=True)
-    return replace(doc, source_lines=tuple(spans))
+    return replace(doc, source_lines=tuple(spans), nav_lines=nav)
 
 
 @contextmanager

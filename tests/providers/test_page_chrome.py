@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from deepresearch.providers import page_chrome
 from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.providers.page_chrome import line_key, pages_without_chrome
 from deepresearch.providers.readers import Document, read_document, without_chrome
@@ -130,3 +131,94 @@ async def test_a_pages_passages_cite_the_pages_own_lines(tmp_path: Path) -> None
     cited = "\n".join(page.splitlines()[first - 1 : last])
     assert "expected\nto take constant time" in cited  # the quoted lines, as the file has them
     assert hit.url.endswith(f"#L{first}-{last}")
+
+
+def _manual_page(name: str, nav: str, body: str) -> str:
+    """A page of a GNU (texinfo) manual: its navigation line names its neighbours."""
+    return (
+        f"<html><head><title>{name} (the manual)</title></head><body>\n"
+        f'<div class="header"><p>\n{nav} &nbsp; [<a href="Index.html" rel="index">Index</a>]'
+        f"</p></div>\n<hr>\n<h3>{name}</h3>\n{body}\n</body></html>\n"
+    )
+
+
+@pytest.fixture
+def manual(tmp_path: Path) -> Path:
+    names = ["Types", "Closures", "Structures", "Memory", "Threads"]
+    for k, name in enumerate(names):
+        links = []
+        if k + 1 < len(names):
+            links.append(f'Next: <a href="{names[k + 1]}.html" rel="next">{names[k + 1]}</a>')
+        if k:
+            links.append(f'Previous: <a href="{names[k - 1]}.html" rel="prev">{names[k - 1]}</a>')
+        links.append('Up: <a href="index.html" rel="up">Using the library</a>')
+        body = f"<p>{name} are described here; the library handles {name.lower()} itself.</p>"
+        (tmp_path / f"{name}.html").write_text(_manual_page(name, ", ".join(links), body))
+    return tmp_path
+
+
+async def test_navigation_lines_most_pages_open_with_are_chrome(manual: Path) -> None:
+    # Each page's line names other neighbours, so no line is shared; the links are.
+    corpus = CorpusSearch(manual)
+    hits = await corpus.extract([str(p) for p in sorted(manual.resolve().glob("*.html"))])
+    assert len(hits) == 5
+    for hit in hits:
+        assert "Next:" not in hit.content and "Up:" not in hit.content, hit.content
+        assert "Index" not in hit.content
+        assert "are described here" in hit.content
+    assert not await corpus.search("previous next up index", max_results=5)
+
+
+async def test_a_navigation_line_on_one_page_is_content(manual: Path, tmp_path: Path) -> None:
+    # The same line on one page of a folder whose other pages have none: not chrome.
+    for name in ("Types", "Closures", "Structures", "Memory"):
+        (manual / f"{name}.html").write_text(_page(name, f"<p>{name} text.</p>"), "utf-8")
+    (hit,) = await CorpusSearch(manual).extract([str(manual.resolve() / "Threads.html")])
+    assert hit.content.startswith("Previous: Memory, Up: Using the library")
+
+
+def test_navigation_lines_are_marked_by_their_links() -> None:
+    outline = Document(title="t", text="x", outline="Next: A, Up: B\n# A\nBody text here.")
+    nav = Document(title="t", text="x", outline=outline.outline, nav_lines=frozenset({0}))
+    assert without_chrome(outline, {page_chrome.nav_key()}) == outline  # not marked: kept
+    assert without_chrome(nav, {page_chrome.nav_key()}).outline.splitlines()[0] == ""
+
+
+def test_a_page_of_navigation_alone_keeps_its_links() -> None:
+    # An index page made of links only is what the page says, not chrome around it.
+    outline = "- Types\n- Closures\n- Threads"
+    doc = Document(title="t", text=outline, outline=outline, nav_lines=frozenset({0, 1, 2}))
+    assert without_chrome(doc, {page_chrome.nav_key()}) == doc
+
+
+def test_a_pages_own_table_of_contents_and_role_navigation_are_dropped(tmp_path: Path) -> None:
+    page = tmp_path / "mc-manual.html"
+    page.write_text(
+        '<div role="navigation"><ul><li><a href="dns.html">DNS</a></li></ul></div>'
+        '<h1><a href="#top">Memcheck</a></h1><div class="toc"><p><b>Table of Contents</b></p>'
+        '<dl><dt><a href="mc-manual.html#overview">4.1. Overview</a></dt>'
+        '<dt><a href="#errors">4.2. Uninitialised values</a></dt></dl></div>'
+        '<h2 id="overview">4.1. Overview</h2><p>Memcheck detects memory errors; see '
+        '<a href="#errors">uninitialised values</a>.</p>'
+        '<h2 id="errors">4.2. Uninitialised values</h2><p>Reading one is reported.</p>',
+        "utf-8",
+    )
+    doc = read_document(page)
+    lines = doc.outline.splitlines()
+    assert "# Memcheck" in lines  # a heading linking to itself is a heading
+    assert "## 4.1. Overview" in lines and "## 4.2. Uninitialised values" in lines
+    assert "4.1. Overview" not in lines and "4.2. Uninitialised values" not in lines
+    assert "Memcheck detects memory errors; see uninitialised values." in lines  # prose
+    assert "DNS" not in doc.text  # role="navigation" is a <nav>
+
+
+async def test_chrome_is_counted_among_the_files_of_one_format(tmp_path: Path) -> None:
+    # Three HTML pages share a theme; five Markdown notes do not: 3 of 8 files, 3 of 3 pages.
+    for name in ("ownership", "borrowing", "cargo"):
+        body = f"<h2>{name.title()}</h2><p>{name.title()} is explained on this page.</p>"
+        (tmp_path / f"{name}.html").write_text(_page(name.title(), body), "utf-8")
+    for n in range(5):
+        (tmp_path / f"note{n}.md").write_text(f"# Note {n}\n\nA note numbered {n}.\n", "utf-8")
+    (hit,) = await CorpusSearch(tmp_path).extract([str(tmp_path.resolve() / "cargo.html")])
+    assert "Press Esc" not in hit.content and "static site generator" not in hit.content
+    assert "Cargo is explained on this page." in hit.content

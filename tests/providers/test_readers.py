@@ -1,0 +1,68 @@
+"""How files are read (readers): Markdown as a reader sees it rendered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deepresearch.providers.corpus import CorpusSearch
+from deepresearch.providers.readers import read_document
+
+API_PAGE = """# DNS
+
+<!--introduced_in=v0.10.0-->
+
+> Stability: 2 - Stable
+
+The `node:dns` module enables name resolution. Although named for the
+[Domain Name System (DNS)][], it does not always use the DNS protocol:
+[`dns.lookup()`][lookup] uses the operating system, see [the guide].
+An array is indexed as `a[i][j]`, and [this bracket] is text.
+
+```html
+<!-- a comment shown in a code block -->
+```
+
+## dns.resolve()
+
+<!-- YAML
+added: v0.1.27
+changes:
+  - version: v18.0.0
+-->
+
+Uses the DNS protocol to resolve a host name into an array of resource records.
+
+[Domain Name System (DNS)]: https://en.wikipedia.org/wiki/Domain_Name_System
+[LOOKUP]: #dnslookup
+[the   guide]: guide.md
+"""
+
+
+def test_markdown_reads_without_comments_and_reference_links(tmp_path: Path) -> None:
+    path = tmp_path / "dns.md"
+    path.write_text(API_PAGE, "utf-8")
+    doc = read_document(path)
+    assert "introduced_in" not in doc.text and "YAML" not in doc.text
+    assert "added: v0.1.27" not in doc.text
+    assert "Although named for the\nDomain Name System (DNS), it does not" in doc.text
+    assert "`dns.lookup()` uses the operating system, see the guide." in doc.text
+    assert "`a[i][j]`, and [this bracket] is text" in doc.text  # nothing defines them
+    assert "<!-- a comment shown in a code block -->" in doc.outline  # code as written
+    assert "wikipedia" not in doc.text and "#dnslookup" not in doc.text  # definitions
+    # Every line stays where the file has it: passages cite the file's lines.
+    lines = API_PAGE.splitlines()
+    for n, line in enumerate(doc.outline.splitlines()):
+        assert not line.strip() or line == lines[n] or "[" in lines[n]
+
+
+async def test_a_passage_after_a_comment_cites_the_files_lines(tmp_path: Path) -> None:
+    filler = "\n\n".join(
+        f"Paragraph {n} of the introduction, about nothing much." for n in range(40)
+    )
+    text = f"# Guide\n\n{filler}\n\n## Resolve\n\n<!-- YAML\nadded: v1\n-->\n\nResolvers query servers.\n"
+    (tmp_path / "guide.md").write_text(text, "utf-8")
+    hits = await CorpusSearch(tmp_path).search("resolvers query servers", max_results=3)
+    hit = next(h for h in hits if "Resolvers query servers." in h.content)
+    assert hit.lines is not None and "YAML" not in hit.content
+    first, last = hit.lines
+    assert "Resolvers query servers." in "\n".join(text.splitlines()[first - 1 : last])
