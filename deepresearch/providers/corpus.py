@@ -45,6 +45,7 @@ from deepresearch.providers.corpus_ranking import (
     linked_titles,
     named_ranking,
 )
+from deepresearch.providers.passages import looks_like_markdown
 from deepresearch.providers.readers import build_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
@@ -261,7 +262,12 @@ class CorpusSearch:
     ) -> list[SearchHit]:
         hits: list[SearchHit] = []
         seen_docs: set[int] = set()
-        for pid in sorted(fused, key=lambda p: -fused[p]):
+        shown: set[int] = set()
+        for ranked in sorted(fused, key=lambda p: -fused[p]):
+            pid = store.canonical_passage(conn, ranked)  # a copy is found in the first file
+            if pid in shown:
+                continue
+            shown.add(pid)
             row = conn.execute(
                 "SELECT d.id, d.path, d.title, d.snippet, d.domain, p.heading, p.first_line, "
                 "p.last_line, p.text, (SELECT count(*) FROM passages q WHERE q.doc_id = d.id), "
@@ -277,10 +283,10 @@ class CorpusSearch:
                 continue  # a record (or a one-passage file) is found and cited as a whole
             seen_docs.add(doc_id)
             if whole_doc:
-                hit = self._hit(key, title, snippet, whole, domain, fused[pid])
+                hit = self._hit(key, title, snippet, whole, domain, fused[ranked])
             else:
                 hit = self._passage_hit(key, title, heading, first, last, text, domain)
-                hit = hit.model_copy(update={"score": fused[pid]})
+                hit = hit.model_copy(update={"score": fused[ranked]})
             hits.append(_with_links(conn, lookup, hit, [title, heading]))
             if len(hits) >= limit:
                 break
@@ -495,6 +501,8 @@ class CorpusSearch:
             seen.add(url)
             domain = str(record.get("domain") or urlparse(url).netloc or self._name)
             doc = readers.Document(title=str(record.get("title") or url), text=text)
+            if looks_like_markdown(text):  # a record's Markdown headings split its passages
+                doc = replace(doc, outline=text)
             snippet = str(record.get("snippet") or "")
             pending.append(store.NewDoc(url, (0, len(text)), doc, domain, snippet))
             added += 1

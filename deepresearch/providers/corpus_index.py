@@ -4,6 +4,7 @@ connection; ``CorpusSearch`` holds the lock and decides when to call them."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import sqlite3
@@ -20,7 +21,7 @@ from deepresearch.text import TITLE_QUALIFIER
 SCHEMA_VERSION = "7"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
-# navigation lines and tables of contents, Markdown comments dropped
+# navigation lines and tables of contents, Markdown comments dropped, passage twins
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """
@@ -31,8 +32,10 @@ CREATE TABLE IF NOT EXISTS docs(
     snippet TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS passages(
     id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, heading TEXT NOT NULL,
-    first_line INTEGER NOT NULL, last_line INTEGER NOT NULL, text TEXT NOT NULL);
+    first_line INTEGER NOT NULL, last_line INTEGER NOT NULL, text TEXT NOT NULL,
+    twin INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id);
+CREATE INDEX IF NOT EXISTS passages_twin ON passages(twin);
 CREATE TABLE IF NOT EXISTS vectors(passage_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS skipped(
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
@@ -43,6 +46,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
 """
 _NAME_TOKEN = re.compile(r"\w[\w'\-]*")
+_WORD = re.compile(r"\w+")
 
 
 def check_cancel(cancel: threading.Event | None) -> None:
@@ -133,7 +137,10 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
         docs.append((doc_id, item.key, *item.signature, item.doc.title, text, item.domain, snippet))
         for part in _passages_of(item.doc):
             pid += 1
-            passages.append((pid, doc_id, part.heading, part.first_line, part.last_line, part.text))
+            passages.append(
+                (pid, doc_id, part.heading, part.first_line, part.last_line, part.text,
+                 twin_key(item.doc.title, part.heading, part.text))
+            )  # fmt: skip
             fts.append((pid, item.doc.title, part.heading, part.text))
     conn.executemany(
         "INSERT INTO docs(id, path, mtime_ns, size, title, text, domain, snippet) "
@@ -141,8 +148,8 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
         docs,
     )
     conn.executemany(
-        "INSERT INTO passages(id, doc_id, heading, first_line, last_line, text) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO passages(id, doc_id, heading, first_line, last_line, text, twin) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
         passages,
     )
     conn.executemany("INSERT INTO fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)", fts)
@@ -154,11 +161,36 @@ def edge_counts(conn: sqlite3.Connection) -> dict[int, int]:
     return dict(conn.execute("SELECT key, count(*) FROM edges GROUP BY key").fetchall())
 
 
+def twin_key(title: str, heading: str, text: str) -> int:
+    """A key that passages with the same words under the same title and headings share (a
+    file copied under another name): case and punctuation aside. The title and headings
+    count: an option that many command pages describe in the same words is each page's own."""
+    words = " ".join(_WORD.findall(f"{title}\n{heading}\n{text}".casefold()))
+    return int.from_bytes(
+        hashlib.blake2b(words.encode(), digest_size=8).digest(), "big", signed=True
+    )
+
+
+def canonical_passage(conn: sqlite3.Connection, pid: int) -> int:
+    """The passage a search shows for ``pid``: of those with its words, the one in the file
+    fewest folders deep, then first by path (a copy in 'backup/' defers to the original).
+    The same text in two files is one source, not two that agree."""
+    row = conn.execute(
+        "SELECT q.id FROM passages p JOIN passages q ON q.twin = p.twin "
+        "JOIN docs d ON d.id = q.doc_id WHERE p.id = ? "
+        "ORDER BY length(d.path) - length(replace(d.path, '/', '')), d.path, q.id LIMIT 1",
+        (pid,),
+    ).fetchone()
+    return int(row[0]) if row else pid
+
+
 def _passages_of(doc: readers.Document) -> list[Passage]:
     whole = [Passage("", doc.text, 1, max(1, doc.text.count("\n") + 1))]
     if len(doc.text) <= TARGET_CHARS:  # a short document is one passage
         return whole
-    passages = split_passages(doc.outline or doc.text) or whole
+    # The reader keeps an outline when the text has headings; without one, a '# ' line is
+    # text (a shell comment in a PDF's example), not a section.
+    passages = split_passages(doc.outline or doc.text, headings=bool(doc.outline)) or whole
     return _in_file_lines(passages, doc.source_lines)
 
 

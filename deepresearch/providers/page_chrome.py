@@ -35,6 +35,7 @@ _NAV_LINE = "\x00"  # what navigation lines count as: no line of text reads so
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _DIGITS = re.compile(r"\d+")
+_EDGE_NUMBER = re.compile(r"^\s*(\d{1,4})\b|\b(\d{1,4})\s*$")  # a number opening or closing a line
 
 
 def line_key(line: str, *, digits: bool = False, salt: str = "") -> int:
@@ -97,14 +98,54 @@ def chrome_lines(
 
 def pages_without_chrome(pages: list[str]) -> list[str]:
     """A PDF's pages without their running headers and footers (page numbers too)."""
-    split = [page.splitlines() for page in pages]
+    # Headers that carry the page number go first, then the lines pages share, then the
+    # page numbers those hid (a shared title above 'Chapter 2: Parsing 13').
+    split = _without_folios([page.splitlines() for page in pages])
     counts = Counter(k for lines in split for k in edge_keys(lines, PAGE_EDGE_LINES, digits=True))
     chrome = chrome_keys(counts, len(pages))
-    out = []
+    kept = []
     for lines in split:
         dropped = chrome_lines(lines, chrome, PAGE_EDGE_LINES, digits=True)
-        out.append("\n".join(line for i, line in enumerate(lines) if i not in dropped))
-    return out
+        kept.append([line for i, line in enumerate(lines) if i not in dropped])
+    return ["\n".join(lines) for lines in _without_folios(kept)]
+
+
+def _without_folios(pages: list[list[str]]) -> list[list[str]]:
+    folios = _folio_lines(pages)
+    return [
+        [line for i, line in enumerate(lines) if (page, i) not in folios]
+        for page, lines in enumerate(pages)
+    ]
+
+
+def _folio_lines(pages: list[list[str]]) -> set[tuple[int, int]]:
+    """(page, line) of each running header or footer that carries the page's number, its
+    other words changing with the chapter ('Chapter 2: Parsing 3', 'Chapter 4: Function
+    reference 13'): the first or last line of a page that starts or ends with the number
+    that rises by one a page (number = page index + one offset on at least half of the
+    pages, and 3)."""
+    found: list[set[tuple[int, int]]] = []
+    offsets: Counter[int] = Counter()
+    for page, lines in enumerate(pages):
+        text = [i for i, line in enumerate(lines) if line.strip()]
+        ends = {text[0], text[-1]} if text else set()
+        numbered = {
+            (i, int(n))
+            for i in ends
+            for m in _EDGE_NUMBER.finditer(lines[i])
+            for n in m.groups()
+            if n
+        }
+        found.append(numbered)
+        offsets.update({n - page for _, n in numbered})
+    if not offsets:
+        return set()
+    offset, n = offsets.most_common(1)[0]
+    if n < max(MIN_PAGES, CHROME_SHARE * len(pages)):
+        return set()
+    return {
+        (page, i) for page, numbered in enumerate(found) for i, k in numbered if k - page == offset
+    }
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,12 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
-def split_passages(text: str) -> list[Passage]:
+def split_passages(text: str, *, headings: bool = True) -> list[Passage]:
     """Sections at headings, then paragraphs packed up to ~TARGET_CHARS; a code block stays
-    whole unless it alone is longer than MAX_CHARS."""
+    whole unless it alone is longer than MAX_CHARS. ``headings=False``: the text has none
+    (a PDF's '# comment' line in a code sample is not a section)."""
     lines = text.splitlines()
-    marks = _headings(lines)
+    marks = _headings(lines) if headings else []
     passages: list[Passage] = []
     path: list[tuple[int, str]] = []
     bounds = [*(i for i, _, _ in marks), len(lines)]

@@ -184,6 +184,16 @@ async def test_pdf_text_is_indexed(folder: Path) -> None:
     assert "gas exchange" in hit.content
 
 
+async def test_a_pdfs_hash_lines_are_text_not_headings(folder: Path) -> None:
+    # A PDF's text is not Markdown: '# comment' in an example opens no section.
+    filler = [f"Line {n} of the specification says little of note here." for n in range(30)]
+    lines = [*filler, "# update-mime-database command. DO NOT EDIT!", "text/x-diff:*.patch"]
+    (folder / "spec.pdf").write_bytes(_minimal_pdf("\n".join([*lines, *filler])))
+    hits = await CorpusSearch(folder).search("update-mime-database patch", max_results=5)
+    (hit,) = [h for h in hits if "spec.pdf" in h.url]
+    assert hit.title == "spec" and "DO NOT EDIT!" in hit.content
+
+
 def test_hidden_and_unsupported_files_are_ignored_silently(folder: Path) -> None:
     (folder / "data.csv").write_text("potato,1", encoding="utf-8")
     (folder / ".draft.md").write_text("potato", encoding="utf-8")
@@ -377,8 +387,10 @@ def test_from_records_skips_records_without_url_or_text(tmp_path: Path) -> None:
 
 
 def _minimal_pdf(text: str) -> bytes:
-    """A one-page PDF that shows ``text`` in Helvetica, with a correct xref table."""
-    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    """A one-page PDF that shows ``text`` in Helvetica, a line per line, with a correct xref
+    table."""
+    shown = " T* ".join(f"({line}) Tj" for line in text.splitlines())
+    stream = f"BT /F1 10 Tf 72 760 Td 12 TL {shown} ET".encode()
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -573,3 +585,24 @@ async def test_sessions_sharing_one_index_file_build_it_one_at_a_time(tmp_path: 
             for c in corpora:
                 c.close()
         assert all(len(hits) == 3 for hits in results)
+
+
+async def test_a_passage_copied_into_another_file_is_found_once(tmp_path: Path) -> None:
+    # The same words under the same headings in two files are one source, found in the
+    # file fewer folders deep; a passage that differs by one word, or that another page
+    # has under its own heading, is another source.
+    root = tmp_path / "docs"
+    (root / "backup").mkdir(parents=True)
+    intro = "\n\n".join(f"Paragraph {n} introduces the tool at length." for n in range(40))
+    lock = "## Lockfile\n\nInstall reads the lockfile and installs the exact versions it lists."
+    (root / "install.md").write_text(f"# Install\n\n{intro}\n\n{lock}\n", "utf-8")
+    copy = f"# INSTALL\n\n{intro}\n\n{lock.upper()}\n"  # case aside, the same words
+    (root / "backup" / "install copy.md").write_text(copy, "utf-8")
+    other = f"# Other\n\n{intro}\n\n{lock.replace('exact', 'newest')}\n"
+    (root / "other.md").write_text(other, "utf-8")
+    (root / "update.md").write_text(f"# Update\n\n{intro}\n\n{lock}\n", "utf-8")
+    hits = await CorpusSearch(root).search("lockfile installs exact versions", max_results=5)
+    lockfile = {h.url.split("#")[0] for h in hits if "lockfile" in h.content.lower()}
+    assert lockfile == {
+        str(root.resolve() / name) for name in ("install.md", "other.md", "update.md")
+    }

@@ -222,3 +222,19 @@ async def test_chrome_is_counted_among_the_files_of_one_format(tmp_path: Path) -
     (hit,) = await CorpusSearch(tmp_path).extract([str(tmp_path.resolve() / "cargo.html")])
     assert "Press Esc" not in hit.content and "static site generator" not in hit.content
     assert "Cargo is explained on this page." in hit.content
+
+
+def test_a_running_header_that_names_the_chapter_and_the_page_is_dropped() -> None:
+    # Each chapter's header differs, so no line is shared by half of the pages; the page
+    # number rising by one a page (printed 3 on the first page here) tells them.
+    chapters = ["Chapter 1: Introduction"] * 2 + ["Chapter 2: Parsing"] * 3
+    ends = ["Items: 4", "See page 2", "Steps: 4", "Rules in figure 9", "Step 3 of 4"]
+    bodies = ["Globs come first.", "Magic is next.", "Then XML.", "Aliases.", "Icons last."]
+    pages = [
+        f"{chapter} {n + 3}\n{body}\n{end}"
+        for n, (chapter, body, end) in enumerate(zip(chapters, bodies, ends, strict=True))
+    ]
+    kept = pages_without_chrome(pages)
+    assert kept[0] == "Globs come first.\nItems: 4"  # 4 is not page 3's number
+    assert all("Chapter" not in page for page in kept)
+    assert [page.splitlines()[-1] for page in kept] == ends  # no page's own number
