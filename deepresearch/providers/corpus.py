@@ -167,6 +167,7 @@ class CorpusSearch:
         self._conn: sqlite3.Connection | None = None
         self._indexed = False
         self._lookup: Lookup | None = None
+        self._title_chrome: dict[str, str] | None = None  # format family -> site name
         self._skipped: list[SkippedFile] = []
 
     @property
@@ -219,6 +220,7 @@ class CorpusSearch:
                 self._conn = None
                 self._indexed = False
                 self._lookup = None
+                self._title_chrome = None
 
     async def _in_thread(self, work: Callable[[threading.Event], T]) -> T:
         """Run in a worker thread; a cancelled caller (Ctrl-C) stops indexing there."""
@@ -283,9 +285,11 @@ class CorpusSearch:
                 continue  # a record (or a one-passage file) is found and cited as a whole
             seen_docs.add(doc_id)
             if whole_doc:
-                hit = self._hit(key, title, snippet, whole, domain, fused[ranked])
+                named = self._shown_title(conn, key, title)
+                hit = self._hit(key, named, snippet, whole, domain, fused[ranked])
             else:
-                hit = self._passage_hit(key, title, heading, first, last, text, domain)
+                named = self._shown_title(conn, key, title)
+                hit = self._passage_hit(key, named, heading, first, last, text, domain)
                 hit = hit.model_copy(update={"score": fused[ranked]})
             hits.append(_with_links(conn, lookup, hit, [title, heading]))
             if len(hits) >= limit:
@@ -308,7 +312,9 @@ class CorpusSearch:
                         (key, int(fragment[1]), int(fragment[2])),
                     ).fetchone()
                     if row is not None:
-                        hits.append(_with_links(conn, lookup, self._passage_hit(*row), row[1:3]))
+                        shown = self._shown_title(conn, row[0], row[1])
+                        hit = self._passage_hit(row[0], shown, *row[2:])
+                        hits.append(_with_links(conn, lookup, hit, row[1:3]))
                     continue
                 row = conn.execute(
                     "SELECT path, title, snippet, substr(text, 1, ?), domain, NULL FROM docs "
@@ -316,7 +322,9 @@ class CorpusSearch:
                     (CONTENT_CHARS, key),
                 ).fetchone()
                 if row is not None:
-                    hits.append(_with_links(conn, lookup, self._hit(*row), [row[1]]))
+                    shown = self._shown_title(conn, row[0], row[1])
+                    hit = self._hit(row[0], shown, *row[2:])
+                    hits.append(_with_links(conn, lookup, hit, [row[1]]))
         return hits
 
     def _hit(
@@ -345,6 +353,19 @@ class CorpusSearch:
             domain=domain,
             lines=(first, last),
         )
+
+    def _shown_title(self, conn: sqlite3.Connection, key: str, title: str) -> str:
+        """A file's title as hits show it: without the site's name that most of the
+        folder's files of its format end their titles with (page_chrome.title_chrome)."""
+        if self._folder is None:
+            return title
+        if self._title_chrome is None:
+            titles: dict[str, list[str]] = {}
+            for path, name in conn.execute("SELECT path, title FROM docs"):
+                titles.setdefault(readers.family(path), []).append(name)
+            self._title_chrome = {k: page_chrome.title_chrome(v) for k, v in titles.items()}
+        chrome = self._title_chrome.get(readers.family(key), "")
+        return page_chrome.without_title_chrome(title, chrome)
 
     def _url_for(self, key: str) -> str:
         return str(self._folder / key) if self._folder is not None else key
@@ -419,6 +440,7 @@ class CorpusSearch:
             conn.execute(f"PRAGMA cache_size = {default_cache}")
         self._indexed = True
         self._lookup = None
+        self._title_chrome = None
         self._skipped = [
             SkippedFile(path=self._url_for(key), reason=reason)
             for key, reason in conn.execute("SELECT path, reason FROM skipped ORDER BY path")

@@ -175,3 +175,30 @@ def _run(lines: list[str], order: Iterable[int], chrome: _Keyed, edge: int) -> s
     if all(_HEADING.match(lines[i]) for i in run):
         return set()
     return set(run)
+
+
+# What joins a page's own title to the site's name in its <title>: 'DNS | Node.js v20
+# Documentation', 'Data Types - The Rust Programming Language'; or the name in brackets,
+# 'Closure Example (libffi: the portable foreign function interface library)'.
+_TITLE_JOINS = (" | ", " - ", " – ", " — ", " · ", " :: ")
+_BRACKETED = re.compile(r"\s+\([^()]+\)$")
+
+
+def title_chrome(titles: list[str]) -> str:
+    """The end that at least half of ``titles`` (and 3) share after a joiner: the site's
+    name in every page's title, which says nothing about the page; '' when none is."""
+    counts: Counter[str] = Counter()
+    for title in titles:
+        ends = {join + title.rsplit(join, 1)[1] for join in _TITLE_JOINS if join in title}
+        if m := _BRACKETED.search(title):
+            ends.add(m[0])
+        counts.update(end for end in ends if len(end) < len(title))
+    if not counts:
+        return ""
+    end, n = max(counts.items(), key=lambda item: (item[1], len(item[0])))
+    return end if n >= max(MIN_PAGES, CHROME_SHARE * len(titles)) else ""
+
+
+def without_title_chrome(title: str, chrome: str) -> str:
+    """``title`` without the site's name ``chrome`` at its end."""
+    return title[: -len(chrome)] if chrome and title.endswith(chrome) and title != chrome else title

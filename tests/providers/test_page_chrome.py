@@ -238,3 +238,24 @@ def test_a_running_header_that_names_the_chapter_and_the_page_is_dropped() -> No
     assert kept[0] == "Globs come first.\nItems: 4"  # 4 is not page 3's number
     assert all("Chapter" not in page for page in kept)
     assert [page.splitlines()[-1] for page in kept] == ends  # no page's own number
+
+
+def test_the_site_name_most_titles_end_with_is_found() -> None:
+    titles = [f"{name} - The Book" for name in ("Ownership", "Borrowing", "Cargo")]
+    assert page_chrome.title_chrome([*titles, "The Book"]) == " - The Book"
+    manual = [f"{n} (libffi: the manual)" for n in ("Types", "Closures", "Memory")]
+    assert page_chrome.title_chrome(manual) == " (libffi: the manual)"
+    # Two pages sharing an end, or a title that is all end, are not a site's name.
+    assert page_chrome.title_chrome(["A - B", "C - B", "D", "E", "F"]) == ""
+    assert page_chrome.without_title_chrome("The Book", " - The Book") == "The Book"
+
+
+async def test_hits_show_a_pages_title_without_the_sites_name(tmp_path: Path) -> None:
+    for name in ("Ownership", "Borrowing", "Cargo"):
+        body = f"<h2>{name}</h2><p>{name} is explained on this page at some length.</p>"
+        (tmp_path / f"{name.lower()}.html").write_text(_page(f"{name} - The Book", body))
+    (tmp_path / "notes.md").write_text("# Cargo - The Book\n\nMy note on cargo.\n", "utf-8")
+    hits = await CorpusSearch(tmp_path).search("cargo explained", max_results=5)
+    titles = {h.url.rsplit("/", 1)[-1]: h.title for h in hits}
+    assert titles["cargo.html"] == "Cargo"
+    assert titles["notes.md"] == "Cargo - The Book"  # one Markdown file: its own title
