@@ -205,7 +205,7 @@ def _read_text(path: Path) -> Document:
     suffix = path.suffix.lower()
     markdown = suffix in (".md", ".markdown")
     if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
-        text = _rst_headings(text)
+        text = _rst_headings(_rst_rendered(text) if suffix == ".rst" else text)
     elif markdown or looks_like_markdown(text):
         text = _as_rendered(text)
     title = meta_title or _first_title(text) or path.stem
@@ -260,6 +260,48 @@ def _as_rendered(text: str) -> str:
 def _label(text: str) -> str:
     """A link label as Markdown matches it: case and runs of spaces do not count."""
     return " ".join(text.split()).casefold()
+
+
+_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")  # '.. note::', '.. _target:'
+_RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")  # a directive's option line ('   :linenos:')
+_RST_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]+)`")  # ':mod:`email`'
+
+
+def _rst_rendered(text: str) -> str:
+    """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
+    _changes:') with their indented blocks, and directive lines ('.. note::', with their
+    options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
+    reads email, ':class:`~email.message.Message`' Message). A footnote ('.. [1] …') is
+    text. Every line stays where it is, so line numbers still match the file."""
+    out: list[str] = []
+    body: int | None = None  # blanking a comment's block: lines indented past this
+    options = False  # blanking a directive's option lines
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if body is not None and (not line.strip() or indent > body):
+            out.append("")
+            continue
+        if options and _RST_OPTION.match(line):
+            out.append("")
+            continue
+        body, options = None, False
+        m = _RST_EXPLICIT.match(line)
+        if m is None or (m[2] or "").startswith("["):
+            out.append(_RST_ROLE.sub(_role_text, line))
+            continue
+        out.append("")
+        if "::" in (m[2] or ""):
+            options = True
+        else:
+            body = len(m[1])
+    return "\n".join(out)
+
+
+def _role_text(m: re.Match[str]) -> str:
+    text = m[1]
+    if (target := re.match(r"(.+?)\s*<[^<>]+>$", text)) is not None:
+        return target[1]  # ':ref:`the guide <guide>`' reads the guide
+    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
 
 
 # A reStructuredText section title: a line underlined (and maybe overlined) by a run of

@@ -66,3 +66,38 @@ async def test_a_passage_after_a_comment_cites_the_files_lines(tmp_path: Path) -
     assert hit.lines is not None and "YAML" not in hit.content
     first, last = hit.lines
     assert "Resolvers query servers." in "\n".join(text.splitlines()[first - 1 : last])
+
+
+RST_PAGE = """.. _architecture:
+
+:mod:`email` Package Architecture
+=================================
+
+.. toctree::
+   :maxdepth: 2
+
+.. This comment says
+   nothing a reader sees.
+
+The model is the :class:`~email.message.Message` class; see :ref:`the guide <guide>`.
+
+.. note::
+   :class: tip
+
+   Policies control headers.
+
+.. [1] A footnote is text.
+"""
+
+
+def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
+    path = tmp_path / "architecture.rst"
+    path.write_text(RST_PAGE, "utf-8")
+    doc = read_document(path)
+    assert doc.title == "email Package Architecture"
+    assert "The model is the Message class; see the guide." in doc.text
+    assert "Policies control headers." in doc.text  # a directive's content is kept
+    assert ".. [1] A footnote is text." in doc.text
+    for hidden in ("_architecture", "toctree", "maxdepth", "comment", "nothing", "note::"):
+        assert hidden not in doc.text, hidden
+    assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
