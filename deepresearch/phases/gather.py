@@ -11,6 +11,7 @@ from deepresearch.llm import degrade_phase
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
+from deepresearch.providers.corpus import SkippedFile, unread_files
 from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
 
 
@@ -60,6 +61,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # (also when the round was cancelled or timed out, so a saved state has final ids).
         settle_sources(state)
     _report_failures(state, failures, len(pending))
+    _report_unread(state, unread_files(ctx.search))
     if cfg.summaries.enable_compression and not cfg.summaries.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     if pending:  # every topic researcher read the guidance: it has been used
@@ -76,6 +78,9 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
     )
 
 
+UNREAD_SHOWN = 5  # unreadable files named in the warning; the rest are counted
+
+
 def _report_failures(state: ResearchState, failures: list[str], searched: int) -> None:
     """A search that failed is research the run could not do: the phase says so."""
     if failures:
@@ -84,6 +89,19 @@ def _report_failures(state: ResearchState, failures: list[str], searched: int) -
             Phase.GATHERING.value,
             f"{len(failures)} of {searched} sub-query searches failed: " + "; ".join(failures),
         )
+
+
+def _report_unread(state: ResearchState, unread: list[SkippedFile]) -> None:
+    """Files of the corpus that could not be read were not searched: the first gathering
+    that finds them says which (a later one would only repeat it)."""
+    if not unread:
+        return
+    shown = "; ".join(f"{f.path} ({f.reason})" for f in unread[:UNREAD_SHOWN])
+    more = f"; and {len(unread) - UNREAD_SHOWN} more" if len(unread) > UNREAD_SHOWN else ""
+    problem = f"{len(unread)} corpus file(s) could not be read, so were not searched: {shown}{more}"
+    said = [m for m in state.metrics if m.phase == Phase.GATHERING and problem in m.problems]
+    if not said:
+        degrade_phase(state, Phase.GATHERING.value, problem)
 
 
 async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: Phase) -> int:

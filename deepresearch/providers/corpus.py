@@ -91,6 +91,16 @@ class SkippedFile:
     reason: str
 
 
+def unread_files(search: object) -> list[SkippedFile]:
+    """The files of the corpora behind ``search`` (through merged, fallback and wrapping
+    providers) that could not be read: research that did not see part of your folder
+    says so (phases.gather)."""
+    if isinstance(search, CorpusSearch):
+        return search.skipped
+    inner = [*getattr(search, "providers", []), getattr(search, "inner", None)]
+    return [f for provider in inner if provider is not None for f in unread_files(provider)]
+
+
 def default_index_path(folder: Path) -> Path:
     """``<home>/indexes/<sha1 of the folder>-v<layout>.sqlite``: one index per folder (and
     index layout), never inside it."""

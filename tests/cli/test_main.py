@@ -291,7 +291,8 @@ def test_a_skipped_corpus_file_is_one_warning_line(
     (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
     (corpus / "junk.md").write_bytes(b"\x00\x01binary\x00" * 50)
     args = ["What did Gutenberg build?", "--corpus", str(corpus), "--llm", "offline"]
-    assert main([*args, "--no-persist", "--quiet"]) == 0
+    # A file the research could not read is research it did not do: the run says so.
+    assert main([*args, "--no-persist", "--quiet"]) == 3
     err = capsys.readouterr().err
     # What the user needs, not Python's warning format (source file, line, code).
     assert f"deepresearch: warning: Skipped {corpus / 'junk.md'}: " in err, err

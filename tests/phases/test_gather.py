@@ -3,6 +3,9 @@ concurrency cap, priority order, failure isolation, URL dedup and the search bud
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from phase_support import (
     QUESTION,
     InFlightSearch,
@@ -16,10 +19,13 @@ from phase_support import (
 )
 from pydantic import BaseModel
 
+from deepresearch.config import Config
 from deepresearch.phases.gather import gather
 from deepresearch.phases.supervise import supervise
 from deepresearch.providers.base import LLMRequest
+from deepresearch.providers.corpus import CorpusWarning
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs, ReflectOutput
+from deepresearch.session import Session
 from deepresearch.state import (
     Phase,
     ResearchState,
@@ -189,3 +195,19 @@ async def test_gathering_checkpoints_after_each_topic() -> None:
     ctx.checkpoint = checkpoint
     await gather(state, ctx)
     assert saved == [1, 2, 3]
+
+
+def test_a_corpus_file_that_could_not_be_read_is_a_warning_of_the_run(tmp_path: Path) -> None:
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    (corpus / "latin1.txt").write_bytes("Caf\xe9 descaling is monthly.".encode("latin-1"))
+    session = Session(
+        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
+    )
+    with pytest.warns(CorpusWarning):
+        session.run_sync()
+    warnings = session.state.run_warnings()
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert len(warnings) == 1 and "latin1.txt (not UTF-8 text" in warnings[0]
+    assert "latin1.txt" in session.report.markdown  # the report's Limitations say it too
