@@ -60,8 +60,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Final ids and citations in sub-query order, whatever order researchers finished in
         # (also when the round was cancelled or timed out, so a saved state has final ids).
         settle_sources(state)
-    _report_failures(state, failures, len(pending))
-    _report_unread(state, unread_files(ctx.search))
+    _report_failures(state, failures, len(pending), unread_files(ctx.search))
     if cfg.summaries.enable_compression and not cfg.summaries.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     if pending:  # every topic researcher read the guidance: it has been used
@@ -81,8 +80,12 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
 UNREAD_SHOWN = 5  # unreadable files named in the warning; the rest are counted
 
 
-def _report_failures(state: ResearchState, failures: list[str], searched: int) -> None:
-    """A search that failed is research the run could not do: the phase says so."""
+def _report_failures(
+    state: ResearchState, failures: list[str], searched: int, unread: list[SkippedFile]
+) -> None:
+    """A search that failed, or a corpus file that could not be read, is research the run
+    could not do: the phase says so."""
+    _report_unread(state, unread)
     if failures:
         degrade_phase(
             state,
