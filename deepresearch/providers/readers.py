@@ -21,6 +21,13 @@ from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
 from deepresearch.providers import page_chrome
+from deepresearch.providers.markup import (
+    as_rendered,
+    first_title,
+    front_matter,
+    rst_headings,
+    rst_rendered,
+)
 from deepresearch.providers.passages import looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -38,8 +45,6 @@ _STOPWORD_TEXT = (
 )
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 STOPWORDS = _STOPWORDS
-_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
-_FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
 _LETTERS = re.compile(r"[^\W\d_]+")  # a word, for counting them (numbers are not)
@@ -201,186 +206,15 @@ def _tidy(text: str) -> str:
 
 
 def _read_text(path: Path) -> Document:
-    text, meta_title = _front_matter(_decode_text(path))
+    text, meta_title = front_matter(_decode_text(path))
     suffix = path.suffix.lower()
     markdown = suffix in (".md", ".markdown")
     if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
-        text = _rst_headings(_rst_rendered(text) if suffix == ".rst" else text)
+        text = rst_headings(rst_rendered(text) if suffix == ".rst" else text)
     elif markdown or looks_like_markdown(text):
-        text = _as_rendered(text)
-    title = meta_title or _first_title(text) or path.stem
+        text = as_rendered(text)
+    title = meta_title or first_title(text) or path.stem
     return _with_outline(title, text, markdown=markdown)
-
-
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-# A link reference definition ('[dns.lookup()]: #dnslookup'), and a reference link using
-# one: full '[text][label]', collapsed '[text][]' or shortcut '[text]'.
-_LINK_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S+.*$", re.MULTILINE)
-_REFERENCE_LINK = re.compile(r"!?\[([^\]\n]+)\](?:\[([^\]\n]*)\])?(?![(:\[])")
-
-
-def _as_rendered(text: str) -> str:
-    """Markdown as a reader sees it rendered: without its HTML comments ('<!-- YAML added:
-    v8.3.0 -->') and link reference definitions, its reference links as their text
-    ('[`dns.lookup()`][]' reads `dns.lookup()`); a bracket whose label nothing defines is
-    text ('a[i][j]'). Code blocks are kept as written (a page showing HTML), and every line
-    break stays, so line numbers still match the file."""
-    if "<!--" not in text and "[" not in text:
-        return text
-    labels = {_label(m[1]) for m in _LINK_DEFINITION.finditer(text)}
-
-    def link(m: re.Match[str]) -> str:
-        return m[1] if _label(m[2] or m[1]) in labels else m[0]
-
-    out: list[str] = []
-    prose: list[str] = []  # the lines since the last code fence
-
-    def flush() -> None:
-        chunk = _COMMENT.sub(lambda m: "\n" * m[0].count("\n"), "\n".join(prose))
-        if labels:
-            chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
-        out.extend(chunk.split("\n"))
-        prose.clear()
-
-    fenced = False
-    for line in text.split("\n"):
-        if _FENCE_LINE.match(line):
-            if not fenced:
-                flush()
-            fenced = not fenced
-            out.append(line)
-        elif fenced:
-            out.append(line)
-        else:
-            prose.append(line)
-    flush()
-    return "\n".join(out)
-
-
-def _label(text: str) -> str:
-    """A link label as Markdown matches it: case and runs of spaces do not count."""
-    return " ".join(text.split()).casefold()
-
-
-_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")  # '.. note::', '.. _target:'
-_RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")  # a directive's option line ('   :linenos:')
-_RST_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]+)`")  # ':mod:`email`'
-
-
-def _rst_rendered(text: str) -> str:
-    """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
-    _changes:') with their indented blocks, and directive lines ('.. note::', with their
-    options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
-    reads email, ':class:`~email.message.Message`' Message). A footnote ('.. [1] …') is
-    text. Every line stays where it is, so line numbers still match the file."""
-    out: list[str] = []
-    body: int | None = None  # blanking a comment's block: lines indented past this
-    options = False  # blanking a directive's option lines
-    for line in text.split("\n"):
-        indent = len(line) - len(line.lstrip())
-        if body is not None and (not line.strip() or indent > body):
-            out.append("")
-            continue
-        if options and _RST_OPTION.match(line):
-            out.append("")
-            continue
-        body, options = None, False
-        m = _RST_EXPLICIT.match(line)
-        if m is None or (m[2] or "").startswith("["):
-            out.append(_RST_ROLE.sub(_role_text, line))
-            continue
-        out.append("")
-        if "::" in (m[2] or ""):
-            options = True
-        else:
-            body = len(m[1])
-    return "\n".join(out)
-
-
-def _role_text(m: re.Match[str]) -> str:
-    text = m[1]
-    if (target := re.match(r"(.+?)\s*<[^<>]+>$", text)) is not None:
-        return target[1]  # ':ref:`the guide <guide>`' reads the guide
-    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
-
-
-# A reStructuredText section title: a line underlined (and maybe overlined) by a run of
-# one punctuation character at least as long as the title.
-_RST_RULE = re.compile(r"^([=\-~^\"'`#*+:._<>])\1{2,}[ \t]*$")
-_MD_LIKE = re.compile(r"^ {0,3}#")
-
-
-def _rst_headings(text: str) -> str:
-    """reStructuredText section titles as Markdown heading lines ('Install' over '====='
-    becomes '# Install'), levels in the order the underline styles first appear, as
-    reST defines them; the rule lines are blanked so line numbers still match the file.
-    Text unchanged when it has no titles. Other lines that would read as Markdown
-    headings ('# comment' in a code block) are indented out of the way."""
-    lines = text.splitlines()
-    out = [(" " * 4 + line) if _MD_LIKE.match(line) else line for line in lines]
-    styles: list[tuple[str, bool]] = []
-    found = False
-    i = 0
-    while i + 1 < len(lines):
-        title, rule = lines[i], lines[i + 1]
-        over = bool(_RST_RULE.match(title)) and i + 2 < len(lines)
-        if over:  # overline, title, underline of the same character
-            title, rule = lines[i + 1], lines[i + 2]
-        bare = title.strip()
-        m = _RST_RULE.match(rule)
-        if (
-            not m or not bare or _RST_RULE.match(title) or (not over and title[:1].isspace())
-            or len(rule.rstrip()) < len(title.rstrip()) or (over and lines[i][0] != m[1])
-            or (i > 0 and lines[i - 1].strip() and not over)
-        ):  # fmt: skip
-            i += 1
-            continue
-        style = (m[1], over)
-        if style not in styles:
-            styles.append(style)
-        level = min(styles.index(style) + 1, 6)
-        span = 3 if over else 2
-        out[i : i + span] = [""] * span
-        out[i + (1 if over else 0)] = "#" * level + " " + bare
-        found, i = True, i + span
-    return "\n".join(out) + ("\n" if text.endswith("\n") else "") if found else text
-
-
-# YAML front matter (static site generators: Jekyll, Hugo, Docusaurus, MkDocs…): a block of
-# 'key: value' lines between two '---' lines at the very top of a Markdown file.
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:.*\n){0,40}?)---[ \t]*(?:\n|\Z)")
-_META_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
-
-
-def _front_matter(text: str) -> tuple[str, str]:
-    """The text with its front matter block read, and the block's ``title``. The block's
-    lines are blanked (so line numbers still match the file) except a ``description``,
-    which is kept as the document's first sentence; '' for the title when there is none."""
-    m = _FRONT_MATTER.match(text)
-    if m is None:
-        return text, ""
-    fields: dict[str, str] = {}
-    for line in m[1].splitlines():
-        if field := _META_LINE.match(line):
-            fields.setdefault(field[1].lower(), field[2].strip().strip("'\""))
-    if not fields:
-        return text, ""  # a thematic break at the top, not front matter
-    body = ["" for _ in m[0].splitlines()]
-    if description := fields.get("description", ""):
-        body[0] = description.rstrip(".") + "."
-    return "\n".join(body) + "\n" + text[m.end() :], fields.get("title", "")
-
-
-def _first_title(text: str) -> str:
-    """The first '# Title' line outside code fences ('# comment' lines in a shell block
-    are not titles)."""
-    fenced = False
-    for line in text.splitlines():
-        if _FENCE_LINE.match(line):
-            fenced = not fenced
-        elif not fenced and (m := _HEADING.match(line)):
-            return m.group(1).strip()
-    return ""
 
 
 def family(path: Path | str) -> str:
