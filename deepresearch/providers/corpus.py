@@ -22,20 +22,16 @@ import os
 import re
 import sqlite3
 import threading
-import warnings
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlparse
 
 from filelock import FileLock, Timeout
 
 from deepresearch.config import default_home
-from deepresearch.errors import CorpusError, UnreadableDocument
+from deepresearch.errors import CorpusError
 from deepresearch.providers import corpus_index as store
-from deepresearch.providers import page_chrome, readers
+from deepresearch.providers import corpus_sync, page_chrome, readers
 from deepresearch.providers.base import SearchHit
 from deepresearch.providers.corpus_index import Lookup
 from deepresearch.providers.corpus_ranking import (
@@ -45,7 +41,9 @@ from deepresearch.providers.corpus_ranking import (
     linked_titles,
     named_ranking,
 )
-from deepresearch.providers.passages import looks_like_markdown
+from deepresearch.providers.corpus_sync import CorpusWarning as CorpusWarning
+from deepresearch.providers.corpus_sync import IndexStats as IndexStats
+from deepresearch.providers.corpus_sync import SkippedFile as SkippedFile
 from deepresearch.providers.readers import build_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
@@ -59,36 +57,11 @@ TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 3.0, 1.0
 # weigh most; dense vectors add recall for paraphrases; names the query contains add
 # the entries it names (measured in docs/results.md).
 LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
-RECORD_BATCH = 1_000  # records inserted per executemany (bench/bench_corpus_scale.py)
-FILE_BATCH = 200  # a folder's files inserted per executemany
 # SQLite page cache while (re)building, in KiB: FTS5 merges its segments as it grows, and
 # the default 2 MB cache made large builds re-read them. Queries keep the default.
 BUILD_CACHE_KIB = 128_000
 _FRAGMENT = re.compile(r"#L(\d+)-(\d+)$")
 T = TypeVar("T")
-
-
-class CorpusWarning(UserWarning):
-    """A file of the corpus folder was skipped (binary, empty, unreadable, unsafe, too big)."""
-
-
-@dataclass(frozen=True)
-class IndexStats:
-    """What one pass of the indexer did."""
-
-    added: int = 0
-    updated: int = 0
-    removed: int = 0
-    skipped: int = 0
-    unchanged: int = 0
-
-
-@dataclass(frozen=True)
-class SkippedFile:
-    """A file of a supported type that could not be indexed, and why."""
-
-    path: str
-    reason: str
 
 
 def unread_files(search: object) -> list[SkippedFile]:
@@ -442,9 +415,12 @@ class CorpusSearch:
         try:
             with conn:
                 if self._folder is not None:
-                    stats = self._sync_folder(conn, self._folder, cancel)
+                    limits = (self._follow_symlinks, self._max_file_bytes)
+                    stats = corpus_sync.sync_folder(conn, self._folder, limits, cancel)
                 else:
-                    stats = self._sync_records(conn, cancel)
+                    stats = corpus_sync.sync_records(
+                        conn, self._records, (self._name, self._fingerprint), cancel
+                    )
                 store.embed_missing(conn, cancel)
         finally:
             conn.execute(f"PRAGMA cache_size = {default_cache}")
@@ -456,118 +432,6 @@ class CorpusSearch:
             for key, reason in conn.execute("SELECT path, reason FROM skipped ORDER BY path")
         ]
         return stats
-
-    def _sync_folder(
-        self, conn: sqlite3.Connection, folder: Path, cancel: threading.Event | None
-    ) -> IndexStats:
-        known = {k: (m, s) for k, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
-        known_skips = {
-            k: (m, s) for k, m, s in conn.execute("SELECT path, mtime_ns, size FROM skipped")
-        }
-        seen: set[str] = set()
-        added = updated = skipped = unchanged = 0
-        pending: list[store.NewDoc] = []  # read, inserted once the folder's chrome is known
-        for path in readers.iter_supported_files(folder):
-            store.check_cancel(cancel)
-            key = path.relative_to(folder).as_posix()
-            seen.add(key)
-            signature = _signature(path)
-            if known.get(key) == signature:
-                unchanged += 1
-                continue
-            if known_skips.get(key) == signature:
-                skipped += 1  # already warned about this exact version of the file
-                continue
-            try:
-                readers.check_file(
-                    path, folder, follow_symlinks=self._follow_symlinks,
-                    max_bytes=self._max_file_bytes,
-                )  # fmt: skip
-                document = readers.read_document(path)
-            except UnreadableDocument as exc:
-                skipped += 1
-                store.delete_doc(conn, key)
-                conn.execute(
-                    "INSERT OR REPLACE INTO skipped VALUES (?, ?, ?, ?)",
-                    (key, *signature, str(exc)),
-                )
-                warnings.warn(f"Skipped {path}: {exc}", CorpusWarning, stacklevel=2)
-                continue
-            conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
-            updated += store.delete_doc(conn, key)
-            added += key not in known
-            parent = Path(key).parent.as_posix()
-            domain = "local" if parent == "." else parent
-            edges = readers.edge_keys(document, readers.family(key))
-            pending.append(store.NewDoc(key, signature, document, domain, edges=edges))
-        removed = 0
-        for key in known.keys() - seen:
-            removed += store.delete_doc(conn, key)
-        _insert_without_chrome(conn, pending, cancel)
-        for key in known_skips.keys() - seen:
-            conn.execute("DELETE FROM skipped WHERE path = ?", (key,))
-        return IndexStats(added, updated, removed, skipped, unchanged)
-
-    def _sync_records(self, conn: sqlite3.Connection, cancel: threading.Event | None) -> IndexStats:
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        count = int(conn.execute("SELECT count(*) FROM docs").fetchone()[0])
-        if meta.get("fingerprint") == self._fingerprint:
-            return IndexStats(unchanged=count)
-        store.clear(conn)
-        added = skipped = 0
-        seen: set[str] = set()
-        pending: list[store.NewDoc] = []
-        for record in self._records:
-            if len(pending) >= RECORD_BATCH:
-                store.check_cancel(cancel)
-                store.insert_docs(conn, pending)
-                pending = []
-            url, text = str(record.get("url") or ""), str(record.get("text") or "")
-            reason = "no url" if not url else "no text" if not text.strip() else ""
-            reason = reason or ("duplicate url" if url in seen else "")
-            if reason:
-                skipped += 1
-                conn.execute("INSERT OR REPLACE INTO skipped VALUES (?, -1, -1, ?)", (url, reason))
-                warnings.warn(f"Skipped record {url!r}: {reason}", CorpusWarning, stacklevel=2)
-                continue
-            seen.add(url)
-            domain = str(record.get("domain") or urlparse(url).netloc or self._name)
-            doc = readers.Document(title=str(record.get("title") or url), text=text)
-            if looks_like_markdown(text):  # a record's Markdown headings split its passages
-                doc = replace(doc, outline=text)
-            snippet = str(record.get("snippet") or "")
-            pending.append(store.NewDoc(url, (0, len(text)), doc, domain, snippet))
-            added += 1
-        store.insert_docs(conn, pending)
-        store.set_meta(conn, fingerprint=self._fingerprint or "")
-        return IndexStats(added=added, removed=count, skipped=skipped)
-
-
-def _insert_without_chrome(
-    conn: sqlite3.Connection, pending: list[store.NewDoc], cancel: threading.Event | None
-) -> None:
-    """Insert the files read, their site chrome blanked: what most of the folder's files
-    of the same format family (these and those indexed) share in the runs at their edges
-    (page_chrome)."""
-    counts = store.edge_counts(conn)
-    for item in pending:
-        for edge in item.edges:
-            counts[edge] = counts.get(edge, 0) + 1
-    paths = [key for (key,) in conn.execute("SELECT path FROM docs")]
-    files = Counter(readers.family(key) for key in paths + [item.key for item in pending])
-    # A family's keys are salted with it, so its threshold applies to its own lines alone.
-    chrome = {name: page_chrome.chrome_keys(counts, n) for name, n in files.items()}
-    for start in range(0, len(pending), FILE_BATCH):
-        store.check_cancel(cancel)
-        batch = pending[start : start + FILE_BATCH]
-        store.insert_docs(
-            conn,
-            [
-                replace(item, doc=readers.without_chrome(item.doc, chrome[name], name))
-                for item in batch
-                for name in [readers.family(item.key)]
-            ],
-        )
 
 
 def _with_links(
@@ -608,15 +472,6 @@ def _open_schema(conn: sqlite3.Connection) -> dict[str, str]:
     if meta.get("schema") == store.SCHEMA_VERSION:
         conn.executescript(store.SCHEMA)
     return meta
-
-
-def _signature(path: Path) -> tuple[int, int]:
-    """(mtime_ns, size): a file is read again only when this changes; (-1, -1) if unknown."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return (-1, -1)  # e.g. a broken symlink: reading it fails and says why
-    return (stat.st_mtime_ns, stat.st_size)
 
 
 def _resolve_index_file(index_path: Path | None, default: Path) -> Path:
