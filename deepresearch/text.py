@@ -467,6 +467,13 @@ CITATION_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _NOT_CITED = re.compile(r"```.*?```|~~~.*?~~~|(`+)[^\n]*?\1|^#{1,6}[ \t][^\n]*$", re.S | re.M)
 
 
+def glued_to_word(match: re.Match[str]) -> bool:
+    """Whether a bracket ``match`` follows a word character with no space ("s[0]"): an
+    index, when the number is not a source's."""
+    before = match.string[match.start() - 1] if match.start() > 0 else " "
+    return before.isalnum() or before == "_"
+
+
 def sub_citations(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """``text`` with each citation marker ("[3]", "[1, 4]") replaced by ``replace(match)``,
     outside code and headings. A marker ``replace`` drops that is glued to a word ("s[0]",
@@ -474,14 +481,7 @@ def sub_citations(text: str, replace: Callable[[re.Match[str]], str]) -> str:
 
     def one(match: re.Match[str]) -> str:
         out = replace(match)
-        start = match.start()
-        if (
-            not out
-            and start > 0
-            and (match.string[start - 1].isalnum() or match.string[start - 1] == "_")
-        ):
-            return match[0]
-        return out
+        return match[0] if not out and glued_to_word(match) else out
 
     pieces: list[str] = []
     last = 0

@@ -43,7 +43,7 @@ from deepresearch.providers import readers  # noqa: E402
 from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
 from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
 from deepresearch.state import ClaimStatus, ResearchState  # noqa: E402
-from deepresearch.text import sub_citations  # noqa: E402
+from deepresearch.text import glued_to_word, sub_citations  # noqa: E402
 
 SHARED_EVAL = HERE.parent.parent / "shared" / "eval"
 BASELINE_KS = (5, 10, 20)
@@ -121,10 +121,7 @@ def citation_numbers(body: str) -> set[int]:
     numbers: set[int] = set()
 
     def read(m: re.Match[str]) -> str:
-        glued = m.start() > 0 and (
-            m.string[m.start() - 1].isalnum() or m.string[m.start() - 1] == "_"
-        )
-        if not glued:
+        if not glued_to_word(m):
             numbers.update(int(n) for n in m[1].split(","))
         return m[0]
 
