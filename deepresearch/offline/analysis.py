@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from deepresearch.offline.coverage import unanswered_reason
 from deepresearch.offline.parts import Part, bridge_entities, question_parts
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
@@ -88,35 +89,16 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)
-    guidance = term_set(" ".join(inputs.guidance))
-    known = [term_set(k) for k in inputs.known_findings]
-    chosen: list[Candidate] = []
-    kept_for: dict[int, list[str]] = {}
-    for i, _part in enumerate(parts):
-        kept = _kept(i, sources, scores, statement)
-        kept_for[i] = [s.id for s in kept]
-        share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(kept), 1)))
-        for rank, src in enumerate(kept):
-            taken = 0
-            for score, unit in statement[(src.id, i)][1]:
-                terms = term_set(unit)
-                if taken >= share:
-                    break
-                if any(jaccard(terms, k) >= 0.6 for k in known):
-                    continue
-                # The same statement may answer two parts, but each part lists it once.
-                twins = [c for c in chosen if jaccard(terms, c.terms) >= 0.5]
-                if any(c.part == i for c in twins) or (twins and taken):
-                    continue
-                bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
-                order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
-                chosen.append(Candidate(unit, src.id, i, order, terms))
-                taken += 1
-    relevant = {sid for ids in kept_for.values() for sid in ids}
+    kept = {i: _kept(i, sources, scores, statement) for i in range(len(parts))}
+    chosen = _candidates(inputs, kept, scores, statement)
     documents = {s.id: s.url.split("#", 1)[0] for s in sources}
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, documents)
-    chosen = _within_limit(chosen)
+    # A part whose findings only share a word with it is a gap, its findings not its answer.
+    unanswered = _unanswered(parts, chosen, sources, units)
+    chosen = _within_limit([c for c in chosen if c.part not in unanswered])
+    kept_for = {i: [] if i in unanswered else [s.id for s in ss] for i, ss in kept.items()}
+    relevant = {sid for ids in kept_for.values() for sid in ids}
     # A digested source arrives with its text in the compressed topics, not in .text.
     length = {sid: sum(len(u) + 1 for u in us) for sid, us in units.items()}
     quality = {
@@ -174,6 +156,62 @@ def _kept(
         if direct not in kept:
             kept = [*kept[: SOURCES_PER_PART - 1], direct]
     return kept
+
+
+def _candidates(
+    inputs: AnalyzeInputs,
+    kept: dict[int, list[SourceText]],
+    scores: SourceScores,
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> list[Candidate]:
+    """The statements that may become findings: per part, each kept source's best for it
+    (its share of PART_FINDINGS), not repeating a known finding nor, within a part, each
+    other; ranked by the source's score, the statement's and the guidance it answers."""
+    guidance = term_set(" ".join(inputs.guidance))
+    known = [term_set(k) for k in inputs.known_findings]
+    chosen: list[Candidate] = []
+    for i, sources in kept.items():
+        share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
+        for rank, src in enumerate(sources):
+            taken = 0
+            for score, unit in statement[(src.id, i)][1]:
+                terms = term_set(unit)
+                if taken >= share:
+                    break
+                if any(jaccard(terms, k) >= 0.6 for k in known):
+                    continue
+                # The same statement may answer two parts, but each part lists it once.
+                twins = [c for c in chosen if jaccard(terms, c.terms) >= 0.5]
+                if any(c.part == i for c in twins) or (twins and taken):
+                    continue
+                bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
+                order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
+                chosen.append(Candidate(unit, src.id, i, order, terms))
+                taken += 1
+    return chosen
+
+
+def _unanswered(
+    parts: list[Part],
+    chosen: list[Candidate],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+) -> dict[int, str]:
+    """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
+    each part that drew findings which only share a word with it."""
+    titles = {s.id: s.title for s in sources}
+    out: dict[int, str] = {}
+    for i, part in enumerate(parts):
+        mine = [c for c in chosen if c.part == i]
+        if not mine:
+            continue
+        ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
+        said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
+        statements = [f"{titles.get(sid, '')} {u}" for sid in ids for u in units.get(sid, [])]
+        reason = unanswered_reason(part, said, statements)
+        if reason is not None:
+            out[i] = reason
+    return out
 
 
 def _within_limit(chosen: list[Candidate]) -> list[Candidate]:
@@ -258,15 +296,13 @@ def _gaps(
     units: dict[str, list[str]],
     findings: list[FindingDraft],
 ) -> list[GapDraft]:
-    """One gap per part that no source answers (with a bridge entity to follow when an
-    earlier part's sources name one), and per reviewer note not yet answered."""
-    answered_before = set(inputs.known_findings)
+    """One gap per part that neither this iteration's sources nor earlier findings answer
+    (with a bridge entity to follow when an earlier part's sources name one), and per
+    reviewer note not yet answered."""
     titles = [s.title for s in sources]
     gaps: list[GapDraft] = []
     for i, part in enumerate(parts):
-        if kept_for.get(i) or any(f.category == part.text for f in findings):
-            continue
-        if any(part.text in k for k in answered_before):
+        if kept_for.get(i) or part.text in inputs.answered_parts:
             continue
         earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
         texts = [" ".join(units[sid]) for sid in earlier]

@@ -84,6 +84,7 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         sources=views,
         topics=topics,
         known_findings=[f.content for f in state.findings],
+        answered_parts=list(dict.fromkeys(f.category for f in state.findings if f.category)),
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,
     )

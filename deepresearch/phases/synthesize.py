@@ -35,7 +35,7 @@ def synthesis_inputs(
     state: ResearchState, guidance: list[str], today: str = ""
 ) -> SynthesizeInputs:
     """The report writer's inputs from the state: findings with their citation numbers,
-    open gaps and the sources the findings cite.
+    the gaps left (open, or parts left unanswered) and the sources the findings cite.
 
     Args:
         state: the run's state.
@@ -58,7 +58,7 @@ def synthesis_inputs(
         question=state.question,
         research_brief=state.research_brief,
         findings=findings,
-        gaps=[g.description for g in state.unresolved_gaps()],
+        gaps=[g.description for g in state.reported_gaps()],
         sources=[
             SourceRef(citation=s.citation, title=s.title, url=s.url, quality=s.quality.value)
             for s in state.sources

@@ -130,6 +130,9 @@ class AnalyzeInputs(Contract):
     sources: list[SourceText] = Field(default_factory=list)
     topics: list[TopicDigest] = Field(default_factory=list)
     known_findings: list[str] = Field(default_factory=list)
+    # The question parts earlier findings answer (their categories): not gaps again when
+    # this iteration's sources, gathered for another part, do not answer them.
+    answered_parts: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
     today: str = ""
 

@@ -273,6 +273,14 @@ class ResearchState(Record):
         follow-up found anything."""
         return [g for g in self.gaps if not g.addressed and g.priority == 1]
 
+    def reported_gaps(self) -> list[Gap]:
+        """The gaps a report states: those still open and the parts of the question left
+        unanswered (closed only because no follow-up found anything), in their order."""
+        unanswered = {g.id for g in self.unanswered_gaps()}
+        return [
+            g for g in self.gaps if g.id in unanswered or (not g.addressed and g.resolution is None)
+        ]
+
     def has_unresolved_gaps(self) -> bool:
         """Whether any gap is still unresolved."""
         return bool(self.unresolved_gaps())

@@ -461,3 +461,39 @@ def test_the_exit_codes_said_twice_agree() -> None:
         research.EXIT_WARNINGS,
         research.EXIT_STORE_FAILED,
     )
+
+
+def test_a_part_the_corpus_cannot_answer_is_a_gap_and_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "printing" and "books" draw the printing notes to the second part, but no file names
+    # the Vandrel guild: the run must not pass their lines off as its answer.
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text(
+        "# Printing press\n\nThe printing press was invented by Johannes Gutenberg around 1440. "
+        "It made printed books cheaper across Europe and spread literacy.\n"
+    )
+    (corpus / "books.md").write_text(
+        "# Books\n\nPrinted books replaced hand-copied manuscripts within a century. "
+        "Printers sold books at fairs in Frankfurt and Venice.\n"
+    )
+    out = tmp_path / "report.md"
+    question = "How did the printing press change Europe, and what did the Vandrel guild charge for printed books?"
+    code = main([question, "--corpus", str(corpus), "--llm", "offline",
+                 "--store", str(tmp_path / "s.db"), "--out", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 3, err
+    part = "what did the Vandrel guild charge for printed books"
+    assert part in err
+    report = out.read_text()
+    assert f"No source found answers this part of the question: {part}" in report
+    assert "No open gaps" not in report
+    assert f"### {part}" not in report  # no findings presented as its answer
+    with SessionStore(tmp_path / "s.db") as store:
+        (summary,) = store.list()
+        state = store.load(summary.id)
+    assert part not in {f.category for f in state.findings}
+    assert [g.description for g in state.unanswered_gaps()] == [
+        f"No source found answers this part of the question: {part}"
+    ]

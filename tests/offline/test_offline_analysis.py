@@ -291,3 +291,48 @@ def test_a_code_line_repeated_in_other_files_is_not_agreement() -> None:
         cand = analysis.Candidate(text=text, source_id="src-1", part=0, score=1.0, terms=terms)
         prose_bag = {sid: terms for sid in bag} if text == prose else bag
         assert analysis._agreeing(cand, prose_bag, weights, {}) == agreeing
+
+
+def test_a_part_whose_sources_do_not_name_its_subject_is_a_gap_not_answered() -> None:
+    # "printed books" draws the printing entries to the second part, but no source names
+    # the Vandrel guild it asks about: their lines are not that part's answer.
+    question = "How did the printing press spread in Europe, and what did the Vandrel guild charge for printed books?"
+    first, second = (p.text for p in question_parts(question))
+    out = analyze(question)
+    assert {f.category for f in out.findings} == {first}
+    (gap,) = out.gaps
+    assert gap.description.endswith(second)
+    assert any("vandrel" in q.lower() for q in gap.suggested_queries)
+
+
+def test_a_part_whose_findings_state_none_of_its_words_is_a_gap() -> None:
+    # The second part points back to the press; the sources describe the press but say
+    # nothing of its yearly electricity bill.
+    question = (
+        "How did the printing press spread in Europe, and what is its annual electricity bill?"
+    )
+    second = question_parts(question)[1].text
+    out = analyze(question)
+    assert second not in {f.category for f in out.findings}
+    assert [g.description for g in out.gaps] == [
+        f"No source found answers this part of the question: {second}"
+    ]
+
+
+def test_a_part_that_names_what_its_sources_name_is_answered() -> None:
+    question = "How did the printing press spread in Europe, and what did Gutenberg print in 1455?"
+    second = question_parts(question)[1].text
+    out = analyze(question)
+    assert second in {f.category for f in out.findings}
+    assert out.gaps == []
+
+
+def test_a_part_earlier_findings_answer_is_not_a_gap_again() -> None:
+    # A later iteration's sources, gathered for another part, do not answer the first one.
+    question = "What erupts from volcanoes, and how did the printing press spread in Europe?"
+    first = question_parts(question)[0].text
+    only_press = [s for s in sources() if s.title != "Volcanoes"]
+    fresh = AnalyzeInputs(question=question, sources=only_press)
+    assert any(g.description.endswith(first) for g in analysis.analyze(fresh).gaps)
+    again = fresh.model_copy(update={"answered_parts": [first]})
+    assert not any(g.description.endswith(first) for g in analysis.analyze(again).gaps)

@@ -357,6 +357,19 @@ def test_findings_gaps_and_topic_helpers() -> None:
     assert topic.tool_calls == 5
 
 
+def test_a_report_states_open_gaps_and_parts_left_unanswered() -> None:
+    s = ResearchState(question=QUESTION)
+    open_gap = Gap(id="gap-1", description="open", priority=2)
+    unanswered = Gap(id="gap-2", description="part", priority=1, resolution="no evidence")
+    s.gaps = [
+        open_gap,
+        unanswered,
+        Gap(id="gap-3", description="covered", priority=1, addressed=True),
+        Gap(id="gap-4", description="let go", priority=2, resolution="not addressable"),
+    ]
+    assert s.reported_gaps() == [open_gap, unanswered]
+
+
 def test_guidance_is_kept_per_phase_until_consumed() -> None:
     s = ResearchState(question=QUESTION)
     s.add_guidance(Phase.PLANNING, "  focus on Germany ")

@@ -1,0 +1,78 @@
+"""Whether the findings drawn for a question part answer it, or only share a word with it.
+
+Sources are kept for a part by a lenient statement match (one rare word can carry it), so a
+part the gathered sources cannot answer still draws findings: "the melting point of the
+Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
+an open gap, not an answered one. Two signs, both from the part's own wording:
+
+- the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
+  its findings name none of them: they are about something else. One name is enough, as a
+  name may only describe the answer ("the hero who slew Goliath") and the question's
+  names may be split oddly ("Jesse Usain Bolt"), so a name's words may be spread over
+  those sources;
+- a part that asks with several words of its own, none of which its findings state.
+
+A short part ("how big is it", "when will it return") is answered in other words than it
+asks in ("visible every 75 years"), so two words or fewer of its own say nothing here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.offline.parts import Part, entities
+from deepresearch.text import term_set, word_root
+
+OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
+SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
+
+_APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
+
+
+def _roots(text: str) -> set[str]:
+    """The word roots of ``text``, apostrophes of any kind left out."""
+    return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
+
+
+def _readable(text: str) -> str:
+    """``text`` without the words holding a character the input could not decode
+    ("Jos\ufffd Rizal" from undecodable bytes): such a word cannot be matched as written."""
+    return " ".join(w for w in text.split() if "\ufffd" not in w)
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two word roots are one word's: equal, or the shorter (of at least
+    SAME_WORD letters) begins the longer but for its last letter ("europ" and "european",
+    "china" and "chinese", "zealand" and "zealander")."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (
+        len(short) >= SAME_WORD and long.startswith(short[: max(SAME_WORD, len(short) - 1)])
+    )
+
+
+def _held(wanted: set[str], roots: set[str]) -> bool:
+    """Whether every root in ``wanted`` is in ``roots`` (as the same word, see ``_same``)."""
+    return all(w in roots or any(_same(w, r) for r in roots) for w in wanted)
+
+
+def unanswered_reason(part: Part, findings: list[str], statements: list[str]) -> str | None:
+    """Why the findings drawn for ``part`` do not answer it, or None when they may.
+
+    Args:
+        part: the question part.
+        findings: the texts of the findings drawn for it, each with its sources' titles.
+        statements: the statements of the sources those findings come from, each with its
+            source's title (a name may be given in a statement the findings left out).
+    """
+    if not findings:
+        return "no finding"
+    said = set().union(*(_roots(s) for s in statements + findings))
+    names = [n for n in (_roots(name) for name in entities(_readable(part.text))) if n]
+    if names and not any(_held(n, said) for n in names):
+        return "its sources name nothing it names"
+    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    if len(own) >= OWN_WORDS_ASKED:
+        stated = set().union(*(_roots(f) for f in findings))
+        if not any(_held({w}, stated) for w in own):
+            return "its findings state none of the words it asks with"
+    return None

@@ -1,0 +1,70 @@
+"""Whether the findings drawn for a question part answer it, or only share a word with it."""
+
+from __future__ import annotations
+
+from deepresearch.offline.coverage import unanswered_reason
+from deepresearch.offline.parts import Part, question_parts
+
+MELTING = "Lead is soft, malleable, and has a relatively low melting point."
+QUESTION = "What is lead, and what is the melting point of the Zorbulon crystal?"
+
+
+def part(question: str, n: int = 1) -> Part:
+    return question_parts(question)[n]
+
+
+def test_a_part_whose_sources_name_none_of_its_names_is_not_answered() -> None:
+    reason = unanswered_reason(part(QUESTION), [f"{MELTING} Lead"], [f"Lead {MELTING}"])
+    assert reason is not None and "name" in reason
+
+
+def test_a_name_given_by_a_statement_the_findings_left_out_counts() -> None:
+    statements = [f"Lead {MELTING}", "Lead Zorbulon crystals hold traces of lead."]
+    assert unanswered_reason(part(QUESTION), [f"{MELTING} Lead"], statements) is None
+
+
+def test_one_name_held_is_enough() -> None:
+    # "Goliath" only describes the answer; the sources name the Renaissance.
+    question = "Which Renaissance artist carved the statue of the hero who slew Goliath?"
+    said = "David is a marble statue of the High Renaissance, carved by Michelangelo."
+    assert unanswered_reason(part(question, 0), [said], [said]) is None
+
+
+def test_a_name_is_held_in_another_form_of_its_words() -> None:
+    question = "What is lead, and what did the Bahá'í Faith teach about Europe?"
+    said = "The Baháʼí Faith teaches the essential worth of all religions."
+    assert unanswered_reason(part(question), [said], [said]) is None
+    european = "It spread to European cities within a century."
+    assert (
+        unanswered_reason(
+            part("What is lead, and how did it reach Europe?"), [european], [european]
+        )
+        is None
+    )
+
+
+def test_a_part_asking_in_several_words_none_of_which_its_findings_state_is_not_answered() -> None:
+    question = "What is the Great Wall of China, and what is its annual electricity bill?"
+    said = "The Great Wall of China is a series of fortifications in China. Great Wall of China"
+    reason = unanswered_reason(part(question), [said], [said])
+    assert reason is not None and "words" in reason
+    billed = f"{said} Its annual electricity bill is paid by the state."
+    assert unanswered_reason(part(question), [billed], [billed]) is None
+
+
+def test_a_short_part_may_be_answered_in_other_words() -> None:
+    # "when will it return": the answer says "every 75 years", not "return".
+    question = "What is Halley's Comet, and when will it return?"
+    said = "Halley's Comet is visible from Earth every 75 to 79 years. Halley's Comet"
+    assert unanswered_reason(part(question), [said], [said]) is None
+
+
+def test_a_part_without_findings_is_not_answered() -> None:
+    assert unanswered_reason(part(QUESTION), [], []) is not None
+
+
+def test_a_word_the_input_could_not_decode_is_not_required() -> None:
+    question = "What is lead, and who was Jos\ufffd Rizal?"
+    said = "José Rizal was a Filipino writer."
+    assert unanswered_reason(part(question), [said], [said]) is None
+    assert unanswered_reason(part(question), [MELTING], [MELTING]) is not None
