@@ -387,7 +387,9 @@ def title_phrases(question: str) -> list[str]:
     phrases: list[str] = []
     run: list[str] = []
     for i, tok in enumerate(tokens):
-        is_cap = tok[0].isupper() and (i > 0 or tok.lower() not in QUESTION_FRAME)
+        # The first word is judged without its contraction: "What's", "Isn't".
+        base = re.split(r"n?'", tok.lower(), maxsplit=1)[0]
+        is_cap = tok[0].isupper() and (i > 0 or base not in QUESTION_FRAME)
         if is_cap and tok.lower() not in STOPWORDS:
             run.append(tok)
         else:

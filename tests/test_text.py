@@ -12,6 +12,7 @@ from deepresearch.text import (
     sentences,
     split_sentences,
     sub_citations,
+    title_phrases,
 )
 
 
@@ -88,3 +89,9 @@ def test_citation_markers_are_not_read_in_code_headings_or_indexing() -> None:
         "# Why can't I write s[0]?\n\nSee <1>, Europe<2>, a bad , `v[1]` and s[0].\n"
         "```\nx[1]\n```\n"
     )
+
+
+def test_a_questions_first_word_is_not_a_name_with_its_contraction() -> None:
+    assert title_phrases("What's the difference between Rc<T> and Arc<T>?") == ["Rc T", "Arc T"]
+    assert title_phrases("Isn't Python slow?") == ["Python"]
+    assert title_phrases("O'Brien wrote what?") == ["O'Brien"]  # a name, not a contraction

@@ -79,6 +79,27 @@ def full_names(part: Part, sources: list[SourceText]) -> list[str]:
     return linked
 
 
+# Where a heading's name ends and its description starts: "Rc<T>, the Reference Counted
+# Smart Pointer", "Cargo: the Rust package manager", "Pin — pinned pointers".
+_DESCRIBED_AFTER = re.compile(r",\s+(?:the|a|an)\s+|:\s+|\s+[—–-]\s+", re.IGNORECASE)
+
+
+def document_names(title: str) -> list[set[str]]:
+    """The names a passage's title gives its document, beyond the title itself: a
+    passage of a long file is titled "Document › Section", and the document's title may
+    lead with the name it describes. Empty for a whole entry (no section)."""
+    if " › " not in title:
+        return [t for t in _head_name(title) if t]
+    document = title.split(" › ", 1)[0]
+    return [t for t in [term_set(document), *_head_name(document)] if t]
+
+
+def _head_name(title: str) -> list[set[str]]:
+    """The name a title leads with before its description, if it has one."""
+    parts = _DESCRIBED_AFTER.split(title, maxsplit=1)
+    return [term_set(parts[0])] if len(parts) == 2 else []
+
+
 def opens_document(src: SourceText) -> bool:
     """A whole document (an entry, a page, a short file) or the passage a long file starts
     with: it opens by saying what it is about. A passage from the middle of a long file

@@ -128,17 +128,7 @@ def plan(inputs: PlanInputs) -> PlanOutput:
             priority=2,
         )
     )
-    q_terms = term_set(question)
-    for hit in inputs.scout:
-        t_terms = term_set(hit.title)
-        if t_terms and len(t_terms & q_terms) >= max(1, len(t_terms) // 2 + len(t_terms) % 2):
-            candidates.append(
-                PlannedQuery(
-                    query=hit.title,
-                    rationale=f"The corpus has an entry on {hit.title}, which the question names.",
-                    priority=2,
-                )
-            )
+    candidates += _entry_queries(question, topic, inputs.scout)
     existing = {normalize_query(q) for q in inputs.existing_queries}
     chosen: list[PlannedQuery] = []
     # Stable by priority, so the limit never cuts a part of the question for an extra.
@@ -157,6 +147,35 @@ def plan(inputs: PlanInputs) -> PlanOutput:
         f"Investigate {topic}: " + "; ".join(q.query for q in chosen[:4]) + "."
     )
     return PlanOutput(research_brief=brief_text, sub_queries=chosen)
+
+
+def _entry_queries(question: str, topic: str, scout: list[ScoutHit]) -> list[PlannedQuery]:
+    """Searches for the entries the question names: each name it gives, and the scout's
+    titles most of whose words it uses."""
+    candidates: list[PlannedQuery] = []
+    # Each thing the question names is searched on its own as well: "the difference
+    # between Rc<T> and Arc<T>" is one part, but each name has its own entry.
+    for name in title_phrases(question):
+        if term_set(name) and not term_set(name) <= term_set(topic):
+            candidates.append(
+                PlannedQuery(
+                    query=name,
+                    rationale=f"The question names {name}: its own entry, searched on its own.",
+                    priority=2,
+                )
+            )
+    q_terms = term_set(question)
+    for hit in scout:
+        t_terms = term_set(hit.title)
+        if t_terms and len(t_terms & q_terms) >= max(1, len(t_terms) // 2 + len(t_terms) % 2):
+            candidates.append(
+                PlannedQuery(
+                    query=hit.title,
+                    rationale=f"The corpus has an entry on {hit.title}, which the question names.",
+                    priority=2,
+                )
+            )
+    return candidates
 
 
 def _same(a: str, b: str) -> bool:

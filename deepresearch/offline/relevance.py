@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from deepresearch.offline.mentions import (
     TOKEN,
+    document_names,
     full_names,
     is_name,
     mentions_name,
@@ -126,7 +127,7 @@ def source_scores(
     # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
     names = [term_set(n) for n in entities(question)]
     said = {sid: TOKEN.findall(" ".join(us)) for sid, us in units.items()}  # once per source
-    named = _named_by_parts(parts, sources, names, said)
+    named = _named_by_parts(parts, sources, names, said, statement)
     dense = _dense(parts, sources, units)
     opening = _opening_match(parts, sources, units, statement)
     first = {
@@ -165,7 +166,11 @@ def source_scores(
 
 
 def _named_by_parts(
-    parts: list[Part], sources: list[SourceText], names: list[set[str]], said: dict[str, list[str]]
+    parts: list[Part],
+    sources: list[SourceText],
+    names: list[set[str]],
+    said: dict[str, list[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
 ) -> dict[tuple[str, int], float]:
     """1 where a part names a source's title (a one-word title it gives as a common noun:
     that word's share of the part), FULL_NAME_SHARE where it gives a shorter
@@ -192,11 +197,34 @@ def _named_by_parts(
             if named[(s.id, i)] == 1.0:
                 named[(s.id, i)] = 1 / max(len(part.terms), 1)
     for i, part in enumerate(parts):
+        given = term_set(" ".join(title_phrases(part.text)))
+        for sid in _named_documents(i, sources, given, names, statement):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
         for sid in full_names(part, sources):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
         for sid in _aliased(part, sources, said):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     return named
+
+
+def _named_documents(
+    i: int,
+    sources: list[SourceText],
+    nameable: set[str],
+    names: list[set[str]],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> list[str]:
+    """Entity linking for a long file's passages: a name the part gives names the document ("the
+    difference between Rc<T> and Arc<T>" names the chapter "Rc<T>, the Reference Counted
+    Smart Pointer"). One passage per document stands for it, the one stating the part
+    best: the others are sections the part did not ask for."""
+    best: dict[str, str] = {}
+    for s in sources:
+        if any(title_named(d, nameable, names) for d in document_names(s.title)):
+            doc = s.url.split("#", 1)[0]
+            if doc not in best or statement[(s.id, i)][0] > statement[(best[doc], i)][0]:
+                best[doc] = s.id
+    return list(best.values())
 
 
 def _aliased(part: Part, sources: list[SourceText], said: dict[str, list[str]]) -> list[str]:

@@ -55,3 +55,11 @@ def test_a_source_opens_its_document_unless_its_lines_start_past_the_first() -> 
     assert mentions.opens_document(page.model_copy(update={"lines": (1, 12)}))
     middle = SourceText(id="src-2", citation=2, url="/docs/guide.md", lines=(40, 52))
     assert not mentions.opens_document(middle)  # read from the field, not from the URL
+
+
+def test_a_passage_title_names_its_document_and_the_name_the_document_leads_with() -> None:
+    names = mentions.document_names("Rc<T>, the Reference Counted Smart Pointer › Sharing Data")
+    assert names == [term_set("Rc<T>, the Reference Counted Smart Pointer"), {"rc"}]
+    assert mentions.document_names("Cargo: the package manager") == [{"cargo"}]
+    assert mentions.document_names("Washington, D.C.") == []  # a place, not a description
+    assert mentions.document_names("Democracy") == []

@@ -181,3 +181,11 @@ def test_refinement_stops_when_no_iterations_remain() -> None:
     gaps = [GapBrief(id="gap-1", description="trade", suggested_queries=["printing trade"])]
     out = planning.refine(RefineInputs(question=COMPOUND, gaps=gaps, iteration=2, max_iterations=2))
     assert not out.iteration_recommendation.should_iterate
+
+
+def test_each_name_the_question_gives_is_searched_on_its_own() -> None:
+    question = "What's the difference between Rc<T> and Arc<T>?"
+    queries = plan(question)
+    # one part compares two things; each has its own entry to find
+    assert any(q.startswith("Rc T") for q in queries) and "Arc T" in queries
+    assert not any(q.startswith("What's") and term_set(q) <= {"what"} for q in queries)

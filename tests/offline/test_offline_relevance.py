@@ -147,7 +147,31 @@ def test_a_common_noun_names_a_one_word_entry_by_its_share_of_the_part(titled: T
     names = [term_set("Mars")]
     about = question_parts("What is a gas?")
     passing = question_parts("Why do certain gases in the air make Mars warmer?")
-    assert relevance._named_by_parts(about, srcs, names, said)[("src-1", 0)] == 1.0
-    named = relevance._named_by_parts(passing, srcs, names, said)
+    stated = _scored(about, srcs)[1]
+    assert relevance._named_by_parts(about, srcs, names, said, stated)[("src-1", 0)] == 1.0
+    named = relevance._named_by_parts(passing, srcs, names, said, _scored(passing, srcs)[1])
     assert named[("src-1", 0)] == 1 / len(passing[0].terms)  # "gases": one word of six
     assert named[("src-2", 0)] == 1.0  # a name the question gives, capitalised
+
+
+def test_a_name_the_part_gives_links_one_passage_of_the_document_it_names(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Rc<T>, the Reference Counted Smart Pointer › Sharing Data": "It is for one thread.",
+        "Rc<T>, the Reference Counted Smart Pointer › Cloning": "The difference: a count.",
+        "Shared State › Arc<T>": "Arc<T> is like Rc<T> but safe across threads.",
+        "npm › Developer Usage": "Teams are managed with the npm team command.",
+    }
+    srcs = [
+        s.model_copy(update={"url": f"/book/{'rc' if 'Rc<T>,' in s.title else s.id}.html#L1"})
+        for s in titled(texts)
+    ]
+    part = question_parts("What is the difference between Rc<T> and Arc<T>?")
+    named = relevance._named_by_parts(part, srcs, [], _said(srcs), _scored(part, srcs)[1])
+    # the chapter named "Rc<T>" is linked once, by its passage that states the part best
+    linked = [s.title for s in srcs if named[(s.id, 0)] == relevance.FULL_NAME_SHARE]
+    assert linked == ["Rc<T>, the Reference Counted Smart Pointer › Cloning"]
+    npm = question_parts("Which npm command manages teams?")
+    named = relevance._named_by_parts(npm, srcs, [], _said(srcs), _scored(npm, srcs)[1])
+    assert named[("src-4", 0)] == 0.0  # a lower-case word is not a name the part gives
