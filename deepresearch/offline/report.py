@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
+from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.text import jaccard, term_set, truncate_words, words
 
@@ -130,6 +131,8 @@ def _summary_picks(
     define_ok = _asks_what(part)
     rank = {f.id: n for n, f in enumerate(findings)}
     fresh = [f for f in findings if f.content not in shown] or findings
+    # A code line answers in the findings, quoted; the summary says it in prose if it can.
+    fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
     base = {
         f.id: 1 / (1 + rank[f.id])
         + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)

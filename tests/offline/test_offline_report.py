@@ -307,3 +307,16 @@ def test_a_later_part_does_not_repeat_a_finding_an_earlier_part_summarised() -> 
     line = next(x for x in summary.splitlines() if x.startswith(f"- **{WHO}?**"))
     assert summary.count(shared) == 1
     assert "Ibn al-Nafis" in line and "Galen" in line
+
+
+def test_the_summary_states_a_part_in_prose_before_quoting_a_code_line() -> None:
+    part = "why not just use Arc everywhere"
+    found = [
+        finding(1, "Code: `use std::sync::{Arc, Mutex};`", part, 1),
+        finding(2, "Atomics cost performance, so Arc is used only across threads.", part, 2),
+    ]
+    line = next(x for x in summary_of(f"{part}?", found).splitlines() if x.startswith("- **"))
+    assert "Atomics cost performance" in line and "Code:" not in line
+    # a code line that is a part's only answer is still quoted
+    only = summary_of(f"{part}?", found[:1])
+    assert "Code: `use std::sync::{Arc, Mutex};`" in only
