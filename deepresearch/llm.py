@@ -248,7 +248,8 @@ async def _call_one(
         window = stated_window(cut.refusal) if cut.refusal else None
         if window and ctx.budget is not None:
             # even when the retries failed too: the next request is fitted, not refused
-            ctx.budget.learn_window(spec, window)
+            if ctx.budget.learn_window(spec, window):
+                state.stated_windows[spec] = window  # saved with the session
     _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
     if response.token_limit_retries:

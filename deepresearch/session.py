@@ -220,6 +220,7 @@ class Session(PhaseSteps, SessionViews):
                 from deepresearch.budget.allocator import TokenBudget
 
                 budget = TokenBudget(cfg)
+                budget.stated_windows.update(self.state.stated_windows)
             saver = self._saver
 
             async def checkpoint(state: ResearchState) -> None:

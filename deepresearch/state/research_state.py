@@ -94,6 +94,9 @@ class ResearchState(Record):
     allocations: list[AllocationSummary] = Field(default_factory=list)
 
     recipe: ProviderRecipe | None = None  # how to rebuild the providers on resume
+    # Context windows servers stated when they refused a request (model spec -> tokens),
+    # kept so a resumed run fits its requests to them instead of being refused again.
+    stated_windows: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
     abort_phase: Phase | None = None
     abort_iteration: int | None = None

@@ -293,6 +293,23 @@ async def test_a_vllm_window_counting_the_answer_is_refitted_not_lost(tmp_path: 
     assert "8,192" in warning and "answer limited" in warning and "prompt cut" not in warning
 
 
+async def test_a_window_a_server_stated_is_saved_and_a_reopened_session_fits_to_it(
+    tmp_path: Path,
+) -> None:
+    with vllm(8192) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url)
+        llm, search = "openai:qwen2.5-7b", StaticSearch(DOCUMENTS)
+        first = dr.Session(QUESTION, llm=llm, search=search, config=cfg)
+        await first.run()
+        assert first.state.stated_windows == {llm: 8192}
+        reopened = dr.Session.load(first.id, config=cfg, llm=llm, search=search)
+        assert reopened.state.stated_windows == {llm: 8192}
+        server.requests.clear()
+        await reopened.synthesize()  # the report again, in a new process's session
+        reports = [r.json for r in server.requests if output_name(r.json) == "ReportDraft"]
+    assert len(reports) == 1 and reports[0]["max_tokens"] < 8000  # fitted, not refused
+
+
 async def test_pages_that_could_not_be_read_are_a_warning_and_the_snippets_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
