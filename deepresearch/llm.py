@@ -246,10 +246,9 @@ async def _call_one(
         response = await Fitted(cut, fit).complete(request)
     finally:
         window = stated_window(cut.refusal) if cut.refusal else None
-        if window and ctx.budget is not None:
-            # even when the retries failed too: the next request is fitted, not refused
-            if ctx.budget.learn_window(spec, window):
-                state.stated_windows[spec] = window  # saved with the session
+        # even when the retries failed too: the next request is fitted, not refused
+        if window and ctx.budget is not None and ctx.budget.learn_window(spec, window):
+            state.stated_windows[spec] = window  # saved with the session
     _account(state, ctx, request, response, time.perf_counter() - started, scope)
     _record_carried(state, request, response.sent or request)
     if response.token_limit_retries:
