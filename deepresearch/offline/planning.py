@@ -150,12 +150,16 @@ def plan(inputs: PlanInputs) -> PlanOutput:
 
 
 def _entry_queries(question: str, topic: str, scout: list[ScoutHit]) -> list[PlannedQuery]:
-    """Searches for the entries the question names: each name it gives, and the scout's
-    titles most of whose words it uses."""
+    """Searches for the entries the question names: each name of a part that gives
+    several, and the scout's titles most of whose words it uses."""
     candidates: list[PlannedQuery] = []
-    # Each thing the question names is searched on its own as well: "the difference
-    # between Rc<T> and Arc<T>" is one part, but each name has its own entry.
-    for name in title_phrases(question):
+    # A part that names several things is searched for each on its own as well: "the
+    # difference between Rc<T> and Arc<T>" is one part, but each name has its own entry.
+    # (A part naming one thing is searched by its own words already.)
+    several = [
+        n for p in question_parts(question) if len(ns := title_phrases(p.text)) > 1 for n in ns
+    ]
+    for name in dict.fromkeys(several):
         if term_set(name) and not term_set(name) <= term_set(topic):
             candidates.append(
                 PlannedQuery(
