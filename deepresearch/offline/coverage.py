@@ -40,6 +40,18 @@ def _readable(text: str) -> str:
     return " ".join(w for w in text.split() if "\ufffd" not in w)
 
 
+def _names(text: str) -> list[str]:
+    """The names ``text`` gives (see ``parts.entities``), but not a capitalised word used
+    as a kind of thing after "a"/"an" ("contains an API key", "a Boolean flag"): that
+    says what sort of thing is meant, not which one the part is about."""
+    readable = _readable(text)
+    return [
+        name
+        for name in entities(readable)
+        if not re.search(rf"\ban?\s+{re.escape(name)}\b", readable, re.IGNORECASE)
+    ]
+
+
 def _same(a: str, b: str) -> bool:
     """Whether two word roots are one word's: equal, or the shorter (of at least
     SAME_WORD letters) begins the longer but for its last letter ("europ" and "european",
@@ -67,7 +79,7 @@ def unanswered_reason(part: Part, findings: list[str], statements: list[str]) ->
     if not findings:
         return "no finding"
     said = set().union(*(_roots(s) for s in statements + findings))
-    names = [n for n in (_roots(name) for name in entities(_readable(part.text))) if n]
+    names = [n for n in (_roots(name) for name in _names(part.text)) if n]
     if names and not any(_held(n, said) for n in names):
         return "its sources name nothing it names"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}

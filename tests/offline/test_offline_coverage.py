@@ -68,3 +68,11 @@ def test_a_word_the_input_could_not_decode_is_not_required() -> None:
     said = "José Rizal was a Filipino writer."
     assert unanswered_reason(part(question), [said], [said]) is None
     assert unanswered_reason(part(question), [MELTING], [MELTING]) is not None
+
+
+def test_a_capitalised_kind_of_thing_is_not_a_name_the_sources_must_give() -> None:
+    question = "What is lead, and can I delete a release that contains an API key?"
+    said = "A published version can never be overwritten, and the code cannot be deleted."
+    assert unanswered_reason(part(question), [said], [said]) is None
+    named = "What is lead, and can I delete the release that the API key opened?"
+    assert unanswered_reason(part(named), [said], [said]) is not None
