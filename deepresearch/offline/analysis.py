@@ -169,6 +169,7 @@ def _candidates(
     other; ranked by the source's score, the statement's and the guidance it answers."""
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
+    documents = {s.id: s.url.split("#", 1)[0] for ss in kept.values() for s in ss}
     chosen: list[Candidate] = []
     for i, sources in kept.items():
         share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
@@ -181,7 +182,7 @@ def _candidates(
                 if any(jaccard(terms, k) >= 0.6 for k in known):
                     continue
                 # The same statement may answer two parts, but each part lists it once.
-                twins = [c for c in chosen if jaccard(terms, c.terms) >= 0.5]
+                twins = [c for c in chosen if _twins(c, src.id, unit, terms, documents)]
                 if any(c.part == i for c in twins) or (twins and taken):
                     continue
                 bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
@@ -189,6 +190,21 @@ def _candidates(
                 chosen.append(Candidate(unit, src.id, i, order, terms))
                 taken += 1
     return chosen
+
+
+def _twins(
+    cand: Candidate, source_id: str, unit: str, terms: set[str], documents: dict[str, str]
+) -> bool:
+    """Whether ``unit`` (of source ``source_id``) says what ``cand`` says: nearly the same
+    words from another document or from the same passage. Two passages of one document are
+    different stretches of the file, so what they say alike is two entries of the same
+    shape ("fetch-retries: Default: 2; Type: Number" and "maxsockets: Default: 15; Type:
+    Number" in a configuration reference), not one statement found twice."""
+    if cand.text == unit:
+        return True
+    if cand.source_id != source_id and documents[cand.source_id] == documents[source_id]:
+        return False
+    return jaccard(terms, cand.terms) >= TWIN
 
 
 def _unanswered(

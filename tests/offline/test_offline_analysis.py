@@ -336,3 +336,42 @@ def test_a_part_earlier_findings_answer_is_not_a_gap_again() -> None:
     assert any(g.description.endswith(first) for g in analysis.analyze(fresh).gaps)
     again = fresh.model_copy(update={"answered_parts": [first]})
     assert not any(g.description.endswith(first) for g in analysis.analyze(again).gaps)
+
+
+ENTRIES = {
+    "fetch-retries": ("2", "How many times the client retries a fetch from the registry."),
+    "maxsockets": ("15", "The maximum number of sockets the client opens per origin."),
+}
+
+
+def _entries(urls: list[str]) -> list[str]:
+    """The findings for a question on two entries of a configuration reference, each in a
+    source at the given URL."""
+    srcs = [
+        SourceText(
+            id=f"src-{n}",
+            citation=n,
+            title=f"Config › {name}",
+            url=url,
+            text=f"#### {name}\n\n* Default: {value}\n* Type: Number\n\n{says}\n",
+        )
+        for n, ((name, (value, says)), url) in enumerate(zip(ENTRIES.items(), urls, strict=True), 1)
+    ]
+    question = "What are the default fetch retries and maximum sockets of the client?"
+    return [
+        f.content for f in analysis.analyze(AnalyzeInputs(question=question, sources=srcs)).findings
+    ]
+
+
+def test_passages_of_one_file_worded_alike_are_two_statements() -> None:
+    # "fetch-retries: Default: 2; Type: Number" and "maxsockets: Default: 15; Type: Number"
+    # share half their words, but two passages of one file are two entries
+    found = _entries(["/docs/config.md#L1-6", "/docs/config.md#L7-12"])
+    assert "fetch-retries: Default: 2; Type: Number" in found
+    assert "maxsockets: Default: 15; Type: Number" in found
+
+
+def test_statements_worded_alike_in_two_files_are_one() -> None:
+    found = _entries(["/docs/config.md", "/docs/notes.md"])
+    alike = [f for f in found if f.endswith("; Type: Number")]
+    assert len(alike) == 1
