@@ -44,6 +44,7 @@ RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the pa
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 MIN_AGREEING_TERMS = 4
+_QUOTES = (TABLE_ROW, CODE)  # how statements.py marks a table row or code line it quotes
 
 
 @dataclass
@@ -195,14 +196,20 @@ def _candidates(
 def _twins(
     cand: Candidate, source_id: str, unit: str, terms: set[str], documents: dict[str, str]
 ) -> bool:
-    """Whether ``unit`` (of source ``source_id``) says what ``cand`` says: nearly the same
-    words from another document or from the same passage. Two passages of one document are
-    different stretches of the file, so what they say alike is two entries of the same
-    shape ("fetch-retries: Default: 2; Type: Number" and "maxsockets: Default: 15; Type:
-    Number" in a configuration reference), not one statement found twice."""
+    """Whether ``unit`` (of source ``source_id``) says what ``cand`` says: the same text, or
+    nearly the same words from another document or from the same passage. Two passages of
+    one document are different stretches of the file, so what they word alike is two
+    entries of the same shape ("fetch-retries: Default: 2; Type: Number" and "maxsockets:
+    Default: 15; Type: Number" in a configuration reference), not one statement found
+    twice. Likewise the quoted rows of a table (they repeat its column names, and often
+    their cells' wording: each is a different record) and the quoted lines of a code block
+    (`opt-level = 0`, `opt-level = 3`)."""
     if cand.text == unit:
         return True
-    if cand.source_id != source_id and documents[cand.source_id] == documents[source_id]:
+    if cand.source_id != source_id:
+        if documents[cand.source_id] == documents[source_id]:
+            return False
+    elif unit.startswith(_QUOTES) and cand.text.startswith(_QUOTES):
         return False
     return jaccard(terms, cand.terms) >= TWIN
 

@@ -375,3 +375,43 @@ def test_statements_worded_alike_in_two_files_are_one() -> None:
     found = _entries(["/docs/config.md", "/docs/notes.md"])
     alike = [f for f in found if f.endswith("; Type: Number")]
     assert len(alike) == 1
+
+
+TABLE = """Each subcommand of npm stage and whether it asks for two-factor authentication:
+
+| Command | Requires 2FA | Notes |
+|---|---|---|
+| npm stage approve | Yes | Prompts for 2FA to publish the staged package |
+| npm stage reject | Yes | Prompts for 2FA to remove the staged package |
+"""
+
+
+def test_rows_of_one_table_worded_alike_are_two_statements() -> None:
+    src = SourceText(id="src-1", citation=1, title="npm-stage", url="/docs/stage.md", text=TABLE)
+    question = "Which npm stage subcommands require two-factor authentication?"
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=[src]))
+    rows = [f.content for f in out.findings if f.content.startswith("Table row: ")]
+    assert any("approve" in r for r in rows) and any("reject" in r for r in rows)
+    # the same rows as prose of one passage are worded alike: one of them is enough
+    prose = "\n\n".join(
+        f"The {verb} subcommand of npm stage requires 2FA: it prompts for 2FA to {what} "
+        "the staged package."
+        for verb, what in (("approve", "publish"), ("reject", "remove"))
+    )
+    src = src.model_copy(update={"text": prose})
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=[src]))
+    assert len(out.findings) == 1
+
+
+def test_lines_of_one_code_block_are_two_statements() -> None:
+    text = (
+        "The default optimization level of each Cargo profile:\n\n"
+        "```toml\n[profile.dev]\nopt-level = 0\n\n[profile.release]\nopt-level = 3\n```\n"
+    )
+    src = SourceText(id="src-1", citation=1, title="Profiles", url="/docs/profiles.md", text=text)
+    question = "What is the default opt-level of the dev and release profiles?"
+    found = [
+        f.content
+        for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
+    ]
+    assert "Code: `opt-level = 0`" in found and "Code: `opt-level = 3`" in found
