@@ -41,15 +41,20 @@ PER_PART = 12  # findings per question part in the report
 CITES_PER_FINDING = 3
 
 
-def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]], set[int]]:
+def _select(
+    findings: list[FindingBrief], *, once: bool = True
+) -> tuple[dict[str, list[FindingBrief]], set[int]]:
     """Findings grouped by the question part they answer (their category), in order, taken
     round-robin across parts while their own sources fit in MAX_CITED; then, with the
-    room left, the sources that confirm them (up to CITES_PER_FINDING each, then all)."""
+    room left, the sources that confirm them (up to CITES_PER_FINDING each, then all).
+    ``once``: a statement that answers two parts is shown under the first that takes it,
+    and the other part's place goes to its next finding."""
     groups: dict[str, list[FindingBrief]] = {}
     for f in findings:
         groups.setdefault(f.category or "General", []).append(f)
     chosen: dict[str, list[tuple[FindingBrief, list[int]]]] = {k: [] for k in groups}
     cited: set[int] = set()
+    shown: set[str] = set()
     for rank in range(max((len(v) for v in groups.values()), default=0)):
         for part, items in groups.items():
             if rank >= len(items) or len(chosen[part]) >= PER_PART:
@@ -58,7 +63,10 @@ def _select(findings: list[FindingBrief]) -> tuple[dict[str, list[FindingBrief]]
             own = f.citations[:1]
             if not own or (own[0] not in cited and len(cited) >= MAX_CITED):
                 continue
+            if once and f.content in shown:
+                continue
             cited |= set(own)
+            shown.add(f.content)
             chosen[part].append((f, list(own)))
     # Confirming sources only after every chosen finding's own: a statement many
     # documents repeat must not crowd out the source that answers another part.
@@ -156,6 +164,23 @@ def _summary_picks(
     return picks
 
 
+def _summary_parts(findings: list[FindingBrief], cited: set[int]) -> dict[str, list[FindingBrief]]:
+    """The findings each part's summary line chooses from: the part's own, a statement
+    that answers two parts under both (each part's answer, though the key findings show
+    it once), citing only the sources the report cites."""
+    parts, _ = _select(findings, once=False)
+    out: dict[str, list[FindingBrief]] = {}
+    for part, items in parts.items():
+        kept = [
+            f.model_copy(update={"citations": [n for n in f.citations if n in cited]})
+            for f in items
+            if f.citations[:1] and f.citations[0] in cited
+        ]
+        if kept:
+            out[part] = kept
+    return out
+
+
 def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[str]:
     """The executive summary's line per part of the ``question``: its answer findings."""
     lines: list[str] = []
@@ -177,12 +202,12 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     guidance_terms = term_set(" ".join(inputs.guidance))
     if guidance_terms:
         findings = sorted(findings, key=lambda f: -len(term_set(f.content) & guidance_terms))
-    parts, _cited = _select(findings)
+    parts, in_report = _select(findings)
     shown = [f for items in parts.values() for f in items]
     strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
-        lines += _summary_lines(inputs.question, parts)
+        lines += _summary_lines(inputs.question, _summary_parts(findings, in_report))
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:

@@ -320,3 +320,39 @@ def test_the_summary_states_a_part_in_prose_before_quoting_a_code_line() -> None
     # a code line that is a part's only answer is still quoted
     only = summary_of(f"{part}?", found[:1])
     assert "Code: `use std::sync::{Arc, Mutex};`" in only
+
+
+def test_a_statement_answering_two_parts_is_shown_once_and_frees_a_place() -> None:
+    shared = "William Harvey showed in 1628 that the heart pumps blood in a circuit."
+    how = "How does blood circulate"
+    others = [f"Physician number {n} wrote about the pulse." for n in range(report.PER_PART)]
+    found = [
+        finding(1, shared, how, 1),
+        finding(2, "Blood returns to the heart through the veins.", how, 2),
+        finding(3, shared, WHO, 1),
+        *(finding(10 + n, text, WHO, 3) for n, text in enumerate(others)),
+    ]
+    md = report.synthesize(inputs(question=CIRCULATION, findings=found)).markdown
+    key = md.split("## Key findings", 1)[1].split("## Conflicting information", 1)[0]
+    assert key.count(shared) == 1
+    # the place it would have taken under the second part goes to that part's next finding
+    assert all(text in key for text in others)
+    # the summary still answers each part from its own findings
+    assert summary_of(CIRCULATION, found).count(shared) == 1
+
+
+def test_a_part_whose_answer_is_shown_under_another_part_still_summarises_it() -> None:
+    shared = "In 1628 William Harvey of London showed that the heart pumps blood in a circuit."
+    how = "How does blood circulate"
+    found = [
+        finding(1, "Blood flows.", how, 1),
+        finding(2, "Blood moves.", how, 4),
+        finding(3, shared, how, 2),
+        finding(4, shared, WHO, 2),
+        finding(5, "Galen thought blood was made in the liver.", WHO, 3),
+    ]
+    md = report.synthesize(inputs(question=CIRCULATION, findings=found)).markdown
+    key = md.split("## Key findings", 1)[1].split(f"### {WHO}", 1)[0]
+    assert shared not in key  # shown once, under the part that ranks it first
+    line = next(x for x in summary_of(CIRCULATION, found).splitlines() if x.startswith("- **How"))
+    assert shared in line
