@@ -381,16 +381,19 @@ def sentences(text: str) -> list[str]:
     return [s for s in split_sentences(normalize(text)) if len(s) >= MIN_SENTENCE_CHARS]
 
 
+_CONTRACTION = re.compile(r"(?:n't|'(?:m|re|ve|ll|d|s|t))$")
+
+
 def title_phrases(question: str) -> list[str]:
     """Capitalised runs in a question ('Genghis Khan', 'Mongol Empire') — likely entities."""
     tokens = re.findall(r"[^\W\d_][\w'\-]*", normalize(question))
     phrases: list[str] = []
     run: list[str] = []
     for i, tok in enumerate(tokens):
-        # The first word is judged without its contraction: "What's", "Isn't".
-        base = re.split(r"n?'", tok.lower(), maxsplit=1)[0]
+        # A word is judged without its contraction: "What's", "Isn't", "I'm".
+        base = _CONTRACTION.sub("", tok.lower())
         is_cap = tok[0].isupper() and (i > 0 or base not in QUESTION_FRAME)
-        if is_cap and tok.lower() not in STOPWORDS:
+        if is_cap and base not in STOPWORDS:
             run.append(tok)
         else:
             if run:

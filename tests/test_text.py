@@ -95,3 +95,4 @@ def test_a_questions_first_word_is_not_a_name_with_its_contraction() -> None:
     assert title_phrases("What's the difference between Rc<T> and Arc<T>?") == ["Rc T", "Arc T"]
     assert title_phrases("Isn't Python slow?") == ["Python"]
     assert title_phrases("O'Brien wrote what?") == ["O'Brien"]  # a name, not a contraction
+    assert title_phrases("I'm reading Cargo's output. Don't we've Rust's?") == ["Cargo's", "Rust's"]
