@@ -164,20 +164,27 @@ def _summary_picks(
     return picks
 
 
-def _summary_parts(findings: list[FindingBrief], cited: set[int]) -> dict[str, list[FindingBrief]]:
+def _summary_parts(
+    findings: list[FindingBrief], shown: dict[str, list[FindingBrief]], cited: set[int]
+) -> dict[str, list[FindingBrief]]:
     """The findings each part's summary line chooses from: the part's own, a statement
-    that answers two parts under both (each part's answer, though the key findings show
-    it once), citing only the sources the report cites."""
+    that answers two parts under both (each part's answer, though the key findings
+    ``shown`` list it once), citing only the sources the report cites (those of the copy
+    shown, when the part's own copy cites none of them)."""
     parts, _ = _select(findings, once=False)
+    copies = {f.content: f.citations for items in shown.values() for f in items}
     out: dict[str, list[FindingBrief]] = {}
     for part, items in parts.items():
-        kept = [
-            f.model_copy(update={"citations": [n for n in f.citations if n in cited]})
-            for f in items
-            if f.citations[:1] and f.citations[0] in cited
-        ]
-        if kept:
-            out[part] = kept
+        own = []
+        for f in items:
+            if f.citations[:1] and f.citations[0] in cited:
+                cites = [n for n in f.citations if n in cited]
+            else:
+                cites = copies.get(f.content, [])
+            if cites:
+                own.append(f.model_copy(update={"citations": cites}))
+        if own:
+            out[part] = own
     return out
 
 
@@ -207,7 +214,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
-        lines += _summary_lines(inputs.question, _summary_parts(findings, in_report))
+        lines += _summary_lines(inputs.question, _summary_parts(findings, parts, in_report))
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:

@@ -356,3 +356,14 @@ def test_a_part_whose_answer_is_shown_under_another_part_still_summarises_it() -
     assert shared not in key  # shown once, under the part that ranks it first
     line = next(x for x in summary_of(CIRCULATION, found).splitlines() if x.startswith("- **How"))
     assert shared in line
+
+
+def test_a_part_answered_by_a_statement_shown_under_another_part_cites_the_copy_shown() -> None:
+    # the same words from two sources answer two parts: the key findings show them once
+    # (source 1), and the second part's summary line cites what the report cites
+    said = "William Harvey described the circulation of the blood in 1628."
+    found = [finding(1, said, "How does blood circulate", 1), finding(2, said, WHO, 5)]
+    md = report.synthesize(inputs(question=CIRCULATION, findings=found)).markdown
+    line = next(x for x in summary_of(CIRCULATION, found).splitlines() if WHO in x)
+    assert said in line and "[1]" in line
+    assert "[5]" not in md
