@@ -28,7 +28,7 @@ from deepresearch.roles import (
     QualityUpdate,
     SourceText,
 )
-from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set
+from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set, words
 
 MAX_FINDINGS = 30
 FINDINGS_PER_SOURCE = 3
@@ -43,6 +43,10 @@ ANSWER_NAMED = 0.1
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
+# Two sources whose texts share this much of the shorter one's word triples say the same
+# words (a page saved as Markdown and as HTML), when the shorter has MIN_TRIPLES at least.
+NEAR_COPY = 0.8
+MIN_TRIPLES = 8
 MIN_AGREEING_TERMS = 4
 _QUOTES = (TABLE_ROW, CODE)  # how statements.py marks a table row or code line it quotes
 
@@ -93,8 +97,9 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     kept = {i: _kept(i, sources, scores, statement) for i in range(len(parts))}
     chosen = _candidates(inputs, kept, scores, statement)
     documents = {s.id: s.url.split("#", 1)[0] for s in sources}
+    copies = _copies(sources, units)
     for cand in chosen:
-        cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, documents)
+        cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, (documents, copies))
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unanswered = _unanswered(parts, chosen, sources, units)
     chosen = _within_limit([c for c in chosen if c.part not in unanswered])
@@ -266,8 +271,37 @@ def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -
     return (kept + later)[:SOURCES_PER_PART]
 
 
+def _copies(sources: list[SourceText], units: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Source id → the other sources whose texts are near-copies of its own (NEAR_COPY of
+    the shorter's word triples): "dns.md" and "dns.html", a mirrored page, an option's
+    paragraph repeated on many command pages. The same words again are not a second
+    source agreeing; each stays a source of its own."""
+    triples = {s.id: _triples(" ".join(units.get(s.id, []))) for s in sources}
+    out: dict[str, set[str]] = {s.id: set() for s in sources}
+    for n, src in enumerate(sources):
+        for other in sources[:n]:
+            if _near_copy(triples[src.id], triples[other.id]):
+                out[src.id].add(other.id)
+                out[other.id].add(src.id)
+    return out
+
+
+def _triples(text: str) -> set[tuple[str, ...]]:
+    """The text's runs of three words (case, punctuation and markup aside)."""
+    said = words(text)
+    return {tuple(said[i : i + 3]) for i in range(len(said) - 2)}
+
+
+def _near_copy(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
+    small, big = (a, b) if len(a) <= len(b) else (b, a)
+    return len(small) >= MIN_TRIPLES and len(small & big) >= NEAR_COPY * len(small)
+
+
 def _agreeing(
-    cand: Candidate, bag: dict[str, set[str]], weights: Weights, documents: dict[str, str]
+    cand: Candidate,
+    bag: dict[str, set[str]],
+    weights: Weights,
+    origin: tuple[dict[str, str], dict[str, set[str]]],
 ) -> set[str]:
     """Other documents (not passages of the same file) that state the same: they hold most
     of the statement's words, weighted by rarity, so the names, numbers and rare words
@@ -275,9 +309,12 @@ def _agreeing(
     passage per document (its best): a long file's passages confirm once, and do not use
     up the report's citations. A code line or table row repeated in other files (a
     tutorial's `use std::sync::{Arc, Mutex};`) is the same text again, not a second
-    source confirming a claim: it gathers no agreement."""
+    source confirming a claim: it gathers no agreement; nor does a near-copy of the
+    statement's source, and near-copies of each other agree once.
+    ``origin``: each source's document, and its near-copies (see ``_copies``)."""
     if len(cand.terms) < MIN_AGREEING_TERMS or cand.text.startswith((CODE, TABLE_ROW)):
         return set()
+    documents, copies = origin
     own = documents.get(cand.source_id)
     best: dict[str, tuple[float, str]] = {}
     for sid, terms in bag.items():
@@ -287,7 +324,11 @@ def _agreeing(
         share = weights.match(cand.terms, terms)
         if share >= AGREEMENT and share > best.get(document, (0.0, ""))[0]:
             best[document] = (share, sid)
-    return {sid for _, sid in best.values()}
+    agreeing: set[str] = set()
+    for _, sid in sorted(best.values(), reverse=True):
+        if not copies.get(sid, set()) & (agreeing | {cand.source_id}):
+            agreeing.add(sid)
+    return agreeing
 
 
 def _quality(length: int, relevant: bool) -> str:

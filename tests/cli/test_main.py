@@ -497,3 +497,33 @@ def test_a_part_the_corpus_cannot_answer_is_a_gap_and_exit_3(
     assert [g.description for g in state.unanswered_gaps()] == [
         f"No source found answers this part of the question: {part}"
     ]
+
+
+def test_a_page_saved_in_two_formats_is_not_two_sources_agreeing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    text = (
+        "The resolver first checks its local cache for a record before asking any server. "
+        "When the cache misses, the resolver sends the query to a recursive server configured "
+        "in resolv.conf. Each answer carries a time to live that bounds how long the resolver "
+        "may cache it. Negative answers are cached too, for the time the zone's SOA record allows."
+    )
+    (corpus / "dns.md").write_text(f"# DNS resolution\n\n{text}\n")
+    html = text.replace("resolv.conf", "<code>resolv.conf</code>")
+    (corpus / "dns.html").write_text(
+        "<html><head><title>DNS resolution - Docs</title></head><body><nav><a href='/'>Home"
+        f"</a></nav><h1>DNS resolution</h1><p>{html}</p></body></html>"
+    )
+    code = main(["How does a DNS resolver use its cache?", "--corpus", str(corpus), "--llm",
+                 "offline", "--quiet", "--store", str(tmp_path / "s.db")])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    with SessionStore(tmp_path / "s.db") as store:
+        (summary,) = store.list()
+        state = store.load(summary.id)
+    path = {s.id: Path(s.url.split("#", 1)[0]).name for s in state.sources}
+    assert {"dns.md", "dns.html"} <= set(path.values())
+    assert state.findings
+    for f in state.findings:
+        assert len({path[sid] for sid in f.source_ids}) == len(f.source_ids) == 1, f

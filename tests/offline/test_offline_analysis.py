@@ -290,7 +290,7 @@ def test_a_code_line_repeated_in_other_files_is_not_agreement() -> None:
         terms = analysis.statement_terms(text)
         cand = analysis.Candidate(text=text, source_id="src-1", part=0, score=1.0, terms=terms)
         prose_bag = {sid: terms for sid in bag} if text == prose else bag
-        assert analysis._agreeing(cand, prose_bag, weights, {}) == agreeing
+        assert analysis._agreeing(cand, prose_bag, weights, ({}, {})) == agreeing
 
 
 def test_a_part_whose_sources_do_not_name_its_subject_is_a_gap_not_answered() -> None:
@@ -415,3 +415,34 @@ def test_lines_of_one_code_block_are_two_statements() -> None:
         for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
     ]
     assert "Code: `opt-level = 0`" in found and "Code: `opt-level = 3`" in found
+
+
+DNS = (
+    "The resolver first checks its local cache for a record before asking any server. "
+    "When the cache misses, the resolver sends the query to a recursive server. "
+    "Each answer carries a time to live that bounds how long the resolver may cache it. "
+    "Negative answers are cached too, for the time the zone's SOA record allows."
+)
+
+
+def test_near_copies_in_two_formats_are_not_two_sources_agreeing(titled: Titled) -> None:
+    # The same page saved as Markdown and as HTML (its reader words a line a little
+    # differently): one text, whose statements a third, independent note still confirms.
+    html = DNS.replace("to a recursive server", "to the recursive server configured")
+    note = "Before asking any server, a resolver checks its local cache for the record first."
+    srcs = [
+        SourceText(id="src-1", citation=1, title="DNS", url="/docs/dns.md", text=DNS),
+        SourceText(id="src-2", citation=2, title="DNS - Docs", url="/docs/dns.html", text=html),
+        SourceText(id="src-3", citation=3, title="Notes", url="/notes/cache.md", text=note),
+    ]
+    out = analysis.analyze(AnalyzeInputs(question="How does a DNS resolver cache?", sources=srcs))
+    assert out.findings
+    for f in out.findings:
+        assert not {"src-1", "src-2"} <= set(f.source_ids), f
+    first = next(f for f in out.findings if f.content.startswith("The resolver first"))
+    assert sorted(first.source_ids)[1:] == ["src-3"]
+    # Different texts that share a sentence are not copies: they still agree.
+    other = DNS.split(". ", 1)[0] + ". Root servers answer with referrals to the zones."
+    srcs[1] = srcs[1].model_copy(update={"text": other})
+    out = analysis.analyze(AnalyzeInputs(question="How does a DNS resolver cache?", sources=srcs))
+    assert any({"src-1", "src-2"} <= set(f.source_ids) for f in out.findings)
