@@ -18,10 +18,11 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "7"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "8"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
-# navigation lines and tables of contents, Markdown comments dropped, passage twins
+# navigation lines and tables of contents, Markdown comments dropped, passage twins;
+# 8: a PDF's bookmarks as headings
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
-from deepresearch.providers import page_chrome
+from deepresearch.providers import page_chrome, pdf_outline
 from deepresearch.providers.markup import (
     as_rendered,
     first_title,
@@ -504,12 +504,16 @@ def _read_pdf(path: Path) -> Document:
                 [page.extract_text() or "" for page in reader.pages]
             )
             meta_title = reader.metadata.title if reader.metadata else None
+            marks = pdf_outline.bookmarks(reader)
     except PermissionError as exc:
         raise UnreadableDocument("permission denied: check the file's read permission") from exc
     except Exception as exc:  # pypdf raises many types for damaged or encrypted files
         raise UnreadableDocument(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
-    title = str(meta_title).strip() if meta_title else ""
-    return Document(title=title or path.stem, text=_tidy("\n\n".join(pages)))
+    title = (str(meta_title).strip() if meta_title else "") or path.stem
+    outline = pdf_outline.with_headings([_tidy(page).splitlines() for page in pages], marks)
+    if outline:  # its bookmarks as headings: passages split at them and name them
+        return _with_outline(title, outline, markdown=True)
+    return Document(title=title, text=_tidy("\n\n".join(pages)))
 
 
 _READERS: dict[str, Callable[[Path], Document]] = {
