@@ -152,6 +152,7 @@ class CorpusSearch:
         self._lookup: Lookup | None = None
         self._title_chrome: dict[str, str] | None = None  # format family -> site name
         self._skipped: list[SkippedFile] = []
+        self._encodings: dict[str, str] = {}
 
     @property
     def name(self) -> str:
@@ -162,6 +163,12 @@ class CorpusSearch:
     def skipped(self) -> list[SkippedFile]:
         """Files that have a supported type but could not be indexed, with the reason."""
         return list(self._skipped)
+
+    @property
+    def encodings(self) -> dict[str, str]:
+        """The files read in an encoding other than UTF-8, by path: the encoding detected
+        (a Python codec name, 'cp1252' for Windows-1252)."""
+        return dict(self._encodings)
 
     def __repr__(self) -> str:
         index = str(self.index_file)
@@ -431,6 +438,12 @@ class CorpusSearch:
             SkippedFile(path=self._url_for(key), reason=reason)
             for key, reason in conn.execute("SELECT path, reason FROM skipped ORDER BY path")
         ]
+        self._encodings = {
+            self._url_for(key): encoding
+            for key, encoding in conn.execute(
+                "SELECT path, encoding FROM docs WHERE encoding != '' ORDER BY path"
+            )
+        }
         return stats
 
 

@@ -18,11 +18,11 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "8"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "9"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
-# 8: a PDF's bookmarks as headings
+# 8: a PDF's bookmarks as headings; 9: docs.encoding
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS docs(
     id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ns INTEGER NOT NULL,
     size INTEGER NOT NULL, title TEXT NOT NULL, text TEXT NOT NULL, domain TEXT NOT NULL,
-    snippet TEXT NOT NULL);
+    snippet TEXT NOT NULL, encoding TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS passages(
     id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, heading TEXT NOT NULL,
     first_line INTEGER NOT NULL, last_line INTEGER NOT NULL, text TEXT NOT NULL,
@@ -135,7 +135,10 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
         edges.extend((doc_id, key) for key in item.edges)
         text = item.doc.text
         snippet = item.snippet or clip(text, SNIPPET_CHARS)
-        docs.append((doc_id, item.key, *item.signature, item.doc.title, text, item.domain, snippet))
+        docs.append(
+            (doc_id, item.key, *item.signature, item.doc.title, text, item.domain, snippet,
+             item.doc.encoding)
+        )  # fmt: skip
         for part in _passages_of(item.doc):
             pid += 1
             passages.append(
@@ -144,8 +147,8 @@ def insert_docs(conn: sqlite3.Connection, new: list[NewDoc]) -> None:
             )  # fmt: skip
             fts.append((pid, item.doc.title, part.heading, part.text))
     conn.executemany(
-        "INSERT INTO docs(id, path, mtime_ns, size, title, text, domain, snippet) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO docs(id, path, mtime_ns, size, title, text, domain, snippet, encoding) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         docs,
     )
     conn.executemany(

@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
-from deepresearch.providers import page_chrome, pdf_outline
+from deepresearch.providers import encodings, page_chrome, pdf_outline
 from deepresearch.providers.markup import (
     as_rendered,
     first_title,
@@ -73,6 +73,8 @@ class Document:
     # The outline lines (0-based) that are navigation, nearly all link text ("Next: Types,
     # Up: Using libffi"): chrome at a page's edges when most of the folder has them there.
     nav_lines: frozenset[int] = frozenset()
+    # The encoding the file was read in when it is not UTF-8 ('cp1252': see encodings).
+    encoding: str = ""
 
 
 def is_supported(path: Path) -> bool:
@@ -180,20 +182,25 @@ def _read_bytes(path: Path) -> bytes:
             raise UnreadableDocument(f"cannot read the file ({exc.strerror or exc})") from exc
 
 
-def _decode_text(path: Path) -> str:
+def _decode_text(path: Path) -> tuple[str, str]:
+    """The file's text and, when it is not UTF-8, the encoding it was read in."""
     data = _read_bytes(path)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16")
+            return data.decode("utf-16"), ""
         except UnicodeDecodeError as exc:
             raise UnreadableDocument("damaged UTF-16 text: re-save the file as UTF-8") from exc
     # NUL bytes never occur in real text files: this catches binaries renamed to .txt.
     if b"\x00" in data:
         raise UnreadableDocument("binary content (NUL bytes), not a text file")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as exc:
-        raise UnreadableDocument("not UTF-8 text: re-save the file as UTF-8") from exc
+        # A legacy encoding (Windows-1252...) only when UTF-8 fails and detection is sure.
+        decoded = encodings.decode_legacy(data)
+        if decoded is None:
+            raise UnreadableDocument("not UTF-8 text: re-save the file as UTF-8") from exc
+        return decoded.text, decoded.encoding
 
 
 _MD_HEADING_LINE = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -206,7 +213,8 @@ def _tidy(text: str) -> str:
 
 
 def _read_text(path: Path) -> Document:
-    text, meta_title = front_matter(_decode_text(path))
+    decoded, encoding = _decode_text(path)
+    text, meta_title = front_matter(decoded)
     suffix = path.suffix.lower()
     markdown = suffix in (".md", ".markdown")
     if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
@@ -214,7 +222,7 @@ def _read_text(path: Path) -> Document:
     elif markdown or looks_like_markdown(text):
         text = as_rendered(text)
     title = meta_title or first_title(text) or path.stem
-    return _with_outline(title, text, markdown=markdown)
+    return replace(_with_outline(title, text, markdown=markdown), encoding=encoding)
 
 
 def family(path: Path | str) -> str:
@@ -248,9 +256,9 @@ def without_chrome(doc: Document, chrome: set[int], salt: str = "") -> Document:
         return doc
     kept = "\n".join("" if i in blanked else line for i, line in enumerate(source))
     if not doc.outline:
-        return Document(title=doc.title, text=_tidy(kept))
+        return replace(doc, text=_tidy(kept))
     outline = _with_outline(doc.title, kept, markdown=True)
-    return replace(outline, source_lines=doc.source_lines, nav_lines=doc.nav_lines)
+    return replace(doc, text=outline.text, outline=outline.outline)
 
 
 def _with_outline(title: str, text: str, *, markdown: bool = False) -> Document:
@@ -468,12 +476,13 @@ class _HTMLText(HTMLParser):
 
 def _read_html(path: Path) -> Document:
     parser = _HTMLText(path.name)
-    parser.feed(_decode_text(path))
+    text, encoding = _decode_text(path)
+    parser.feed(text)
     parser.close()
     title = " ".join("".join(parser.title_parts).split())
     lines, spans, nav = parser.lines()
     doc = _with_outline(title or path.stem, "\n".join(lines), markdown=True)
-    return replace(doc, source_lines=tuple(spans), nav_lines=nav)
+    return replace(doc, source_lines=tuple(spans), nav_lines=nav, encoding=encoding)
 
 
 @contextmanager
