@@ -98,8 +98,10 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     chosen = _candidates(inputs, kept, scores, statement)
     documents = {s.id: s.url.split("#", 1)[0] for s in sources}
     copies = _copies(sources, units)
+    asked = statement_terms(inputs.question)
     for cand in chosen:
-        cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, (documents, copies))
+        origin = (documents, copies)
+        cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unanswered = _unanswered(parts, chosen, sources, units)
     chosen = _within_limit([c for c in chosen if c.part not in unanswered])
@@ -302,6 +304,7 @@ def _agreeing(
     bag: dict[str, set[str]],
     weights: Weights,
     origin: tuple[dict[str, str], dict[str, set[str]]],
+    asked: set[str],
 ) -> set[str]:
     """Other documents (not passages of the same file) that state the same: they hold most
     of the statement's words, weighted by rarity, so the names, numbers and rare words
@@ -311,10 +314,14 @@ def _agreeing(
     tutorial's `use std::sync::{Arc, Mutex};`) is the same text again, not a second
     source confirming a claim: it gathers no agreement; nor does a near-copy of the
     statement's source, and near-copies of each other agree once.
-    ``origin``: each source's document, and its near-copies (see ``_copies``)."""
+    ``origin``: each source's document, and its near-copies (see ``_copies``); ``asked``:
+    the question's words."""
     if len(cand.terms) < MIN_AGREEING_TERMS or cand.text.startswith((CODE, TABLE_ROW)):
         return set()
     documents, copies = origin
+    # The question's words are in every source it found: a source confirms a statement
+    # by holding most of what the statement says beyond them.
+    specific = cand.terms - asked
     own = documents.get(cand.source_id)
     best: dict[str, tuple[float, str]] = {}
     for sid, terms in bag.items():
@@ -322,6 +329,8 @@ def _agreeing(
         if sid == cand.source_id or document == own:
             continue
         share = weights.match(cand.terms, terms)
+        if 2 * len(specific & terms) < len(specific):
+            continue
         if share >= AGREEMENT and share > best.get(document, (0.0, ""))[0]:
             best[document] = (share, sid)
     agreeing: set[str] = set()

@@ -290,7 +290,7 @@ def test_a_code_line_repeated_in_other_files_is_not_agreement() -> None:
         terms = analysis.statement_terms(text)
         cand = analysis.Candidate(text=text, source_id="src-1", part=0, score=1.0, terms=terms)
         prose_bag = {sid: terms for sid in bag} if text == prose else bag
-        assert analysis._agreeing(cand, prose_bag, weights, ({}, {})) == agreeing
+        assert analysis._agreeing(cand, prose_bag, weights, ({}, {}), set()) == agreeing
 
 
 def test_a_part_whose_sources_do_not_name_its_subject_is_a_gap_not_answered() -> None:
@@ -446,3 +446,22 @@ def test_near_copies_in_two_formats_are_not_two_sources_agreeing(titled: Titled)
     srcs[1] = srcs[1].model_copy(update={"text": other})
     out = analysis.analyze(AnalyzeInputs(question="How does a DNS resolver cache?", sources=srcs))
     assert any({"src-1", "src-2"} <= set(f.source_ids) for f in out.findings)
+
+
+def test_a_source_confirms_a_statement_by_what_it_says_beyond_the_questions_words() -> None:
+    texts = {
+        "src-1": "An asteroid is a minor planet of the inner Solar System orbiting near Jupiter.",
+        "src-2": "Ceres, an asteroid and dwarf planet, is in the inner Solar System.",
+        "src-3": "Asteroids are minor planets; most orbit the Sun near Jupiter.",
+        "src-4": "Comets are icy bodies that release gas near the Sun.",
+    }
+    bag = {sid: analysis.statement_terms(t) for sid, t in texts.items()}
+    weights = analysis.Weights(list(bag.values()))
+    cand = analysis.Candidate(
+        text=texts["src-1"], source_id="src-1", part=0, score=1.0, terms=bag["src-1"]
+    )
+    asked = analysis.statement_terms("Is an asteroid a minor planet near Jupiter?")
+    assert analysis._agreeing(cand, bag, weights, ({}, {}), set()) == {"src-2", "src-3"}
+    # src-3 holds the question's own words, every source found by them does; src-2 holds
+    # what the statement says beyond them (the inner Solar System)
+    assert analysis._agreeing(cand, bag, weights, ({}, {}), asked) == {"src-2"}
