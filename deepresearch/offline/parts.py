@@ -30,7 +30,7 @@ from deepresearch.text import (
 _PREPOSITIONS = "in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS})\s+(?:which|what|whom))"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
@@ -112,7 +112,7 @@ def _clauses(text: str) -> tuple[list[str], str]:
     clause after it ("how and when did …", "where and when was …")."""
     out: list[str] = []
     bare: list[str] = []
-    for c in (c.strip(" ,") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,")):
+    for c in (c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")):
         if content_terms(c):
             out.append(" and ".join([*bare, c]))
             bare = []
@@ -121,6 +121,45 @@ def _clauses(text: str) -> tuple[list[str], str]:
         elif out:
             out.append(c)
     return out, " and ".join(bare) if out else ""
+
+
+def _split_clauses(text: str) -> list[str]:
+    """The text cut at its clause boundaries, except after a bare condition that leads
+    into the question after its comma ("If not, what …", "…, and if I pull it, what
+    happens"): it asks nothing and names nothing of its own, so it stays with the clause
+    it leads into. A scene with words of its own ("If I put 256 into a u8, what happens")
+    stays a part: its words are what the question is about."""
+    pieces: list[str] = []
+    start, lead = 0, ""
+    for m in _CLAUSE_SPLIT.finditer(text):
+        piece = lead + text[start : m.start()]
+        start, lead = m.end(), ""
+        leads = m.group().strip() == "," and not _INCLUDING.match(text[start:])
+        if leads and not _asks(piece) and len(content_terms(piece)) <= 1:
+            lead = piece + ", "
+            continue
+        pieces.append(piece)
+    pieces.append(lead + text[start:])
+    return pieces
+
+
+_QUESTION_WORD = re.compile(r"\b(?:what|how|why|when|where|who|whom|whose|which)\b", re.IGNORECASE)
+# A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
+_ASKING_OPENER = re.compile(
+    r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
+    r"had|shall)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks(piece: str) -> bool:
+    """The piece asks something: it has a question word, its last sentence opens with an
+    auxiliary or modal verb, or it describes a thing to identify ("in the sport that the
+    Bambino played": which sport is a part of its own)."""
+    said = sentences(piece)
+    last = said[-1] if said else piece
+    described = any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(piece))
+    return bool(_QUESTION_WORD.search(piece) or _ASKING_OPENER.match(last.strip()) or described)
 
 
 def _is_name_word(word: str) -> bool:

@@ -234,3 +234,21 @@ def test_each_question_mark_ends_a_question() -> None:
     built = question_parts("When was it built? Who built it?")
     assert [p.text for p in built] == ["When was it built", "Who built it"]
     assert built[1].refers_back
+
+
+def test_a_bare_condition_stays_with_the_question_it_leads_into() -> None:
+    texts = lambda q: [p.text for p in question_parts(q)]  # noqa: E731
+    assert texts("Can Cargo do that? If not, what should I use?") == [
+        "Can Cargo do that",
+        "If not, what should I use",
+    ]
+    # a condition after "and" leads the next question, not the clause before it
+    assert texts("Can I delete it from the registry, and if I pull it, what happens?") == [
+        "Can I delete it from the registry",
+        "if I pull it, what happens",
+    ]
+    # a scene with words of its own is what the question is about: a part
+    assert texts("If I put 256 into a u8, what happens?") == [
+        "If I put 256 into a u8",
+        "what happens",
+    ]
