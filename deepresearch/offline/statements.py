@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import sentences, term_set
+from deepresearch.text import sentences, split_sentences, term_set
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
@@ -32,6 +32,9 @@ TABLE_ROW = "Table row: "
 CODE = "Code: "
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# A paragraph that opens in lower case right after a code block goes on with the sentence
+# the block interrupted ("This expression:" / code / "is a block that evaluates to 4.").
+_CONTINUATION = re.compile(r"^\s*[^\W\d_A-Z]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
@@ -67,14 +70,21 @@ def statements(text: str) -> list[str]:
     reader = _Prose(out)
     lines = text.splitlines()
     i = 0
+    prose = fenced = False  # the last line not blank: a paragraph's; a code block's end
     while i < len(lines):
         line = _QUOTE_MARK.sub("", lines[i].rstrip())
         if _FENCE.match(line) or line.lstrip().startswith("|"):
+            code = bool(_FENCE.match(line))
             reader.flush(end_lead=True)
+            reader.code_follows(prose and code)
             block, i = _layout_block(lines, i)
             out.extend(block)
+            prose, fenced = False, code
             continue
         i += 1
+        opens = fenced and _CONTINUATION.match(line) is not None
+        if line.strip():
+            prose = fenced = False
         if _HEADING.match(line):
             reader.flush(end_lead=True)
             reader.heading(line)
@@ -92,7 +102,8 @@ def statements(text: str) -> list[str]:
         else:
             if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
                 reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
-            reader.line(line)
+            reader.line(line, continues=opens)
+            prose = True
     reader.flush(end_lead=True)
     return out
 
@@ -109,6 +120,12 @@ class _Prose:
         self.nested: bool | None = None  # items under the lead are indented deeper
         self.parents: list[tuple[int, str]] = []  # the open list items, outermost first
         self.run: tuple[str, list[str]] | None = None  # very short items and their lead
+        # The paragraph right before a code block: its last sentence and, when that was
+        # stated, where in ``out``. ``continues``: the paragraph being read (so far) opens
+        # in lower case right after that block.
+        self.before_code: tuple[str, int | None] | None = None
+        self.continues = False
+        self.last: tuple[str, int] | None = None  # the last paragraph, where it was stated
 
     def heading(self, line: str) -> None:
         """A heading is the lead-in of a list right under it ("#### fetch-retries" then
@@ -117,12 +134,27 @@ class _Prose:
         if _WORDS.search(text):
             self.lead, self.nested = (-1, _clip(text, MAX_LEAD_CHARS)), None
 
-    def line(self, line: str) -> None:
+    def line(self, line: str, *, continues: bool = False) -> None:
+        """A line of prose; ``continues``: the first after a code block, in lower case."""
+        self.continues = self.continues or continues
         if not self.lines and self.indent < 0:
             self._emit_run()
             self.lead = None  # a new paragraph: a list before it has ended
             self.parents.clear()
         self.lines.append(line.strip())
+
+    def _resumed(self, own: str) -> str:
+        """A paragraph that goes on with the sentence a code block interrupted: its first
+        sentence after the one before the block, an ellipsis for the code ("This
+        expression: … is a block that evaluates to 4."), that one then not stated alone;
+        without one, the fragment is dropped and the rest of the paragraph kept."""
+        before, self.before_code, self.continues = self.before_code, None, False
+        if before is None:
+            return " ".join(split_sentences(own)[1:])
+        said, at = before
+        if at is not None:
+            self.out.pop(at)
+        return f"{said} … {own}"
 
     def item(self, line: str) -> None:
         self.flush()
@@ -143,9 +175,22 @@ class _Prose:
                 self.lead = None
         self.lines.append(text)
 
+    def code_follows(self, paragraph: bool) -> None:
+        """A code block starts; ``paragraph``: right after the last paragraph read."""
+        self.before_code = None
+        if paragraph and self.last is not None:
+            own, mark = self.last
+            said = split_sentences(own) or [own]
+            stated = len(self.out) > mark and self.out[-1:] == _prose_sentences(said[-1])
+            self.before_code = (said[-1], len(self.out) - 1 if stated else None)
+
     def flush(self, *, end_lead: bool = False) -> None:
+        """End the paragraph or item being read; ``end_lead``: a list's lead-in ends too."""
         if self.lines:
             own = " ".join(self.lines)
+            if self.continues and self.indent < 0:
+                own = self._resumed(own)
+            mark = len(self.out)
             lead = self._lead_of(own)
             if self.indent >= 0 and lead and len(own.split()) < MIN_WORDS:
                 # A list of names or values ("prepack", "Default: 2"): one statement
@@ -163,6 +208,7 @@ class _Prose:
                 self.lead, self.nested = (self.indent, _clip(lead, MAX_LEAD_CHARS)), None
             if self.indent >= 0:
                 self.parents.append((self.indent, _clip(own, MAX_LEAD_CHARS)))
+            self.last = (own, mark) if self.indent < 0 else None  # what a code block follows
             self.lines.clear()
             self.indent = -1
         if end_lead:

@@ -311,6 +311,7 @@ class _HTMLText(HTMLParser):
         self._in_title = False
         self._heading_level = 0
         self._pre = 0
+        self._code = 0  # open inline <code> spans written as '`'
         self._row: list[str] | None = None  # the cells of the open table row
         self._cell: list[str] | None = None
         self._header_row = False
@@ -405,6 +406,9 @@ class _HTMLText(HTMLParser):
                 self._emit("", links=link)
         elif tag == "title":
             self._in_title = True
+        elif tag == "code" and self._inline_code():
+            self._code += 1
+            self._emit("`")
         elif tag in self._CELLS and self._row is not None:
             self._cell = []
             self._header_row = self._header_row or tag == "th"
@@ -435,6 +439,9 @@ class _HTMLText(HTMLParser):
             self._in_title = False
         elif tag == "a":
             self._anchor = False
+        elif tag == "code" and self._code and self._inline_code():
+            self._code -= 1
+            self._emit("`")
         elif tag in self._CELLS and self._cell is not None and self._row is not None:
             self._row.append(" ".join("".join(self._cell).split()).replace("|", "\\|"))
             self._cell = None
@@ -454,6 +461,12 @@ class _HTMLText(HTMLParser):
                 self._emit("\n```")
             self._emit("\n")
             self._heading_level = 0
+
+    def _inline_code(self) -> bool:
+        """Whether a <code> here is a code span of prose or a list item, written as
+        Markdown's '`' (what tells 'cargo build puts…' from a sentence's lower-case
+        continuation): not in <pre>, a heading, a table cell or the <title>."""
+        return not (self._pre or self._heading_level or self._cell is not None or self._in_title)
 
     def handle_data(self, data: str) -> None:
         if self._skipped:

@@ -202,3 +202,73 @@ def test_a_lead_in_is_the_sentence_ending_with_the_colon() -> None:
     )
     assert "Those superpowers include the ability to: Dereference a raw pointer." in found
     assert found.count("Use the unsafe keyword to switch.") == 1  # not repeated per item
+
+
+def test_a_sentence_a_code_block_interrupts_is_stated_with_its_lead_in() -> None:
+    text = (
+        "This expression:\n\n```\n{\n    let x = 3;\n    x + 1\n}\n```\n\n"
+        "is a block that, in this case, evaluates to `4`. That value gets bound to `y`.\n"
+    )
+    assert statements(text) == [
+        "This expression: ... is a block that, in this case, evaluates to 4.",
+        "That value gets bound to y.",
+    ]
+
+
+def test_a_lead_in_stated_alone_is_not_stated_twice() -> None:
+    text = (
+        "The following code creates a vector and pushes three elements onto it:\n"
+        "```\nlet v = vec![1, 2, 3];\n```\nthen prints the length of the vector.\n"
+    )
+    said = statements(text)
+    assert said == [
+        "Code: `let v = vec![1, 2, 3];`",
+        "The following code creates a vector and pushes three elements onto it: ... "
+        "then prints the length of the vector.",
+    ]
+
+
+def test_a_lower_case_fragment_without_a_lead_in_is_not_a_statement() -> None:
+    text = (
+        "## Build\n\n```\nlet v = vec![1, 2, 3];\n```\n\n"
+        "is how the vector is made here. The vector holds three numbers in order.\n"
+    )
+    assert statements(text) == [
+        "Code: `let v = vec![1, 2, 3];`",
+        "The vector holds three numbers in order.",
+    ]
+
+
+def test_a_paragraph_after_code_that_opens_with_code_or_a_capital_stands_alone() -> None:
+    text = (
+        "Build it with this command:\n\n```\n$ cargo build --release\n```\n\n"
+        "`cargo build --release` puts the binary in target/release instead.\n\n"
+        "```\n$ cargo run --quiet\n```\n\nThe program then prints its greeting.\n"
+    )
+    assert statements(text) == [
+        "Build it with this command:",
+        "Code: `$ cargo build --release`",
+        "cargo build --release puts the binary in target/release instead.",
+        "Code: `$ cargo run --quiet`",
+        "The program then prints its greeting.",
+    ]
+
+
+def test_the_sentence_right_before_the_block_leads_even_when_short() -> None:
+    text = (
+        "You can supply the path as a string in the manifest file. For example:\n\n"
+        '```\n{"bin": "./cli.js"}\n```\n\nwould be the same as writing the full table.\n'
+    )
+    assert statements(text)[-1] == "For example: ... would be the same as writing the full table."
+
+
+def test_a_block_after_a_list_item_does_not_resume_an_earlier_paragraph() -> None:
+    text = (
+        "An earlier paragraph that says something about the setup.\n\n"
+        "- an item of the list\n  that goes on over a second line\n"
+        "```\nlet v = vec![1, 2, 3];\n```\n"
+        "is shown. The vector then holds three numbers in order.\n"
+    )
+    said = statements(text)
+    assert not any("..." in s for s in said)
+    assert said[-1] == "The vector then holds three numbers in order."

@@ -101,3 +101,20 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
     for hidden in ("_architecture", "toctree", "maxdepth", "comment", "nothing", "note::"):
         assert hidden not in doc.text, hidden
     assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
+
+
+def test_html_code_spans_read_as_markdown_code_spans(tmp_path: Path) -> None:
+    # A <code> in prose is a code span, as in Markdown: 'cargo build puts...' opens with
+    # code, not with a lower-case word that goes on with a sentence.
+    page = tmp_path / "build.html"
+    page.write_text(
+        "<h2>Build <code>--release</code></h2><p>Run:</p><pre><code>cargo build</code></pre>"
+        "<p><code>cargo build</code> puts the binary in <code>target/</code>.</p>"
+        "<table><tr><td><code>opt</code></td><td>level</td></tr></table>",
+        encoding="utf-8",
+    )
+    lines = read_document(page).outline.splitlines()
+    assert "`cargo build` puts the binary in `target/`." in lines
+    assert "## Build --release" in lines  # headings and cells as before: no marks
+    assert "cargo build" in lines  # the <pre> block's line, unmarked
+    assert "| opt | level |" in lines
