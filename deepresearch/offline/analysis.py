@@ -95,12 +95,11 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)
     kept = {i: _kept(i, sources, scores, statement) for i in range(len(parts))}
-    chosen = _candidates(inputs, kept, scores, statement)
-    documents = {s.id: s.url.split("#", 1)[0] for s in sources}
-    copies = _copies(sources, units)
+    documents = {s.id: s.document for s in sources}
+    chosen = _candidates(inputs, kept, (scores, statement), documents)
+    origin = (documents, _copies(sources, units))
     asked = statement_terms(inputs.question)
     for cand in chosen:
-        origin = (documents, copies)
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unanswered = _unanswered(parts, chosen, sources, units)
@@ -169,15 +168,17 @@ def _kept(
 def _candidates(
     inputs: AnalyzeInputs,
     kept: dict[int, list[SourceText]],
-    scores: SourceScores,
-    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    scored: tuple[SourceScores, dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]],
+    documents: dict[str, str],
 ) -> list[Candidate]:
     """The statements that may become findings: per part, each kept source's best for it
     (its share of PART_FINDINGS), not repeating a known finding nor, within a part, each
-    other; ranked by the source's score, the statement's and the guidance it answers."""
+    other; ranked by the source's score, the statement's and the guidance it answers.
+    ``scored``: the sources' scores and the statements' (see ``relevance``); ``documents``:
+    each source's document."""
+    scores, statement = scored
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
-    documents = {s.id: s.url.split("#", 1)[0] for ss in kept.values() for s in ss}
     chosen: list[Candidate] = []
     for i, sources in kept.items():
         share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))

@@ -158,8 +158,9 @@ def _asks(piece: str) -> bool:
     Bambino played": which sport is a part of its own)."""
     said = sentences(piece)
     last = said[-1] if said else piece
-    described = any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(piece))
-    return bool(_QUESTION_WORD.search(piece) or _ASKING_OPENER.match(last.strip()) or described)
+    return bool(
+        _QUESTION_WORD.search(piece) or _ASKING_OPENER.match(last.strip()) or _describes(piece)
+    )
 
 
 def _is_name_word(word: str) -> bool:
@@ -307,13 +308,15 @@ _RELATIVE = re.compile(
 )
 
 
+def _describes(text: str) -> bool:
+    """The text describes a thing by a relative clause ("the sport that the Bambino
+    played") rather than naming it."""
+    return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
+
+
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
-    return bool(
-        _ASKS_FOR_ENTITY.search(text)
-        or _DESCRIBED.match(text.strip())
-        or any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
-    )
+    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or _describes(text))
 
 
 # A part that asks who did something ("who invented the radio", "who first described

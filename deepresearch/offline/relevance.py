@@ -221,7 +221,7 @@ def _named_documents(
     best: dict[str, str] = {}
     for s in sources:
         if any(title_named(d, nameable, names) for d in document_names(s.title)):
-            doc = s.url.split("#", 1)[0]
+            doc = s.document
             if doc not in best or statement[(s.id, i)][0] > statement[(best[doc], i)][0]:
                 best[doc] = s.id
     return list(best.values())

@@ -49,6 +49,12 @@ class SourceText(Contract):
     # offline engine; left out of the schema like the follow fields, and not in prompts.
     lines: SkipJsonSchema[tuple[int, int] | None] = None
 
+    @property
+    def document(self) -> str:
+        """The document this source is part of: its URL without the fragment (a long
+        file's passages, ``#L10-20``, share their file's)."""
+        return self.url.split("#", 1)[0]
+
 
 class SourceLinks(Contract):
     """A gathered source by citation and title, with the corpus entries its text links
