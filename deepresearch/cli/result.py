@@ -59,6 +59,7 @@ def result_document(state: ResearchState) -> dict[str, Any]:
             {
                 "id": g.id,
                 "description": g.description,
+                "reason": g.reason,
                 "severity": g.severity,
                 "addressed": g.addressed,
                 "resolution": g.resolution,

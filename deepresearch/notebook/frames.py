@@ -148,6 +148,7 @@ FINDINGS = Table[Finding](
 GAPS = Table[Gap](
     columns={
         "description": TEXT,
+        "reason": TEXT,
         "severity": SEVERITY,
         "priority": INT,
         "addressed": BOOL,
@@ -334,7 +335,8 @@ def finding_sources(state: ResearchState, finding_id: str) -> pd.DataFrame:
 
 
 def gaps_frame(state: ResearchState) -> pd.DataFrame:
-    """Gaps found by analysis or refinement: how to fill them, and whether or why they closed."""
+    """Gaps found by analysis or refinement: why they are open, how to fill them, and whether
+    or why they closed."""
     return GAPS.frame(state.gaps)
 
 

@@ -261,7 +261,7 @@ class ThinkPausePanel:
             html_parts.append(f"<div><b>Latest findings</b><ul>{items}</ul></div>")
         gaps = state.unresolved_gaps()[:_SHOWN]
         if gaps:
-            items = "".join(f"<li>{_e(g.description)}</li>" for g in gaps)
+            items = "".join(f"<li>{_e(g.stated())}</li>" for g in gaps)
             html_parts.append(f"<div><b>Open gaps</b><ul>{items}</ul></div>")
         return "".join(html_parts)
 

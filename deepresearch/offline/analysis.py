@@ -48,6 +48,8 @@ TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 NEAR_COPY = 0.8
 MIN_TRIPLES = 8
 MIN_AGREEING_TERMS = 4
+# Why a part is a gap when no source was kept for it (other reasons: coverage.py).
+NO_SOURCE = "no source examined matches it"
 _QUOTES = (TABLE_ROW, CODE)  # how statements.py marks a table row or code line it quotes
 
 
@@ -120,7 +122,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         )
         for c in chosen
     ]
-    gaps = _gaps(inputs, parts, kept_for, sources, units, findings)
+    gaps = _gaps(inputs, parts, (kept_for, unanswered), sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
 
@@ -365,14 +367,18 @@ def _confidence(cand: Candidate, quality: dict[str, str]) -> str:
 def _gaps(
     inputs: AnalyzeInputs,
     parts: list[Part],
-    kept_for: dict[int, list[str]],
+    kept: tuple[dict[int, list[str]], dict[int, str]],
     sources: list[SourceText],
     units: dict[str, list[str]],
     findings: list[FindingDraft],
 ) -> list[GapDraft]:
     """One gap per part that neither this iteration's sources nor earlier findings answer
     (with a bridge entity to follow when an earlier part's sources name one), and per
-    reviewer note not yet answered."""
+    reviewer note not yet answered, each saying why.
+
+    ``kept``: the sources kept per part, and why a part whose findings do not answer it
+    is unanswered (see ``_unanswered``)."""
+    kept_for, unanswered = kept
     titles = [s.title for s in sources]
     gaps: list[GapDraft] = []
     for i, part in enumerate(parts):
@@ -387,6 +393,7 @@ def _gaps(
                 description=f"No source found answers this part of the question: {part.text}",
                 suggested_queries=[*queries, part.query],
                 priority=1,
+                reason=unanswered.get(i, NO_SOURCE),
             )
         )
     covered = {t for f in findings for t in term_set(f.content)}
@@ -398,6 +405,7 @@ def _gaps(
                     description=f"Reviewer guidance not yet answered: {note}",
                     suggested_queries=[" ".join(terms[:6])],
                     priority=1,
+                    reason=f"no finding states: {', '.join(terms[:6])}",
                 )
             )
     return gaps[:4]

@@ -77,14 +77,14 @@ def unanswered_reason(part: Part, findings: list[str], statements: list[str]) ->
             source's title (a name may be given in a statement the findings left out).
     """
     if not findings:
-        return "no finding"
+        return "no finding was drawn for it"
     said = set().union(*(_roots(s) for s in statements + findings))
     names = [n for n in (_roots(name) for name in _names(part.text)) if n]
     if names and not any(_held(n, said) for n in names):
-        return "its sources name nothing it names"
+        return "the sources found for it name none of the names it gives"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
     if len(own) >= OWN_WORDS_ASKED:
         stated = set().union(*(_roots(f) for f in findings))
         if not any(_held({w}, stated) for w in own):
-            return "its findings state none of the words it asks with"
+            return "the findings drawn for it state none of the words it asks with"
     return None

@@ -153,18 +153,26 @@ def _report_unplaced(
 
 
 def _add_gaps(state: ResearchState, out: AnalysisOutput) -> None:
-    known = {g.description.lower() for g in state.gaps}
+    """Record the analyzer's new gaps; a gap already recorded (the same description) is not
+    added again, but while it is open it takes the latest reason it is still open."""
+    known = {g.description.lower(): g for g in state.gaps}
     for g in out.gaps:
-        if g.description.strip() and g.description.lower() not in known:
-            state.gaps.append(
-                Gap(
-                    id=state.next_id("gap"),
-                    description=g.description.strip(),
-                    suggested_queries=g.suggested_queries,
-                    priority=g.priority,
-                    iteration=state.iteration,
-                )
-            )
+        reason = " ".join(g.reason.split()) or None
+        if not g.description.strip():
+            continue
+        if (old := known.get(g.description.strip().lower())) is not None:
+            if reason and not old.addressed and old.resolution is None:
+                old.reason = reason
+            continue
+        known[g.description.strip().lower()] = gap = Gap(
+            id=state.next_id("gap"),
+            description=g.description.strip(),
+            reason=reason,
+            suggested_queries=g.suggested_queries,
+            priority=g.priority,
+            iteration=state.iteration,
+        )
+        state.gaps.append(gap)
 
 
 def source_ids(state: ResearchState, named: list[str]) -> list[str]:

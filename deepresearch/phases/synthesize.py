@@ -58,7 +58,7 @@ def synthesis_inputs(
         question=state.question,
         research_brief=state.research_brief,
         findings=findings,
-        gaps=[g.description for g in state.reported_gaps()],
+        gaps=[g.stated() for g in state.reported_gaps()],
         sources=[
             SourceRef(citation=s.citation, title=s.title, url=s.url, quality=s.quality.value)
             for s in state.sources

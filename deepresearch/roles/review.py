@@ -170,6 +170,9 @@ class GapDraft(Contract):
         default_factory=list, description="1-2 searches that could find the missing evidence."
     )
     priority: int = Field(1, ge=1, le=3, description="1 = most important, 3 = least.")
+    reason: str = Field(
+        "", description="Why the sources examined do not answer it, in a few words."
+    )
 
 
 class QualityUpdate(Contract):

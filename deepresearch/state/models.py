@@ -258,6 +258,9 @@ class Gap(Record):
 
     id: str
     description: str
+    # Why the research counts it open ("no source examined matches it"); kept apart from
+    # the description, which stays the same across iterations so a gap is recorded once.
+    reason: str | None = None
     suggested_queries: list[str] = Field(default_factory=list)
     priority: int = 1
     addressed: bool = False
@@ -265,6 +268,11 @@ class Gap(Record):
     follow_up_ids: list[str] = Field(default_factory=list)
     severity: Literal["critical", "moderate", "minor"] | None = None
     iteration: int = 1
+
+    def stated(self) -> str:
+        """The gap as a report and a run warning state it: its description, and why it is
+        open when that is known."""
+        return f"{self.description} ({self.reason})" if self.reason else self.description
 
 
 class Directive(Record):

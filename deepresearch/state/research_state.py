@@ -322,7 +322,7 @@ class ResearchState(Record):
             if m.outcome != Outcome.OK:
                 why = "; ".join(m.problems) or m.error or m.outcome.value
                 lines.append(f"{m.phase.value} (iteration {m.iteration}) {m.outcome.value}: {why}")
-        lines += [UNANSWERED + g.description for g in self.unanswered_gaps()]
+        lines += [UNANSWERED + g.stated() for g in self.unanswered_gaps()]
         return lines
 
     def finished_status(self) -> RunStatus:

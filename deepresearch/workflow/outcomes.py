@@ -31,7 +31,7 @@ def finish(state: ResearchState) -> RunStatus:
     state.error = None  # an earlier interruption is history once the run completes
     state.abort_phase = state.abort_iteration = None
     if state.report is not None:
-        gaps = [g.description for g in state.unresolved_gaps()]
+        gaps = [g.stated() for g in state.unresolved_gaps()]
         state.report.markdown = with_gaps(state.report.markdown, gaps)
         state.report.warnings = state.run_warnings()
         state.report.markdown = with_warnings(state.report.markdown, state.report.warnings)

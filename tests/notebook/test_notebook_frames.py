@@ -93,6 +93,9 @@ def test_gaps_and_decisions_frames(rich_state: ResearchState) -> None:
     gaps = frames.gaps_frame(rich_state)
     assert gaps.loc["g-1", "severity"] == "moderate"
     assert not gaps.loc["g-1", "addressed"]
+    assert pd.isna(gaps.loc["g-1", "reason"])  # not known: none is made up
+    rich_state.gaps[0].reason = "no source examined matches it"
+    assert frames.gaps_frame(rich_state).loc["g-1", "reason"] == "no source examined matches it"
     decisions = frames.decisions_frame(rich_state)
     assert list(decisions["agent"]) == ["planner", "supervisor"]
     assert str(decisions["timestamp"].dtype).startswith("datetime64")

@@ -120,6 +120,7 @@ def test_each_part_no_source_answers_is_a_gap() -> None:
     (gap,) = out.gaps
     assert gap.description.endswith(second) and first not in gap.description
     assert any("venice" in q.lower() and "guild" in q.lower() for q in gap.suggested_queries)
+    assert gap.reason == analysis.NO_SOURCE  # why: no source was kept for it at all
 
 
 def test_a_part_answered_leaves_no_gap() -> None:
@@ -134,7 +135,8 @@ def test_known_findings_are_not_repeated_and_count_as_covered() -> None:
 
 def test_guidance_not_yet_answered_becomes_a_gap() -> None:
     out = analyze(guidance=["What did the Ottoman sultans decide about printing?"])
-    assert any("Ottoman" in g.description for g in out.gaps)
+    (gap,) = [g for g in out.gaps if "Ottoman" in g.description]
+    assert gap.reason == "no finding states: ottoman, sultans, decide"
 
 
 def test_compressed_topics_map_cited_lines_back_to_source_ids() -> None:
@@ -303,6 +305,7 @@ def test_a_part_whose_sources_do_not_name_its_subject_is_a_gap_not_answered() ->
     (gap,) = out.gaps
     assert gap.description.endswith(second)
     assert any("vandrel" in q.lower() for q in gap.suggested_queries)
+    assert gap.reason == "the sources found for it name none of the names it gives"
 
 
 def test_a_part_whose_findings_state_none_of_its_words_is_a_gap() -> None:
@@ -314,8 +317,11 @@ def test_a_part_whose_findings_state_none_of_its_words_is_a_gap() -> None:
     second = question_parts(question)[1].text
     out = analyze(question)
     assert second not in {f.category for f in out.findings}
-    assert [g.description for g in out.gaps] == [
-        f"No source found answers this part of the question: {second}"
+    assert [(g.description, g.reason) for g in out.gaps] == [
+        (
+            f"No source found answers this part of the question: {second}",
+            "the findings drawn for it state none of the words it asks with",
+        )
     ]
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from phase_support import add_source, completed
+from pydantic import BaseModel
 from topic_doubles import make_context
 
 from deepresearch.phases.analyze import analyze
-from deepresearch.roles import AnalysisOutput, AnalyzeInputs
+from deepresearch.providers.base import LLMRequest
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, GapDraft
 from deepresearch.state import Finding, ResearchState
 from deepresearch.testing import FunctionLLM, StaticSearch
 
@@ -30,3 +32,29 @@ async def test_the_parts_earlier_findings_answer_reach_the_analyzer_and_stay_ans
     assert isinstance(request.inputs, AnalyzeInputs)
     assert request.inputs.answered_parts == [first]
     assert not any(g.description.endswith(first) for g in state.gaps)
+
+
+async def test_a_gap_found_again_is_recorded_once_with_the_latest_reason() -> None:
+    # The description stays the same across iterations; the reason may change.
+    part = "No source found answers this part of the question: how did the press spread"
+    reasons = iter(["no source examined matches it", "its findings state none of its words"])
+
+    def answer(request: LLMRequest) -> BaseModel:
+        if request.output_type is AnalysisOutput:
+            return AnalysisOutput(gaps=[GapDraft(description=part, reason=next(reasons))])
+        raise AssertionError(request.output_type)
+
+    state = ResearchState(question=QUESTION)
+    sq = completed(state, "printing press Europe")
+    add_source(state, sq, "https://e.org/press", content="Presses spread across Europe.")
+    ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
+    await analyze(state, ctx)
+    assert [(g.description, g.reason) for g in state.gaps] == [
+        (part, "no source examined matches it")
+    ]
+    state.iteration = 2
+    state.sources[-1].iteration = 2
+    await analyze(state, ctx)
+    assert [(g.description, g.reason) for g in state.gaps] == [
+        (part, "its findings state none of its words")
+    ]

@@ -14,3 +14,11 @@ def test_a_part_left_unanswered_reaches_the_report_writer_though_its_follow_ups_
     covered = Gap(id="gap-2", description="covered", priority=1, addressed=True)
     state.gaps = [closed, covered]
     assert synthesis_inputs(state, []).gaps == [part]
+
+
+def test_the_report_writer_is_told_why_a_part_is_unanswered() -> None:
+    state = ResearchState(question="What is lead, and what did the Vandrel guild charge?")
+    part = "No source found answers this part of the question: what did the Vandrel guild charge"
+    why = "no source examined matches it"
+    state.gaps = [Gap(id="gap-1", description=part, priority=1, reason=why)]
+    assert synthesis_inputs(state, []).gaps == [f"{part} ({why})"]

@@ -160,6 +160,17 @@ def test_an_old_state_without_a_brief_or_clarification_loads() -> None:
     assert state.guidance == [] and state.usage == []
 
 
+def test_a_gap_saved_before_its_reason_was_a_field_loads_and_round_trips() -> None:
+    gap = {"id": "gap-1", "description": "No source found answers: who", "priority": 1}
+    data = {"schema_version": 2, "question": QUESTION, "gaps": [gap]}
+    state = ResearchState.from_dict(data)
+    assert state.gaps[0].reason is None
+    assert state.run_warnings() == ["unanswered: No source found answers: who"]
+    state.gaps[0].reason = "no source examined matches it"
+    again = ResearchState.from_json(state.to_json())
+    assert again.gaps[0].stated() == "No source found answers: who (no source examined matches it)"
+
+
 def test_a_state_saved_before_link_following_was_a_field_loads_and_round_trips() -> None:
     data = {
         "schema_version": 2,

@@ -110,3 +110,18 @@ def test_a_part_left_unanswered_warns_once() -> None:
     assert md.count("where did it originate") == 1
     part.addressed = True
     assert finish(state) == RunStatus.COMPLETED
+
+
+def test_a_part_left_unanswered_is_stated_with_why_once() -> None:
+    from deepresearch.state import UNANSWERED, Gap
+
+    state = state_with(Outcome.OK)
+    why = "no source examined matches it"
+    part = Gap(id="gap-1", description="No source answers: where did it originate", reason=why)
+    state.gaps.append(part)
+    state.report = Report(markdown=MARKDOWN)
+    finish(state)
+    assert state.run_warnings() == [f"{UNANSWERED}{part.description} ({why})"]
+    md = state.report.markdown
+    assert md.count(f"where did it originate ({why})") == 1  # the open gap, with why
+    assert md.count("where did it originate") == 1
