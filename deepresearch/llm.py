@@ -347,6 +347,14 @@ def degrade_phase(state: ResearchState, phase: str, problem: str) -> None:
         metrics.degrade(problem)
 
 
+def warn_phase(state: ResearchState, phase: str, warning: str) -> None:
+    """Record on the phase now running something the user should check though the phase
+    lost nothing (a run warning; its outcome stays as it is)."""
+    metrics = phase_metrics(state, phase)
+    if metrics is not None:
+        metrics.warn(warning)
+
+
 def _bump(state: ResearchState, phase: str, *, fallback: bool) -> None:
     metrics = phase_metrics(state, phase)
     if metrics is None:

@@ -200,6 +200,7 @@ METRICS = Table[PhaseMetrics](
         "error": TEXT,
         "outcome": TEXT,
         "problems": OBJECT,
+        "warnings": OBJECT,
         "failed_calls": INT,
         "fallback_calls": INT,
     },

@@ -7,12 +7,12 @@ import asyncio
 
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
-from deepresearch.llm import degrade_phase
+from deepresearch.llm import degrade_phase, warn_phase
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
-from deepresearch.providers.corpus import SkippedFile, unread_files
-from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
+from deepresearch.providers.corpus import SkippedFile, guessed_encodings, unread_files
+from deepresearch.state import CHECK, EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
 
 
 async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -60,7 +60,7 @@ async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
         # Final ids and citations in sub-query order, whatever order researchers finished in
         # (also when the round was cancelled or timed out, so a saved state has final ids).
         settle_sources(state)
-    _report_failures(state, failures, len(pending), unread_files(ctx.search))
+    _report_failures(state, failures, len(pending), ctx.search)
     if cfg.summaries.enable_compression and not cfg.summaries.inline_compression:
         await compress_pending_topics(state, ctx, Phase.GATHERING)
     if pending:  # every topic researcher read the guidance: it has been used
@@ -81,11 +81,13 @@ UNREAD_SHOWN = 5  # unreadable files named in the warning; the rest are counted
 
 
 def _report_failures(
-    state: ResearchState, failures: list[str], searched: int, unread: list[SkippedFile]
+    state: ResearchState, failures: list[str], searched: int, search: object
 ) -> None:
     """A search that failed, or a corpus file that could not be read, is research the run
-    could not do: the phase says so."""
-    _report_unread(state, unread)
+    could not do: the phase says so. A corpus file read in a guessed encoding is one to
+    check: the phase warns."""
+    _report_unread(state, unread_files(search))
+    _report_guessed(state, guessed_encodings(search))
     if failures:
         degrade_phase(
             state,
@@ -105,6 +107,25 @@ def _report_unread(state: ResearchState, unread: list[SkippedFile]) -> None:
     said = [m for m in state.metrics if m.phase == Phase.GATHERING and problem in m.problems]
     if not said:
         degrade_phase(state, Phase.GATHERING.value, problem)
+
+
+def _report_guessed(state: ResearchState, guessed: dict[str, str]) -> None:
+    """Files of the corpus that are not UTF-8 were read in the encoding detected for them,
+    which may be wrong: a warning (nothing was lost, the phase stays ok) that names them,
+    given once like unreadable files."""
+    if not guessed:
+        return
+    shown = "; ".join(
+        f"{path} (read as {enc})" for path, enc in list(guessed.items())[:UNREAD_SHOWN]
+    )
+    more = f"; and {len(guessed) - UNREAD_SHOWN} more" if len(guessed) > UNREAD_SHOWN else ""
+    warning = (
+        f"{len(guessed)} corpus file(s) are not UTF-8 and were read in the encoding detected "
+        f"for each; if their text looks wrong, re-save them as UTF-8: {shown}{more}"
+    )
+    # A run superseded by a resume (see ResearchState.run_warnings) no longer says it.
+    if CHECK + warning not in state.run_warnings():
+        warn_phase(state, Phase.GATHERING.value, warning)
 
 
 async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: Phase) -> int:

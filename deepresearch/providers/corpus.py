@@ -74,6 +74,20 @@ def unread_files(search: object) -> list[SkippedFile]:
     return [f for provider in inner if provider is not None for f in unread_files(provider)]
 
 
+def guessed_encodings(search: object) -> dict[str, str]:
+    """The files of the corpora behind ``search`` (as ``unread_files`` finds them) that are
+    not UTF-8 and were read in the encoding detected for them, by path: the encoding."""
+    if isinstance(search, CorpusSearch):
+        return search.encodings
+    inner = [*getattr(search, "providers", []), getattr(search, "inner", None)]
+    return {
+        path: encoding
+        for provider in inner
+        if provider is not None
+        for path, encoding in guessed_encodings(provider).items()
+    }
+
+
 def default_index_path(folder: Path) -> Path:
     """``<home>/indexes/<sha1 of the folder>-v<layout>.sqlite``: one index per folder (and
     index layout), never inside it."""

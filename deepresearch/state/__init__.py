@@ -34,9 +34,10 @@ from deepresearch.state.models import (
     TopicResult,
     UsageRecord,
 )
-from deepresearch.state.research_state import SCHEMA_VERSION, UNANSWERED, ResearchState
+from deepresearch.state.research_state import CHECK, SCHEMA_VERSION, UNANSWERED, ResearchState
 
 __all__ = [
+    "CHECK",
     "ENDED",
     "SCHEMA_VERSION",
     "UNANSWERED",

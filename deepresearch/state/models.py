@@ -377,9 +377,17 @@ class PhaseMetrics(Record):
     problems: list[str] = Field(default_factory=list)
     failed_calls: int = 0  # LLM calls lost after the whole model chain failed
     fallback_calls: int = 0  # calls answered by a later model of the chain
+    # What a user should check though nothing was lost (corpus files read in a guessed
+    # encoding): run warnings, while the outcome stays ok.
+    warnings: list[str] = Field(default_factory=list)
     # Characters of source text the prompts carried vs. what was offered to them.
     prompt_source_chars: int = 0
     offered_source_chars: int = 0
+
+    def warn(self, warning: str) -> None:
+        """Record something to check that did not degrade the phase."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     def degrade(self, problem: str) -> None:
         """Record a problem; the phase is degraded unless it already failed."""

@@ -49,6 +49,8 @@ from deepresearch.text import normalize_query
 SCHEMA_VERSION = 2
 # How a run warning names a part of the question the research left unanswered.
 UNANSWERED = "unanswered: "
+# How a run warning starts that names something to check though nothing was lost.
+CHECK = "check: "
 # How the local corpus cites a passage of a long file: path#Lfirst-last.
 _PASSAGE_CITATION = re.compile(r"#L(\d+)-(\d+)$")
 
@@ -314,14 +316,16 @@ class ResearchState(Record):
         self.supervision_round = 0
 
     def run_warnings(self) -> list[str]:
-        """One line per degraded or failed phase run, from the phases' outcome records, and
-        one per part of the question left unanswered (``unanswered_gaps``) — the one source
-        for the status, the CLI summary, the report and the DataFrames."""
+        """One line per degraded or failed phase run, from the phases' outcome records, one
+        per thing to check a phase run recorded (``PhaseMetrics.warnings``), and one per part
+        of the question left unanswered (``unanswered_gaps``) — the one source for the
+        status, the CLI summary, the report and the DataFrames."""
         lines = []
         for m in self._standing_metrics():
             if m.outcome != Outcome.OK:
                 why = "; ".join(m.problems) or m.error or m.outcome.value
                 lines.append(f"{m.phase.value} (iteration {m.iteration}) {m.outcome.value}: {why}")
+            lines += [CHECK + w for w in m.warnings]
         lines += [UNANSWERED + g.stated() for g in self.unanswered_gaps()]
         return lines
 

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.state import UNANSWERED, Outcome, PhaseMetrics, ResearchState, RunStatus
+from deepresearch.state import (
+    CHECK,
+    UNANSWERED,
+    Outcome,
+    PhaseMetrics,
+    ResearchState,
+    RunStatus,
+)
 
 WARNINGS_HEADING = "## Limitations of this run"
 GAPS_HEADING = "## Open gaps"
@@ -56,6 +63,19 @@ def with_gaps(markdown: str, gaps: list[str]) -> str:
     return f"{head.rstrip()}\n\n{section}{_SOURCES_HEADING}{rest}"
 
 
+def _lead(warnings: list[str]) -> str:
+    """What the limitations section says its warnings are: a degraded run's are said to
+    have thinned the findings, parts left unanswered and things to check are not."""
+    if any(not w.startswith((UNANSWERED, CHECK)) for w in warnings):
+        return (
+            "Parts of this run did not work as configured; the findings above may be thinner "
+            "than a clean run's:"
+        )
+    if all(w.startswith(UNANSWERED) for w in warnings):
+        return "The research left these parts of the question unanswered:"
+    return "Check these points before relying on the findings above:"
+
+
 def with_warnings(markdown: str, warnings: list[str]) -> str:
     """The report with its limitations section (before the sources list), replacing any
     section an earlier finish wrote; unchanged when there is nothing to warn about."""
@@ -72,13 +92,7 @@ def with_warnings(markdown: str, warnings: list[str]) -> str:
     ]
     if not warnings:
         return body if sep else markdown
-    degraded = any(not w.startswith(UNANSWERED) for w in warnings)
-    lead = (
-        "Parts of this run did not work as configured; the findings above may be thinner "
-        "than a clean run's:"
-        if degraded
-        else "The research left these parts of the question unanswered:"
-    )
+    lead = _lead(warnings)
     section = "\n".join(
         [
             WARNINGS_HEADING,

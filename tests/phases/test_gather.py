@@ -27,6 +27,8 @@ from deepresearch.providers.corpus import CorpusWarning
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs, ReflectOutput
 from deepresearch.session import Session
 from deepresearch.state import (
+    CHECK,
+    Outcome,
     Phase,
     ResearchState,
     RunStatus,
@@ -34,6 +36,7 @@ from deepresearch.state import (
 )
 from deepresearch.testing import FunctionLLM, StaticSearch, context
 from deepresearch.workflow.loop import Workflow
+from deepresearch.workflow.outcomes import WARNINGS_HEADING
 
 DOCS = topic_docs({"mainz": 3, "venice": 2, "paris": 2, "plague": 2, "lyon": 2, "basel": 2})
 
@@ -211,3 +214,29 @@ def test_a_corpus_file_that_could_not_be_read_is_a_warning_of_the_run(tmp_path: 
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
     assert len(warnings) == 1 and "garbled.txt (not UTF-8 text" in warnings[0]
     assert "garbled.txt" in session.report.markdown  # the report's Limitations say it too
+
+
+def test_a_corpus_file_read_in_a_guessed_encoding_is_a_warning_not_a_degradation(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("charset_normalizer")
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    menu = "Le café servait une crème brûlée ; « naïve » façade, 5 € la part.\n"
+    (corpus / "menu.txt").write_bytes(menu.encode("cp1252"))
+    session = Session(
+        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
+    )
+    session.run_sync()
+    state = session.state
+    assert all(m.outcome == Outcome.OK for m in state.metrics)  # nothing was lost
+    (warning,) = state.run_warnings()
+    assert warning.startswith(CHECK)
+    assert f"{corpus / 'menu.txt'} (read as cp1252)" in warning and "press.md" not in warning
+    assert state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    limits = session.report.markdown.split(WARNINGS_HEADING)[1]
+    assert "menu.txt (read as cp1252)" in limits
+    assert "did not work as configured" not in limits  # not said to be a degraded run
+    gathering = [w for m in state.metrics if m.phase == Phase.GATHERING for w in m.warnings]
+    assert gathering == [warning.removeprefix(CHECK)]  # said once, by the first gathering

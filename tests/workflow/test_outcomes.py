@@ -125,3 +125,15 @@ def test_a_part_left_unanswered_is_stated_with_why_once() -> None:
     md = state.report.markdown
     assert md.count(f"where did it originate ({why})") == 1  # the open gap, with why
     assert md.count("where did it originate") == 1
+
+
+def test_things_to_check_are_not_called_a_degraded_run() -> None:
+    from deepresearch.state import CHECK, UNANSWERED
+
+    check = CHECK + "1 corpus file(s) are not UTF-8 ...: a.txt (read as cp1252)"
+    unanswered = UNANSWERED + "No source answers: where did it originate"
+    md = with_warnings(MARKDOWN, [check, unanswered])
+    assert "Check these points before relying on the findings above:" in md
+    assert "did not work as configured" not in md and f"- {check}" in md
+    degraded = "gathering (iteration 1) degraded: 1 of 2 sub-query searches failed"
+    assert "did not work as configured" in with_warnings(MARKDOWN, [check, degraded])
