@@ -46,6 +46,7 @@ from deepresearch.config_sections import (
     describe_invalid,
 )
 from deepresearch.errors import ConfigError
+from deepresearch.text_files import decode_unicode, not_unicode
 
 __all__ = ["ENV_PREFIX", "Config", "MCPServerSpec", "default_home", "flat_fields"]
 
@@ -317,7 +318,8 @@ def _read_file(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        raw = tomllib.loads(decode_unicode(data))
     except FileNotFoundError:
         raise ConfigError(f"Config file {path} does not exist.") from None
     except IsADirectoryError:
@@ -327,8 +329,8 @@ def _read_file(path: Path | None) -> dict[str, Any]:
         ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
-            f"Cannot read config file {path}: it is not UTF-8 text (byte {exc.start}); re-save "
-            "it as UTF-8."
+            f"Cannot read config file {path}: {not_unicode(data, exc)}; re-save it as UTF-8 "
+            "(TOML files are UTF-8)."
         ) from None
     except OSError as exc:
         raise ConfigError(f"Cannot read config file {path}: {exc}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import itertools
 import json
@@ -186,6 +187,43 @@ def test_read_questions_formats(tmp_path: Path) -> None:
     bad.write_text('{"q": "x"}\n')
     with pytest.raises(dr.InputError, match="question"):
         read_questions(bad)
+
+
+QUESTIONS_FILES = {
+    ".txt": "Qu'est-ce qu'une crème brûlée ?\nSecond?\n",
+    ".csv": "question,id\nQu'est-ce qu'une crème brûlée ?,1\nSecond?,2\n",
+    ".jsonl": '{"question": "Qu\'est-ce qu\'une crème brûlée ?"}\n"Second?"\n',
+}
+BOMS = {"utf-8-bom": (codecs.BOM_UTF8, "utf-8"), "utf-16-le": (codecs.BOM_UTF16_LE, "utf-16-le"),
+        "utf-16-be": (codecs.BOM_UTF16_BE, "utf-16-be")}  # fmt: skip
+
+
+@pytest.mark.parametrize("bom", BOMS.values(), ids=BOMS.keys())
+@pytest.mark.parametrize("suffix", QUESTIONS_FILES)
+def test_a_questions_file_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, suffix: str, bom: tuple[bytes, str]
+) -> None:
+    # Excel's "CSV UTF-8" and Notepad write a byte-order mark: it is not part of the text
+    # (else the CSV's "question" header is not found and is itself read as a question).
+    mark, codec = bom
+    path = tmp_path / f"q{suffix}"
+    path.write_bytes(mark + QUESTIONS_FILES[suffix].encode(codec))
+    assert read_questions(path) == ["Qu'est-ce qu'une crème brûlée ?", "Second?"]
+
+
+def test_a_questions_file_in_a_legacy_encoding_is_an_error_saying_where_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    # Excel's plain "CSV" is saved in the Windows code page (Windows-1252 in Western Europe)
+    path = tmp_path / "q.csv"
+    french = "Le café servait une crème brûlée ; « naïve » façade, 5 € la part ?"
+    path.write_bytes(f"question\n{french}\n".encode("cp1252"))
+    with pytest.raises(dr.InputError) as caught:
+        read_questions(path)
+    message = str(caught.value)
+    assert str(path) in message and "not UTF-8" in message and "line 2" in message
+    assert "cp1252" in message  # what it looks like it was saved in
+    assert "re-save it as UTF-8" in message
 
 
 def test_cli_batch(

@@ -3,6 +3,7 @@ defaults), clear errors for unknown keys, bad values and broken files, no secret
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ from deepresearch.errors import ConfigError
 from deepresearch.state import AgentRole, Phase
 
 SECRET = "sk-test-0123456789abcdef-SECRET"
+
+
+SETTINGS = "# Réglages du café — « naïf »\nmax_iterations = 2\n"
 
 
 def write(path: Path, text: str) -> Path:
@@ -313,6 +317,39 @@ def test_an_unreadable_config_file_is_an_error(tmp_path: Path) -> None:
     folder.mkdir()
     with pytest.raises(ConfigError, match="Cannot read config file"):
         Config.load(file=folder, env={})
+
+
+# How editors save text with a byte-order mark: the mark, then the text in that codec.
+UNICODE_SAVES = {
+    "UTF-8 with a BOM (Notepad)": (codecs.BOM_UTF8, "utf-8"),
+    "UTF-16 LE (Notepad's 'Unicode')": (codecs.BOM_UTF16_LE, "utf-16-le"),
+    "UTF-16 BE": (codecs.BOM_UTF16_BE, "utf-16-be"),
+}
+
+
+@pytest.mark.parametrize("save", UNICODE_SAVES.values(), ids=UNICODE_SAVES.keys())
+def test_a_config_file_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, no_file: Path, save: tuple[bytes, str]
+) -> None:
+    bom, codec = save
+    path = tmp_path / "deepresearch.toml"
+    path.write_bytes(bom + SETTINGS.encode(codec))
+    assert Config.load(file=path, env={}).max_iterations == 2
+    (no_file / "pyproject.toml").write_bytes(bom + f"[tool.deepresearch]\n{SETTINGS}".encode(codec))
+    assert Config.load(env={}).max_iterations == 2  # found, not given
+
+
+def test_a_config_file_in_a_legacy_encoding_is_an_error_saying_where_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "deepresearch.toml"
+    path.write_bytes(("max_iterations = 2\n" + SETTINGS).encode("cp1252"))
+    with pytest.raises(ConfigError) as caught:
+        Config.load(file=path, env={})
+    message = str(caught.value)
+    assert str(path) in message and "not UTF-8" in message
+    assert "line 2" in message  # where the first byte UTF-8 cannot read is
+    assert "re-save it as UTF-8" in message
 
 
 def test_a_deepresearch_key_that_is_not_a_table_is_an_error(tmp_path: Path) -> None:

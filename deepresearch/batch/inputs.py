@@ -11,7 +11,9 @@ import io
 import json
 from pathlib import Path
 
-from deepresearch.errors import InputError
+from deepresearch.errors import InputError, UnreadableDocument
+from deepresearch.providers import encodings
+from deepresearch.text_files import decode_unicode, not_unicode
 
 
 def read_questions(path: str | Path) -> list[str]:
@@ -24,12 +26,15 @@ def read_questions(path: str | Path) -> list[str]:
     """
     file = Path(path).expanduser()
     try:
-        text = file.read_text(encoding="utf-8")
+        data = file.read_bytes()
+        text = decode_unicode(data)
     except OSError as exc:
         raise InputError(f"Cannot read the questions file {file}: {exc}") from exc
     except UnicodeDecodeError as exc:
+        excel = " (in Excel: Save As 'CSV UTF-8')" if file.suffix.lower() == ".csv" else ""
         raise InputError(
-            f"The questions file {file} is not UTF-8 text (byte {exc.start}); re-save it as UTF-8."
+            f"The questions file {file} cannot be read: {not_unicode(data, exc)}"
+            f"{_looks_like(data)}; re-save it as UTF-8{excel}."
         ) from None
     suffix = file.suffix.lower()
     if suffix == ".jsonl":
@@ -45,6 +50,17 @@ def read_questions(path: str | Path) -> list[str]:
     if not questions:
         raise InputError(f"{file} holds no questions.")
     return questions
+
+
+def _looks_like(data: bytes) -> str:
+    """The encoding the bytes look saved in, when detection is sure ("; it looks like
+    cp1252 text"), to say what happened; questions are not read in it, as a guess could
+    garble them unseen."""
+    try:
+        decoded = encodings.decode_legacy(data)
+    except UnreadableDocument:
+        return ""
+    return f"; it looks like {decoded.encoding} text" if decoded is not None else ""
 
 
 def _from_jsonl(text: str, file: Path) -> list[str]:
