@@ -24,6 +24,9 @@ from deepresearch.offline.parts import Part, entities
 from deepresearch.text import term_set, word_root
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
+# How a gap names a part of the question that no finding answers (the report's summary
+# lists such a part as "Not answered").
+PART_GAP = "No source found answers this part of the question: "
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 
 _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
@@ -88,3 +91,29 @@ def unanswered_reason(part: Part, findings: list[str], statements: list[str]) ->
         if not any(_held({w}, stated) for w in own):
             return "the findings drawn for it state none of the words it asks with"
     return None
+
+
+def asked_words(parts: list[Part]) -> list[set[str]]:
+    """Per part, the roots of the words it asks with that no other part asks with
+    ("radio" of "who invented the radio" beside "who invented the telephone"): what tells
+    its answer from the other parts' answers. Empty for a part that asks with none."""
+    own = [{word_root(_APOSTROPHES.sub("", t)) for t in part.own} for part in parts]
+    return [
+        {
+            w
+            for w in mine
+            if not any(_same(w, r) for j, theirs in enumerate(own) if j != i for r in theirs)
+        }
+        for i, mine in enumerate(own)
+    ]
+
+
+def says_any(wanted: set[str], roots: set[str]) -> bool:
+    """Whether ``roots`` (see ``text_roots``) hold one of the ``wanted`` roots, as the same
+    word (see ``_same``)."""
+    return any(_held({w}, roots) for w in wanted)
+
+
+def text_roots(text: str) -> set[str]:
+    """The word roots of ``text``, apostrophes of any kind left out."""
+    return _roots(text)

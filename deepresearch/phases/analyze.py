@@ -7,6 +7,7 @@ from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
+from deepresearch.phases.coverage import check_parts
 from deepresearch.phases.gather import compress_pending_topics
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
 from deepresearch.state import (
@@ -43,6 +44,14 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
                 src.quality = SourceQuality(upd.quality)
     closed = _close_gaps(state)
     _add_gaps(state, out)
+    # Whatever the analyzer said, a part of the question no finding addresses is a gap.
+    unaddressed, answered = check_parts(state)
+    closed += answered
+    if unaddressed:
+        notes.append(
+            f"no finding addresses {len(unaddressed)} part(s) of the question: "
+            + "; ".join(unaddressed)
+        )
     return PhaseReport(
         Phase.ANALYSIS,
         {

@@ -1,0 +1,120 @@
+"""Whether every part of the question has a finding that addresses it, whatever analyzer
+ran: a model that answers only the first half of "Who invented the telephone and who
+invented the radio?" must not leave a report that looks complete.
+
+A part is addressed by a finding filed under it (its category is the part, as the offline
+analyzer files them), or by a finding that speaks of what the part asks: one of the words
+the part asks with, and no other part does ("radio"), is in the finding, its category, or
+the title or text of a source it rests on. A model words its findings in its own way
+("Marconi sent the first wireless signals across the Atlantic"), but the source it drew
+them from says what they are about, so the test is lenient: it catches a part that no
+finding and no source behind one speaks of, not a part answered in other words.
+
+A part no finding addresses is an open gap, first priority, worded as the offline
+analyzer words it; the gap is addressed once a later iteration's findings address the
+part. The session's status, the exit code, the gaps DataFrame and the report all follow
+from that gap (``ResearchState.unanswered_gaps``).
+"""
+
+from __future__ import annotations
+
+from deepresearch.offline.coverage import (
+    OWN_WORDS_ASKED,
+    PART_GAP,
+    asked_words,
+    says_any,
+    text_roots,
+)
+from deepresearch.offline.parts import Part, question_parts
+from deepresearch.state import Finding, Gap, ResearchState
+from deepresearch.text import TITLE_QUALIFIER, keywords
+
+TITLE_WORD = 3  # letters each word of a title needs to tell what a part is about
+
+
+def check_parts(state: ResearchState) -> tuple[list[str], int]:
+    """Open a gap for each part of the question that no finding addresses, and close the
+    part gaps of parts that findings now address. The parts newly left open, and the
+    number of gaps closed.
+
+    Args:
+        state: the research state, after an analysis added its findings.
+    """
+    parts = question_parts(state.question)
+    addressed = _addressed(state, parts)
+    gaps = {g.description: g for g in state.gaps}
+    opened: list[str] = []
+    closed = 0
+    for i, part in enumerate(parts):
+        gap = gaps.get(PART_GAP + part.text)
+        if i in addressed:
+            if gap is not None and not gap.addressed:
+                gap.addressed = True
+                closed += 1
+        elif gap is None:
+            state.gaps.append(
+                Gap(
+                    id=state.next_id("gap"),
+                    description=PART_GAP + part.text,
+                    suggested_queries=[part.query],
+                    priority=1,
+                    iteration=state.iteration,
+                )
+            )
+            opened.append(part.text)
+    return opened, closed
+
+
+def _addressed(state: ResearchState, parts: list[Part]) -> set[int]:
+    """The indexes of the parts that a finding of the state addresses."""
+    filed = {_key(p.text): i for i, p in enumerate(parts)}
+    words = _telling_words(state, parts, asked_words(parts))
+    roots: dict[str, set[str]] = {}  # per source: the roots of its title and text
+    addressed: set[int] = set()
+    for finding in state.findings:
+        filed_as = filed.get(_key(finding.category or ""))
+        if filed_as is not None:
+            addressed.add(filed_as)
+            continue
+        said = _said(state, finding, roots)
+        addressed |= {i for i, w in enumerate(words) if not w or says_any(w, said)}
+    return addressed
+
+
+def _telling_words(
+    state: ResearchState, parts: list[Part], asked: list[set[str]]
+) -> list[set[str]]:
+    """Per part, the words a finding that addresses it must speak of: those of its
+    ``asked`` words that make up the title of a gathered source, as written ("radio" of
+    "who invented the radio", a source being *Radio*): the thing the part is about, which its answer
+    names. A part that names no source is asked in words its answer need not use ("where
+    does the river begin" → "rises in the Himalayas"): only when it asks with
+    OWN_WORDS_ASKED of them must one be spoken of; else (an empty set) any finding may
+    address it."""
+    # A word of two letters is too often a verb or a particle ("go", the title *Go*).
+    titles = [set(keywords(TITLE_QUALIFIER.sub("", s.title))) for s in state.sources]
+    titles = [t for t in titles if t and min(len(w) for w in t) >= TITLE_WORD]
+    out = []
+    for part, words in zip(parts, asked, strict=True):
+        # As written: the title *Race* is not what "the goal they raced for" asks about.
+        said = set(keywords(part.text))
+        named = {w for t in titles if t <= said for w in text_roots(" ".join(t)) & words}
+        out.append(named or (words if len(words) >= OWN_WORDS_ASKED else set()))
+    return out
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split()).rstrip("?.!")
+
+
+def _said(state: ResearchState, finding: Finding, roots: dict[str, set[str]]) -> set[str]:
+    """The word roots of a finding, its category and the sources it rests on (``roots``
+    caches each source's)."""
+    said = text_roots(f"{finding.content} {finding.category or ''}")
+    for sid in finding.source_ids:
+        if sid not in roots:
+            src = state.source(sid)
+            text = "" if src is None else f"{src.title} {src.content} {src.raw_content or ''}"
+            roots[sid] = text_roots(text)
+        said |= roots[sid]
+    return said

@@ -1,0 +1,121 @@
+"""Every part of the question has a finding that addresses it, whatever analyzer ran: a
+model that answers half the question leaves the other half an open gap, with the same
+outcome as the offline analyzer's (status, warnings, gaps DataFrame, report)."""
+
+from __future__ import annotations
+
+import deepresearch as dr
+from deepresearch.offline import OfflineEngine
+from deepresearch.offline.coverage import PART_GAP
+from deepresearch.phases.coverage import check_parts
+from deepresearch.providers.base import LLMRequest, LLMResponse
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft
+from deepresearch.state import Finding, ResearchState, RunStatus, Source
+from deepresearch.testing import FunctionLLM, StaticSearch
+
+QUESTION = "Who invented the telephone and who invented the radio?"
+RADIO_PART = "who invented the radio"
+DOCUMENTS = [
+    {
+        "url": "https://example.org/telephone",
+        "title": "Telephone",
+        "content": "The telephone was invented by Alexander Graham Bell, who was granted the "
+        "first patent for an electric telephone in 1876 in the United States.",
+    },
+    {
+        "url": "https://example.org/radio",
+        "title": "Radio",
+        "content": "Radio was invented by Guglielmo Marconi, who built the first practical "
+        "wireless telegraphy transmitter and receiver in 1895 in Italy.",
+    },
+]
+
+
+def analyzer(findings: dict[str, tuple[str, str]]) -> FunctionLLM:
+    """A model whose analyzer states, for each source title in ``findings``, the finding
+    (content, category) given for it, citing that source; every other role answers as
+    the offline engine does."""
+    offline = OfflineEngine()
+
+    async def answer(request: LLMRequest) -> AnalysisOutput | LLMResponse:
+        if not isinstance(request.inputs, AnalyzeInputs):
+            return await offline.complete(request)
+        drafts = [
+            FindingDraft(content=content, source_ids=[s.id], category=category)
+            for s in request.inputs.sources
+            for content, category in [findings.get(s.title, ("", ""))]
+            if content
+        ]
+        return AnalysisOutput(findings=drafts)
+
+    return FunctionLLM(answer, name="test:analyzer")
+
+
+async def run(llm: FunctionLLM) -> dr.Session:
+    config = dr.Config(max_iterations=1, persist=False)
+    session = dr.Session(QUESTION, llm=llm, search=StaticSearch(DOCUMENTS), config=config)
+    await session.run()
+    return session
+
+
+async def test_a_model_that_answers_one_part_leaves_the_other_an_open_gap() -> None:
+    llm = analyzer({"Telephone": ("Alexander Graham Bell patented the telephone in 1876.", "")})
+    session = await run(llm)
+    assert llm.requests_for(AnalysisOutput)  # the model, not the offline engine, analysed
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (gap,) = [g for g in session.state.unanswered_gaps() if g.description.startswith(PART_GAP)]
+    assert gap.description == PART_GAP + RADIO_PART
+    assert any(RADIO_PART in w for w in session.state.run_warnings())
+    assert session.gaps["description"].str.contains(RADIO_PART).any()
+    assert session.report is not None and RADIO_PART in session.report.markdown
+
+
+async def test_a_model_that_answers_both_parts_in_its_own_words_leaves_no_gap() -> None:
+    # Neither finding repeats the question's words; the sources they rest on do.
+    llm = analyzer(
+        {
+            "Telephone": ("Alexander Graham Bell patented the device in 1876.", "Inventors"),
+            "Radio": ("Guglielmo Marconi built the first wireless transmitter in 1895.", ""),
+        }
+    )
+    session = await run(llm)
+    assert len(session.state.findings) == 2
+    assert not [g for g in session.state.gaps if g.description.startswith(PART_GAP)]
+    assert not any(RADIO_PART in w for w in session.state.run_warnings())
+
+
+def state_with_sources() -> ResearchState:
+    state = ResearchState(question=QUESTION)
+    for n, doc in enumerate(DOCUMENTS, 1):
+        state.sources.append(Source(id=f"src-{n}", citation=n, **doc))
+    return state
+
+
+def test_a_part_gap_is_addressed_once_a_later_finding_addresses_the_part() -> None:
+    state = state_with_sources()
+    state.findings.append(Finding(id="f-1", content="Bell patented it.", source_ids=["src-1"]))
+    assert check_parts(state) == ([RADIO_PART], 0)
+    assert check_parts(state) == ([], 0)  # one gap per part, not one per analysis
+    state.findings.append(Finding(id="f-2", content="Marconi, 1895.", source_ids=["src-2"]))
+    assert check_parts(state) == ([], 1)
+    assert all(g.addressed for g in state.gaps)
+
+
+def test_a_finding_filed_under_a_part_addresses_that_part_alone() -> None:
+    # The offline analyzer files each finding under the part it answers (its category);
+    # a line filed under the telephone part does not answer the radio part, whatever its
+    # source mentions.
+    state = state_with_sources()
+    state.sources[0].content += " Bell also experimented with radio."
+    state.findings.append(
+        Finding(
+            id="f-1",
+            content="Bell patented the telephone.",
+            source_ids=["src-1"],
+            category="Who invented the telephone",
+        )
+    )
+    assert check_parts(state) == ([RADIO_PART], 0)
+    state.findings[0].category = "Telephony"  # a theme, not a part: its sources count
+    state.gaps.clear()
+    assert check_parts(state) == ([], 0)
