@@ -4,8 +4,8 @@ reached, or fail one role — status, error, decisions, report and CLI exit code
 
 from __future__ import annotations
 
-import dataclasses
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -169,22 +169,36 @@ def test_the_cli_exits_non_zero_and_says_why(
     assert WARNINGS_HEADING in out
 
 
+# Far from how long a loopback answer takes (milliseconds), so that a loaded machine does
+# not change the outcome: each attempt may take half of it by default.
+WHOLE_CALL_S = 8.0
+
+
 async def test_a_slow_attempt_is_retried_within_the_whole_call_limit(tmp_path: Path) -> None:
-    # The first answer would come after 2.5 s, beyond the whole call's 2 s: only an attempt
-    # timeout shorter than the call (default: half of it) leaves room to retry.
-    answered = 0
+    # The first attempt of the first call gets no answer until the run is over: only an
+    # attempt timeout shorter than the whole call (default: half of it) leaves room to retry.
+    release = threading.Event()
+    first: list[dict[str, object]] = []
+    lock = threading.Lock()
 
-    def first_one_slow(request: RecordedRequest) -> Reply:
-        nonlocal answered
-        answered += 1
-        reply = server.default_reply(request)
-        return dataclasses.replace(reply, delay_s=2.5) if answered == 1 else reply
+    def first_attempt_unanswered(request: RecordedRequest) -> Reply:
+        with lock:
+            held = not first
+            if held:
+                first.append(request.json)
+        if held:
+            release.wait(timeout=10 * WHOLE_CALL_S)  # the client gives up long before
+        return server.default_reply(request)
 
-    with OpenAIServer(first_one_slow) as server:
-        cfg = config(tmp_path, openai_base_url=server.base_url, operation_timeout_s=2.0)
+    with OpenAIServer(first_attempt_unanswered) as server:
+        cfg = config(tmp_path, openai_base_url=server.base_url, operation_timeout_s=WHOLE_CALL_S)
         session = dr.Session(
             QUESTION, llm="openai:gpt-4.1-mini", search=StaticSearch(DOCUMENTS), config=cfg
         )
-        result = await session.run()
+        try:
+            result = await session.run()
+        finally:
+            release.set()
+        sent = [r.json for r in server.requests]
     assert result.status == RunStatus.COMPLETED, result.warnings
-    assert answered == len(session.state.usage) + 1  # one timed-out attempt, retried
+    assert sent.count(first[0]) == 2  # the attempt left unanswered, then its retry
