@@ -14,7 +14,7 @@ from deepresearch.offline.parts import (
     linked_entries,
     question_parts,
 )
-from deepresearch.offline.statements import statements
+from deepresearch.offline.statements import as_text, statements
 from deepresearch.roles import (
     CompressInputs,
     CompressOutput,
@@ -61,7 +61,8 @@ def rank_sentences(text: str, query: str) -> list[tuple[int, str, float]]:
 def summarize(inputs: SummarizeInputs) -> SummaryOutput:
     """The page's statements (table rows and code lines quoted as such, never flattened
     into prose), those that bear most on the query and the question first, up to
-    SUMMARY_WORDS, in page order, one a paragraph; the five best are the key excerpts."""
+    SUMMARY_WORDS, in page order, written so that they read back as the same statements
+    (``as_text``); the five best are the key excerpts."""
     units = statements(inputs.content)
     if not units:
         return SummaryOutput(executive_summary=truncate_words(inputs.content, 300))
@@ -88,7 +89,7 @@ def summarize(inputs: SummarizeInputs) -> SummaryOutput:
         words += size
     in_order = sorted(kept, key=lambda r: r[1])
     return SummaryOutput(
-        executive_summary="\n\n".join(u for _, _, u in in_order),
+        executive_summary=as_text([u for _, _, u in in_order]),
         key_excerpts=[u for _, _, u in sorted(kept[:5], key=lambda r: r[1])],
     )
 

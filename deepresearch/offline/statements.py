@@ -65,7 +65,8 @@ _FURNITURE = re.compile(
 def statements(text: str) -> list[str]:
     """Sentences of the prose in ``text`` plus brief quotes of table rows and code lines,
     in document order. A short list item under a lead-in ("Update the prompt to
-    include:") is stated with the lead-in, which is what says what the item is."""
+    include:") is stated with the lead-in, which is what says what the item is; a list
+    item of a few sentences is one statement (see ``_prose_sentences``)."""
     out: list[str] = []
     reader = _Prose(out)
     lines = text.splitlines()
@@ -200,7 +201,7 @@ class _Prose:
                 self.run = (lead, [*(self.run[1] if self.run else []), own.rstrip(".;,")])
             else:
                 self._emit_run()
-                self.out.extend(_prose_sentences(_joined(lead, own)))
+                self.out.extend(_prose_sentences(_joined(lead, own), item=self.indent >= 0))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
                 # The lead-in is the sentence that ends with the colon, not its paragraph.
                 said = sentences(own)
@@ -294,10 +295,24 @@ def _table_quotes(rows: list[str]) -> list[str]:
     return out
 
 
-def _prose_sentences(paragraph: str) -> list[str]:
+def as_text(units: list[str]) -> str:
+    """Statements written as a text that ``statements`` reads back as the same statements:
+    one a paragraph, a statement of several sentences (a list item stated whole) as a list
+    item, which a paragraph's sentences would not stay."""
+    return "\n\n".join(f"- {u}" if len(sentences(u)) > 1 else u for u in units)
+
+
+def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
+    """The statements of a paragraph, a sentence each; of a list ``item``, the whole item
+    when it fits one statement: an item's sentences make one point ("FnMut applies to
+    closures that … These closures can be called more than once.": the second alone says
+    nothing of which closures)."""
     clean = _LINKISH.sub(lambda m: m[1], _EMPHASIS.sub("", paragraph))
     found: list[str] = []
-    for whole in sentences(clean) or [clean.strip()]:
+    said = sentences(clean) or [clean.strip()]
+    if item and len(said) > 1 and len(" ".join(said)) <= MAX_STATEMENT_CHARS:
+        said = [" ".join(said)]
+    for whole in said:
         for sent in _shorter(whole):
             if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent):
                 continue

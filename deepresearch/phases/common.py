@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 from deepresearch.context import RunContext
 from deepresearch.errors import ProviderError, SearchError
 from deepresearch.llm import phase_metrics
-from deepresearch.offline.statements import statements
+from deepresearch.offline.statements import as_text, statements
 from deepresearch.providers.base import SearchHit
 from deepresearch.roles import SourceText
 from deepresearch.state import EventKind, Phase, ResearchState, Source
@@ -48,12 +48,13 @@ def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> Source
     if src.summarized and src.excerpts:
         body = src.content.split("\n\nKey excerpts:", 1)[0]
         # One a paragraph: a quoted table row or code line is not run into the next.
-        body = "\n\n".join([body, *(e for e in src.excerpts if e not in body)])
+        if extra := [e for e in src.excerpts if e not in body]:
+            body = f"{body}\n\n{as_text(extra)}"
     if page and src.summarized and src.raw_content and len(body) < limit:
         # The page's opening statements the summary does not already quote, verbatim.
         opening = [s for s in statements(src.raw_content[:limit]) if s not in body]
         if opening:
-            body += "\n\n" + "\n\n".join(opening)
+            body += "\n\n" + as_text(opening)
     return SourceText(
         id=src.id,
         citation=src.citation,

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from deepresearch.offline import research
-from deepresearch.offline.statements import MAX_STATEMENT_CHARS, statement_terms, statements
+from deepresearch.offline.statements import (
+    MAX_STATEMENT_CHARS,
+    as_text,
+    statement_terms,
+    statements,
+)
 from deepresearch.roles import SummarizeInputs
 
 DOC = """# Token management
@@ -272,3 +277,37 @@ def test_a_block_after_a_list_item_does_not_resume_an_earlier_paragraph() -> Non
     said = statements(text)
     assert not any("..." in s for s in said)
     assert said[-1] == "The vector then holds three numbers in order."
+
+
+TRAITS = """Closures implement one, two, or all three of these traits, depending on the body:
+
+- FnOnce applies to closures that can be called once. All closures implement at least this trait.
+- FnMut applies to closures that might mutate the captured values. These closures can be called more than once.
+
+A closure is a function. It can capture its environment.
+"""
+
+
+def test_a_list_item_of_a_few_sentences_is_one_statement() -> None:
+    said = statements(TRAITS)
+    assert (
+        "FnMut applies to closures that might mutate the captured values. "
+        "These closures can be called more than once." in said
+    )
+    assert "These closures can be called more than once." not in said
+    # A paragraph is stated a sentence at a time, and an over-long item too.
+    assert "A closure is a function." in said and "It can capture its environment." in said
+    long = "- " + " ".join(["The tool reads every file in the folder it is given."] * 8)
+    assert all(len(s) <= MAX_STATEMENT_CHARS for s in statements(long))
+    assert len(statements(long)) == 8
+
+
+def test_statements_written_as_text_read_back_as_the_same_statements() -> None:
+    said = statements(TRAITS)
+    assert statements(as_text(said)) == said
+    assert statements("\n\n".join(said)) != said  # a whole item as a paragraph would split
+    out = research.summarize(
+        SummarizeInputs(query="closure traits", title="Closures", url="u", content=TRAITS,
+                        question="Which traits can a closure implement?")
+    )  # fmt: skip
+    assert statements(out.executive_summary) == said

@@ -11,11 +11,12 @@ from phase_support import fast_config
 
 from deepresearch import roles
 from deepresearch.offline.mentions import opens_document
+from deepresearch.offline.statements import statements
 from deepresearch.phases.common import source_text
 from deepresearch.phases.gather import gather
 from deepresearch.providers.base import web_hit
 from deepresearch.providers.corpus import CorpusSearch
-from deepresearch.state import Phase, ResearchState
+from deepresearch.state import Phase, ResearchState, Source
 from deepresearch.testing import FunctionLLM, StaticSearch, context
 
 FILLER = " ".join(f"Background sentence number {i} about nothing much." for i in range(40))
@@ -67,3 +68,15 @@ def test_a_passages_place_is_not_in_the_schema_a_model_is_sent() -> None:
     # The offline engine's knowledge of corpus passages: a model is neither shown nor asked it.
     for model in (roles.SourceText, roles.AnalyzeInputs, roles.ReflectInputs):
         assert '"lines"' not in json.dumps(model.model_json_schema()), model.__name__
+
+
+def test_the_view_of_a_summarised_source_states_a_whole_list_item_whole() -> None:
+    item = "FnMut applies to closures that mutate. These closures can be called more than once."
+    page = f"Closures implement these traits:\n\n- {item}\n\nA closure is a function here.\n"
+    src = Source(
+        id="src-1", citation=1, url="/docs/closures.md", title="Closures",
+        content="A closure is a function here.", raw_content=page, summarized=True,
+        excerpts=["A closure is a function here.", item],
+    )  # fmt: skip
+    assert item in statements(source_text(src).text)
+    assert item in statements(source_text(src.model_copy(update={"excerpts": []}), page=True).text)
