@@ -29,6 +29,7 @@ from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
 from deepresearch.text import TITLE_QUALIFIER, keywords
 
+NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
 TITLE_WORD = 3  # letters each word of a title needs to tell what a part is about
 
 
@@ -58,6 +59,7 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
                     description=PART_GAP + part.text,
                     suggested_queries=[part.query],
                     priority=1,
+                    reason=NO_FINDING,
                     iteration=state.iteration,
                 )
             )

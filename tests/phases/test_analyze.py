@@ -49,12 +49,13 @@ async def test_a_gap_found_again_is_recorded_once_with_the_latest_reason() -> No
     add_source(state, sq, "https://e.org/press", content="Presses spread across Europe.")
     ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
     await analyze(state, ctx)
-    assert [(g.description, g.reason) for g in state.gaps] == [
-        (part, "no source examined matches it")
-    ]
+    # (The question's parts, which no finding addresses, are gaps of their own.)
+    mine = [g for g in state.gaps if g.description == part]
+    assert [(g.description, g.reason) for g in mine] == [(part, "no source examined matches it")]
     state.iteration = 2
     state.sources[-1].iteration = 2
     await analyze(state, ctx)
-    assert [(g.description, g.reason) for g in state.gaps] == [
+    mine = [g for g in state.gaps if g.description == part]
+    assert [(g.description, g.reason) for g in mine] == [
         (part, "its findings state none of its words")
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import deepresearch as dr
 from deepresearch.offline import OfflineEngine
 from deepresearch.offline.coverage import PART_GAP
-from deepresearch.phases.coverage import check_parts
+from deepresearch.phases.coverage import NO_FINDING, check_parts
 from deepresearch.providers.base import LLMRequest, LLMResponse
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft
 from deepresearch.state import Finding, ResearchState, RunStatus, Source
@@ -64,7 +64,7 @@ async def test_a_model_that_answers_one_part_leaves_the_other_an_open_gap() -> N
     assert llm.requests_for(AnalysisOutput)  # the model, not the offline engine, analysed
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
     (gap,) = [g for g in session.state.unanswered_gaps() if g.description.startswith(PART_GAP)]
-    assert gap.description == PART_GAP + RADIO_PART
+    assert (gap.description, gap.reason) == (PART_GAP + RADIO_PART, NO_FINDING)
     assert any(RADIO_PART in w for w in session.state.run_warnings())
     assert session.gaps["description"].str.contains(RADIO_PART).any()
     assert session.report is not None and RADIO_PART in session.report.markdown
