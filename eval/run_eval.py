@@ -291,6 +291,9 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 "searches": sum(m.search_calls for m in state.metrics),
                 "sources": len(state.sources),
                 "open_gaps": len(state.unresolved_gaps()),
+                # parts of the question the report names as not answered (a gap closed
+                # because its follow-ups found nothing is no longer open, but is this)
+                "unanswered": len(state.unanswered_gaps()),
                 "iterations": state.iteration,
                 "status": str(getattr(state.status, "value", state.status)),
             }
@@ -321,6 +324,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out["max_cited"] = max(int(r["cited"]) for r in group)
         out["over_cited"] = sum(int(r["cited"]) > MAX_CITED for r in group)
         out["dangling"] = sum(len(r["dangling"]) for r in group)
+        # questions whose report names a part (or note) as not answered
+        out["with_unanswered"] = sum(int(r.get("unanswered", 0)) > 0 for r in group)
         out["median_seconds"] = round(statistics.median(float(r["seconds"]) for r in group), 3)
         return out
 
@@ -336,7 +341,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def print_table(result: dict[str, Any]) -> None:
     head = "group      n   gold gathrd facts summry | bm25 R@5  R@10  R@20 | cited≤12 dangling"
-    head += "  med s"
+    head += "  med s  unanswered"
     print(head)
     groups = {"all": result["all"], **result["by_type"]}
     for name, f in groups.items():
@@ -345,7 +350,7 @@ def print_table(result: dict[str, Any]) -> None:
             f" {f['fact_recall']:.3f} {f['summary_fact_recall']:.3f} |"
             f"   {f['bm25_r@5']:.3f} {f['bm25_r@10']:.3f} {f['bm25_r@20']:.3f} |"
             f"   max {f['max_cited']:>2} ({f['over_cited']} over) {f['dangling']:>3}"
-            f"  {f['median_seconds']:.2f}"
+            f"  {f['median_seconds']:.2f}  {f['with_unanswered']:>3}"
         )
 
 
