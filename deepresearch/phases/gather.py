@@ -98,14 +98,14 @@ def _report_failures(
 
 def _report_unread(state: ResearchState, unread: list[SkippedFile]) -> None:
     """Files of the corpus that could not be read were not searched: the first gathering
-    that finds them says which (a later one would only repeat it)."""
+    whose record stands that finds them says which (a later one would only repeat it)."""
     if not unread:
         return
     shown = "; ".join(f"{f.path} ({f.reason})" for f in unread[:UNREAD_SHOWN])
     more = f"; and {len(unread) - UNREAD_SHOWN} more" if len(unread) > UNREAD_SHOWN else ""
     problem = f"{len(unread)} corpus file(s) could not be read, so were not searched: {shown}{more}"
-    said = [m for m in state.metrics if m.phase == Phase.GATHERING and problem in m.problems]
-    if not said:
+    # Said once: by a standing run (one superseded by a resume no longer says it).
+    if not any(problem in w for w in state.run_warnings()):
         degrade_phase(state, Phase.GATHERING.value, problem)
 
 

@@ -20,16 +20,17 @@ from phase_support import (
 from pydantic import BaseModel
 
 from deepresearch.config import Config
-from deepresearch.phases.gather import gather
+from deepresearch.phases.gather import _report_failures, gather
 from deepresearch.phases.supervise import supervise
 from deepresearch.providers.base import LLMRequest
-from deepresearch.providers.corpus import CorpusWarning
+from deepresearch.providers.corpus import CorpusSearch, CorpusWarning
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs, ReflectOutput
 from deepresearch.session import Session
 from deepresearch.state import (
     CHECK,
     Outcome,
     Phase,
+    PhaseMetrics,
     ResearchState,
     RunStatus,
     SubQueryStatus,
@@ -240,3 +241,33 @@ def test_a_corpus_file_read_in_a_guessed_encoding_is_a_warning_not_a_degradation
     assert "did not work as configured" not in limits  # not said to be a degraded run
     gathering = [w for m in state.metrics if m.phase == Phase.GATHERING for w in m.warnings]
     assert gathering == [warning.removeprefix(CHECK)]  # said once, by the first gathering
+
+
+def test_what_a_gathering_cut_short_said_about_the_corpus_a_resumed_one_says_again(
+    tmp_path: Path,
+) -> None:
+    # An interrupted (failed) gathering is superseded by the run that resumes it, so its
+    # record no longer counts: the resumed run must say the corpus findings again, once.
+    pytest.importorskip("charset_normalizer")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "old.txt").write_bytes(bytes(range(1, 256)) * 4)  # no encoding reads it
+    menu = "Le café servait une crème brûlée ; « naïve » façade, 5 € la part.\n"
+    (folder / "menu.txt").write_bytes(menu.encode("cp1252"))
+    corpus = CorpusSearch(folder, index_path=tmp_path / "index.sqlite")
+    with pytest.warns(CorpusWarning):
+        corpus.index()
+    state = ResearchState(question=QUESTION)
+
+    def gathering_run() -> None:
+        state.metrics.append(PhaseMetrics(phase=Phase.GATHERING, iteration=state.iteration))
+        _report_failures(state, [], 1, corpus)
+
+    gathering_run()
+    state.metrics[-1].outcome = Outcome.FAILED  # cut short later in the phase
+    gathering_run()  # the resumed run
+    state.iteration = 2
+    gathering_run()  # the next iteration's: nothing new to say
+    warnings = state.run_warnings()
+    assert len([w for w in warnings if "old.txt (not UTF-8" in w]) == 1
+    assert len([w for w in warnings if "menu.txt (read as cp1252)" in w]) == 1
