@@ -25,6 +25,8 @@ from deepresearch.text import sentences, split_sentences, term_set
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
+INTRODUCED_LINES = 6  # code lines a lead-in ending with ':' is stated with, at most
+_PROGRAM_LINE_ENDS = ("{", "}", ";", ":", ",", "(")
 MAX_LEAD_CHARS = 120  # a lead-in repeated before each item it introduces
 FRAGMENT_WORDS = 12  # ... when the item is shorter than this
 CODE_SYMBOL_SHARE = 0.2  # a line this dense with code symbols is code, not prose
@@ -44,7 +46,11 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ 
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
 CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
+# Emphasis marks come in pairs around text ("**bold**", "*word*"); a lone asterisk is
+# text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a footnote mark.
+_STRONG = re.compile(r"(\*\*|__)(?=\S)([^\n]+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])")
+_CODE_MARK = re.compile(r"`")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
@@ -53,6 +59,9 @@ _BACKTICKS = re.compile(r"`+")
 _AUTOLINK = re.compile(r"<[a-z]+://[^>\s]*>")  # <https://…>: a link, not a tag
 _MARKUP = re.compile(r"<(?![a-z]+://)[A-Za-z?!/]")
 _CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
+# A table header of a TOML or INI block ("[profile.dev]", "[[bin]]"): the lines under it
+# set keys of that table, which a line quoted alone no longer says.
+_SECTION = re.compile(r"^\s*\[\[?[\w.\-\"'* ]+\]\]?\s*$")
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
@@ -78,8 +87,13 @@ def statements(text: str) -> list[str]:
             code = bool(_FENCE.match(line))
             reader.flush(end_lead=True)
             reader.code_follows(prose and code)
+            led = prose and code and bool(out) and out[-1].endswith(":")
             block, i = _layout_block(lines, i)
-            out.extend(block)
+            shown = _introduced(out[-1], block) if led and not _resumes(lines, i) else None
+            if shown is not None:
+                out[-1] = shown
+            else:
+                out.extend(block)
             prose, fenced = False, code
             continue
         i += 1
@@ -258,15 +272,57 @@ def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
         body = lines[start + 1 : end]
         if any(_BOX.search(line) for line in body):
             return [], end + 1  # a diagram drawn in a code block
-        return [q for line in body for q in _code_quote(line)], end + 1
+        return _code_quotes(body), end + 1
     end = start
     while end < len(lines) and lines[end].lstrip().startswith("|"):
         end += 1
     return _table_quotes(lines[start:end]), end
 
 
+def _introduced(lead: str, block: list[str]) -> str | None:
+    """A lead-in sentence ("here are the default values for the dev and release
+    profiles:") with the few settings or commands of the code block it introduces, as one
+    statement: the lead-in alone says nothing, and the lines alone do not say what they
+    are. None for a longer block or a program's lines (which open or end a block or a
+    statement: a listing says more a line at a time). Written without backticks, as a
+    statement read back from a summary is (``_plain``)."""
+    code = [q.removeprefix(CODE).strip("`").strip() for q in block]
+    if not 0 < len(block) <= INTRODUCED_LINES or not all(q.startswith(CODE) for q in block):
+        return None
+    if any(line.endswith(_PROGRAM_LINE_ENDS) for line in code):
+        return None
+    joined = f"{lead} {'; '.join(code)}"
+    return joined if len(joined) <= MAX_STATEMENT_CHARS else None
+
+
+def _resumes(lines: list[str], start: int) -> bool:
+    """Whether the first line with text from ``start`` goes on with a sentence that a code
+    block interrupted (it opens in lower case)."""
+    for line in lines[start:]:
+        if line.strip():
+            return _CONTINUATION.match(line) is not None
+    return False
+
+
+def _code_quotes(body: list[str]) -> list[str]:
+    """The quoted lines of a code block; a line under a TOML or INI table header quoted
+    with it ("[profile.release] opt-level = 3"), a header quoted alone only when no line
+    under it is."""
+    out: list[str] = []
+    section, used = "", True
+    for line in body:
+        if _SECTION.match(line):
+            out += [] if used else _code_quote(section)
+            section, used = line.strip(), False
+            continue
+        quoted = _code_quote(f"{section} {line.strip()}") if section and line.strip() else []
+        used = used or bool(quoted)
+        out += quoted or _code_quote(line)
+    return out + ([] if used else _code_quote(section))
+
+
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in _EMPHASIS.sub("", line).strip().strip("|").split("|")]
+    return [c.strip() for c in _plain(line).strip().strip("|").split("|")]
 
 
 def _table_quotes(rows: list[str]) -> list[str]:
@@ -307,7 +363,7 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
     when it fits one statement: an item's sentences make one point ("FnMut applies to
     closures that … These closures can be called more than once.": the second alone says
     nothing of which closures)."""
-    clean = _LINKISH.sub(lambda m: m[1], _EMPHASIS.sub("", paragraph))
+    clean = _LINKISH.sub(lambda m: m[1], _plain(paragraph))
     found: list[str] = []
     said = sentences(clean) or [clean.strip()]
     if item and len(said) > 1 and len(" ".join(said)) <= MAX_STATEMENT_CHARS:
@@ -330,6 +386,11 @@ def _shorter(sentence: str) -> list[str]:
     return pieces if all(len(p.split()) >= MIN_WORDS for p in pieces) else [sentence]
 
 
+def _plain(text: str) -> str:
+    """``text`` without Markdown's emphasis pairs and code-span backticks."""
+    return _CODE_MARK.sub("", _EMPHASIS.sub(r"\1", _STRONG.sub(r"\2", text)))
+
+
 def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
@@ -344,7 +405,7 @@ def _looks_like_code(line: str) -> bool:
     if _MARKUP.match(text) and text.endswith(">"):
         return True
     # Markdown's own marks are not code: **bold**, [a](b), <https://…>
-    prose = _AUTOLINK.sub("link", _LINKISH.sub(lambda m: m[1], _EMPHASIS.sub("", text)))
+    prose = _AUTOLINK.sub("link", _LINKISH.sub(lambda m: m[1], _plain(text)))
     visible = [ch for ch in prose if not ch.isspace()]
     dense = sum(ch in _CODE_SYMBOLS for ch in visible) >= CODE_SYMBOL_SHARE * len(visible)
     return dense and len(visible) >= 20  # a short line's few brackets say little

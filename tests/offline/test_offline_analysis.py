@@ -411,7 +411,7 @@ def test_rows_of_one_table_worded_alike_are_two_statements() -> None:
 
 def test_lines_of_one_code_block_are_two_statements() -> None:
     text = (
-        "The default optimization level of each Cargo profile:\n\n"
+        "Cargo.toml sets the default optimization level of each Cargo profile.\n\n"
         "```toml\n[profile.dev]\nopt-level = 0\n\n[profile.release]\nopt-level = 3\n```\n"
     )
     src = SourceText(id="src-1", citation=1, title="Profiles", url="/docs/profiles.md", text=text)
@@ -420,7 +420,9 @@ def test_lines_of_one_code_block_are_two_statements() -> None:
         f.content
         for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
     ]
-    assert "Code: `opt-level = 0`" in found and "Code: `opt-level = 3`" in found
+    # Each line is quoted with the table it sets a key of (statements._code_quotes).
+    assert "Code: `[profile.dev] opt-level = 0`" in found
+    assert "Code: `[profile.release] opt-level = 3`" in found
 
 
 DNS = (

@@ -251,8 +251,7 @@ def test_a_paragraph_after_code_that_opens_with_code_or_a_capital_stands_alone()
         "```\n$ cargo run --quiet\n```\n\nThe program then prints its greeting.\n"
     )
     assert statements(text) == [
-        "Build it with this command:",
-        "Code: `$ cargo build --release`",
+        "Build it with this command: $ cargo build --release",
         "cargo build --release puts the binary in target/release instead.",
         "Code: `$ cargo run --quiet`",
         "The program then prints its greeting.",
@@ -311,3 +310,43 @@ def test_statements_written_as_text_read_back_as_the_same_statements() -> None:
                         question="Which traits can a closure implement?")
     )  # fmt: skip
     assert statements(out.executive_summary) == said
+
+
+def test_a_lone_asterisk_is_text_and_emphasis_pairs_are_marks() -> None:
+    text = (
+        'Optimize every dependency with [profile.dev.package."*"] in *your* Cargo.toml; '
+        "**all** of them, since 2 * 3 is six."
+    )
+    assert statements(text) == [
+        'Optimize every dependency with [profile.dev.package."*"] in your Cargo.toml; '
+        "all of them, since 2 * 3 is six."
+    ]
+
+
+def test_a_code_line_under_a_table_header_is_quoted_with_it() -> None:
+    text = (
+        "```toml\n[profile.dev]\nopt-level = 0\n\n[profile.release]\nopt-level = 3\n"
+        "[package.metadata]\n```\n"
+    )
+    assert statements(text) == [
+        "Code: `[profile.dev] opt-level = 0`",
+        "Code: `[profile.release] opt-level = 3`",
+        "Code: `[package.metadata]`",  # a header with no line under it: quoted alone
+    ]
+
+
+def test_a_lead_in_and_the_short_code_block_it_introduces_are_one_statement() -> None:
+    short = "The defaults of the two profiles:\n\n```toml\n[profile.dev]\nopt-level = 0\n```\n"
+    assert statements(short) == ["The defaults of the two profiles: [profile.dev] opt-level = 0"]
+    # A longer block, or a program's lines, stay quoted a line at a time, the lead-in a
+    # statement of its own.
+    lines = "".join(f"debug-level-{n} = {n}\n" for n in range(7))
+    long = f"Set these options in the file:\n\n```\n{lines}```\n"
+    assert statements(long)[0] == "Set these options in the file:"
+    assert len(statements(long)) == 8
+    program = 'Here is the program:\n\n```\nfn main() {\n    println!("hello there");\n}\n```\n'
+    assert statements(program) == [
+        "Here is the program:",
+        "Code: `fn main() {`",
+        'Code: `println!("hello there");`',
+    ]
