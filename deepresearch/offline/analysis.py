@@ -240,8 +240,8 @@ def _unanswered(
             continue
         ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
         said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
-        statements = [f"{titles.get(sid, '')} {u}" for sid in ids for u in units.get(sid, [])]
-        reason = unanswered_reason(part, said, statements)
+        statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
+        reason = unanswered_reason(part, said, statements, list(titles.values()))
         if reason is not None:
             out[i] = reason
     return out

@@ -3,27 +3,37 @@
 Sources are kept for a part by a lenient statement match (one rare word can carry it), so a
 part the gathered sources cannot answer still draws findings: "the melting point of the
 Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
-an open gap, not an answered one. Two signs, both from the part's own wording:
+an open gap, not an answered one. Three signs, all from the part's own wording:
 
 - the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
   its findings name none of them: they are about something else. One name is enough, as a
   name may only describe the answer ("the hero who slew Goliath") and the question's
   names may be split oddly ("Jesse Usain Bolt"), so a name's words may be spread over
   those sources;
-- a part that asks with several words of its own, none of which its findings state.
+- a part that asks with several words of its own, none of which its findings state;
+- a part that asks with two words of its own about a thing a gathered source is titled
+  ("shoe" of "what was his shoe size", the source *Shoe*) and refers to an earlier part
+  ("his": Napoleon), when no source behind its findings speaks of both.
 
 A short part ("how big is it", "when will it return") is answered in other words than it
-asks in ("visible every 75 years"), so two words or fewer of its own say nothing here.
+asks in ("visible every 75 years"), so one word of its own says nothing here, and two
+only when they name a thing the sources were searched for.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from deepresearch.offline.parts import Part, entities
-from deepresearch.text import term_set, word_root
+from deepresearch.text import TITLE_QUALIFIER, keywords, term_set, word_root
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
+# A part asking in this many (fewer than OWN_WORDS_ASKED) names a thing that a source
+# behind its findings must speak of, together with what the part refers to; one word
+# alone is too often answered in other words ("when will it return": "every 75 years").
+THING_ASKED = 2
+TITLE_WORD = 3  # letters each word of a title needs to tell what a part asks about
 # How a gap names a part of the question that no finding answers (the report's summary
 # lists such a part as "Not answered").
 PART_GAP = "No source found answers this part of the question: "
@@ -70,14 +80,17 @@ def _held(wanted: set[str], roots: set[str]) -> bool:
     return all(w in roots or any(_same(w, r) for r in roots) for w in wanted)
 
 
-def unanswered_reason(part: Part, findings: list[str], statements: list[str]) -> str | None:
+def unanswered_reason(
+    part: Part, findings: list[str], statements: list[str], titles: Sequence[str] = ()
+) -> str | None:
     """Why the findings drawn for ``part`` do not answer it, or None when they may.
 
     Args:
         part: the question part.
         findings: the texts of the findings drawn for it, each with its sources' titles.
-        statements: the statements of the sources those findings come from, each with its
-            source's title (a name may be given in a statement the findings left out).
+        statements: the texts of the sources those findings come from, one per source,
+            each with its title (a name may be given in a statement the findings left out).
+        titles: the titles of the sources gathered (see ``titled_words``).
     """
     if not findings:
         return "no finding was drawn for it"
@@ -90,7 +103,44 @@ def unanswered_reason(part: Part, findings: list[str], statements: list[str]) ->
         stated = set().union(*(_roots(f) for f in findings))
         if not any(_held({w}, stated) for w in own):
             return "the findings drawn for it state none of the words it asks with"
+    elif len(own) >= THING_ASKED and not _speaks_of_both(part, own, statements, titles):
+        return (
+            "no source behind its findings speaks of both the thing it asks about and what "
+            "it refers to"
+        )
     return None
+
+
+def _speaks_of_both(
+    part: Part, own: set[str], statements: list[str], titles: Sequence[str]
+) -> bool:
+    """Whether a source behind a part's findings speaks both of the thing the part asks
+    about and of what it refers to, for a part that refers to an earlier part's words
+    ("what was his shoe size" after "Who was Napoleon") and asks about a thing a gathered
+    source is titled ("shoe", the source *Shoe*). The entry on Napoleon never mentions a
+    shoe and the entry on shoes never mentions Napoleon: nothing found gives his shoe
+    size. True when the part borrows nothing or names no such thing."""
+    borrowed = {word_root(t) for t in part.terms} - own
+    thing = titled_words(part.text, own, titles)
+    if not borrowed or not thing:
+        return True
+    roots = (_roots(s) for s in statements)
+    return any(says_any(thing, r) and says_any(borrowed, r) for r in roots)
+
+
+def titled_words(text: str, words: set[str], titles: Sequence[str]) -> set[str]:
+    """The roots in ``words`` that, as ``text`` writes them, make up the title of one of
+    ``titles`` ("radio" of "who invented the radio", a source being *Radio*): a thing
+    the text asks about, which an answer names. As written, so that the title *Race* is
+    not what "the goal they raced for" asks about; each title word of TITLE_WORD letters
+    at least, as a shorter one is too often a verb or a particle (the title *Go*)."""
+    written = set(keywords(_readable(text)))
+    out: set[str] = set()
+    for title in titles:
+        title_words = set(keywords(TITLE_QUALIFIER.sub("", title)))
+        if title_words and min(map(len, title_words)) >= TITLE_WORD and title_words <= written:
+            out |= _roots(" ".join(title_words)) & words
+    return out
 
 
 def asked_words(parts: list[Part]) -> list[set[str]]:

@@ -24,13 +24,12 @@ from deepresearch.offline.coverage import (
     asked_words,
     says_any,
     text_roots,
+    titled_words,
 )
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
-from deepresearch.text import TITLE_QUALIFIER, keywords
 
 NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
-TITLE_WORD = 3  # letters each word of a title needs to tell what a part is about
 
 
 def check_parts(state: ResearchState) -> tuple[list[str], int]:
@@ -87,20 +86,16 @@ def _telling_words(
     state: ResearchState, parts: list[Part], asked: list[set[str]]
 ) -> list[set[str]]:
     """Per part, the words a finding that addresses it must speak of: those of its
-    ``asked`` words that make up the title of a gathered source, as written ("radio" of
-    "who invented the radio", a source being *Radio*): the thing the part is about, which its answer
-    names. A part that names no source is asked in words its answer need not use ("where
+    ``asked`` words that make up the title of a gathered source (``titled_words``:
+    "radio" of "who invented the radio", a source being *Radio*), the thing the part is
+    about, which its answer names. A part that names no source is asked in words its answer need not use ("where
     does the river begin" → "rises in the Himalayas"): only when it asks with
     OWN_WORDS_ASKED of them must one be spoken of; else (an empty set) any finding may
     address it."""
-    # A word of two letters is too often a verb or a particle ("go", the title *Go*).
-    titles = [set(keywords(TITLE_QUALIFIER.sub("", s.title))) for s in state.sources]
-    titles = [t for t in titles if t and min(len(w) for w in t) >= TITLE_WORD]
+    titles = [s.title for s in state.sources]
     out = []
     for part, words in zip(parts, asked, strict=True):
-        # As written: the title *Race* is not what "the goal they raced for" asks about.
-        said = set(keywords(part.text))
-        named = {w for t in titles if t <= said for w in text_roots(" ".join(t)) & words}
+        named = titled_words(part.text, words, titles)
         out.append(named or (words if len(words) >= OWN_WORDS_ASKED else set()))
     return out
 

@@ -76,3 +76,29 @@ def test_a_capitalised_kind_of_thing_is_not_a_name_the_sources_must_give() -> No
     assert unanswered_reason(part(question), [said], [said]) is None
     named = "What is lead, and can I delete the release that the API key opened?"
     assert unanswered_reason(part(named), [said], [said]) is not None
+
+
+NAPOLEON = "Napoleon Bonaparte was Emperor of the French from 1804 to 1814. Napoleon"
+SHOE = "A shoe is an item of footwear intended to protect and comfort the foot. Shoe"
+
+
+def test_a_two_word_part_about_a_thing_no_source_gives_for_its_subject_is_not_answered() -> None:
+    # "shoe size": the entry on Napoleon never mentions a shoe, the entry on shoes never
+    # mentions Napoleon; the gathered source *Shoe* says "shoe" is the thing asked about.
+    question = "Who was Napoleon, and what was his shoe size?"
+    reason = unanswered_reason(part(question), [NAPOLEON, SHOE], [NAPOLEON, SHOE], ["Shoe"])
+    assert reason is not None and "refers to" in reason
+    sized = f"{NAPOLEON} His shoe size was 40 by French measure."
+    assert unanswered_reason(part(question), [sized, SHOE], [sized, SHOE], ["Shoe"]) is None
+
+
+def test_a_two_word_part_naming_no_gathered_source_may_be_answered_in_other_words() -> None:
+    # No source is titled with its words: "how long is its day" may be answered by "it
+    # rotates once every ten hours".
+    question = "What is Jupiter, and how long is its day?"
+    said = "Jupiter rotates once every ten hours, the fastest of all the planets. Jupiter"
+    assert unanswered_reason(part(question), [said], [said], ["Jupiter", "Rotation"]) is None
+    # A title the part only shares a root with is not the thing it asks about.
+    question = "Who were Amundsen and Scott, and what goal they raced for?"
+    said = "Roald Amundsen was the first to reach the South Pole. Roald Amundsen"
+    assert unanswered_reason(part(question, 2), [said], [said], ["Race"]) is None
