@@ -41,6 +41,9 @@ CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back
 FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives, or an alias
 OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
 UNTIED_SHARE = 0.6  # of its score, for an entry not tied to the answer a part points back to
+# Of its match, for a lead-in ("Let's see what's inside the build script:"): it says what
+# follows, not the thing itself, and what follows is stated with it or after it.
+LEAD_IN_SHARE = 0.7
 
 
 @dataclass
@@ -106,6 +109,8 @@ def part_scores(
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
                 score = weights.part_match(part, terms)
+                if unit.endswith(":"):
+                    score *= LEAD_IN_SHARE
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0

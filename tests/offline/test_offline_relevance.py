@@ -175,3 +175,19 @@ def test_a_name_the_part_gives_links_one_passage_of_the_document_it_names(
     npm = question_parts("Which npm command manages teams?")
     named = relevance._named_by_parts(npm, srcs, [], _said(srcs), _scored(npm, srcs)[1])
     assert named[("src-4", 0)] == 0.0  # a lower-case word is not a name the part gives
+
+
+def test_a_lead_in_ranks_below_a_statement_that_says_as_much(titled: Titled) -> None:
+    # Both state the part's words; the lead-in only says that the settings follow.
+    (src,) = titled(
+        {
+            "Profiles": "The release profile settings are these:\n"
+            "The release profile settings favour speed over build time."
+        }
+    )
+    parts = question_parts("What are the release profile settings?")
+    units = {src.id: ["The release profile settings are these:",
+                      "The release profile settings favour speed over build time."]}  # fmt: skip
+    weights = relevance.Weights([term_set(src.text)])
+    _, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
+    assert ranked[0][1].startswith("The release profile settings favour")
