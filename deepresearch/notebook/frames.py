@@ -156,6 +156,7 @@ GAPS = Table[Gap](
         "iteration": INT,
         "suggested_queries": OBJECT,
         "follow_up_ids": OBJECT,
+        "searched": OBJECT,
     },
 )
 

@@ -3,6 +3,7 @@ and what a scout search found in the corpus."""
 
 from __future__ import annotations
 
+from deepresearch.offline.followups import new_searches
 from deepresearch.offline.parts import question_parts
 from deepresearch.roles import (
     BriefInputs,
@@ -30,6 +31,7 @@ from deepresearch.text import (
 )
 
 MIN_QUERY_CHARS = 10
+FOLLOW_UPS_PER_GAP = 2  # the refiner contract's "1-2 follow-up searches"
 
 
 def main_topic(question: str, scout: list[ScoutHit] | None = None) -> str:
@@ -189,8 +191,8 @@ def _same(a: str, b: str) -> bool:
 
 def refine(inputs: RefineInputs) -> RefinementOutput:
     """The offline refiner: each gap's suggested and guidance queries not yet asked as
-    follow-ups (severity from its priority); iterate while any gap has one and iterations
-    remain.
+    follow-ups, else new searches for it (``followups.new_searches``; severity from its
+    priority); iterate while any gap has one and iterations remain.
 
     Args:
         inputs: the refiner's inputs.
@@ -202,6 +204,13 @@ def refine(inputs: RefineInputs) -> RefinementOutput:
     for gap in inputs.gaps:
         queries = unique([*gap.suggested_queries, *[g for g in guidance_queries if g]])
         fresh = [q for q in queries if normalize_query(q) not in asked]
+        if not fresh and gap.priority <= 1:
+            # A part of the question (or a reviewer's note) whose own searches all ran and
+            # found nothing: try different ones before giving up (offline/followups.py).
+            fresh = new_searches(
+                inputs.question, gap.description, inputs.existing_queries, inputs.sources
+            )
+        asked |= {normalize_query(q) for q in fresh[:FOLLOW_UPS_PER_GAP]}
         severity = "critical" if gap.priority <= 1 else "moderate" if gap.priority == 2 else "minor"
         assessments.append(
             GapAssessment(
@@ -210,7 +219,7 @@ def refine(inputs: RefineInputs) -> RefinementOutput:
                 addressable=bool(fresh),
                 follow_up_queries=[
                     FollowUp(query=q, expected_contribution=f"Evidence on: {gap.description}")
-                    for q in fresh[:2]
+                    for q in fresh[:FOLLOW_UPS_PER_GAP]
                 ],
             )
         )

@@ -7,9 +7,11 @@ from itertools import combinations
 
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
+from deepresearch.state.models import SEARCHED
 from deepresearch.text import jaccard, term_set, truncate_words, words
 
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
+_SEARCHES = re.compile(rf"(?:; )?{SEARCHED}.*(?=\)$)")  # the searches a stated gap lists
 
 
 def _cite(f: FindingBrief) -> str:
@@ -219,7 +221,9 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:
         if gap.startswith("No source found answers"):
-            lines.append(f"- Not answered: {gap.split(':', 1)[-1].strip()}")
+            # What was searched for it is for the gaps section; the summary says why.
+            said = _SEARCHES.sub("", gap.split(":", 1)[-1].strip())
+            lines.append(f"- Not answered: {said.replace(' ()', '')}")
     if parts:
         cited = len({n for f in shown for n in f.citations})
         lines += [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask, degrade_phase
+from deepresearch.offline.analysis import NO_SOURCE
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.coverage import check_parts
@@ -20,7 +21,7 @@ from deepresearch.state import (
     SourceQuality,
     SubQueryStatus,
 )
-from deepresearch.text import containment, term_set
+from deepresearch.text import containment, normalize_query, term_set, unique
 
 
 async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -47,6 +48,7 @@ async def analyze(state: ResearchState, ctx: RunContext) -> PhaseReport:
     # Whatever the analyzer said, a part of the question no finding addresses is a gap.
     unaddressed, answered = check_parts(state)
     closed += answered
+    note_searches(state)
     if unaddressed:
         notes.append(
             f"no finding addresses {len(unaddressed)} part(s) of the question: "
@@ -163,14 +165,17 @@ def _report_unplaced(
 
 def _add_gaps(state: ResearchState, out: AnalysisOutput) -> None:
     """Record the analyzer's new gaps; a gap already recorded (the same description) is not
-    added again, but while it is open it takes the latest reason it is still open."""
+    added again, but while it is open it takes the latest reason it is still open, except
+    that a later iteration whose own sources match nothing of it (NO_SOURCE: the analyzer
+    sees only that iteration's sources) leaves a reason about the earlier ones standing."""
     known = {g.description.lower(): g for g in state.gaps}
     for g in out.gaps:
         reason = " ".join(g.reason.split()) or None
         if not g.description.strip():
             continue
         if (old := known.get(g.description.strip().lower())) is not None:
-            if reason and not old.addressed and old.resolution is None:
+            vaguer = reason == NO_SOURCE and old.reason is not None
+            if reason and not vaguer and not old.addressed and old.resolution is None:
                 old.reason = reason
             continue
         known[g.description.strip().lower()] = gap = Gap(
@@ -202,7 +207,9 @@ def source_ids(state: ResearchState, named: list[str]) -> list[str]:
 
 
 def _close_gaps(state: ResearchState) -> int:
-    """A gap is addressed when findings now cover it; closed when its follow-ups ran dry."""
+    """A gap is addressed when findings now cover it. One whose follow-ups ran and found
+    nothing stays open: the refiner may try other searches for it while iterations remain
+    (docs/concepts/refinement.md), and closes it when it has none."""
     covered: set[str] = set()
     for f in state.findings:
         covered |= term_set(f.content)
@@ -212,10 +219,22 @@ def _close_gaps(state: ResearchState) -> int:
         if wanted and containment(wanted, covered) >= 0.99:
             gap.addressed = True
             closed += 1
-        elif gap.follow_up_ids and all(
-            (sq := state.sub_query(i)) is None or sq.status != SubQueryStatus.PENDING
-            for i in gap.follow_up_ids
-        ):
-            gap.resolution = "follow-up research found no evidence for it"
-            closed += 1
     return closed
+
+
+def note_searches(state: ResearchState) -> None:
+    """Each gap left unanswered records the searches run for it so far: its suggested
+    queries and follow-ups that a sub-query or a researcher ran (``Gap.searched``), so the
+    report says what was tried."""
+    ran = {normalize_query(q) for t in state.topic_results for q in t.queries}
+    ran |= {
+        normalize_query(sq.query)
+        for sq in state.sub_queries
+        if sq.status == SubQueryStatus.COMPLETED
+    }
+    for gap in state.gaps:
+        if gap.addressed:
+            continue
+        follow_ups = [sq.query for i in gap.follow_up_ids if (sq := state.sub_query(i))]
+        tried = unique([*gap.searched, *gap.suggested_queries, *follow_ups])
+        gap.searched = [q for q in tried if normalize_query(q) in ran]

@@ -5,9 +5,17 @@ from __future__ import annotations
 from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask
 from deepresearch.phases.agents import REFINER
-from deepresearch.phases.common import PhaseReport
-from deepresearch.roles import FollowUp, GapAssessment, GapBrief, RefineInputs, RefinementOutput
+from deepresearch.phases.common import PhaseReport, source_text
+from deepresearch.roles import (
+    FollowUp,
+    GapAssessment,
+    GapBrief,
+    RefineInputs,
+    RefinementOutput,
+    SourceText,
+)
 from deepresearch.state import AgentDecision, Gap, NewSubQuery, Phase, ResearchState
+from deepresearch.text import normalize_query
 
 
 async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -31,9 +39,10 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
         source_count=len(state.sources),
         finding_count=len(state.findings),
         high_confidence_count=len(state.high_confidence_findings()),
-        existing_queries=[sq.query for sq in state.sub_queries],
+        existing_queries=_searched(state),
         guidance=state.consume_guidance(Phase.REFINEMENT),
         today=ctx.today,
+        sources=_cited_sources(state),
     )
     # Without the refiner each gap keeps its own suggested queries, and no iteration is
     # recommended (the follow-ups run only when one is).
@@ -69,6 +78,27 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
         },
         [rec.rationale],
     )
+
+
+def _searched(state: ResearchState) -> list[str]:
+    """Every search asked so far: the sub-queries, and what their researchers searched
+    beyond them (a follow-up that repeats one would find the same)."""
+    queries = [sq.query for sq in state.sub_queries]
+    queries += [q for t in state.topic_results for q in t.queries]
+    seen: dict[str, str] = {}
+    for q in queries:
+        seen.setdefault(normalize_query(q), q)
+    return list(seen.values())
+
+
+def _cited_sources(state: ResearchState) -> list[SourceText]:
+    """The sources the findings rest on, the most used first."""
+    uses: dict[str, int] = {}
+    for f in state.findings:
+        for sid in f.source_ids:
+            uses[sid] = uses.get(sid, 0) + 1
+    ranked = sorted(uses, key=lambda sid: -uses[sid])
+    return [source_text(src) for sid in ranked if (src := state.source(sid)) is not None]
 
 
 def _queue_follow_ups(

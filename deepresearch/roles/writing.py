@@ -125,6 +125,9 @@ class RefineInputs(Contract):
     existing_queries: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
     today: str = ""
+    # The sources findings rest on, most used first: the names they state beside a gap's
+    # words are searches the offline refiner can try. Not shown in prompts.
+    sources: list[SourceText] = Field(default_factory=list)
 
 
 class FollowUp(Contract):

@@ -253,6 +253,9 @@ class Finding(Record):
     iteration: int = 1
 
 
+SEARCHED = "searched for "  # how a stated gap lists the searches run for it
+
+
 class Gap(Record):
     """Something the research did not cover yet, with queries that could fill it."""
 
@@ -268,11 +271,17 @@ class Gap(Record):
     follow_up_ids: list[str] = Field(default_factory=list)
     severity: Literal["critical", "moderate", "minor"] | None = None
     iteration: int = 1
+    # The searches run for it while it stayed open (its suggested queries and follow-ups
+    # that ran), so a part left unanswered says what was tried.
+    searched: list[str] = Field(default_factory=list)
 
     def stated(self) -> str:
         """The gap as a report and a run warning state it: its description, and why it is
-        open when that is known."""
-        return f"{self.description} ({self.reason})" if self.reason else self.description
+        open and what was searched for it when that is known."""
+        why = [self.reason] if self.reason else []
+        if self.searched:
+            why.append(SEARCHED + ", ".join(f"'{q}'" for q in self.searched))
+        return f"{self.description} ({'; '.join(why)})" if why else self.description
 
 
 class Directive(Record):

@@ -274,13 +274,13 @@ class ResearchState(Record):
 
     def unanswered_gaps(self) -> list[Gap]:
         """First-priority gaps the research did not cover — a part of the question (or a
-        reviewer's note) left unanswered — whether still open or closed because no
-        follow-up found anything."""
+        reviewer's note) left unanswered — whether still open or closed because nothing new
+        could be searched for it."""
         return [g for g in self.gaps if not g.addressed and g.priority == 1]
 
     def reported_gaps(self) -> list[Gap]:
         """The gaps a report states: those still open and the parts of the question left
-        unanswered (closed only because no follow-up found anything), in their order."""
+        unanswered (closed only because nothing new could be searched for it), in order."""
         unanswered = {g.id for g in self.unanswered_gaps()}
         return [
             g for g in self.gaps if g.id in unanswered or (not g.addressed and g.resolution is None)

@@ -490,8 +490,10 @@ def test_a_part_the_corpus_cannot_answer_is_a_gap_and_exit_3(
     assert f"No source found answers this part of the question: {part}" in report
     # and why: the sources kept for it never name the guild
     why = "the sources found for it name none of the names it gives"
-    assert f"{part} ({why})" in report.split("## Gaps and limitations")[1]
-    assert f"{part} ({why})" in err
+    # and what was searched for it before the run gave up on it
+    tried = "searched for 'Johannes Gutenberg vandrel guild charge printed'"
+    assert f"{part} ({why}; {tried}" in report.split("## Gaps and limitations")[1]
+    assert f"{part} ({why}; {tried}" in err
     assert "No open gaps" not in report
     assert f"### {part}" not in report  # no findings presented as its answer
     with SessionStore(tmp_path / "s.db") as store:

@@ -189,3 +189,29 @@ def test_each_name_the_question_gives_is_searched_on_its_own() -> None:
     # one part compares two things; each has its own entry to find
     assert any(q.startswith("Rc T") for q in queries) and "Arc T" in queries
     assert not any(q.startswith("What's") and term_set(q) <= {"what"} for q in queries)
+
+
+def test_a_part_whose_searches_all_ran_gets_new_ones_and_the_loop_goes_on() -> None:
+    question = "What is democracy and where did it originate?"
+    part = GapBrief(
+        id="gap-1",
+        description="No source found answers this part of the question: where did it originate",
+        suggested_queries=["originate democracy"],
+    )
+    minor = GapBrief(id="gap-2", description="law", suggested_queries=["asked"], priority=3)
+    inputs = RefineInputs(
+        question=question, gaps=[part, minor], iteration=1, max_iterations=3,
+        existing_queries=["What is democracy", "originate democracy", "asked"],
+    )  # fmt: skip
+    by_id = {g.gap_id: g for g in planning.refine(inputs).gap_analysis}
+    assert by_id["gap-1"].addressable
+    assert [f.query for f in by_id["gap-1"].follow_up_queries] == ["where did democracy originate"]
+    assert not by_id["gap-2"].addressable  # a minor gap is not worth new searches
+    assert planning.refine(inputs).iteration_recommendation.should_iterate
+    # Once those ran too and nothing else is left to try, the refiner gives up on it.
+    tried = inputs.model_copy(
+        update={"existing_queries": [*inputs.existing_queries, "where did democracy originate"]}
+    )
+    out = planning.refine(tried)
+    assert not out.gap_analysis[0].addressable
+    assert not out.iteration_recommendation.should_iterate

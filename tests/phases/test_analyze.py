@@ -59,3 +59,26 @@ async def test_a_gap_found_again_is_recorded_once_with_the_latest_reason() -> No
     assert [(g.description, g.reason) for g in mine] == [
         (part, "its findings state none of its words")
     ]
+
+
+async def test_a_later_iteration_that_matches_nothing_keeps_the_reason_it_gave_before() -> None:
+    # The analyzer sees only each iteration's own sources: one that found nothing for the
+    # part does not replace why the earlier sources did not answer it.
+    part = "No source found answers this part of the question: how did the press spread"
+    reasons = iter(["its findings state none of its words", "no source examined matches it"])
+
+    def answer(request: LLMRequest) -> BaseModel:
+        if request.output_type is AnalysisOutput:
+            return AnalysisOutput(gaps=[GapDraft(description=part, reason=next(reasons))])
+        raise AssertionError(request.output_type)
+
+    state = ResearchState(question=QUESTION)
+    sq = completed(state, "printing press Europe")
+    add_source(state, sq, "https://e.org/press", content="Presses spread across Europe.")
+    ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
+    await analyze(state, ctx)
+    state.iteration = 2
+    state.sources[-1].iteration = 2
+    await analyze(state, ctx)
+    [mine] = [g for g in state.gaps if g.description == part]
+    assert mine.reason == "its findings state none of its words"
