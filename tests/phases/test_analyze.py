@@ -34,51 +34,45 @@ async def test_the_parts_earlier_findings_answer_reach_the_analyzer_and_stay_ans
     assert not any(g.description.endswith(first) for g in state.gaps)
 
 
-async def test_a_gap_found_again_is_recorded_once_with_the_latest_reason() -> None:
-    # The description stays the same across iterations; the reason may change.
-    part = "No source found answers this part of the question: how did the press spread"
-    reasons = iter(["no source examined matches it", "its findings state none of its words"])
+_PRESS_GAP = "No source found answers this part of the question: how did the press spread"
+
+
+async def _reasons_over_two_iterations(reasons: list[str]) -> list[list[str | None]]:
+    """The reasons recorded for one gap after each of two analyses, the model giving
+    ``reasons`` in turn (each iteration's analyzer sees only that iteration's sources)."""
+    given = iter(reasons)
 
     def answer(request: LLMRequest) -> BaseModel:
         if request.output_type is AnalysisOutput:
-            return AnalysisOutput(gaps=[GapDraft(description=part, reason=next(reasons))])
+            return AnalysisOutput(gaps=[GapDraft(description=_PRESS_GAP, reason=next(given))])
         raise AssertionError(request.output_type)
 
     state = ResearchState(question=QUESTION)
     sq = completed(state, "printing press Europe")
     add_source(state, sq, "https://e.org/press", content="Presses spread across Europe.")
     ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
-    await analyze(state, ctx)
-    # (The question's parts, which no finding addresses, are gaps of their own.)
-    mine = [g for g in state.gaps if g.description == part]
-    assert [(g.description, g.reason) for g in mine] == [(part, "no source examined matches it")]
-    state.iteration = 2
-    state.sources[-1].iteration = 2
-    await analyze(state, ctx)
-    mine = [g for g in state.gaps if g.description == part]
-    assert [(g.description, g.reason) for g in mine] == [
-        (part, "its findings state none of its words")
-    ]
+    recorded: list[list[str | None]] = []
+    for iteration in (1, 2):
+        state.iteration = iteration
+        state.sources[-1].iteration = iteration
+        await analyze(state, ctx)
+        # (The question's parts, which no finding addresses, are gaps of their own.)
+        recorded.append([g.reason for g in state.gaps if g.description == _PRESS_GAP])
+    return recorded
+
+
+async def test_a_gap_found_again_is_recorded_once_with_the_latest_reason() -> None:
+    # The description stays the same across iterations; the reason may change.
+    recorded = await _reasons_over_two_iterations(
+        ["no source examined matches it", "its findings state none of its words"]
+    )
+    assert recorded == [["no source examined matches it"], ["its findings state none of its words"]]
 
 
 async def test_a_later_iteration_that_matches_nothing_keeps_the_reason_it_gave_before() -> None:
-    # The analyzer sees only each iteration's own sources: one that found nothing for the
-    # part does not replace why the earlier sources did not answer it.
-    part = "No source found answers this part of the question: how did the press spread"
-    reasons = iter(["its findings state none of its words", "no source examined matches it"])
-
-    def answer(request: LLMRequest) -> BaseModel:
-        if request.output_type is AnalysisOutput:
-            return AnalysisOutput(gaps=[GapDraft(description=part, reason=next(reasons))])
-        raise AssertionError(request.output_type)
-
-    state = ResearchState(question=QUESTION)
-    sq = completed(state, "printing press Europe")
-    add_source(state, sq, "https://e.org/press", content="Presses spread across Europe.")
-    ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
-    await analyze(state, ctx)
-    state.iteration = 2
-    state.sources[-1].iteration = 2
-    await analyze(state, ctx)
-    [mine] = [g for g in state.gaps if g.description == part]
-    assert mine.reason == "its findings state none of its words"
+    # One that found nothing for the part does not replace why the earlier sources did not
+    # answer it.
+    recorded = await _reasons_over_two_iterations(
+        ["its findings state none of its words", "no source examined matches it"]
+    )
+    assert recorded[-1] == ["its findings state none of its words"]
