@@ -6,9 +6,10 @@ from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.offline.analysis import NO_SOURCE
+from deepresearch.offline.parts import question_parts
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
-from deepresearch.phases.coverage import check_parts
+from deepresearch.phases.coverage import check_parts, filed_part
 from deepresearch.phases.gather import compress_pending_topics
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
 from deepresearch.state import (
@@ -95,6 +96,7 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         sources=views,
         topics=topics,
         known_findings=[f.content for f in state.findings],
+        parts=[p.text for p in question_parts(state.question)],
         answered_parts=list(dict.fromkeys(f.category for f in state.findings if f.category)),
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,
@@ -117,6 +119,7 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[
     """The analyzer's findings that rest on a gathered source join the state: their count,
     and the sources each finding left out named (it rests on no gathered source)."""
     added, unplaced = 0, []
+    parts = [p.text for p in question_parts(state.question)]
     for draft in out.findings:
         ids = source_ids(state, draft.source_ids)
         if not draft.content.strip():
@@ -130,12 +133,20 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[
                 content=draft.content.strip(),
                 confidence=Confidence(draft.confidence),
                 source_ids=ids,
-                category=draft.category,
+                category=_filed_under(draft.category, parts),
                 iteration=state.iteration,
             )
         )
         added += 1
     return added, unplaced
+
+
+def _filed_under(category: str | None, parts: list[str]) -> str | None:
+    """A category that names a part of the question as the part's text ("Part 2: Who
+    invented the radio?" → "who invented the radio"), so the report's sections and the
+    coverage check see one name per part; any other category as the model gave it."""
+    i = filed_part(category, parts)
+    return parts[i] if i is not None else category
 
 
 def _report_unplaced(

@@ -3,12 +3,14 @@ ran: a model that answers only the first half of "Who invented the telephone and
 invented the radio?" must not leave a report that looks complete.
 
 A part is addressed by a finding filed under it (its category is the part, as the offline
-analyzer files them), or by a finding that speaks of what the part asks: one of the words
-the part asks with, and no other part does ("radio"), is in the finding, its category, or
-the title or text of a source it rests on. A model words its findings in its own way
-("Marconi sent the first wireless signals across the Atlantic"), but the source it drew
-them from says what they are about, so the test is lenient: it catches a part that no
-finding and no source behind one speaks of, not a part answered in other words.
+analyzer files them and a model is asked to; ``filed_part`` reads a model's near copy,
+"Part 2: Who invented the radio?", as the part), or by a finding filed under no part that
+speaks of what the part asks: one of the words the part asks with, and no other part does
+("radio"), is in the finding, its category, or the title or text of a source it rests on.
+A model words its findings in its own way ("Marconi sent the first wireless signals
+across the Atlantic"), but the source it drew them from says what they are about, so the
+test is lenient: it catches a part that no finding and no source behind one speaks of,
+not a part answered in other words.
 
 A part no finding addresses is an open gap, first priority, worded as the offline
 analyzer words it; the gap is addressed once a later iteration's findings address the
@@ -17,6 +19,9 @@ from that gap (``ResearchState.unanswered_gaps``).
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 from deepresearch.offline.coverage import (
     OWN_WORDS_ASKED,
@@ -30,6 +35,11 @@ from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
 
 NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
+# A label a model puts before a part it copies: "Part 2:", "Q2.", "2)", "(2)", "[2]".
+_LABEL = re.compile(r"^\W*(?:(?:part|question|q)\s*#?\s*\d+\W*|\d+\s*[.:)\]]\W*)", re.I)
+_WORD = re.compile(r"\w+")
+MIN_CUT_WORDS = 3  # a category cut short must keep this many of the part's words...
+MIN_CUT_SHARE = 0.5  # ...and this share of them, and be the start of no other part
 
 
 def check_parts(state: ResearchState) -> tuple[list[str], int]:
@@ -66,14 +76,52 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
     return opened, closed
 
 
+def filed_part(category: str | None, parts: Sequence[str]) -> int | None:
+    """The index of the part a finding's ``category`` files it under, or None when it names
+    no part (a theme such as "Causes", or empty). The category names a part when it is
+    the part's text, or a near copy of it as models write one: another case or
+    punctuation ("Who invented the radio?"), a label before it ("Part 2: ..."), or cut
+    short (at least MIN_CUT_WORDS and MIN_CUT_SHARE of the part's words, its last word
+    perhaps cut, the start of no other part).
+
+    Args:
+        category: the finding's category.
+        parts: the texts of the question's parts, in order.
+    """
+    if not category or not category.strip():
+        return None
+    keys = [_words(p) for p in parts]
+    for text in (category, _LABEL.sub("", category, count=1)):
+        said = _words(text)
+        if said in keys:
+            return keys.index(said)
+        cut = [i for i, k in enumerate(keys) if _starts(k, said)]
+        if len(cut) == 1:
+            return cut[0]
+    return None
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _starts(part: list[str], said: list[str]) -> bool:
+    """Whether ``said`` is ``part`` cut short: enough of its first words, the last one
+    perhaps cut mid-word."""
+    n = len(said)
+    if n < MIN_CUT_WORDS or n < MIN_CUT_SHARE * len(part) or n > len(part):
+        return False
+    return part[: n - 1] == said[:-1] and part[n - 1].startswith(said[-1])
+
+
 def _addressed(state: ResearchState, parts: list[Part]) -> set[int]:
     """The indexes of the parts that a finding of the state addresses."""
-    filed = {_key(p.text): i for i, p in enumerate(parts)}
+    texts = [p.text for p in parts]
     words = _telling_words(state, parts, asked_words(parts))
     roots: dict[str, set[str]] = {}  # per source: the roots of its title and text
     addressed: set[int] = set()
     for finding in state.findings:
-        filed_as = filed.get(_key(finding.category or ""))
+        filed_as = filed_part(finding.category, texts)
         if filed_as is not None:
             addressed.add(filed_as)
             continue
@@ -98,10 +146,6 @@ def _telling_words(
         named = titled_words(part.text, words, titles)
         out.append(named or (words if len(words) >= OWN_WORDS_ASKED else set()))
     return out
-
-
-def _key(text: str) -> str:
-    return " ".join(text.lower().split()).rstrip("?.!")
 
 
 def _said(state: ResearchState, finding: Finding, roots: dict[str, set[str]]) -> set[str]:

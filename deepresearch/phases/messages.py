@@ -193,12 +193,15 @@ def supervise_user(i: SupervisionInputs) -> str:
 
 
 def analyze_user(i: AnalyzeInputs) -> str:
-    """The analyzer's user message: topic notes, sources and the findings already known.
+    """The analyzer's user message: the question's parts, topic notes, sources and the
+    findings already known.
 
     Args:
         i: the analyzer's inputs.
     """
     lines = [*_today(i.today), f"Research question: {i.question}", *_brief(i.research_brief)]
+    if i.parts:
+        lines += ["", "Parts of the question:", *[f"- {p}" for p in i.parts]]
     if i.topics:
         lines += ["", "Researchers' notes per topic:"]
         lines += [

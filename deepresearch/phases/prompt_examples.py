@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from deepresearch import roles
 from deepresearch.budget.degrade import CONDENSER, DegradationLevel
+from deepresearch.offline.parts import question_parts
 from deepresearch.phases import agents
 from deepresearch.providers.base import TextOutput
 from deepresearch.roles import RoleSpec
@@ -190,6 +191,7 @@ def _writing() -> list[Example]:
     analyze = roles.AnalyzeInputs(
         question=QUESTION, research_brief=BRIEF, sources=SOURCES, today=TODAY,
         topics=[digest], known_findings=[FINDING.content],
+        parts=[p.text for p in question_parts(QUESTION)],
     )  # fmt: skip
     synthesize = roles.SynthesizeInputs(
         question=QUESTION, research_brief=BRIEF, findings=[FINDING], notes=[digest],

@@ -249,8 +249,11 @@ ANALYZE_SYSTEM = _join(
     "sources; medium for reputable news and specialist sites; low for anonymous, "
     "promotional or forum pages, or pages off the topic. Judge from the domain, the URL "
     "and the text.\n"
+    '- category: copy exactly the part of the question (from "Parts of the question") '
+    "that the finding answers; leave it empty if it answers none.\n"
     "- Do not repeat findings listed as already known. Name 1-3 gaps: parts of the "
-    "question the sources leave unanswered, each with searches that could fill it.",
+    "question the sources leave unanswered (every listed part that no source answers), "
+    "each with searches that could fill it.",
     LANGUAGE,
     DATES,
     UNTRUSTED,

@@ -130,6 +130,9 @@ class AnalyzeInputs(Contract):
     sources: list[SourceText] = Field(default_factory=list)
     topics: list[TopicDigest] = Field(default_factory=list)
     known_findings: list[str] = Field(default_factory=list)
+    # The question's parts (``offline.parts.question_parts``): each finding is filed under
+    # the one it answers (its category), and the coverage check reads that.
+    parts: list[str] = Field(default_factory=list)
     # The question parts earlier findings answer (their categories): not gaps again when
     # this iteration's sources, gathered for another part, do not answer them.
     answered_parts: list[str] = Field(default_factory=list)
@@ -156,7 +159,9 @@ class FindingDraft(Contract):
         'number 6 or "[6]" is accepted too).',
     )
     category: str | None = Field(
-        None, description="A short theme name grouping related findings (e.g. 'Causes')."
+        None,
+        description="The part of the question the finding answers, copied exactly from the "
+        "parts listed; empty if it answers none.",
     )
 
 

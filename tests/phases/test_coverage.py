@@ -7,13 +7,14 @@ from __future__ import annotations
 import deepresearch as dr
 from deepresearch.offline import OfflineEngine
 from deepresearch.offline.coverage import PART_GAP
-from deepresearch.phases.coverage import NO_FINDING, check_parts
+from deepresearch.phases.coverage import NO_FINDING, check_parts, filed_part
 from deepresearch.providers.base import LLMRequest, LLMResponse
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft
 from deepresearch.state import Finding, ResearchState, RunStatus, Source
 from deepresearch.testing import FunctionLLM, StaticSearch
 
 QUESTION = "Who invented the telephone and who invented the radio?"
+PHONE_PART = "Who invented the telephone"
 RADIO_PART = "who invented the radio"
 DOCUMENTS = [
     {
@@ -51,9 +52,9 @@ def analyzer(findings: dict[str, tuple[str, str]]) -> FunctionLLM:
     return FunctionLLM(answer, name="test:analyzer")
 
 
-async def run(llm: FunctionLLM) -> dr.Session:
+async def run(llm: FunctionLLM, documents: list[dict[str, str]] = DOCUMENTS) -> dr.Session:
     config = dr.Config(max_iterations=1, persist=False)
-    session = dr.Session(QUESTION, llm=llm, search=StaticSearch(DOCUMENTS), config=config)
+    session = dr.Session(QUESTION, llm=llm, search=StaticSearch(documents), config=config)
     await session.run()
     return session
 
@@ -119,3 +120,107 @@ def test_a_finding_filed_under_a_part_addresses_that_part_alone() -> None:
     state.findings[0].category = "Telephony"  # a theme, not a part: its sources count
     state.gaps.clear()
     assert check_parts(state) == ([], 0)
+
+
+def part_gaps(session: dr.Session) -> list[str]:
+    return [
+        g.description.removeprefix(PART_GAP)
+        for g in session.state.unanswered_gaps()
+        if g.description.startswith(PART_GAP)
+    ]
+
+
+# Each source speaks of both inventions, so only the filing tells which part a finding
+# answers.
+SHARED_TOPIC = [
+    {**DOCUMENTS[0], "content": DOCUMENTS[0]["content"] + " Bell later followed the radio."},
+    {**DOCUMENTS[1], "content": DOCUMENTS[1]["content"] + " The telephone came first."},
+]
+
+
+async def test_the_analyzer_is_told_the_parts_of_the_question() -> None:
+    llm = analyzer({"Telephone": ("Bell patented the telephone in 1876.", PHONE_PART)})
+    await run(llm)
+    (request,) = llm.requests_for(AnalysisOutput)
+    assert isinstance(request.inputs, AnalyzeInputs)
+    assert request.inputs.parts == [PHONE_PART, RADIO_PART]
+    listed = request.user.split("Parts of the question:\n", 1)[1]
+    assert listed.startswith(f"- {PHONE_PART}\n- {RADIO_PART}\n")
+    assert "category" in request.system and "Parts of the question" in request.system
+
+
+async def test_a_model_answering_one_part_leaves_the_other_a_gap_though_sources_share_it() -> None:
+    llm = analyzer(
+        {
+            "Telephone": (
+                "Bell patented the telephone in 1876.",
+                "Part 1: Who invented the telephone?",
+            )
+        }
+    )
+    session = await run(llm, SHARED_TOPIC)
+    assert [f.category for f in session.state.findings] == [PHONE_PART]
+    assert part_gaps(session) == [RADIO_PART]
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+
+
+async def test_a_finding_filed_under_a_labelled_part_addresses_that_part() -> None:
+    llm = analyzer(
+        {
+            "Radio": (
+                "Marconi built the first wireless transmitter in 1895.",
+                "Part 2: who invented the radio?",
+            )
+        }
+    )
+    session = await run(llm, SHARED_TOPIC)
+    assert [f.category for f in session.state.findings] == [RADIO_PART]
+    assert part_gaps(session) == [PHONE_PART]  # the radio part is answered, not the other
+
+
+async def test_no_part_is_a_gap_when_the_model_files_a_finding_under_each() -> None:
+    llm = analyzer(
+        {
+            "Telephone": ("Bell patented the device in 1876.", "1. WHO INVENTED THE TELEPHONE"),
+            "Radio": (
+                "Marconi built a wireless transmitter in 1895.",
+                "(2) Who invented the rad...",
+            ),
+        }
+    )
+    session = await run(llm, SHARED_TOPIC)
+    assert sorted(str(f.category) for f in session.state.findings) == [PHONE_PART, RADIO_PART]
+    assert part_gaps(session) == []
+    assert not any(RADIO_PART in w for w in session.state.run_warnings())
+
+
+PARTS = [PHONE_PART, RADIO_PART]
+
+
+def test_a_near_copy_of_a_part_names_that_part() -> None:
+    near = {
+        "who invented the radio": 1,
+        "Who invented the radio?": 1,
+        "  WHO invented, the radio.": 1,
+        "Part 2: who invented the radio?": 1,
+        "part 1 - Who invented the telephone": 0,
+        "Q2. Who invented the radio": 1,
+        "[1] Who invented the telephone": 0,
+        "Who invented the teleph…": 0,  # cut short, mid-word
+    }
+    assert {c: filed_part(c, PARTS) for c in near} == near
+
+
+def test_a_category_that_is_not_a_copy_of_one_part_names_none() -> None:
+    others = [
+        "",
+        None,
+        "Causes",
+        "Radio",  # a theme: the lenient rule judges it
+        "Who invented the",  # the start of both parts
+        "Who invented",
+        QUESTION,  # the whole question, not one part
+        "Who invented the radio telescope",
+        "Part 3: who invented the television",
+    ]
+    assert [filed_part(c, PARTS) for c in others] == [None] * len(others)
