@@ -3,7 +3,7 @@
 Sources are kept for a part by a lenient statement match (one rare word can carry it), so a
 part the gathered sources cannot answer still draws findings: "the melting point of the
 Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
-an open gap, not an answered one. Three signs, all from the part's own wording:
+an open gap, not an answered one. Four signs, all from the part's own wording:
 
 - the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
   its findings name none of them: they are about something else. One name is enough, as a
@@ -13,7 +13,14 @@ an open gap, not an answered one. Three signs, all from the part's own wording:
 - a part that asks with several words of its own, none of which its findings state;
 - a part that asks with two words of its own about a thing a gathered source is titled
   ("shoe" of "what was his shoe size", the source *Shoe*) and refers to an earlier part
-  ("his": Napoleon), when no source behind its findings speaks of both.
+  ("his": Napoleon), when no source behind its findings speaks of both;
+- a part that asks about two or more things gathered sources are titled ("pet" and
+  "unicorn" of "what colour was his pet unicorn", the sources *Pet* and *Unicorn*), when
+  no sentence of a source behind its findings states two of its words: each thing was
+  found, but only apart, so nothing found says anything of them together. A part
+  answered in other words than it asks in still has a sentence of its answer state two
+  of them, or names no such pair of things ("how does a wrestler win a bout": no source
+  is titled *Win* or *Bout*).
 
 A short part ("how big is it", "when will it return") is answered in other words than it
 asks in ("visible every 75 years"), so one word of its own says nothing here, and two
@@ -26,7 +33,7 @@ import re
 from collections.abc import Sequence
 
 from deepresearch.offline.parts import Part, entities
-from deepresearch.text import TITLE_QUALIFIER, keywords, term_set, word_root
+from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
 # A part asking in this many (fewer than OWN_WORDS_ASKED) names a thing that a source
@@ -37,6 +44,7 @@ TITLE_WORD = 3  # letters each word of a title needs to tell what a part asks ab
 # How a gap names a part of the question that no finding answers (the report's summary
 # lists such a part as "Not answered").
 PART_GAP = "No source found answers this part of the question: "
+THINGS_APART = 2  # titled things a part asks about that no source behind it states together
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 
 _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
@@ -108,7 +116,45 @@ def unanswered_reason(
             "no source behind its findings speaks of both the thing it asks about and what "
             "it refers to"
         )
+    if len(own) >= THING_ASKED and _found_apart(part.text, own, statements, titles):
+        return (
+            "the things it asks about were found only apart: no source behind its findings "
+            "states two of its words together"
+        )
     return None
+
+
+def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequence[str]) -> bool:
+    """Whether a part asks about THINGS_APART or more things that gathered sources are
+    titled (``_titled_roots``) and no sentence of a source behind its findings states two
+    of the part's own words (a long page may use two common words far apart). *Pet* and *Unicorn* were gathered for "what colour was his pet
+    unicorn" and neither speaks of the other: the findings are about a pet and about
+    unicorns, not his pet unicorn."""
+    if len(_titled_roots(text, own, titles)) < THINGS_APART:
+        return False
+    return not any(
+        sum(says_any({w}, _roots(line)) for w in own) >= 2
+        for s in statements
+        for line in sentences(s)
+    )
+
+
+def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]:
+    """The roots in ``words`` that a title of ``titles`` is made of, when every word of
+    that title is a word of ``text`` by root (the title *Plant* for "how do plants
+    sing"): things the text asks about that the search found entries on. By root, unlike
+    ``titled_words``: a pair of such things no source states together is a sign on its
+    own, so "plants" may stand for *Plant*. Title words of TITLE_WORD letters at least."""
+    roots = _roots(_readable(text))
+    out: set[str] = set()
+    for title in titles:
+        title_words = set(keywords(TITLE_QUALIFIER.sub("", title)))
+        if not title_words or min(map(len, title_words)) < TITLE_WORD:
+            continue
+        title_roots = _roots(" ".join(title_words))
+        if _held(title_roots, roots):
+            out |= {w for w in words if says_any({w}, title_roots)}
+    return out
 
 
 def _speaks_of_both(

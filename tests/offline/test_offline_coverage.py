@@ -102,3 +102,49 @@ def test_a_two_word_part_naming_no_gathered_source_may_be_answered_in_other_word
     question = "Who were Amundsen and Scott, and what goal they raced for?"
     said = "Roald Amundsen was the first to reach the South Pole. Roald Amundsen"
     assert unanswered_reason(part(question, 2), [said], [said], ["Race"]) is None
+
+
+PET = "A pet, or companion animal, is an animal kept for company. Pet"
+UNICORN = "The unicorn is a legendary creature with a single horn. Unicorn"
+
+
+def test_a_part_about_things_found_only_apart_is_not_answered() -> None:
+    # *Pet* and *Unicorn* were gathered for "his pet unicorn", each speaks of one of its
+    # words and neither of another: nothing found says anything of a pet unicorn.
+    question = "Who was Napoleon, and what colour was his pet unicorn?"
+    said = [PET, UNICORN]
+    reason = unanswered_reason(part(question), said, said, ["Napoleon", "Pet", "Unicorn"])
+    assert reason is not None and "apart" in reason
+    # A source stating two of its words speaks of them together.
+    kept = [PET, f"{UNICORN} Some kept one as a pet."]
+    assert unanswered_reason(part(question), kept, kept, ["Napoleon", "Pet", "Unicorn"]) is None
+
+
+def test_things_are_titled_by_root_and_only_by_whole_titles() -> None:
+    # "plants" stands for *Plant*; "lullabies" for *Lullaby*.
+    question = "What is photosynthesis, and how do plants sing lullabies to their seeds?"
+    plant = "Plants are organisms of the kingdom Plantae. Plant"
+    lullaby = "A lullaby is a soothing song played for children. Lullaby"
+    said = [plant, lullaby]
+    titles = ["Photosynthesis", "Plant", "Lullaby"]
+    assert unanswered_reason(part(question), said, said, titles) is not None
+    # Only one thing titled: the findings may answer in other words ("win a bout").
+    question = "What is sumo wrestling, and how does a wrestler win a bout?"
+    sumo = "Sumo is a form of wrestling where a wrestler forces his opponent out. Sumo"
+    skater = "Hanyu is the first skater to win back-to-back Olympic titles. Yuzuru Hanyu"
+    general = "Ne Win was a Burmese general and politician. Ne Win"
+    said = [sumo, skater, general]
+    titles = ["Sumo", "Yuzuru Hanyu", "Ne Win", "Wrestling"]
+    assert unanswered_reason(part(question), said, said, titles) is None
+    # A title holding a word the part does not ask with is not one of its things.
+    assert unanswered_reason(part(question), said, said, [*titles, "Bout fighting"]) is None
+    assert unanswered_reason(part(question), said, said, [*titles, "Bout"]) is not None
+
+
+def test_two_words_far_apart_in_one_source_are_not_spoken_of_together() -> None:
+    question = "Who was Napoleon, and what colour was his pet unicorn?"
+    titles = ["Napoleon", "Pet", "Unicorn"]
+    apart = [PET, f"{UNICORN} It appears in heraldry. Its colour is most often white."]
+    assert unanswered_reason(part(question), apart, apart, titles) is not None
+    together = [PET, f"{UNICORN} A unicorn's colour is most often white."]
+    assert unanswered_reason(part(question), together, together, titles) is None
