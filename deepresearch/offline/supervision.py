@@ -33,6 +33,7 @@ from deepresearch.text import (
     normalize_query,
     sentences,
     term_set,
+    words,
 )
 
 _GAP_FRAME = frozenset(
@@ -240,12 +241,12 @@ def supervise_delegate(inputs: SupervisionInputs) -> DelegationOutput:
     Args:
         inputs: the supervisor's inputs (with the think step's gaps).
     """
-    existing = {normalize_query(q) for q in inputs.existing_queries}
+    asked = _Asked(inputs.existing_queries)
     directives: list[DirectiveDraft] = []
     for gap, (query, follow) in zip(inputs.gaps, _gap_searches(inputs), strict=True):
-        if not query or normalize_query(query) in existing:
+        if not query or query in asked:
             continue
-        existing.add(normalize_query(query))
+        asked.add(query)
         directives.append(
             DirectiveDraft(
                 research_topic=(
@@ -279,14 +280,14 @@ def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
         inputs: the supervisor's inputs.
     """
     think = supervise_think(inputs)
-    asked = {normalize_query(e) for e in inputs.existing_queries}
+    asked = _Asked(inputs.existing_queries)
     searches: dict[str, LinkFollow | None] = {}
     for query, follow in _gap_searches(inputs.model_copy(update={"gaps": think.gaps})):
         searches.setdefault(query, follow)
     follow_ups = [
         PlannedQuery(query=q, rationale="Fill a coverage gap.", priority=2, follow=follow)
         for q, follow in searches.items()
-        if q and normalize_query(q) not in asked
+        if q and q not in asked
     ][: inputs.max_directives]
     overall = "sufficient" if not think.gaps else "partial" if follow_ups else "insufficient"
     return CoverageAssessment(
@@ -295,3 +296,36 @@ def supervise_assess(inputs: SupervisionInputs) -> CoverageAssessment:
         should_continue_gathering=bool(follow_ups),
         rationale=think.gap_analysis,
     )
+
+
+class _Asked:
+    """The searches already run, to tell whether a query is new: case and spacing do not
+    make a new query, nor, for a query of keywords only, their order ("democracy
+    originate" after "originate democracy"). A sentence or a quoted phrase is searched as
+    written (its phrases name titles), so it is compared as written."""
+
+    def __init__(self, queries: list[str]) -> None:
+        self.keys: set[str] = set()
+        self.bags: list[set[str]] = []
+        for query in queries:
+            self.add(query)
+
+    def add(self, query: str) -> None:
+        self.keys.add(normalize_query(query))
+        if bag := _keywords_only(query):
+            self.bags.append(bag)
+
+    def __contains__(self, query: object) -> bool:
+        if not isinstance(query, str):
+            return False
+        bag = _keywords_only(query)
+        return normalize_query(query) in self.keys or (bool(bag) and bag in self.bags)
+
+
+def _keywords_only(query: str) -> set[str]:
+    """The words of a query made of lower-case keywords alone (no quote, no capitalised
+    name, no word the search would drop), else an empty set."""
+    if '"' in query or query != query.lower():
+        return set()
+    bag = term_set(query)
+    return bag if len(set(words(query))) == len(bag) else set()

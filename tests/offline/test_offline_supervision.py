@@ -85,3 +85,20 @@ def test_a_gap_a_model_wrote_in_the_offline_words_is_a_search_not_a_link_to_foll
     # no gathered source links Bamboo: the gap's text does not make the search follow it
     (directive,) = supervision.supervise_delegate(inputs).directives
     assert directive.follow is None
+
+
+def test_keywords_already_searched_in_another_order_are_not_searched_again() -> None:
+    inputs = SupervisionInputs(
+        question="What is democracy and where did it originate?", round=1, max_rounds=2,
+        gaps=["no source answers 'where did it originate' yet"],
+    )  # fmt: skip
+    (directive,) = supervision.supervise_delegate(inputs).directives
+    assert directive.research_topic.startswith("originate democracy. ")
+    ran = inputs.model_copy(update={"existing_queries": ["democracy originate"]})
+    assert supervision.supervise_delegate(ran).research_complete
+    assert "originate democracy" not in [
+        q.query for q in supervision.supervise_assess(ran).follow_up_queries
+    ]
+    # A capitalised name is searched as written (its phrase names a title): a new query.
+    named = inputs.model_copy(update={"existing_queries": ["Democracy originate"]})
+    assert supervision.supervise_delegate(named).directives
