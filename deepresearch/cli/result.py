@@ -127,6 +127,5 @@ def for_stream(text: str, stream: TextIO, *, is_json: bool) -> str:
 
 
 def _json_escape(match: re.Match[str]) -> str:
-    units = match.group().encode("utf-16-be")
-    pairs = range(0, len(units), 2)  # one UTF-16 unit, or a surrogate pair
-    return "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in pairs)
+    # The json module's own escapes: \uXXXX, a surrogate pair beyond the BMP.
+    return json.dumps(match.group())[1:-1]
