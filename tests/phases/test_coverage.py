@@ -4,6 +4,8 @@ outcome as the offline analyzer's (status, warnings, gaps DataFrame, report)."""
 
 from __future__ import annotations
 
+import pytest
+
 import deepresearch as dr
 from deepresearch.offline import OfflineEngine
 from deepresearch.offline.coverage import PART_GAP
@@ -149,33 +151,24 @@ async def test_the_analyzer_is_told_the_parts_of_the_question() -> None:
     assert "category" in request.system and "Parts of the question" in request.system
 
 
-async def test_a_model_answering_one_part_leaves_the_other_a_gap_though_sources_share_it() -> None:
-    llm = analyzer(
-        {
-            "Telephone": (
-                "Bell patented the telephone in 1876.",
-                "Part 1: Who invented the telephone?",
-            )
-        }
-    )
-    session = await run(llm, SHARED_TOPIC)
-    assert [f.category for f in session.state.findings] == [PHONE_PART]
-    assert part_gaps(session) == [RADIO_PART]
+@pytest.mark.parametrize(
+    ("title", "sentence", "category", "filed", "open_part"),
+    [
+        # Both sources speak of both inventions: only the filing tells the parts apart.
+        ("Telephone", "Bell patented the telephone in 1876.", "Part 1: Who invented the telephone?",
+         PHONE_PART, RADIO_PART),
+        ("Radio", "Marconi built the first wireless transmitter in 1895.",
+         "Part 2: who invented the radio?", RADIO_PART, PHONE_PART),
+    ],
+)  # fmt: skip
+async def test_a_model_answering_one_part_leaves_the_other_a_gap_though_sources_share_it(
+    title: str, sentence: str, category: str, filed: str, open_part: str
+) -> None:
+    session = await run(analyzer({title: (sentence, category)}), SHARED_TOPIC)
+    # The labelled copy is stored as the part it files the finding under.
+    assert [f.category for f in session.state.findings] == [filed]
+    assert part_gaps(session) == [open_part]
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
-
-
-async def test_a_finding_filed_under_a_labelled_part_addresses_that_part() -> None:
-    llm = analyzer(
-        {
-            "Radio": (
-                "Marconi built the first wireless transmitter in 1895.",
-                "Part 2: who invented the radio?",
-            )
-        }
-    )
-    session = await run(llm, SHARED_TOPIC)
-    assert [f.category for f in session.state.findings] == [RADIO_PART]
-    assert part_gaps(session) == [PHONE_PART]  # the radio part is answered, not the other
 
 
 async def test_no_part_is_a_gap_when_the_model_files_a_finding_under_each() -> None:
