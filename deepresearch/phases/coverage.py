@@ -33,6 +33,8 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
+from deepresearch.text import QUESTION_FRAME, STOPWORDS
+from deepresearch.text import words as text_words
 
 NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
 # A label a model puts before a part it copies: "Part 2:", "Q2.", "2)", "(2)", "[2]".
@@ -61,6 +63,9 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
             if gap is not None and not gap.addressed:
                 gap.addressed = True
                 closed += 1
+        elif gap is None and (told := _told(state, part)) is not None:
+            told.priority = 1  # the model's own gap for the part: unanswered, not minor
+            opened.append(part.text)
         elif gap is None:
             state.gaps.append(
                 Gap(
@@ -74,6 +79,19 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
             )
             opened.append(part.text)
     return opened, closed
+
+
+def _told(state: ResearchState, part: Part) -> Gap | None:
+    """An open gap the analyzer gave in its own words for ``part`` ("No source says who
+    invented the radio"): its text holds every word the part asks with. It stands for the
+    part, so the report does not list the part twice."""
+    asked = {w for w in text_words(part.text) if w not in QUESTION_FRAME and w not in STOPWORDS}
+    for gap in state.gaps:
+        if gap.addressed or gap.resolution is not None or gap.description.startswith(PART_GAP):
+            continue
+        if asked and asked <= set(text_words(gap.description)):
+            return gap
+    return None
 
 
 def filed_part(category: str | None, parts: Sequence[str]) -> int | None:

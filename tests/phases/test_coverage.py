@@ -11,7 +11,7 @@ from deepresearch.offline import OfflineEngine
 from deepresearch.offline.coverage import PART_GAP
 from deepresearch.phases.coverage import NO_FINDING, check_parts, filed_part
 from deepresearch.providers.base import LLMRequest, LLMResponse
-from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, GapDraft
 from deepresearch.state import Finding, ResearchState, RunStatus, Source
 from deepresearch.testing import FunctionLLM, StaticSearch
 
@@ -217,3 +217,23 @@ def test_a_category_that_is_not_a_copy_of_one_part_names_none() -> None:
         "Part 3: who invented the television",
     ]
     assert [filed_part(c, PARTS) for c in others] == [None] * len(others)
+
+
+async def test_a_model_gap_in_its_own_words_stands_for_the_part_once() -> None:
+    said = "The sources examined do not say who invented the radio."
+    offline = OfflineEngine()
+
+    async def answer(request: LLMRequest) -> AnalysisOutput | LLMResponse:
+        if not isinstance(request.inputs, AnalyzeInputs):
+            return await offline.complete(request)
+        phone = [s.id for s in request.inputs.sources if s.title == "Telephone"]
+        found = FindingDraft(content="Bell patented it in 1876.", source_ids=phone)
+        # The model files nothing under a part and calls its gap a minor one.
+        return AnalysisOutput(findings=[found], gaps=[GapDraft(description=said, priority=3)])
+
+    session = await run(FunctionLLM(answer, name="test:analyzer"))
+    radio = [g for g in session.state.gaps if "radio" in g.description]
+    assert [(g.description, g.priority) for g in radio] == [(said, 1)]
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert session.report is not None
+    assert said in session.report.markdown and PART_GAP + RADIO_PART not in session.report.markdown
