@@ -14,6 +14,22 @@ from deepresearch.cli.main import SUBCOMMANDS, main, version
 from deepresearch.state import ResearchState
 from deepresearch.store import SessionStore
 
+PRESS_NOTES = {
+    "press.md": "# Printing press\n\nThe printing press was invented by Johannes Gutenberg "
+    "around 1440. It made books cheaper across Europe and spread literacy.\n",
+    "reformation.txt": "The Reformation spread quickly because printed pamphlets carried "
+    "Luther's ideas.\n",
+}
+
+
+def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A corpus folder ``tmp_path/notes`` holding ``files`` (file name → text)."""
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    for file, text in files.items():
+        (corpus / file).write_text(text)
+    return corpus
+
 
 def test_empty_question_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["  "]) == 2
@@ -33,15 +49,7 @@ def test_bad_config_value_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_runs_over_a_corpus_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text(
-        "# Printing press\n\nThe printing press was invented by Johannes Gutenberg around 1440. "
-        "It made books cheaper across Europe and spread literacy.\n"
-    )
-    (corpus / "reformation.txt").write_text(
-        "The Reformation spread quickly because printed pamphlets carried Luther's ideas.\n"
-    )
+    corpus = _folder(tmp_path, PRESS_NOTES)
     out = tmp_path / "report.md"
     code = main(["How did the printing press change Europe?", "--corpus", str(corpus),
                  "--llm", "offline", "--store", str(tmp_path / "s.db"), "--out", str(out)])  # fmt: skip
@@ -84,9 +92,9 @@ def test_out_onto_a_folder_fails_before_research(
 def test_out_into_a_missing_folder_creates_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text("# Press\n\nGutenberg's press printed books in 1450.\n")
+    corpus = _folder(
+        tmp_path, {"press.md": "# Press\n\nGutenberg's press printed books in 1450.\n"}
+    )
     out = tmp_path / "new" / "deeper" / "report.md"
     code = main(["Who printed books?", "--corpus", str(corpus), "--llm", "offline",
                  "--no-persist", "--quiet", "--out", str(out)])  # fmt: skip
@@ -97,9 +105,7 @@ def test_out_into_a_missing_folder_creates_it(
 def test_undecodable_bytes_in_the_question_are_not_a_crash(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "rizal.md").write_text("# Rizal\n\nJosé Rizal was a Filipino writer.\n")
+    corpus = _folder(tmp_path, {"rizal.md": "# Rizal\n\nJosé Rizal was a Filipino writer.\n"})
     question = b"Who was Jos\xe9 Rizal?".decode("utf-8", "surrogateescape")  # as in sys.argv
     code = main([question, "--corpus", str(corpus), "--llm", "offline", "--quiet",
                  "--store", str(tmp_path / "s.db")])  # fmt: skip
@@ -111,16 +117,7 @@ def test_undecodable_bytes_in_the_question_are_not_a_crash(
 # -- output formats, summary, options -------------------------------------------------------
 @pytest.fixture
 def notes(tmp_path: Path) -> Path:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text(
-        "# Printing press\n\nThe printing press was invented by Johannes Gutenberg around 1440. "
-        "It made books cheaper across Europe and spread literacy.\n"
-    )
-    (corpus / "reformation.txt").write_text(
-        "The Reformation spread quickly because printed pamphlets carried Luther's ideas.\n"
-    )
-    return corpus
+    return _folder(tmp_path, PRESS_NOTES)
 
 
 def run_json(notes: Path, tmp_path: Path, *extra: str) -> int:
@@ -286,9 +283,9 @@ def test_a_bad_question_on_stdin_is_a_clear_error(
 def test_a_skipped_corpus_file_is_one_warning_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    corpus = _folder(
+        tmp_path, {"press.md": "# Printing press\n\nGutenberg built a press around 1440.\n"}
+    )
     (corpus / "junk.md").write_bytes(b"\x00\x01binary\x00" * 50)
     args = ["What did Gutenberg build?", "--corpus", str(corpus), "--llm", "offline"]
     # A file the research could not read is research it did not do: the run says so.
@@ -363,10 +360,11 @@ def test_a_report_prints_on_a_terminal_that_cannot_show_every_character(
 ) -> None:
     # An ASCII or cp1252 stdout (PYTHONIOENCODING=ascii, an old Windows console): the
     # report of a finished run must still print, not end in a UnicodeEncodeError.
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text(
-        "# Printing press\n\nGutenberg’s press — built in Mainz around 1440 — spread print.\n"
+    corpus = _folder(
+        tmp_path,
+        {
+            "press.md": "# Printing press\n\nGutenberg’s press — built in Mainz around 1440 — spread print.\n"
+        },
     )
     raw = io.BytesIO()
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
@@ -468,15 +466,15 @@ def test_a_part_the_corpus_cannot_answer_is_a_gap_and_exit_3(
 ) -> None:
     # "printing" and "books" draw the printing notes to the second part, but no file names
     # the Vandrel guild: the run must not pass their lines off as its answer.
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text(
-        "# Printing press\n\nThe printing press was invented by Johannes Gutenberg around 1440. "
-        "It made printed books cheaper across Europe and spread literacy.\n"
-    )
-    (corpus / "books.md").write_text(
-        "# Books\n\nPrinted books replaced hand-copied manuscripts within a century. "
-        "Printers sold books at fairs in Frankfurt and Venice.\n"
+    corpus = _folder(
+        tmp_path,
+        {
+            "press.md": "# Printing press\n\nThe printing press was invented by Johannes "
+            "Gutenberg around 1440. It made printed books cheaper across Europe and spread "
+            "literacy.\n",
+            "books.md": "# Books\n\nPrinted books replaced hand-copied manuscripts within a "
+            "century. Printers sold books at fairs in Frankfurt and Venice.\n",
+        },
     )
     out = tmp_path / "report.md"
     question = "How did the printing press change Europe, and what did the Vandrel guild charge for printed books?"
