@@ -33,8 +33,6 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
-from deepresearch.text import QUESTION_FRAME, STOPWORDS
-from deepresearch.text import words as text_words
 
 NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
 # A label a model puts before a part it copies: "Part 2:", "Q2.", "2)", "(2)", "[2]".
@@ -85,11 +83,12 @@ def _told(state: ResearchState, part: Part) -> Gap | None:
     """An open gap the analyzer gave in its own words for ``part`` ("No source says who
     invented the radio"): its text holds every word the part asks with. It stands for the
     part, so the report does not list the part twice."""
-    asked = {w for w in text_words(part.text) if w not in QUESTION_FRAME and w not in STOPWORDS}
+    (asked,) = asked_words([part])
     for gap in state.gaps:
         if gap.addressed or gap.resolution is not None or gap.description.startswith(PART_GAP):
             continue
-        if asked and asked <= set(text_words(gap.description)):
+        roots = text_roots(gap.description)
+        if asked and all(says_any({w}, roots) for w in asked):
             return gap
     return None
 
