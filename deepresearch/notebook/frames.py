@@ -148,6 +148,7 @@ FINDINGS = Table[Finding](
 GAPS = Table[Gap](
     columns={
         "description": TEXT,
+        "part": TEXT,
         "reason": TEXT,
         "severity": SEVERITY,
         "priority": INT,

@@ -65,9 +65,15 @@ class Part:
     def own(self) -> set[str]:
         """The part's own words, not those it borrowed from an earlier part."""
         said = term_set(self.text)
-        if doer := _doer(self.text):  # "who invented": its "inventor" is its own word
+        if doer := self.doer:  # "who invented": its "inventor" is its own word
             said.add(doer[1])
         return said & self.terms
+
+    @property
+    def doer(self) -> tuple[str, str] | None:
+        """For a part that asks who did something, its verb and the noun for the doer
+        ("who invented the radio" → ("invented", "inventor")), else None."""
+        return _doer(self.text)
 
 
 def question_parts(question: str) -> list[Part]:

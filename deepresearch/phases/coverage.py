@@ -13,9 +13,11 @@ test is lenient: it catches a part that no finding and no source behind one spea
 not a part answered in other words.
 
 A part no finding addresses is an open gap, first priority, worded as the offline
-analyzer words it; the gap is addressed once a later iteration's findings address the
-part. The session's status, the exit code, the gaps DataFrame and the report all follow
-from that gap (``ResearchState.unanswered_gaps``).
+analyzer words it, unless the analyzer gave one for it in its own words (``_told``),
+which then stands for the part. The gap that stands for a part records it
+(``Gap.part``) and is addressed once a later iteration's findings address the part. The
+session's status, the exit code, the gaps DataFrame and the report all follow from that
+gap (``ResearchState.unanswered_gaps``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.state import Finding, Gap, ResearchState
+from deepresearch.text import word_root
 
 NO_FINDING = "no finding addresses it"  # why a part gap this check opened is open
 # A label a model puts before a part it copies: "Part 2:", "Q2.", "2)", "(2)", "[2]".
@@ -44,7 +47,7 @@ MIN_CUT_SHARE = 0.5  # ...and this share of them, and be the start of no other p
 
 def check_parts(state: ResearchState) -> tuple[list[str], int]:
     """Open a gap for each part of the question that no finding addresses, and close the
-    part gaps of parts that findings now address. The parts newly left open, and the
+    gaps that stand for parts findings now address. The parts newly left open, and the
     number of gaps closed.
 
     Args:
@@ -52,19 +55,21 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
     """
     parts = question_parts(state.question)
     addressed = _addressed(state, parts)
-    gaps = {g.description: g for g in state.gaps}
     opened: list[str] = []
     closed = 0
     for i, part in enumerate(parts):
-        gap = gaps.get(PART_GAP + part.text)
-        if i in addressed:
-            if gap is not None and not gap.addressed:
+        standing = [g for g in state.gaps if _stands_for(g, part)]
+        for gap in standing:
+            gap.part = part.text  # the offline analyzer's part gap names it in words only
+            if i in addressed and not gap.addressed:
                 gap.addressed = True
                 closed += 1
-        elif gap is None and (told := _told(state, part)) is not None:
+        if i in addressed or standing:
+            continue
+        if (told := _told(state, parts, i)) is not None:
             told.priority = 1  # the model's own gap for the part: unanswered, not minor
-            opened.append(part.text)
-        elif gap is None:
+            told.part = part.text
+        else:
             state.gaps.append(
                 Gap(
                     id=state.next_id("gap"),
@@ -73,24 +78,49 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
                     priority=1,
                     reason=NO_FINDING,
                     iteration=state.iteration,
+                    part=part.text,
                 )
             )
-            opened.append(part.text)
+        opened.append(part.text)
     return opened, closed
 
 
-def _told(state: ResearchState, part: Part) -> Gap | None:
-    """An open gap the analyzer gave in its own words for ``part`` ("No source says who
-    invented the radio"): its text holds every word the part asks with. It stands for the
-    part, so the report does not list the part twice."""
-    (asked,) = asked_words([part])
+def _stands_for(gap: Gap, part: Part) -> bool:
+    """Whether ``gap`` stands for ``part``: it was taken to (``Gap.part``), or it is the
+    part gap worded as the offline analyzer words it (which also a state saved before
+    ``Gap.part`` holds)."""
+    return gap.part == part.text or gap.description == PART_GAP + part.text
+
+
+def _told(state: ResearchState, parts: list[Part], i: int) -> Gap | None:
+    """An open gap the analyzer gave in its own words for ``parts[i]`` ("No source says
+    who invented the radio"), standing for no part yet: its text says every word the part
+    asks with (``_asked``) and none that only another part asks with. It stands for the
+    part, so the report does not list the part twice; a gap that speaks of another part
+    too may be about that one, so both lines stay rather than a part be hidden."""
+    asked = _asked(parts[i])
+    others = set().union(*(w for j, w in enumerate(asked_words(parts)) if j != i))
     for gap in state.gaps:
-        if gap.addressed or gap.resolution is not None or gap.description.startswith(PART_GAP):
+        if gap.addressed or gap.resolution is not None or gap.part is not None:
+            continue
+        if gap.description.startswith(PART_GAP):
             continue
         roots = text_roots(gap.description)
-        if asked and all(says_any({w}, roots) for w in asked):
+        said = all(says_any(forms, roots) for forms in asked)
+        if asked and said and not says_any(others, roots):
             return gap
     return None
+
+
+def _asked(part: Part) -> list[set[str]]:
+    """Per word ``part`` asks with (``asked_words``), the roots that say it: the word's
+    own, and for the doer of a part that asks who did something also its verb's, as one
+    word is said in any of its forms: "who invented the radio" asks with "inventor",
+    which "the invention of the radio" says by "invent"."""
+    (asked,) = asked_words([part])
+    doer = part.doer
+    verb, noun = (word_root(doer[0]), word_root(doer[1])) if doer else ("", "")
+    return [{w, verb} if w == noun else {w} for w in sorted(asked)]
 
 
 def filed_part(category: str | None, parts: Sequence[str]) -> int | None:

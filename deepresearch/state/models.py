@@ -274,6 +274,10 @@ class Gap(Record):
     # The searches run for it while it stayed open (its suggested queries and follow-ups
     # that ran), so a part left unanswered says what was tried.
     searched: list[str] = Field(default_factory=list)
+    # The part of the question this gap stands for (the part check's own gap, or the
+    # analyzer's gap it took to stand for the part): it closes once findings address the
+    # part. Recorded, not re-derived, so a resumed session closes the same gap.
+    part: str | None = None
 
     def stated(self) -> str:
         """The gap as a report and a run warning state it: its description, and why it is

@@ -4,15 +4,20 @@ outcome as the offline analyzer's (status, warnings, gaps DataFrame, report)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import deepresearch as dr
 from deepresearch.offline import OfflineEngine
 from deepresearch.offline.coverage import PART_GAP
+from deepresearch.offline.parts import question_parts
 from deepresearch.phases.coverage import NO_FINDING, check_parts, filed_part
 from deepresearch.providers.base import LLMRequest, LLMResponse
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, GapDraft
-from deepresearch.state import Finding, ResearchState, RunStatus, Source
+from deepresearch.state import Finding, Gap, ResearchState, RunStatus, Source
+from deepresearch.store import SessionStore
 from deepresearch.testing import FunctionLLM, StaticSearch
 
 QUESTION = "Who invented the telephone and who invented the radio?"
@@ -219,21 +224,127 @@ def test_a_category_that_is_not_a_copy_of_one_part_names_none() -> None:
     assert [filed_part(c, PARTS) for c in others] == [None] * len(others)
 
 
-async def test_a_model_gap_in_its_own_words_stands_for_the_part_once() -> None:
-    said = "The sources examined do not say who invented the radio."
+def gap_giver(said: str, *, answer_later: bool = False) -> FunctionLLM:
+    """A model whose analyzer finds only the telephone's inventor and gives ``said`` as a
+    minor gap, filing nothing under a part; with ``answer_later``, its next analysis
+    finds the radio's (citing the source gathered before, by URL)."""
     offline = OfflineEngine()
+    analyses: list[AnalyzeInputs] = []
 
     async def answer(request: LLMRequest) -> AnalysisOutput | LLMResponse:
         if not isinstance(request.inputs, AnalyzeInputs):
             return await offline.complete(request)
-        phone = [s.id for s in request.inputs.sources if s.title == "Telephone"]
-        found = FindingDraft(content="Bell patented it in 1876.", source_ids=phone)
-        # The model files nothing under a part and calls its gap a minor one.
+        analyses.append(request.inputs)
+        if len(analyses) > 1 and answer_later:
+            radio = FindingDraft(content="Marconi, 1895.", source_ids=[DOCUMENTS[1]["url"]])
+            return AnalysisOutput(findings=[radio])
+        found = FindingDraft(content="Bell patented it in 1876.", source_ids=[DOCUMENTS[0]["url"]])
         return AnalysisOutput(findings=[found], gaps=[GapDraft(description=said, priority=3)])
 
-    session = await run(FunctionLLM(answer, name="test:analyzer"))
+    return FunctionLLM(answer, name="test:analyzer")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The sources examined do not say who invented the radio.",
+        "The radio's inventor is not named in the sources.",
+        # The part asks for the inventor; the model speaks of the invention.
+        "The invention of the radio is not covered by the sources examined.",
+    ],
+)
+async def test_a_model_gap_in_its_own_words_stands_for_the_part_once(said: str) -> None:
+    session = await run(gap_giver(said))
     radio = [g for g in session.state.gaps if "radio" in g.description]
-    assert [(g.description, g.priority) for g in radio] == [(said, 1)]
+    assert [(g.description, g.priority, g.part) for g in radio] == [(said, 1, RADIO_PART)]
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert session.gaps.loc[radio[0].id, "part"] == RADIO_PART
     assert session.report is not None
     assert said in session.report.markdown and PART_GAP + RADIO_PART not in session.report.markdown
+
+
+async def test_a_model_gap_standing_for_a_part_closes_once_a_later_iteration_answers_it() -> None:
+    said = "The sources examined do not say who invented the radio."
+    config = dr.Config(max_iterations=2, persist=False)
+    search = StaticSearch(DOCUMENTS)
+    session = dr.Session(
+        QUESTION, llm=gap_giver(said, answer_later=True), search=search, config=config
+    )
+    result = await session.run()
+    assert session.state.iteration == 2
+    (gap,) = session.state.gaps
+    assert (gap.description, gap.part, gap.addressed) == (said, RADIO_PART, True)
+    # A clean run: status, exit code (result.ok, no warnings), report and DataFrame agree.
+    assert result.ok and result.warnings == [] and session.state.unanswered_gaps() == []
+    assert bool(session.gaps.loc[gap.id, "addressed"])
+    assert session.report is not None and said not in session.report.markdown
+    assert "Not answered" not in session.report.markdown
+
+
+def told(question: str, said: str, answered: list[str]) -> ResearchState:
+    """A state for ``question`` whose analyzer gave ``said`` as a minor gap and findings
+    filed under the parts ``answered``, after the part check."""
+    state = ResearchState(question=question)
+    state.gaps.append(Gap(id="gap-1", description=said, priority=3))
+    for n, part in enumerate(answered, 1):
+        state.findings.append(Finding(id=f"f-{n}", content="An answer.", category=part))
+    check_parts(state)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "part"),
+    [
+        (QUESTION, "The invention of the radio is not covered.", RADIO_PART),
+        ("Who created Sherlock Holmes?", "The creation of Sherlock Holmes is not described.",
+         "Who created Sherlock Holmes"),
+        ("Who wrote Hamlet?", "No source says who wrote Hamlet.", "Who wrote Hamlet"),
+        ("Who wrote Hamlet?", "The writer of Hamlet is not named.", "Who wrote Hamlet"),
+    ],
+)  # fmt: skip
+def test_a_gap_naming_the_doer_or_the_deed_in_another_form_stands_for_the_part(
+    question: str, said: str, part: str
+) -> None:
+    state = told(question, said, [p.text for p in question_parts(question) if p.text != part])
+    assert [(g.description, g.priority, g.part) for g in state.gaps] == [(said, 1, part)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No source says who invented the telephone.",  # another part's gap
+        # It speaks of the other part too: it may be about that one, so both lines stay.
+        "The sources say who invented the telephone, not who invented the radio.",
+        "The radio's range is not given.",  # not what the part asks
+    ],
+)
+def test_a_gap_that_may_not_be_about_the_part_does_not_stand_for_it(said: str) -> None:
+    state = told(QUESTION, said, [PHONE_PART])
+    assert [(g.description, g.priority, g.part) for g in state.gaps] == [
+        (said, 3, None),
+        (PART_GAP + RADIO_PART, 1, RADIO_PART),
+    ]
+
+
+def test_the_gap_standing_for_a_part_is_remembered_by_a_saved_session(tmp_path: Path) -> None:
+    state = told(QUESTION, "Nothing says who invented the radio.", [PHONE_PART])
+    assert state.gaps[0].part == RADIO_PART
+    with SessionStore(tmp_path / "sessions.db") as store:
+        store.save(state)
+        resumed = store.load(state.id)
+    resumed.findings.append(Finding(id="f-2", content="Marconi, 1895.", category=RADIO_PART))
+    assert check_parts(resumed) == ([], 1)
+    assert [(g.addressed, g.part) for g in resumed.gaps] == [(True, RADIO_PART)]
+
+
+def test_a_part_gap_of_a_state_saved_before_gaps_named_their_part_still_closes() -> None:
+    state = told(QUESTION, "Unrelated.", [PHONE_PART])
+    saved = json.loads(state.to_json())
+    for gap in saved["gaps"]:
+        del gap["part"]
+    old = ResearchState.from_json(json.dumps(saved))
+    old.findings.append(Finding(id="f-2", content="Marconi, 1895.", category=RADIO_PART))
+    assert check_parts(old) == ([], 1)
+    assert [(g.description, g.addressed, g.part) for g in old.gaps][1:] == [
+        (PART_GAP + RADIO_PART, True, RADIO_PART)
+    ]
