@@ -40,6 +40,7 @@ _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
      "these", "those", "there", "each", "both"]
 )  # fmt: skip
+_DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
@@ -240,6 +241,11 @@ def _split_names(clause: str) -> list[str]:
             r1 = r0 + 1
         items.append((c + 1, r1))
         head, tail = words[: items[0][0]], words[tail_from:]
+        # "A and B (are) both …": in A's own copy "both" points at A and B, not back at
+        # an earlier part's answer.
+        at = 1 if subject else 0
+        if len(tail) > at and tail[at].lower() in _DISTRIBUTIVE:
+            tail = [*tail[:at], *tail[at + 1 :]]
         # "Compare A and B and the goal they raced for": the last conjunct is a part of
         # its own (the thing both went after), not a copy in each name's part.
         extra = [" ".join(tail[1:])] if len(tail) > 2 and tail[0].lower() == "and" else []
@@ -299,6 +305,17 @@ _ASKS_FOR_ENTITY = re.compile(
     r"had|can|could|would|should|will|it|its|else)\b)[a-z]",
     re.IGNORECASE,
 )
+
+
+# "what did Tesla contribute", "what does the panda eat": the answer is what the thing
+# named does or did, often an entry its own entry names.
+_ASKS_WHAT_DONE = re.compile(r"\bwhat\s+(?:do|does|did)\b", re.IGNORECASE)
+
+
+def follows_names(part: Part) -> bool:
+    """Whether the entries a part's sources name may hold its answer, so researchers
+    follow them: it asks for an entity, asks what a thing does or did, or points back."""
+    return part.refers_back or asks_for_entity(part.text) or bool(_ASKS_WHAT_DONE.search(part.text))
 
 
 # A part that is a bare noun phrase ("the goal they raced for", "its most famous work")

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from deepresearch.offline.parts import (
     Part,
     agent_query,
-    asks_for_entity,
     bridge_entities,
+    follows_names,
     linked_entries,
     question_parts,
 )
@@ -204,7 +204,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     part's own words without those it borrowed, then an entry its best source links to
     (see _link_lead)."""
     part = _part_for(inputs.question, focus)
-    if not inputs.sources or not (asks_for_entity(part.text) or part.refers_back):
+    if not inputs.sources or not follows_names(part):
         return []
     titles = [_TAG.sub("", s.title) for s in inputs.sources]
     best = sorted(

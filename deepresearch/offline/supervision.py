@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 from deepresearch.offline.parts import (
     Part,
-    asks_for_entity,
     bridge_entities,
+    follows_names,
     linked_entries,
     own_said,
     question_parts,
@@ -160,7 +160,7 @@ def _answer_link(part: Part, cited: dict[int, str], inputs: SupervisionInputs) -
     answering statements of the entry it names ("what did *Nikola Tesla* contribute"),
     whichever topic gathered it: the part's own researcher ranks its sources by all the
     part's words, borrowed ones too, and may have followed another's links."""
-    if not (asks_for_entity(part.text) or part.refers_back):
+    if not follows_names(part):
         return None
     named = [
         s

@@ -8,6 +8,7 @@ from deepresearch.offline.parts import (
     asks_for_entity,
     bridge_entities,
     entities,
+    follows_names,
     linked_entries,
     own_said,
     question_parts,
@@ -70,6 +71,20 @@ def test_entity_questions_are_told_apart_by_syntax() -> None:
     assert not asks_for_entity("What is the theory of relativity")
     assert not asks_for_entity("what else is known about its author's body of work")
     assert not asks_for_entity("How did the printing press change Europe")
+
+
+def test_parts_asking_what_a_thing_did_follow_the_names_of_its_sources() -> None:
+    tesla, panda, how = (
+        question_parts(q)[0]
+        for q in (
+            "What did Tesla contribute to electric power?",
+            "What does the giant panda eat?",
+            "How did the printing press change Europe?",
+        )
+    )
+    assert not asks_for_entity(tesla.text)  # it is about the thing it names...
+    assert follows_names(tesla) and follows_names(panda)  # ...whose deeds are entries
+    assert not follows_names(how)
 
 
 def test_a_thing_described_by_a_relative_clause_is_asked_for() -> None:
@@ -210,7 +225,15 @@ def test_a_who_part_asks_for_its_doer_by_the_agent_noun() -> None:
 
 def test_names_that_are_the_clauses_subject_may_open_it() -> None:
     subject = [p.text for p in question_parts("Adam Smith and Keynes are both called what?")]
-    assert subject == ["Adam Smith are both called what", "Keynes are both called what"]
+    # "both" speaks of the two names, not of an earlier part: neither copy points back
+    assert subject == ["Adam Smith are called what", "Keynes are called what"]
+    each = question_parts("What did Edison and Tesla each contribute to electric power?")
+    assert [p.text for p in each] == [
+        "What did Edison contribute to electric power", "What did Tesla contribute to electric power"
+    ]  # fmt: skip
+    assert not any(p.refers_back for p in each) and each[1].terms == {
+        "tesla", "contribute", "electric", "power"
+    }  # fmt: skip
     # an imperative opening the clause is not part of the first name
     assert [p.text for p in question_parts("Compare Picasso and Dalí")] == [
         "Compare Picasso", "Compare Dalí"
