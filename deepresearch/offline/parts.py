@@ -41,7 +41,10 @@ _REFERS_BACK = frozenset(
      "these", "those", "there", "each", "both"]
 )  # fmt: skip
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
+# In one name's copy of a clause naming several, these speak of the names themselves.
+_OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
 _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+_DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
 MAX_PARTS = 5  # more pieces than this share the last part
@@ -86,9 +89,12 @@ def question_parts(question: str) -> list[Part]:
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
+    copies: set[int] = set()  # pieces that are one name's copy of a clause naming several
     for n, clause in enumerate(clauses or [text], 1):
-        named = _split_names(clause)
-        split = named if len(named) > 1 else _split_coordination(clause)
+        named, extra = _split_names(clause)
+        if len(named) > 1:
+            copies.update(range(len(pieces), len(pieces) + len(named)))
+        split = named + extra if len(named) > 1 else _split_coordination(clause)
         # "…, and why" asks it of each thing the last clause names.
         pieces += [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
     # A part that points back borrows the first clause's words (all its names, when the
@@ -98,8 +104,10 @@ def question_parts(question: str) -> list[Part]:
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
-    for piece in pieces:
+    for n, piece in enumerate(pieces):
         words = {w.lower() for w in _TOKEN.findall(piece)}
+        if n in copies:  # "A and B: what did each of them do": they are A and B
+            words -= _OF_THE_NAMES
         refers = bool(words & _REFERS_BACK) and bool(parts)
         query_words = keywords(piece)
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
@@ -185,7 +193,7 @@ def _name_before(words: list[str], end: int, *, subject: bool = False) -> int:
     while start - 1 >= first and not (start < end and words[start - 1].endswith(",")):
         prev = words[start - 1]
         # "the" joins a name only between its words ("Suleiman the Magnificent").
-        inner = prev != "the" or (start - 2 >= 1 and _is_name_word(words[start - 2]))
+        inner = prev != "the" or (start - 2 >= first and _is_name_word(words[start - 2]))
         joins = prev in NAME_JOINERS and inner and start < end
         if not (_is_name_word(prev) or joins):
             break
@@ -197,12 +205,13 @@ def _name_before(words: list[str], end: int, *, subject: bool = False) -> int:
     return start
 
 
-def _split_names(clause: str) -> list[str]:
+def _split_names(clause: str) -> tuple[list[str], list[str]]:
     """Coordinated names anywhere in a clause, each in a copy of the clause: "how did the
     music of Bach and Beethoven differ" → "... of Bach differ", "... of Beethoven differ";
     lists too ("the Sahara, the Gobi and the Atacama deserts"). Only when every item is a
     capitalised name and the last is not much longer than the one before it (then "the
-    Dutch and the English East India Companies" share their words and stay whole)."""
+    Dutch and the English East India Companies" share their words and stay whole). The
+    copies, and a last conjunct that is a part of its own ("the goal they raced for")."""
     words = clause.split()
     for c, conj in enumerate(words):
         if conj.lower() not in ("and", "or") or c == 0 or c + 1 >= len(words):
@@ -218,8 +227,10 @@ def _split_names(clause: str) -> list[str]:
                 break
         left_end = c
         items: list[tuple[int, int]] = []
-        # Names followed by their verb are the clause's subject: it opens with them.
-        subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]))
+        # Names followed by their verb are the clause's subject, and names before a colon
+        # or a dash its topic ("Jesse Owens and Usain Bolt: how many …"): it opens with them.
+        subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]) or words[r1] in _DASHES)
+        subject = subject or words[r1 - 1].endswith(":")
         while True:
             start = _name_before(words, left_end, subject=subject)
             if start == left_end or not _is_name_word(words[left_end - 1]):
@@ -257,8 +268,8 @@ def _split_names(clause: str) -> list[str]:
             " ".join(head + [w.rstrip(",;:") for w in words[a:b]] + shared) + mark for a, b in items
         ]
         out = [" ".join([o, *tail]) for o in out]
-        return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out + extra]
-    return [clause]
+        return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out], extra
+    return [clause], []
 
 
 def _singular(word: str) -> str:

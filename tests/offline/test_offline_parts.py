@@ -240,6 +240,35 @@ def test_names_that_are_the_clauses_subject_may_open_it() -> None:
     ]  # fmt: skip
 
 
+def test_names_before_a_colon_or_a_dash_are_the_topic_of_the_clause() -> None:
+    owens, bolt = question_parts(
+        "Jesse Owens and Usain Bolt: how many golds did each sprinter win?"
+    )
+    assert [owens.text, bolt.text] == [
+        "Jesse Owens: how many golds did each sprinter win",
+        "Usain Bolt: how many golds did each sprinter win",
+    ]
+    # "each" is Owens or Bolt, whichever the copy names: nothing is borrowed
+    assert not bolt.refers_back and "owens" not in bolt.terms
+    dashed = question_parts("Mont Blanc, Mount Elbrus and Mount Everest - how tall is each?")
+    assert [p.text for p in dashed] == [
+        "Mont Blanc - how tall is each", "Mount Elbrus - how tall is each",
+        "Mount Everest - how tall is each",
+    ]  # fmt: skip
+    titled = question_parts("Ivan the Terrible and Peter the Great: who was crowned first?")
+    assert [p.text for p in titled] == [
+        "Ivan the Terrible: who was crowned first", "Peter the Great: who was crowned first"
+    ]  # fmt: skip
+
+
+def test_a_copy_that_says_it_still_points_back() -> None:
+    _, ashoka, kanishka = question_parts(
+        "Who founded Buddhism, and what did Ashoka and Kanishka do for it?"
+    )
+    # "it" is Buddhism, not one of the names the clause was copied for
+    assert ashoka.refers_back and kanishka.refers_back and "buddhism" in kanishka.terms
+
+
 def test_a_difference_between_several_things_is_one_part() -> None:
     (part,) = question_parts("What is the difference between Box, Rc and RefCell?")
     assert {"box", "rc", "refcell"} <= part.terms
