@@ -89,11 +89,11 @@ def question_parts(question: str) -> list[Part]:
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
-    copies: set[int] = set()  # pieces that are one name's copy of a clause naming several
+    copies: dict[int, list[str]] = {}  # one name's copy of a clause naming several: all copies
     for n, clause in enumerate(clauses or [text], 1):
         named, extra = _split_names(clause)
         if len(named) > 1:
-            copies.update(range(len(pieces), len(pieces) + len(named)))
+            copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
         split = named + extra if len(named) > 1 else _split_coordination(clause)
         # "…, and why" asks it of each thing the last clause names.
         pieces += [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
@@ -110,8 +110,11 @@ def question_parts(question: str) -> list[Part]:
             words -= _OF_THE_NAMES
         refers = bool(words & _REFERS_BACK) and bool(parts)
         query_words = keywords(piece)
+        # One name's copy borrows none of the other names ("the roles Rousseau played in it").
+        others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
+        borrowed = [w for w in context if w not in others][:4]
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
-            query_words = list(dict.fromkeys(query_words + context[:4]))
+            query_words = list(dict.fromkeys(query_words + borrowed))
         if not refers and (doer := _doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
@@ -225,20 +228,11 @@ def _split_names(clause: str) -> tuple[list[str], list[str]]:
             r1 += 1
             if words[r1 - 1].endswith((",", ";", ":")):
                 break
-        left_end = c
-        items: list[tuple[int, int]] = []
         # Names followed by their verb are the clause's subject, and names before a colon
         # or a dash its topic ("Jesse Owens and Usain Bolt: how many …"): it opens with them.
         subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]) or words[r1] in _DASHES)
         subject = subject or words[r1 - 1].endswith(":")
-        while True:
-            start = _name_before(words, left_end, subject=subject)
-            if start == left_end or not _is_name_word(words[left_end - 1]):
-                break
-            items.insert(0, (start, left_end))
-            if start - 1 < 1 or not words[start - 1].endswith(","):
-                break
-            left_end = start  # "A, B and C": the item before ends with a comma
+        items = _names_ending_at(words, c, subject=subject)
         if r1 == r0 or not items or words[items[0][0] - 1].lower() == _BETWEEN:
             continue  # "the war between Britain and France" names one thing
         last_len = items[-1][1] - items[-1][0] - (words[items[-1][0]].lower() == "the")
@@ -270,6 +264,20 @@ def _split_names(clause: str) -> tuple[list[str], list[str]]:
         out = [" ".join([o, *tail]) for o in out]
         return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out], extra
     return [clause], []
+
+
+def _names_ending_at(words: list[str], end: int, *, subject: bool) -> list[tuple[int, int]]:
+    """The (start, end) spans of the names listed before ``words[end]`` (an "and"): the
+    name that ends there, and those before it each ending with a comma ("A, B and …")."""
+    items: list[tuple[int, int]] = []
+    while True:
+        start = _name_before(words, end, subject=subject)
+        if start == end or not _is_name_word(words[end - 1]):
+            return items
+        items.insert(0, (start, end))
+        if start - 1 < 1 or not words[start - 1].endswith(","):
+            return items
+        end = start
 
 
 def _singular(word: str) -> str:

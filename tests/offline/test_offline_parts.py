@@ -261,6 +261,15 @@ def test_names_before_a_colon_or_a_dash_are_the_topic_of_the_clause() -> None:
     ]  # fmt: skip
 
 
+def test_one_names_copy_borrows_none_of_the_other_names() -> None:
+    _, rousseau = question_parts(
+        "Explain the Age of Enlightenment and the roles Voltaire and Rousseau played in it."
+    )
+    # "it" points back, but to the age, not to Voltaire
+    assert rousseau.refers_back and "voltaire" not in rousseau.terms
+    assert {"enlightenment", "rousseau"} <= rousseau.terms
+
+
 def test_a_copy_that_says_it_still_points_back() -> None:
     _, ashoka, kanishka = question_parts(
         "Who founded Buddhism, and what did Ashoka and Kanishka do for it?"
