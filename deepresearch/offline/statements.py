@@ -414,8 +414,11 @@ def _looks_like_code(line: str) -> bool:
 def _code_quote(line: str) -> list[str]:
     code = line.strip()
     # A line needs two words to say something ('"inputs": {' and 'return x' do not).
-    if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or len(_WORDS.findall(code)) < 2:
+    said = len(_WORDS.findall(code))
+    if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or said < 2:
         return []
+    if said < 3 and code.endswith(("{", "(", "[")):
+        return []  # a block's opening line ('match coin {'): what follows says what it does
     if code.startswith(("#", "//", '"""', "'''")):
         return []  # comments: the prose around the block says it better
     # A code span's fence is a backtick run longer than any inside it (CommonMark), so
