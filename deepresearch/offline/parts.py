@@ -38,7 +38,7 @@ _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 _COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
-     "these", "those", "there", "each", "both"]
+     "these", "those", "there", "then", "each", "both"]
 )  # fmt: skip
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 # In one name's copy of a clause naming several, these speak of the names themselves.

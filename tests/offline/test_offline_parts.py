@@ -149,6 +149,11 @@ def test_a_part_pointing_back_borrows_every_name_of_the_first_clause() -> None:
     *_, led = question_parts(question)
     assert led.refers_back
     assert {"germany", "italy"} <= led.terms and {"germany", "italy"}.isdisjoint(led.own)
+    # "then" is the time the first clause names
+    *_, then = question_parts(
+        "What was the Edo period in Japan, and who governed the country then?"
+    )
+    assert then.refers_back and {"edo", "period"} <= then.terms
 
 
 def test_bridges_are_ranked_by_the_parts_own_words_by_root() -> None:
