@@ -3,13 +3,16 @@
 Sources are kept for a part by a lenient statement match (one rare word can carry it), so a
 part the gathered sources cannot answer still draws findings: "the melting point of the
 Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
-an open gap, not an answered one. Four signs, all from the part's own wording:
+an open gap, not an answered one. Five signs, all from the part's own wording:
 
 - the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
   its findings name none of them: they are about something else. One name is enough, as a
   name may only describe the answer ("the hero who slew Goliath") and the question's
   names may be split oddly ("Jesse Usain Bolt"), so a name's words may be spread over
   those sources;
+- a part that asks how many or how much of something ("how many dragons guard it") when
+  no source behind its findings speaks of that thing: a count is given with what it
+  counts ("eleven players", "over a billion copies");
 - a part that asks with several words of its own, none of which its findings state;
 - a part that asks with two words of its own about a thing a gathered source is titled
   ("shoe" of "what was his shoe size", the source *Shoe*) and refers to an earlier part
@@ -47,7 +50,11 @@ PART_GAP = "No source found answers this part of the question: "
 THINGS_APART = 2  # titled things a part asks about that no source behind it states together
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 
-_APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
+_APOSTROPHES = re.compile(r"['’ʼ`´]")
+# What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
+_COUNTED = re.compile(
+    r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE
+)  # "Bahá'í" as the question types it, "Baháʼí" in text
 
 
 def _roots(text: str) -> set[str]:
@@ -106,6 +113,9 @@ def unanswered_reason(
     names = [n for n in (_roots(name) for name in _names(part.text)) if n]
     if names and not any(_held(n, said) for n in names):
         return "the sources found for it name none of the names it gives"
+    counted = _roots(m[1]) if (m := _COUNTED.search(part.text)) else set()  # none: "how much does"
+    if counted and not _held(counted, said):
+        return "no source behind its findings speaks of what it counts"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
     if len(own) >= OWN_WORDS_ASKED:
         stated = set().union(*(_roots(f) for f in findings))

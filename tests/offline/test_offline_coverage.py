@@ -43,6 +43,19 @@ def test_a_name_is_held_in_another_form_of_its_words() -> None:
     )
 
 
+def test_a_count_of_a_thing_no_source_speaks_of_is_not_answered() -> None:
+    question = "What is the Great Wall of China, and how many dragons guard it?"
+    said = "Guard towers stood along the wall. Great Wall of China"
+    reason = unanswered_reason(part(question), [said], [said])
+    assert reason is not None and "counts" in reason
+    # a count is given with what it counts, in any form of the word
+    dragons = f"{said} Two stone dragons guard its eastern gate."
+    assert unanswered_reason(part(question), [said], [dragons]) is None
+    # "how much does it cost" names nothing to count
+    cost = part("What is the Great Wall of China, and how much does it cost to visit?")
+    assert unanswered_reason(cost, [said], [said]) is None
+
+
 def test_a_part_asking_in_several_words_none_of_which_its_findings_state_is_not_answered() -> None:
     question = "What is the Great Wall of China, and what is its annual electricity bill?"
     said = "The Great Wall of China is a series of fortifications in China. Great Wall of China"
