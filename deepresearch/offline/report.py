@@ -266,8 +266,9 @@ def _conclusion(shown: list[FindingBrief], strong: int, conflicts: bool) -> str:
     if conflicts:
         checked = "Some figures differ between sources; see the conflicts above."
     elif strong:
+        verb = "is" if strong == 1 else "are"
         checked = (
-            f"{strong} of the findings above are supported by more than one source, and "
+            f"{strong} of the findings above {verb} supported by more than one source, and "
             "none contradicts another."
         )
     else:

@@ -99,6 +99,7 @@ def test_the_summary_answers_each_part_with_its_findings() -> None:
     ) in summary
     conclusion = md.split("## Conclusion", 1)[1]
     assert "Gutenberg built a printing press" in conclusion
+    assert "1 of the findings above is supported by more than one source" in conclusion
 
 
 def test_gaps_and_limitations_are_listed() -> None:
