@@ -312,6 +312,8 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]  # "between 499 and 449 BC" is one span, not two things
     if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
         return [clause]
+    if right[0].lower() == head[-1].lower():
+        right = right[1:]  # "serve as X and as Y": the head already ends with "as"
     return [" ".join(head + left), " ".join(head + right)]
 
 

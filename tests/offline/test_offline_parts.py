@@ -283,6 +283,14 @@ def test_a_copy_that_says_it_still_points_back() -> None:
     assert ashoka.refers_back and kanishka.refers_back and "buddhism" in kanishka.terms
 
 
+def test_a_word_the_shared_head_ends_with_is_not_repeated() -> None:
+    parts = question_parts("Which config fields serve as the master switch and as the threshold?")
+    assert [p.text for p in parts] == [
+        "Which config fields serve as the master switch",
+        "Which config fields serve as the threshold",
+    ]
+
+
 def test_a_difference_between_several_things_is_one_part() -> None:
     (part,) = question_parts("What is the difference between Box, Rc and RefCell?")
     assert {"box", "rc", "refcell"} <= part.terms
