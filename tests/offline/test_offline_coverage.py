@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from deepresearch.offline.coverage import unanswered_reason
 from deepresearch.offline.parts import Part, question_parts
 
@@ -43,26 +45,36 @@ def test_a_name_is_held_in_another_form_of_its_words() -> None:
     )
 
 
-def test_a_count_of_a_thing_no_source_speaks_of_is_not_answered() -> None:
-    question = "What is the Great Wall of China, and how many dragons guard it?"
-    said = "Guard towers stood along the wall. Great Wall of China"
+@pytest.mark.parametrize(
+    ("question", "said", "answer", "why"),
+    [
+        (
+            "What is the Great Wall of China, and what is its annual electricity bill?",
+            "The Great Wall of China is a series of fortifications in China. Great Wall of China",
+            "Its annual electricity bill is paid by the state.",
+            "words",  # several words of its own, none stated
+        ),
+        (
+            "What is the Great Wall of China, and how many dragons guard it?",
+            "Guard towers stood along the wall. Great Wall of China",
+            "Two stone dragons guard its eastern gate.",
+            "counts",  # a count is given with what it counts, in any form of the word
+        ),
+    ],
+)
+def test_a_part_whose_findings_miss_what_it_asks_about_is_not_answered(
+    question: str, said: str, answer: str, why: str
+) -> None:
     reason = unanswered_reason(part(question), [said], [said])
-    assert reason is not None and "counts" in reason
-    # a count is given with what it counts, in any form of the word
-    dragons = f"{said} Two stone dragons guard its eastern gate."
-    assert unanswered_reason(part(question), [said], [dragons]) is None
-    # "how much does it cost" names nothing to count
+    assert reason is not None and why in reason
+    answered = f"{said} {answer}"
+    assert unanswered_reason(part(question), [answered], [answered]) is None
+
+
+def test_a_part_asking_how_much_names_nothing_to_count() -> None:
     cost = part("What is the Great Wall of China, and how much does it cost to visit?")
+    said = "Guard towers stood along the wall. Great Wall of China"
     assert unanswered_reason(cost, [said], [said]) is None
-
-
-def test_a_part_asking_in_several_words_none_of_which_its_findings_state_is_not_answered() -> None:
-    question = "What is the Great Wall of China, and what is its annual electricity bill?"
-    said = "The Great Wall of China is a series of fortifications in China. Great Wall of China"
-    reason = unanswered_reason(part(question), [said], [said])
-    assert reason is not None and "words" in reason
-    billed = f"{said} Its annual electricity bill is paid by the state."
-    assert unanswered_reason(part(question), [billed], [billed]) is None
 
 
 def test_a_short_part_may_be_answered_in_other_words() -> None:
