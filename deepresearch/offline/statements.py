@@ -1,11 +1,11 @@
 """What may become a finding: statements, not layout. Prose is split into sentences;
-tables, code blocks, box-drawing diagrams, headings, navigation and boilerplate are not
-statements. A table row or a code line may still answer a question, so each is kept as a
-brief quote of its own, never merged into the prose around it: a row with its table's
-column names ("Table row: Environment: Cursor Agent; Recommended Value: 40000"), so that
-it says what its cells are. A code block that draws boxes is a diagram, not code. A line
-of markup or one dense with code symbols outside a fence (a PDF loses its fences) is
-quoted as a code line too.
+tables, code blocks, box-drawing diagrams, captions ("Listing 6-6: …"), headings,
+navigation and boilerplate are not statements. A table row or a code line may still
+answer a question, so each is kept as a brief quote of its own, never merged into the
+prose around it: a row with its table's column names ("Table row: Environment: Cursor
+Agent; Recommended Value: 40000"), so that it says what its cells are. A code block that
+draws boxes is a diagram, not code. A line of markup or one dense with code symbols
+outside a fence (a PDF loses its fences) is quoted as a code line too.
 
 ``statements`` is idempotent: the statements of a text made of statements are the same
 statements (the offline summary and digest are such texts).
@@ -34,6 +34,13 @@ TABLE_ROW = "Table row: "
 CODE = "Code: "
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# A caption: a line of its own naming a numbered float of the document ("Listing 6-6: A
+# match that …", "Figure 4-1: …", "Table 2 – …"). It labels the block beside it (code, a
+# picture, a table), which is what says something; the label alone is not a statement.
+_CAPTION = re.compile(
+    r"^(?:Listing|Figure|Fig\.|Table|Example|Exhibit|Diagram|Chart|Illustration|Algorithm)"
+    r"\s+[A-Z]?\d+(?:[-.\u2013]\d+)*[a-z]?\s*[:.\u2013\u2014-]\s+\S"
+)
 # A paragraph that opens in lower case right after a code block goes on with the sentence
 # the block interrupted ("This expression:" / code / "is a block that evaluates to 4.").
 _CONTINUATION = re.compile(r"^\s*[^\W\d_A-Z]")
@@ -107,6 +114,8 @@ def statements(text: str) -> list[str]:
             reader.flush(end_lead=True)  # a box-drawing line: a diagram's labels
         elif not line.strip():
             reader.flush()
+        elif not reader.lines and _caption(line, lines[i : i + 1]):
+            reader.flush(end_lead=True)
         elif _LIST_MARK.match(line) or line.lstrip().startswith((TABLE_ROW, CODE)):
             reader.item(line)
         elif _looks_like_code(line):
@@ -246,6 +255,14 @@ class _Prose:
         if not lead and self.parents:
             lead = self.parents[-1][1]
         return "" if not lead or own.startswith(lead) else lead
+
+
+def _caption(line: str, following: list[str]) -> bool:
+    """Whether ``line``, which opens a paragraph, is a caption: the whole paragraph (the
+    ``following`` line is blank, or there is none), naming a numbered listing, figure or
+    table."""
+    alone = not following or not following[0].strip()
+    return alone and _CAPTION.match(_plain(line.strip())) is not None
 
 
 def _joined(lead: str, own: str) -> str:

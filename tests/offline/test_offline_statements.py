@@ -354,3 +354,29 @@ def test_a_lead_in_and_the_short_code_block_it_introduces_are_one_statement() ->
     assert len(statements(long)) == 8
     program = 'Here is the program:\n\n```\nfn main() {\n    println!("hello there");\n}\n```\n'
     assert statements(program) == ["Here is the program:", 'Code: `println!("hello there");`']
+
+
+def test_a_caption_labels_its_block_and_is_not_a_statement() -> None:
+    text = (
+        "Consider the program in Listing 6-6 that matches on an Option value.\n\n"
+        '```\nmatch config_max {\n    Some(max) => println!("The maximum is {max}"),\n'
+        "    _ => (),\n}\n```\n\n"
+        "Listing 6-6: A `match` that only cares about executing code when the value is `Some`\n\n"
+        "Figure 4-1: The representation in memory of a String holding the value hello\n\n"
+        "Table 3 \u2013 Integer types and their sizes in memory\n\n"
+        "If the value is Some, we print out the value in the Some variant."
+    )
+    said = statements(text)
+    assert not any(s.startswith(("Listing", "Figure", "Table 3")) for s in said), said
+    assert "Consider the program in Listing 6-6 that matches on an Option value." in said
+    assert "If the value is Some, we print out the value in the Some variant." in said
+
+
+def test_a_caption_shaped_line_inside_a_paragraph_or_list_is_text() -> None:
+    text = (
+        "Figure 2: the loop runs until the queue is empty\nand then the worker exits.\n\n"
+        "- Example 1: install the package globally with the -g flag"
+    )
+    said = statements(text)
+    assert said[0].startswith("Figure 2: the loop runs until the queue is empty and then")
+    assert said[1] == "Example 1: install the package globally with the -g flag"
