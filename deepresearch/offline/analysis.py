@@ -233,6 +233,7 @@ def _unanswered(
     """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
     each part that drew findings which only share a word with it."""
     titles = {s.id: s.title for s in sources}
+    gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
     out: dict[int, str] = {}
     for i, part in enumerate(parts):
         mine = [c for c in chosen if c.part == i]
@@ -241,7 +242,7 @@ def _unanswered(
         ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
         said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
         statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
-        reason = unanswered_reason(part, said, statements, list(titles.values()))
+        reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
         if reason is not None:
             out[i] = reason
     return out

@@ -6,7 +6,9 @@ Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such 
 an open gap, not an answered one. Five signs, all from the part's own wording:
 
 - the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
-  its findings name none of them: they are about something else. One name is enough, as a
+  its findings name none of them: they are about something else (unless a tenth of all
+  the sources gathered name it: then it is what the whole search is about, as "Python"
+  is over Python's documentation, whose pages seldom say it). One name is enough, as a
   name may only describe the answer ("the hero who slew Goliath") and the question's
   names may be split oddly ("Jesse Usain Bolt"), so a name's words may be spread over
   those sources;
@@ -48,6 +50,7 @@ TITLE_WORD = 3  # letters each word of a title needs to tell what a part asks ab
 # lists such a part as "Not answered").
 PART_GAP = "No source found answers this part of the question: "
 THINGS_APART = 2  # titled things a part asks about that no source behind it states together
+COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 
 _APOSTROPHES = re.compile(r"['’ʼ`´]")
@@ -96,7 +99,11 @@ def _held(wanted: set[str], roots: set[str]) -> bool:
 
 
 def unanswered_reason(
-    part: Part, findings: list[str], statements: list[str], titles: Sequence[str] = ()
+    part: Part,
+    findings: list[str],
+    statements: list[str],
+    titles: Sequence[str] = (),
+    gathered: Sequence[str] = (),
 ) -> str | None:
     """Why the findings drawn for ``part`` do not answer it, or None when they may.
 
@@ -106,12 +113,15 @@ def unanswered_reason(
         statements: the texts of the sources those findings come from, one per source,
             each with its title (a name may be given in a statement the findings left out).
         titles: the titles of the sources gathered (see ``titled_words``).
+        gathered: the texts of the sources gathered, each with its title: a name that
+            many of them state is what the whole search is about ("Does Python ship …"
+            over Python's documentation), not a thing its findings must name.
     """
     if not findings:
         return "no finding was drawn for it"
     said = set().union(*(_roots(s) for s in statements + findings))
     names = [n for n in (_roots(name) for name in _names(part.text)) if n]
-    if names and not any(_held(n, said) for n in names):
+    if names and not any(_held(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
     counted = _roots(m[1]) if (m := _COUNTED.search(part.text)) else set()  # none: "how much does"
     if counted and not _held(counted, said):
@@ -132,6 +142,12 @@ def unanswered_reason(
             "states two of its words together"
         )
     return None
+
+
+def _common(name: set[str], gathered: Sequence[str]) -> bool:
+    """Whether COMMON_NAME of the ``gathered`` texts (two at least) state ``name``."""
+    stating = sum(_held(name, _roots(text)) for text in gathered)
+    return stating >= max(2, COMMON_NAME * len(gathered))
 
 
 def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequence[str]) -> bool:

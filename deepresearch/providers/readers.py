@@ -48,6 +48,7 @@ STOPWORDS = _STOPWORDS
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _SPACE_RUNS = re.compile(r"[ \t\r\f\v]+")
 _LETTERS = re.compile(r"[^\W\d_]+")  # a word, for counting them (numbers are not)
+_ALNUM = re.compile(r"[^\W_]")  # a letter or a digit
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,7 @@ class _HTMLText(HTMLParser):
         self.links: list[tuple[int, int, int]] = []
         self._page = name  # the file's name: 'page.html#intro' links into the page itself
         self._anchor = False  # inside <a href>
+        self._self_link = False  # inside <a href="#…">: a permalink's '¶' is not text
         self._row_links = [0, 0, 0]  # ... of the open table row
         self.verbatim: set[int] = set()  # parts whose line breaks are the file's (in <pre>)
         self.title_parts: list[str] = []
@@ -398,6 +400,7 @@ class _HTMLText(HTMLParser):
             self._skipped.append(tag)
         elif tag == "a" and (href := dict(attrs).get("href")) is not None:
             self._anchor = True
+            self._self_link = href.startswith("#")
             own = href.partition("#")[0] in ("", self._page)
             link = (1, 0, 0) if own else (0, 1, 0)
             if self._row is not None:
@@ -438,7 +441,7 @@ class _HTMLText(HTMLParser):
         if tag == "title":
             self._in_title = False
         elif tag == "a":
-            self._anchor = False
+            self._anchor = self._self_link = False
         elif tag == "code" and self._code and self._inline_code():
             self._code -= 1
             self._emit("`")
@@ -469,8 +472,8 @@ class _HTMLText(HTMLParser):
         return not (self._pre or self._heading_level or self._cell is not None or self._in_title)
 
     def handle_data(self, data: str) -> None:
-        if self._skipped:
-            return
+        if self._skipped or (self._self_link and not _ALNUM.search(data)):
+            return  # a heading's permalink mark ('¶', '#', '§') names nothing
         if self._in_title:
             self.title_parts.append(data)
         elif self._cell is not None:

@@ -20,6 +20,18 @@ def test_a_part_whose_sources_name_none_of_its_names_is_not_answered() -> None:
     assert reason is not None and "name" in reason
 
 
+def test_a_name_much_of_the_search_states_is_not_required_of_the_findings() -> None:
+    question = "My worker leaks memory. Does Python ship a tool that finds the lines?"
+    said = "tracemalloc traces memory blocks allocated per line. tracemalloc"
+    other = ["gc Python's garbage collector.", "sys Python runtime services."]
+    gathered = [said, *other, "os Operating system interfaces.", "re Regular expressions."]
+    # the documentation's pages seldom say the name they are all about
+    assert unanswered_reason(part(question, 0), [said], [said], (), gathered) is None
+    alone = [said, other[0], *[f"page {n} on something else." for n in range(30)]]
+    reason = unanswered_reason(part(question, 0), [said], [said], (), alone)
+    assert reason is not None and "names" in reason
+
+
 def test_a_name_given_by_a_statement_the_findings_left_out_counts() -> None:
     statements = [f"Lead {MELTING}", "Lead Zorbulon crystals hold traces of lead."]
     assert unanswered_reason(part(QUESTION), [f"{MELTING} Lead"], statements) is None

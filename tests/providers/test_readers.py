@@ -103,6 +103,18 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
 
 
+def test_a_headings_permalink_mark_is_not_text(tmp_path: Path) -> None:
+    page = tmp_path / "pathlib.html"
+    page.write_text(
+        '<h2>Basic use<a class="headerlink" href="#basic-use">¶</a></h2>'
+        '<p>See <a href="#fn1">[1]</a> and <a href="#basic-use">basic use</a>.</p>',
+        encoding="utf-8",
+    )
+    lines = read_document(page).outline.splitlines()
+    assert "## Basic use" in lines  # the mark names nothing
+    assert "See [1] and basic use." in lines  # a link in the page with words is text
+
+
 def test_html_code_spans_read_as_markdown_code_spans(tmp_path: Path) -> None:
     # A <code> in prose is a code span, as in Markdown: 'cargo build puts...' opens with
     # code, not with a lower-case word that goes on with a sentence.
