@@ -58,6 +58,8 @@ _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)([^\n]+?)(?<=\S)\1")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])")
 _CODE_MARK = re.compile(r"`")
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")  # a fence closes a span of its length
+_HELD = re.compile("\ue000(\\d+)\ue001")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
@@ -404,8 +406,17 @@ def _shorter(sentence: str) -> list[str]:
 
 
 def _plain(text: str) -> str:
-    """``text`` without Markdown's emphasis pairs and code-span backticks."""
-    return _CODE_MARK.sub("", _EMPHASIS.sub(r"\1", _STRONG.sub(r"\2", text)))
+    """``text`` without Markdown's emphasis pairs and code-span backticks. A code span is
+    literal (CommonMark): `__init__()` keeps its underscores, and ``**`x`**`` is bold."""
+    spans: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        spans.append(m[0])
+        return f"\ue000{len(spans) - 1}\ue001"  # private-use marks: no text has them
+
+    held = _CODE_SPAN.sub(hold, text)
+    plain = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\2", held))
+    return _CODE_MARK.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -435,7 +446,7 @@ def _code_quote(line: str) -> list[str]:
     if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or said < 2:
         return []
     if said < 3 and code.endswith(("{", "(", "[")):
-        return []  # a block's opening line ('match coin {'): what follows says what it does
+        return []  # a block's opening line ('match coin {'): says nothing
     if code.startswith(("#", "//", '"""', "'''")):
         return []  # comments: the prose around the block says it better
     # A code span's fence is a backtick run longer than any inside it (CommonMark), so

@@ -329,6 +329,11 @@ def test_a_lone_asterisk_is_text_and_emphasis_pairs_are_marks() -> None:
         'Optimize every dependency with [profile.dev.package."*"] in your Cargo.toml; '
         "all of them, since 2 * 3 is six."
     ]
+    # a code span is literal: its underscores are not emphasis marks
+    coded = "Define `__init__()` and guard with `if __name__ == '__main__':` in **`main.py`**."
+    assert statements(coded) == [
+        "Define __init__() and guard with if __name__ == '__main__': in main.py."
+    ]
 
 
 def test_a_code_line_under_a_table_header_is_quoted_with_it() -> None:
