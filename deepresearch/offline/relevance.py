@@ -29,7 +29,7 @@ from deepresearch.offline.parts import (
     entities,
     own_share,
 )
-from deepresearch.offline.statements import statement_terms
+from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText
@@ -44,6 +44,9 @@ UNTIED_SHARE = 0.6  # of its score, for an entry not tied to the answer a part p
 # Of its match, for a lead-in ("Let's see what's inside the build script:"): it says what
 # follows, not the thing itself, and what follows is stated with it or after it.
 LEAD_IN_SHARE = 0.7
+# ... and for a statement about the text itself ("Finally, we'll discuss lifetimes: …"):
+# it says what the text does, where a statement beside it says what the thing is.
+SIGNPOST_SHARE = 0.5
 
 
 @dataclass
@@ -105,17 +108,23 @@ def part_scores(
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
+        shares = [_share(unit) for unit in units.get(src.id, [])]
         for i, part in enumerate(parts):
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
-                score = weights.part_match(part, terms)
-                if unit.endswith(":"):
-                    score *= LEAD_IN_SHARE
+                score = weights.part_match(part, terms) * shares[pos]
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0
             out[(src.id, i)] = (best, ranked)
     return out
+
+
+def _share(unit: str) -> float:
+    """Of a statement's match, the share it keeps: less for a lead-in or a signpost."""
+    return (LEAD_IN_SHARE if unit.endswith(":") else 1.0) * (
+        SIGNPOST_SHARE if signposts(unit) else 1.0
+    )
 
 
 def source_scores(

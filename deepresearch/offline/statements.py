@@ -41,6 +41,22 @@ _CAPTION = re.compile(
     r"^(?:Listing|Figure|Fig\.|Table|Example|Exhibit|Diagram|Chart|Illustration|Algorithm)"
     r"\s+[A-Z]?\d+(?:[-.\u2013]\d+)*[a-z]?\s*[:.\u2013\u2014-]\s+\S"
 )
+# Talk about the text itself rather than its subject: the writers announcing what they
+# will do ("Finally, we'll discuss lifetimes …", "Let's look at …") or narrating how they
+# built an example ("For this example, we've created …"), and the text as the subject of
+# a verb of discourse ("This chapter covers …", "This example's purpose is …"; not "This
+# section of Cargo.toml can be used …": that section is the subject's). Hypotheses
+# ("let's say …") set up a case and are not announcements.
+_DOC = r"(?:chapter|section|guide|page|tutorial|book|example|document|article|lesson|part)"
+_SIGNPOST = re.compile(
+    r"^(?:[^,.;:]{0,40},\s*)?(?:let['’]s|let us|we['’]ll|we will|we['’]re going to|"
+    r"we are going to|we shall)\b(?!\s+(?:say|suppose|assume|imagine|pretend)\b)"
+    rf"|^(?:for|in) (?:this|the next|the following|our) {_DOC},\s*(?:we|let['’]s)\b"
+    rf"|^(?:this|the next|the following|the previous) {_DOC}(?:['’]s purpose\b|\s+(?:will\s+)?"
+    r"(?:covers?|describes?|explains?|discuss(?:es)?|documents?|details?|introduces?|"
+    r"provides?|shows?|demonstrates?|walks?|deals?|is about|assumes?|uses?)\b)",
+    re.IGNORECASE,
+)
 # A paragraph that opens in lower case right after a code block goes on with the sentence
 # the block interrupted ("This expression:" / code / "is a block that evaluates to 4.").
 _CONTINUATION = re.compile(r"^\s*[^\W\d_A-Z]")
@@ -271,6 +287,14 @@ def _joined(lead: str, own: str) -> str:
     if not lead:
         return own
     return f"{lead} {own}" if lead.endswith(":") else f"{lead}: {own}"
+
+
+def signposts(statement: str) -> bool:
+    """Whether ``statement`` talks about the text it is in rather than its subject: it
+    announces what the text will do, narrates how an example was made, or has the text
+    itself as its subject. Such a sentence may still say something, so it is ranked
+    lower, not dropped."""
+    return _SIGNPOST.match(statement.lstrip()) is not None
 
 
 def statement_terms(text: str) -> set[str]:

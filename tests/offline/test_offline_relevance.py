@@ -191,3 +191,16 @@ def test_a_lead_in_ranks_below_a_statement_that_says_as_much(titled: Titled) -> 
     weights = relevance.Weights([term_set(src.text)])
     _, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
     assert ranked[0][1].startswith("The release profile settings favour")
+
+
+def test_a_statement_about_the_text_ranks_below_one_about_the_subject(titled: Titled) -> None:
+    # Both state the part's words, the first first; it only announces what the text does.
+    announce = "Finally, we'll discuss how lifetimes relate references for the compiler."
+    state = "Lifetimes tell the compiler how references relate to each other."
+    (src,) = titled({"Generics": f"{announce}\n{state}"})
+    parts = question_parts("How do lifetimes relate references for the compiler?")
+    weights = relevance.Weights([term_set(src.text)])
+    _, ranked = relevance.part_scores(parts, [src], {src.id: [announce, state]}, weights)[
+        (src.id, 0)
+    ]
+    assert ranked[0][1] == state

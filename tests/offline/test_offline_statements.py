@@ -6,6 +6,7 @@ from deepresearch.offline import research
 from deepresearch.offline.statements import (
     MAX_STATEMENT_CHARS,
     as_text,
+    signposts,
     statement_terms,
     statements,
 )
@@ -385,3 +386,27 @@ def test_a_caption_shaped_line_inside_a_paragraph_or_list_is_text() -> None:
     said = statements(text)
     assert said[0].startswith("Figure 2: the loop runs until the queue is empty and then")
     assert said[1] == "Example 1: install the package globally with the -g flag"
+
+
+def test_a_sentence_about_the_text_itself_is_a_signpost() -> None:
+    about_text = [
+        "Finally, we'll discuss lifetimes: generics that tell the compiler how references relate.",
+        "Let's look at the features Rust provides for writing tests.",
+        "In this chapter, we will build a web server.",
+        "We’re going to add a loop to the guessing game.",
+        "For this example, we've created variables with hardcoded values.",
+        "This chapter covers calling panic! first and then returning Result values.",
+        "This example's purpose is to give you a visual guide to how drop works.",
+        "The next section shows how to publish a crate.",
+    ]
+    about_subject = [
+        "Let's say you're working with the uuid crate and discover a bug.",
+        "For example, let's suppose the build runs twice.",
+        "If we call println! in a test and it passes, we won't see its output.",
+        "In Chapter 6, we discussed how to use if let as a shorter match.",
+        "This section of Cargo.toml can be used to override dependencies.",
+        "This example adds a dependency on the time crate.",
+        "Willow trees grow near water.",
+    ]
+    assert [s for s in about_text if not signposts(s)] == []
+    assert [s for s in about_subject if signposts(s)] == []
