@@ -47,6 +47,8 @@ _CAPTION = re.compile(
 # a verb of discourse ("This chapter covers …", "This example's purpose is …"; not "This
 # section of Cargo.toml can be used …": that section is the subject's). Hypotheses
 # ("let's say …") set up a case and are not announcements.
+# A numbered listing or figure as the subject ("Listing 15-14 shows a … struct") describes
+# the block, like a caption in prose, unless it "shows that" something is so.
 _DOC = r"(?:chapter|section|guide|page|tutorial|book|example|document|article|lesson|part)"
 _SIGNPOST = re.compile(
     r"^(?:[^,.;:]{0,40},\s*)?(?:let['’]s|let us|we['’]ll|we will|we['’]re going to|"
@@ -54,7 +56,8 @@ _SIGNPOST = re.compile(
     rf"|^(?:for|in) (?:this|the next|the following|our) {_DOC},\s*(?:we|let['’]s)\b"
     rf"|^(?:this|the next|the following|the previous) {_DOC}(?:['’]s purpose\b|\s+(?:will\s+)?"
     r"(?:covers?|describes?|explains?|discuss(?:es)?|documents?|details?|introduces?|"
-    r"provides?|shows?|demonstrates?|walks?|deals?|is about|assumes?|uses?)\b)",
+    r"provides?|shows?|demonstrates?|walks?|deals?|is about|assumes?|uses?)\b)"
+    r"|^(?:the \w+ in )?(?:listing|figure|table|example)s? \d[\w.-]*\s+(?!shows that\b)(?-i:[a-z])",
     re.IGNORECASE,
 )
 # A paragraph that opens in lower case right after a code block goes on with the sentence

@@ -398,6 +398,8 @@ def test_a_sentence_about_the_text_itself_is_a_signpost() -> None:
         "This chapter covers calling panic! first and then returning Result values.",
         "This example's purpose is to give you a visual guide to how drop works.",
         "The next section shows how to publish a crate.",
+        "Listing 15-14 shows a CustomSmartPointer struct whose drop prints a message.",
+        "The code in Listing 19-3 determines the background color from several checks.",
     ]
     about_subject = [
         "Let's say you're working with the uuid crate and discover a bug.",
@@ -407,6 +409,8 @@ def test_a_sentence_about_the_text_itself_is_a_signpost() -> None:
         "This section of Cargo.toml can be used to override dependencies.",
         "This example adds a dependency on the time crate.",
         "Willow trees grow near water.",
+        "Listing 19-3 shows that if let, else if and else if let can be mixed.",
+        "Example 1: npm install -g foo installs the package globally.",
     ]
     assert [s for s in about_text if not signposts(s)] == []
     assert [s for s in about_subject if signposts(s)] == []
