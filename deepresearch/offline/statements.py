@@ -86,6 +86,7 @@ _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
 _BACKTICKS = re.compile(r"`+")
 _AUTOLINK = re.compile(r"<[a-z]+://[^>\s]*>")  # <https://…>: a link, not a tag
 _MARKUP = re.compile(r"<(?![a-z]+://)[A-Za-z?!/]")
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
 # A table header of a TOML or INI block ("[profile.dev]", "[[bin]]"): the lines under it
 # set keys of that table, which a line quoted alone no longer says.
@@ -281,9 +282,9 @@ class _Prose:
 def _caption(line: str, following: list[str]) -> bool:
     """Whether ``line``, which opens a paragraph, is a caption: the whole paragraph (the
     ``following`` line is blank, or there is none), naming a numbered listing, figure or
-    table."""
+    table, also in the markup Markdown allows ('<span class="caption">Listing 6-6: …')."""
     alone = not following or not following[0].strip()
-    return alone and _CAPTION.match(_plain(line.strip())) is not None
+    return alone and _CAPTION.match(_TAG.sub("", _plain(line.strip()))) is not None
 
 
 def _joined(lead: str, own: str) -> str:

@@ -370,10 +370,12 @@ def test_a_caption_labels_its_block_and_is_not_a_statement() -> None:
         "Listing 6-6: A `match` that only cares about executing code when the value is `Some`\n\n"
         "Figure 4-1: The representation in memory of a String holding the value hello\n\n"
         "Table 3 \u2013 Integer types and their sizes in memory\n\n"
+        '<span class="caption">Listing 6-7: Using `if let` with an `else`</span>\n\n'
         "If the value is Some, we print out the value in the Some variant."
     )
     said = statements(text)
     assert not any(s.startswith(("Listing", "Figure", "Table 3")) for s in said), said
+    assert not any("Listing 6-7" in s for s in said), said  # a caption in markup
     assert "Consider the program in Listing 6-6 that matches on an Option value." in said
     assert "If the value is Some, we print out the value in the Some variant." in said
 
