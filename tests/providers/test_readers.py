@@ -103,14 +103,19 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
 
 
+def _html_lines(folder: Path, html: str) -> list[str]:
+    """The outline lines the reader makes of a page holding ``html``."""
+    page = folder / "page.html"
+    page.write_text(html, encoding="utf-8")
+    return read_document(page).outline.splitlines()
+
+
 def test_a_headings_permalink_mark_is_not_text(tmp_path: Path) -> None:
-    page = tmp_path / "pathlib.html"
-    page.write_text(
+    lines = _html_lines(
+        tmp_path,
         '<h2>Basic use<a class="headerlink" href="#basic-use">¶</a></h2>'
         '<p>See <a href="#fn1">[1]</a> and <a href="#basic-use">basic use</a>.</p>',
-        encoding="utf-8",
     )
-    lines = read_document(page).outline.splitlines()
     assert "## Basic use" in lines  # the mark names nothing
     assert "See [1] and basic use." in lines  # a link in the page with words is text
 
@@ -118,14 +123,12 @@ def test_a_headings_permalink_mark_is_not_text(tmp_path: Path) -> None:
 def test_html_code_spans_read_as_markdown_code_spans(tmp_path: Path) -> None:
     # A <code> in prose is a code span, as in Markdown: 'cargo build puts...' opens with
     # code, not with a lower-case word that goes on with a sentence.
-    page = tmp_path / "build.html"
-    page.write_text(
+    lines = _html_lines(
+        tmp_path,
         "<h2>Build <code>--release</code></h2><p>Run:</p><pre><code>cargo build</code></pre>"
         "<p><code>cargo build</code> puts the binary in <code>target/</code>.</p>"
         "<table><tr><td><code>opt</code></td><td>level</td></tr></table>",
-        encoding="utf-8",
     )
-    lines = read_document(page).outline.splitlines()
     assert "`cargo build` puts the binary in `target/`." in lines
     assert "## Build --release" in lines  # headings and cells as before: no marks
     assert "cargo build" in lines  # the <pre> block's line, unmarked
