@@ -93,6 +93,11 @@ _CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
 _SECTION = re.compile(r"^\s*\[\[?[\w.\-\"'* ]+\]\]?\s*$")
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # Lines that are page furniture rather than content, whatever the site.
+# A bare version note ("New in version 3.11.", "Deprecated since version 2.0"): when, not what.
+_VERSION = re.compile(
+    r"^(?:new|changed|added|removed|deprecated)\s+(?:in|since)\s+version\s+[\w.\-]+[.:]?$",
+    re.IGNORECASE,
+)
 _FURNITURE = re.compile(
     r"^(?:copyright|©|all rights reserved|privacy|terms of|cookie|skip to|home\s*[|›>]|"
     r"menu|search|log ?in|sign ?in|subscribe)\b",
@@ -417,7 +422,7 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
         said = [" ".join(said)]
     for whole in said:
         for sent in _shorter(whole):
-            if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent):
+            if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent) or _VERSION.match(sent):
                 continue
             found.append(_clip(sent, MAX_STATEMENT_CHARS))
     return found

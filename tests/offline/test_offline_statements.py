@@ -174,6 +174,18 @@ def test_a_code_line_with_backticks_is_one_code_span() -> None:
     assert statements(quote) == [quote]
 
 
+def test_a_bare_version_note_is_not_a_statement() -> None:
+    found = statements(
+        "The tomllib module parses TOML files into dictionaries.\n\nNew in version 3.11.\n\n"
+        "Deprecated since version 3.12\n\nChanged in version 3.8: The timeout parameter was added."
+    )
+    # a note that says what changed is one
+    assert found == [
+        "The tomllib module parses TOML files into dictionaries.",
+        "Changed in version 3.8: The timeout parameter was added.",
+    ]
+
+
 def test_a_blocks_bare_opening_line_is_not_quoted() -> None:
     found = statements(
         "```rust\nmatch coin {\n    Coin::Penny => 1,\n}\nimpl Drop for Guard {\n}\n```"
