@@ -53,14 +53,12 @@ THINGS_APART = 2  # titled things a part asks about that no source behind it sta
 COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 
-_APOSTROPHES = re.compile(r"['’ʼ`´]")
+_APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
-_COUNTED = re.compile(
-    r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE
-)  # "Bahá'í" as the question types it, "Baháʼí" in text
+_COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 
 
-def _roots(text: str) -> set[str]:
+def text_roots(text: str) -> set[str]:
     """The word roots of ``text``, apostrophes of any kind left out."""
     return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
 
@@ -119,16 +117,18 @@ def unanswered_reason(
     """
     if not findings:
         return "no finding was drawn for it"
-    said = set().union(*(_roots(s) for s in statements + findings))
-    names = [n for n in (_roots(name) for name in _names(part.text)) if n]
+    said = set().union(*(text_roots(s) for s in statements + findings))
+    names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
     if names and not any(_held(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
-    counted = _roots(m[1]) if (m := _COUNTED.search(part.text)) else set()  # none: "how much does"
+    counted = (
+        text_roots(m[1]) if (m := _COUNTED.search(part.text)) else set()
+    )  # none: "how much does"
     if counted and not _held(counted, said):
         return "no source behind its findings speaks of what it counts"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
     if len(own) >= OWN_WORDS_ASKED:
-        stated = set().union(*(_roots(f) for f in findings))
+        stated = set().union(*(text_roots(f) for f in findings))
         if not any(_held({w}, stated) for w in own):
             return "the findings drawn for it state none of the words it asks with"
     elif len(own) >= THING_ASKED and not _speaks_of_both(part, own, statements, titles):
@@ -146,20 +146,20 @@ def unanswered_reason(
 
 def _common(name: set[str], gathered: Sequence[str]) -> bool:
     """Whether COMMON_NAME of the ``gathered`` texts (two at least) state ``name``."""
-    stating = sum(_held(name, _roots(text)) for text in gathered)
+    stating = sum(_held(name, text_roots(text)) for text in gathered)
     return stating >= max(2, COMMON_NAME * len(gathered))
 
 
 def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequence[str]) -> bool:
     """Whether a part asks about THINGS_APART or more things that gathered sources are
     titled (``_titled_roots``) and no sentence of a source behind its findings states two
-    of the part's own words (a long page may use two common words far apart). *Pet* and *Unicorn* were gathered for "what colour was his pet
-    unicorn" and neither speaks of the other: the findings are about a pet and about
-    unicorns, not his pet unicorn."""
+    of the part's own words (a long page may use two common words far apart). *Pet* and
+    *Unicorn* were gathered for "what colour was his pet unicorn" and neither speaks of
+    the other: the findings are about a pet and about unicorns, not his pet unicorn."""
     if len(_titled_roots(text, own, titles)) < THINGS_APART:
         return False
     return not any(
-        sum(says_any({w}, _roots(line)) for w in own) >= 2
+        sum(says_any({w}, text_roots(line)) for w in own) >= 2
         for s in statements
         for line in sentences(s)
     )
@@ -171,13 +171,13 @@ def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]
     sing"): things the text asks about that the search found entries on. By root, unlike
     ``titled_words``: a pair of such things no source states together is a sign on its
     own, so "plants" may stand for *Plant*. Title words of TITLE_WORD letters at least."""
-    roots = _roots(_readable(text))
+    roots = text_roots(_readable(text))
     out: set[str] = set()
     for title in titles:
         title_words = set(keywords(TITLE_QUALIFIER.sub("", title)))
         if not title_words or min(map(len, title_words)) < TITLE_WORD:
             continue
-        title_roots = _roots(" ".join(title_words))
+        title_roots = text_roots(" ".join(title_words))
         if _held(title_roots, roots):
             out |= {w for w in words if says_any({w}, title_roots)}
     return out
@@ -196,7 +196,7 @@ def _speaks_of_both(
     thing = titled_words(part.text, own, titles)
     if not borrowed or not thing:
         return True
-    roots = (_roots(s) for s in statements)
+    roots = (text_roots(s) for s in statements)
     return any(says_any(thing, r) and says_any(borrowed, r) for r in roots)
 
 
@@ -211,7 +211,7 @@ def titled_words(text: str, words: set[str], titles: Sequence[str]) -> set[str]:
     for title in titles:
         title_words = set(keywords(TITLE_QUALIFIER.sub("", title)))
         if title_words and min(map(len, title_words)) >= TITLE_WORD and title_words <= written:
-            out |= _roots(" ".join(title_words)) & words
+            out |= text_roots(" ".join(title_words)) & words
     return out
 
 
@@ -234,8 +234,3 @@ def says_any(wanted: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold one of the ``wanted`` roots, as the same
     word (see ``_same``)."""
     return any(_held({w}, roots) for w in wanted)
-
-
-def text_roots(text: str) -> set[str]:
-    """The word roots of ``text``, apostrophes of any kind left out."""
-    return _roots(text)

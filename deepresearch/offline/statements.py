@@ -76,7 +76,6 @@ _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 # text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a footnote mark.
 _STRONG = re.compile(r"(\*\*|__)(?=\S)([^\n]+?)(?<=\S)\1")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])")
-_CODE_MARK = re.compile(r"`")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")  # a fence closes a span of its length
 _HELD = re.compile("\ue000(\\d+)\ue001")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
@@ -92,12 +91,12 @@ _CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
 # set keys of that table, which a line quoted alone no longer says.
 _SECTION = re.compile(r"^\s*\[\[?[\w.\-\"'* ]+\]\]?\s*$")
 _LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
-# Lines that are page furniture rather than content, whatever the site.
 # A bare version note ("New in version 3.11.", "Deprecated since version 2.0"): when, not what.
 _VERSION = re.compile(
     r"^(?:new|changed|added|removed|deprecated)\s+(?:in|since)\s+version\s+[\w.\-]+[.:]?$",
     re.IGNORECASE,
 )
+# Lines that are page furniture rather than content, whatever the site.
 _FURNITURE = re.compile(
     r"^(?:copyright|©|all rights reserved|privacy|terms of|cookie|skip to|home\s*[|›>]|"
     r"menu|search|log ?in|sign ?in|subscribe)\b",
@@ -449,7 +448,7 @@ def _plain(text: str) -> str:
 
     held = _CODE_SPAN.sub(hold, text)
     plain = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\2", held))
-    return _CODE_MARK.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
+    return _BACKTICKS.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
 
 
 def _clip(text: str, limit: int) -> str:

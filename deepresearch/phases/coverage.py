@@ -183,10 +183,10 @@ def _telling_words(
     """Per part, the words a finding that addresses it must speak of: those of its
     ``asked`` words that make up the title of a gathered source (``titled_words``:
     "radio" of "who invented the radio", a source being *Radio*), the thing the part is
-    about, which its answer names. A part that names no source is asked in words its answer need not use ("where
-    does the river begin" → "rises in the Himalayas"): only when it asks with
-    OWN_WORDS_ASKED of them must one be spoken of; else (an empty set) any finding may
-    address it."""
+    about, which its answer names. A part that names no source is asked in words its
+    answer need not use ("where does the river begin" → "rises in the Himalayas"): only
+    when it asks with OWN_WORDS_ASKED of them must one be spoken of; else (an empty set)
+    any finding may address it."""
     titles = [s.title for s in state.sources]
     out = []
     for part, words in zip(parts, asked, strict=True):

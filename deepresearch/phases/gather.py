@@ -101,12 +101,17 @@ def _report_unread(state: ResearchState, unread: list[SkippedFile]) -> None:
     whose record stands that finds them says which (a later one would only repeat it)."""
     if not unread:
         return
-    shown = "; ".join(f"{f.path} ({f.reason})" for f in unread[:UNREAD_SHOWN])
-    more = f"; and {len(unread) - UNREAD_SHOWN} more" if len(unread) > UNREAD_SHOWN else ""
-    problem = f"{len(unread)} corpus file(s) could not be read, so were not searched: {shown}{more}"
+    named = _named([f"{f.path} ({f.reason})" for f in unread])
+    problem = f"{len(unread)} corpus file(s) could not be read, so were not searched: {named}"
     # Said once: by a standing run (one superseded by a resume no longer says it).
     if not any(problem in w for w in state.run_warnings()):
         degrade_phase(state, Phase.GATHERING.value, problem)
+
+
+def _named(files: list[str]) -> str:
+    """The first UNREAD_SHOWN of ``files``, the rest counted."""
+    more = f"; and {len(files) - UNREAD_SHOWN} more" if len(files) > UNREAD_SHOWN else ""
+    return "; ".join(files[:UNREAD_SHOWN]) + more
 
 
 def _report_guessed(state: ResearchState, guessed: dict[str, str]) -> None:
@@ -115,13 +120,10 @@ def _report_guessed(state: ResearchState, guessed: dict[str, str]) -> None:
     given once like unreadable files."""
     if not guessed:
         return
-    shown = "; ".join(
-        f"{path} (read as {enc})" for path, enc in list(guessed.items())[:UNREAD_SHOWN]
-    )
-    more = f"; and {len(guessed) - UNREAD_SHOWN} more" if len(guessed) > UNREAD_SHOWN else ""
+    named = _named([f"{path} (read as {enc})" for path, enc in guessed.items()])
     warning = (
         f"{len(guessed)} corpus file(s) are not UTF-8 and were read in the encoding detected "
-        f"for each; if their text looks wrong, re-save them as UTF-8: {shown}{more}"
+        f"for each; if their text looks wrong, re-save them as UTF-8: {named}"
     )
     # A run superseded by a resume (see ResearchState.run_warnings) no longer says it.
     if CHECK + warning not in state.run_warnings():

@@ -15,7 +15,7 @@ from deepresearch.roles import (
     SourceText,
 )
 from deepresearch.state import AgentDecision, Gap, NewSubQuery, Phase, ResearchState
-from deepresearch.text import normalize_query
+from deepresearch.text import unique
 
 
 async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -83,12 +83,9 @@ async def refine(state: ResearchState, ctx: RunContext) -> PhaseReport:
 def _searched(state: ResearchState) -> list[str]:
     """Every search asked so far: the sub-queries, and what their researchers searched
     beyond them (a follow-up that repeats one would find the same)."""
-    queries = [sq.query for sq in state.sub_queries]
-    queries += [q for t in state.topic_results for q in t.queries]
-    seen: dict[str, str] = {}
-    for q in queries:
-        seen.setdefault(normalize_query(q), q)
-    return list(seen.values())
+    return unique(
+        [sq.query for sq in state.sub_queries] + [q for t in state.topic_results for q in t.queries]
+    )
 
 
 def _cited_sources(state: ResearchState) -> list[SourceText]:

@@ -64,28 +64,25 @@ _FRAGMENT = re.compile(r"#L(\d+)-(\d+)$")
 T = TypeVar("T")
 
 
-def unread_files(search: object) -> list[SkippedFile]:
-    """The files of the corpora behind ``search`` (through merged, fallback and wrapping
-    providers) that could not be read: research that did not see part of your folder
-    says so (phases.gather)."""
+def _corpora(search: object) -> list[CorpusSearch]:
+    """The local corpora behind ``search``, through merged, fallback and wrapping
+    providers."""
     if isinstance(search, CorpusSearch):
-        return search.skipped
+        return [search]
     inner = [*getattr(search, "providers", []), getattr(search, "inner", None)]
-    return [f for provider in inner if provider is not None for f in unread_files(provider)]
+    return [corpus for provider in inner if provider is not None for corpus in _corpora(provider)]
+
+
+def unread_files(search: object) -> list[SkippedFile]:
+    """The files of the corpora behind ``search`` that could not be read: research that
+    did not see part of your folder says so (phases.gather)."""
+    return [f for corpus in _corpora(search) for f in corpus.skipped]
 
 
 def guessed_encodings(search: object) -> dict[str, str]:
-    """The files of the corpora behind ``search`` (as ``unread_files`` finds them) that are
-    not UTF-8 and were read in the encoding detected for them, by path: the encoding."""
-    if isinstance(search, CorpusSearch):
-        return search.encodings
-    inner = [*getattr(search, "providers", []), getattr(search, "inner", None)]
-    return {
-        path: encoding
-        for provider in inner
-        if provider is not None
-        for path, encoding in guessed_encodings(provider).items()
-    }
+    """The files of the corpora behind ``search`` that are not UTF-8 and were read in the
+    encoding detected for them, by path: the encoding."""
+    return {path: enc for corpus in _corpora(search) for path, enc in corpus.encodings.items()}
 
 
 def default_index_path(folder: Path) -> Path:
