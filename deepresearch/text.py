@@ -494,3 +494,11 @@ def sub_citations(text: str, replace: Callable[[re.Match[str]], str]) -> str:
         pieces += [CITATION_MARKER.sub(one, text[last : kept.start()]), kept[0]]
         last = kept.end()
     return "".join([*pieces, CITATION_MARKER.sub(one, text[last:])])
+
+
+def escape_citation_markers(text: str) -> str:
+    """``text`` quoted from a source with its bracketed numbers escaped as Markdown
+    ("itertools.accumulate([1, 2, 3])" → "…(\\[1, 2, 3\\])", "v[2]" → "v\\[2\\]"): they are
+    the source's own text, not citations of the report's sources, and render the same.
+    Code and headings are left as written (no marker there is read as a citation)."""
+    return sub_citations(text, lambda m: f"\\[{m[1]}\\]")

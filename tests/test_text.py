@@ -7,6 +7,7 @@ import re
 
 from deepresearch.text import (
     agent_noun,
+    escape_citation_markers,
     estimate_tokens,
     normalize_query,
     sentences,
@@ -96,3 +97,12 @@ def test_a_questions_first_word_is_not_a_name_with_its_contraction() -> None:
     assert title_phrases("Isn't Python slow?") == ["Python"]
     assert title_phrases("O'Brien wrote what?") == ["O'Brien"]  # a name, not a contraction
     assert title_phrases("I'm reading Cargo's output. Don't we've Rust's?") == ["Cargo's", "Rust's"]
+
+
+def test_a_sources_own_bracketed_numbers_are_escaped_and_then_read_as_no_citation() -> None:
+    said = "accumulate([1, 2, 3]) gives [1, 3, 6]; v[2] is `v[2]` in code"
+    escaped = escape_citation_markers(said)
+    assert escaped == r"accumulate(\[1, 2, 3\]) gives \[1, 3, 6\]; v\[2\] is `v[2]` in code"
+    found: list[str] = []
+    sub_citations(escaped + " [4]", lambda m: found.append(m[1]) or m[0])
+    assert found == ["4"]  # only the marker written after the statement

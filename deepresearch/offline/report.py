@@ -8,7 +8,7 @@ from itertools import combinations
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
-from deepresearch.text import jaccard, term_set, truncate_words, words
+from deepresearch.text import escape_citation_markers, jaccard, term_set, truncate_words, words
 
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 _SEARCHES = re.compile(rf"(?:; )?{SEARCHED}.*(?=\)$)")  # the searches a stated gap lists
@@ -16,6 +16,13 @@ _SEARCHES = re.compile(rf"(?:; )?{SEARCHED}.*(?=\)$)")  # the searches a stated 
 
 def _cite(f: FindingBrief) -> str:
     return "".join(f"[{n}]" for n in f.citations)
+
+
+def _cited(f: FindingBrief, max_chars: int | None = None) -> str:
+    """The finding's statement and its citations; a bracketed number the source wrote
+    ("[1, 2, 3]") is escaped, so it is not read as a citation of the report's sources."""
+    said = f.content if max_chars is None else truncate_words(f.content, max_chars)
+    return f"{escape_citation_markers(said)} {_cite(f)}"
 
 
 def _conflicts(findings: list[FindingBrief]) -> list[str]:
@@ -28,8 +35,7 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
         na, nb = set(_NUMBER.findall(a.content)), set(_NUMBER.findall(b.content))
         if na and nb and not (na & nb) and jaccard(ta, tb) >= 0.35:
             out.append(
-                f"- {truncate_words(a.content, 160)} {_cite(a)} versus "
-                f"{truncate_words(b.content, 160)} {_cite(b)} — the sources give different figures."
+                f"- {_cited(a, 160)} versus {_cited(b, 160)} — the sources give different figures."
             )
         if len(out) >= 3:
             break
@@ -199,7 +205,7 @@ def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[
     for part, items in parts.items():
         picks = _summary_picks(part, items, asked, summarised, room)
         summarised |= {f.content for f in picks}
-        answer = " ".join(f"{f.content} {_cite(f)}" for f in picks)
+        answer = " ".join(_cited(f) for f in picks)
         lines.append(f"- **{part.rstrip('?')}?** {answer}")
     return lines
 
@@ -237,7 +243,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     for part, items in parts.items():
         lines += ["", f"### {part.rstrip('?')}", ""]
         for f in items:
-            lines.append(f"- {f.content} {_cite(f)} *(confidence: {f.confidence})*")
+            lines.append(f"- {_cited(f)} *(confidence: {f.confidence})*")
 
     lines += ["", "## Conflicting information", ""]
     conflicts = _conflicts(shown)
@@ -273,4 +279,4 @@ def _conclusion(shown: list[FindingBrief], strong: int, conflicts: bool) -> str:
         )
     else:
         checked = "No finding above was confirmed by a second source."
-    return f"In short: {shown[0].content} {_cite(shown[0])} {checked}"
+    return f"In short: {_cited(shown[0])} {checked}"

@@ -21,6 +21,7 @@ from deepresearch.roles import (
     SynthesizeInputs,
     VerifyInputs,
 )
+from deepresearch.text import escape_citation_markers
 from deepresearch.untrusted import source_block
 
 
@@ -226,7 +227,9 @@ def synthesize_user(i: SynthesizeInputs) -> str:
     for f in i.findings:
         cites = "".join(f"[{c}]" for c in f.citations)
         theme = f", theme: {f.category}" if f.category else ""
-        lines.append(f"- {f.content} {cites} (confidence: {f.confidence}{theme})")
+        # the source's own "[1, 2]" escaped: the writer copies statements with their markers
+        said = escape_citation_markers(f.content)
+        lines.append(f"- {said} {cites} (confidence: {f.confidence}{theme})")
     if i.notes or i.excerpts:
         lines += ["", "Evidence behind the findings:"]
         lines += [

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline import report
+from deepresearch.phases.synthesize import finalize_report
 from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
+from deepresearch.state import ResearchState
 
 QUESTION = "How did the printing press change Europe?"
 SECTIONS = [
@@ -368,3 +370,18 @@ def test_a_part_answered_by_a_statement_shown_under_another_part_cites_the_copy_
     line = next(x for x in summary_of(CIRCULATION, found).splitlines() if WHO in x)
     assert said in line and "[1]" in line
     assert "[5]" not in md
+
+
+def test_a_statements_own_bracketed_numbers_cite_no_source() -> None:
+    # Python's docs write "accumulate([1, 2, 3, 4, 5])": read as citations, the numbers
+    # cited five unrelated sources and the Sources list grew past twelve.
+    state = ResearchState(question="What does accumulate do?")
+    for n in range(1, 7):
+        state.new_source(url=f"https://example.org/{n}", title=f"S{n}", content="text")
+    said = "itertools.accumulate([1, 2, 3, 4, 5]) yields 1, 3, 6, 10, 15 and v[2] is 3."
+    finding = FindingBrief(id="f-1", content=said, confidence="medium", citations=[6])
+    draft = report.synthesize(inputs(findings=[finding], gaps=[]))
+    final = finalize_report(draft.markdown, state)
+    assert [c.url for c in final.citations] == ["https://example.org/6"]
+    assert r"itertools.accumulate(\[1, 2, 3, 4, 5\]) yields" in final.markdown
+    assert r"v\[2\] is 3. [1]" in final.markdown

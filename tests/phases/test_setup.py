@@ -514,6 +514,18 @@ async def test_the_synthesis_prompt_includes_the_brief(search: StaticSearch) -> 
     assert "Research brief" not in prompts.synthesize_user(synthesis_inputs(state, []))
 
 
+def test_the_synthesis_prompt_escapes_a_statements_own_bracketed_numbers() -> None:
+    # The writer copies statements with their markers: "[1, 2, 3]" must not read as three.
+    state = ResearchState(question=QUESTION)
+    src = state.new_source(url="https://example.org/a", title="A", content="Text.")
+    said = "accumulate([1, 2, 3]) yields 1, 3, 6."
+    state.findings.append(
+        Finding(id="f-1", content=said, confidence=Confidence.HIGH, source_ids=[src.id])
+    )
+    text = prompts.synthesize_user(synthesis_inputs(state, []))
+    assert r"- accumulate(\[1, 2, 3\]) yields 1, 3, 6. [1]" in text
+
+
 async def test_an_old_state_without_a_brief_loads_and_plans(search: StaticSearch) -> None:
     saved = {  # saved before briefs existed: no research_brief, no clarification
         "schema_version": 1,
