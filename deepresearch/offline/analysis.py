@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deepresearch.offline.coverage import unanswered_reason
+from deepresearch.offline.coverage import text_roots, unanswered_reason, unknown_words
 from deepresearch.offline.parts import Part, bridge_entities, question_parts
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
@@ -235,16 +235,23 @@ def _unanswered(
     titles = {s.id: s.title for s in sources}
     gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
     out: dict[int, str] = {}
+    unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
     for i, part in enumerate(parts):
         mine = [c for c in chosen if c.part == i]
-        if not mine:
-            continue
-        ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
-        said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
-        statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
-        reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
-        if reason is not None:
-            out[i] = reason
+        if mine:
+            ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
+            said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
+            statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
+            reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
+            # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
+            hung = [
+                w for r, w in unknown.items() if part.refers_back and r in text_roots(part.query)
+            ]
+            if reason is None and hung:
+                reason = f"it refers to {' '.join(hung)!r}, which no source found speaks of"
+            if reason is not None:
+                out[i] = reason
+        unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
 
 

@@ -15,6 +15,10 @@ an open gap, not an answered one. Five signs, all from the part's own wording:
 - a part that asks how many or how much of something ("how many dragons guard it") when
   no source behind its findings speaks of that thing: a count is given with what it
   counts ("eleven players", "over a billion copies");
+- a part that asks what a thing is ("what is the zorblax theorem") when a word of the
+  thing's name is stated by no source gathered at all: the search found nothing on it,
+  and the findings drawn by the other words (the prime number theorem's) answer
+  something else;
 - a part that asks with several words of its own, none of which its findings state;
 - a part that asks with two words of its own about a thing a gathered source is titled
   ("shoe" of "what was his shoe size", the source *Shoe*) and refers to an earlier part
@@ -38,7 +42,7 @@ import re
 from collections.abc import Sequence
 
 from deepresearch.offline.parts import Part, entities
-from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root
+from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
 # A part asking in this many (fewer than OWN_WORDS_ASKED) names a thing that a source
@@ -52,10 +56,19 @@ PART_GAP = "No source found answers this part of the question: "
 THINGS_APART = 2  # titled things a part asks about that no source behind it states together
 COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
+THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("black hole")
+_ARTICLES = frozenset({"the", "a", "an"})
 
 _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
+# What a part asks to identify: "what is the zorblax theorem", "who were the Beatles",
+# "(explain) what a black hole is". Its words a whole answer speaks of.
+_DEFINED = re.compile(
+    r"^\W*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?P<after>[^?]+?)"
+    r"|.*?\bwhat\s+(?P<before>[^?]+?)\s+(?:is|are|was|were))\W*$",
+    re.IGNORECASE,
+)
 
 
 def text_roots(text: str) -> set[str]:
@@ -126,6 +139,8 @@ def unanswered_reason(
     )  # none: "how much does"
     if counted and not _held(counted, said):
         return "no source behind its findings speaks of what it counts"
+    if unknown := unknown_words(part.text, gathered):
+        return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
     if len(own) >= OWN_WORDS_ASKED:
         stated = set().union(*(text_roots(f) for f in findings))
@@ -142,6 +157,29 @@ def unanswered_reason(
             "states two of its words together"
         )
     return None
+
+
+def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
+    """For a part asking what a thing is, the words of the thing's name (as ``text``
+    writes them) that none of the ``gathered`` texts states; none for another part. Only
+    a word no source found states at all counts: a rare word of a real name is still in
+    the source on it.
+
+    Args:
+        text: the part.
+        gathered: the texts of the sources gathered, each with its title.
+    """
+    if not gathered or (m := _DEFINED.match(_readable(text))) is None:
+        return []
+    thing = m["after"] or m["before"]
+    named = keywords(thing)
+    said = [w for w in words(thing) if w not in _ARTICLES]
+    if len(named) > THING_WORDS or len(named) != len(said):
+        # a description ("the right way to get the current time") or a relation ("the
+        # difference between the Iliad and the Odyssey"), not a thing's name
+        return []
+    stated = set().union(*(text_roots(g) for g in gathered))
+    return [w for w in named if not _held(text_roots(w), stated)]
 
 
 def _common(name: set[str], gathered: Sequence[str]) -> bool:

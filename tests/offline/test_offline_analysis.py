@@ -473,3 +473,17 @@ def test_a_source_confirms_a_statement_by_what_it_says_beyond_the_questions_word
     # src-3 holds the question's own words, every source found by them does; src-2 holds
     # what the statement says beyond them (the inner Solar System)
     assert analysis._agreeing(cand, bag, weights, ({}, {}), asked) == {"src-2"}
+
+
+def test_a_part_pointing_back_to_a_thing_no_source_speaks_of_is_a_gap_too() -> None:
+    # The printing lines answer "who built it" for the real press; the zorblax press
+    # nobody found, so neither part is answered by them.
+    question = "What is the zorblax press, and who built it?"
+    first, second = (p.text for p in question_parts(question))
+    out = analyze(question)
+    assert [(g.description.rsplit(": ", 1)[-1], g.reason) for g in out.gaps] == [
+        (first, "no source found speaks of 'zorblax', the thing it asks about"),
+        (second, "it refers to 'zorblax', which no source found speaks of"),
+    ]
+    real = analyze("What is the printing press, and who built it?")
+    assert real.gaps == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.coverage import unanswered_reason
+from deepresearch.offline.coverage import unanswered_reason, unknown_words
 from deepresearch.offline.parts import Part, question_parts
 
 MELTING = "Lead is soft, malleable, and has a relatively low melting point."
@@ -185,3 +185,32 @@ def test_two_words_far_apart_in_one_source_are_not_spoken_of_together() -> None:
     assert unanswered_reason(part(question), apart, apart, titles) is not None
     together = [PET, f"{UNICORN} A unicorn's colour is most often white."]
     assert unanswered_reason(part(question), together, together, titles) is None
+
+
+PRIME = (
+    "The prime number theorem was proved independently by Hadamard in 1896. Prime number theorem"
+)
+
+
+def test_a_thing_asked_about_that_no_source_found_speaks_of_is_not_answered() -> None:
+    question = "What is the zorblax theorem, and who proved it?"
+    gathered = [PRIME, "Pythagorean theorem A relation between the sides of a right triangle."]
+    reason = unanswered_reason(part(question, 0), [PRIME], [PRIME], (), gathered)
+    assert reason is not None and "'zorblax'" in reason
+    assert unknown_words("explain what a zorblax theorem is", gathered) == ["zorblax"]
+    # found somewhere in what was gathered: the usual checks decide
+    found = [*gathered, "Zorblax theorem Proved by Ada Zorblax in 1901."]
+    assert unanswered_reason(part(question, 0), [PRIME], [PRIME], (), found) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the difference between the Iliad and the Odyssey?",  # a relation
+        "What is the right way to get the current time in UTC?",  # a description
+        "What is the snarfle effect in physics?",  # more than a name: left to the rest
+    ],
+)
+def test_only_a_things_name_must_be_found(question: str) -> None:
+    gathered = ["Iliad An ancient Greek epic poem.", "Odyssey An epic poem of Homer.", PRIME]
+    assert unknown_words(question, gathered) == []
