@@ -206,7 +206,8 @@ def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[
         picks = _summary_picks(part, items, asked, summarised, room)
         summarised |= {f.content for f in picks}
         answer = " ".join(_cited(f) for f in picks)
-        lines.append(f"- **{part.rstrip('?')}?** {answer}")
+        label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
+        lines.append(f"- **{label}?** {answer}")
     return lines
 
 
@@ -229,7 +230,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         if gap.startswith("No source found answers"):
             # What was searched for it is for the gaps section; the summary says why.
             said = _SEARCHES.sub("", gap.split(":", 1)[-1].strip())
-            lines.append(f"- Not answered: {said.replace(' ()', '')}")
+            lines.append(f"- Not answered: {escape_citation_markers(said.replace(' ()', ''))}")
     if parts:
         cited = len({n for f in shown for n in f.citations})
         lines += [
@@ -250,7 +251,8 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     lines += conflicts or ["No direct contradictions were found among the sources examined."]
 
     lines += ["", "## Gaps and limitations", ""]
-    lines += [f"- {g}" for g in inputs.gaps] or ["- No open gaps were identified."]
+    gaps = [f"- {escape_citation_markers(g)}" for g in inputs.gaps]
+    lines += gaps or ["- No open gaps were identified."]
     if single := len(shown) - strong:
         lines.append(
             f"- {single} of the {len(shown)} findings shown rest on a single source: check "

@@ -22,8 +22,14 @@ from deepresearch.render.sanitize import escape_markdown, markdown_html, one_lin
 if TYPE_CHECKING:  # rendering sits below the state: it reads these, never imports them
     from deepresearch.state import Citation, Report, ResearchState
 
-# "[3]", "[1][2]" or "[1, 4]" as they look after escape_markdown.
+# "[3]", "[1][2]" or "[1, 4]" as they look after escape_markdown; also how the report
+# writes a bracketed number that is text, not a citation (a source's own "[1, 2, 3]",
+# text.escape_citation_markers), before it is escaped.
 _MARKER = re.compile(r"\\\[(\d+(?:\s*,\s*\d+)*)\\\]")
+# Where such a literal waits while the rest is escaped and linked (private-use marks).
+_HELD = re.compile("\ue000(\\d+)\ue001")
+_HOLD_MARKS = re.compile("[\ue000\ue001]")
+_HEADING_LINE = re.compile(r"^#{1,6}[ \t]")
 # The heading synthesis writes above the sources list it appends (phases/synthesize.py).
 SOURCES_HEADING = "## Sources"
 PASSAGE_CHARS = 300  # a quoted passage of a local file is cut to about this length
@@ -45,7 +51,15 @@ def report_markdown(
     if cited:
         head, found, _ = body.rpartition("\n" + SOURCES_HEADING + "\n")
         body = head if found else body
-    text = _link_markers(escape_markdown(body.rstrip()), cited, files)
+    literals: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        literals.append(match[0])
+        return f"\ue000{len(literals) - 1}\ue001"
+
+    held = _MARKER.sub(hold, _HOLD_MARKS.sub("", body.rstrip()))
+    text = _link_markers(escape_markdown(held), cited, files)
+    text = _HELD.sub(lambda m: literals[int(m[1])], text)
     if cited:
         text += "\n\n" + sources_markdown(cited, files=files, passages=passages)
     return text + "\n"
@@ -98,7 +112,12 @@ def _link_markers(escaped: str, citations: Sequence[Citation], files: FilesRoute
         numbers = [n.strip() for n in match[1].split(",")]
         return "\\[" + ", ".join(link(n) for n in numbers) + "\\]"
 
-    return _MARKER.sub(replace, escaped)
+    # A heading is the question or a part of it as the user wrote it: no citation there
+    # ("# Why is s[1] an error?"), as synthesis never numbers one there either.
+    return "\n".join(
+        line if _HEADING_LINE.match(line) else _MARKER.sub(replace, line)
+        for line in escaped.split("\n")
+    )
 
 
 def report_html(

@@ -15,6 +15,7 @@ HOSTILE = "<script>alert('x')</script>"
 HOSTILE_TEXTS = [
     "[click](javascript:alert(1))",
     "\\[x\\](javascript:alert(1))",
+    "\\[1\\](javascript:alert(1))",  # a report's literal "[1]" (escaped) before a target
     "![img](javascript:alert(1))",
     "<javascript:alert(1)>",
     "[ref]\n\n[ref]: javascript:alert(1)",
@@ -71,6 +72,20 @@ def test_report_markdown_links_citations_through_typed_citations(rich_state: Res
     # a link written into the report text is not followed: its target stays text
     hrefs, _ = links_and_tags(md)
     assert "https://x.org" not in hrefs and "(https://x.org)" in md
+
+
+def test_brackets_that_are_text_are_never_linked() -> None:
+    # The question's own "[1]" in a heading, and a source's "[1, 2]" the report escaped
+    # (text.escape_citation_markers), stay text; the citation after them is linked.
+    citations = [Citation(number=1, source_id="s", title="A", url="https://example.org/a")]
+    body = "# Why is s[1] an error?\n\naccumulate(\\[1, 2\\]) gives 3. [1]\n"
+    report = Report(markdown=body, citations=citations)
+    md = display.report_markdown(SimpleNamespace(report=report, report_citations=lambda: citations))  # type: ignore[arg-type]
+    assert md.startswith("# Why is s\\[1\\] an error?\n")
+    assert "accumulate(\\[1, 2\\]) gives 3. \\[[1](https://example.org/a)\\]" in md
+    page = PERMISSIVE.render(md)
+    assert "accumulate([1, 2]) gives 3." in page and "s[1] an error?" in page
+    assert re.findall(r'href="([^"]*)"', page) == ["https://example.org/a"] * 2
 
 
 def test_report_markdown_neutralises_raw_html(rich_state: ResearchState) -> None:

@@ -8,6 +8,7 @@ from deepresearch.offline import report
 from deepresearch.phases.synthesize import finalize_report
 from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
 from deepresearch.state import ResearchState
+from deepresearch.text import sub_citations
 
 QUESTION = "How did the printing press change Europe?"
 SECTIONS = [
@@ -385,3 +386,24 @@ def test_a_statements_own_bracketed_numbers_cite_no_source() -> None:
     assert [c.url for c in final.citations] == ["https://example.org/6"]
     assert r"itertools.accumulate(\[1, 2, 3, 4, 5\]) yields" in final.markdown
     assert r"v\[2\] is 3. [1]" in final.markdown
+
+
+def test_the_questions_own_bracketed_numbers_cite_no_source() -> None:
+    question = "Why does s[1] fail, and what is v[2]?"
+    finding = FindingBrief(
+        id="f-1",
+        content="Indexing starts at zero.",
+        confidence="low",
+        citations=[3],
+        category="Why does s[1] fail",
+    )
+    gaps = ["No source found answers this part of the question: what is v[2]"]
+    md = report.synthesize(inputs(question=question, findings=[finding], gaps=gaps)).markdown
+    cited: list[str] = []
+    sub_citations(md, lambda m: cited.append(m[1]) or m[0])  # as synthesis numbers them
+    assert cited == ["3", "3", "3"]
+    assert r"- **Why does s\[1\] fail?** Indexing starts at zero. [3]" in md
+    assert (
+        r"- Not answered: what is v\[2\]" in md
+        and r"- No source found answers this part of the question: what is v\[2\]" in md
+    )
