@@ -178,8 +178,13 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
         # a description ("the right way to get the current time") or a relation ("the
         # difference between the Iliad and the Odyssey"), not a thing's name
         return []
+    # Most words are in some text as written: only the rest are compared by root.
+    texts = [g.casefold() for g in gathered]
+    unseen = [w for w in named if not any(w in text for text in texts)]
+    if not unseen:
+        return []
     stated = set().union(*(text_roots(g) for g in gathered))
-    return [w for w in named if not _held(text_roots(w), stated)]
+    return [w for w in unseen if not _held(text_roots(w), stated)]
 
 
 def _common(name: set[str], gathered: Sequence[str]) -> bool:
