@@ -19,6 +19,9 @@ an open gap, not an answered one. Five signs, all from the part's own wording:
   thing's name is stated by no source gathered at all: the search found nothing on it,
   and the findings drawn by the other words (the prime number theorem's) answer
   something else;
+- a part that does not point back, none of whose words of SUBSTANTIVE_LETTERS or more any
+  gathered source states (a question in another language than the corpus's: "¿Qué es la
+  fotosíntesis?" drew *Dar es Salaam* by its "es");
 - a part that asks with several words of its own, none of which its findings state;
 - a part that asks with two words of its own about a thing a gathered source is titled
   ("shoe" of "what was his shoe size", the source *Shoe*) and refers to an earlier part
@@ -39,6 +42,7 @@ only when they name a thing the sources were searched for.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from deepresearch.offline.parts import Part, entities
@@ -58,6 +62,7 @@ COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is 
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("black hole")
 _ARTICLES = frozenset({"the", "a", "an"})
+SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
 
 _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
@@ -72,8 +77,13 @@ _DEFINED = re.compile(
 
 
 def text_roots(text: str) -> set[str]:
-    """The word roots of ``text``, apostrophes of any kind left out."""
-    return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
+    """The word roots of ``text``, apostrophes of any kind and accents left out, as the
+    corpus search matches words ("Napoleón" asked, "Napoleon" found)."""
+    return {word_root(_APOSTROPHES.sub("", _unaccented(t))) for t in term_set(text)}
+
+
+def _unaccented(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _readable(text: str) -> str:
@@ -141,6 +151,16 @@ def unanswered_reason(
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
+    asked = [w for w in keywords(_readable(part.text)) if len(w) >= SUBSTANTIVE_LETTERS]
+    # A part pointing back ("where did it develop") is answered in other words: not it.
+    if (
+        gathered
+        and asked
+        and not part.refers_back
+        and len(_unstated(asked, gathered)) == len(asked)
+    ):
+        # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
+        return f"no source found states any of the words it asks with: {', '.join(asked)}"
     own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
     if len(own) >= OWN_WORDS_ASKED:
         stated = set().union(*(text_roots(f) for f in findings))
@@ -160,10 +180,10 @@ def unanswered_reason(
 
 
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
-    """For a part asking what a thing is, the words of the thing's name (as ``text``
-    writes them) that none of the ``gathered`` texts states; none for another part. Only
-    a word no source found states at all counts: a rare word of a real name is still in
-    the source on it.
+    """For a part asking what a thing is, the words of the thing's name (lower-cased)
+    that none of the ``gathered`` texts states; none for another part. Only a word no
+    source found states at all counts: a rare word of a real name is still in the source
+    on it.
 
     Args:
         text: the part.
@@ -178,9 +198,15 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
         # a description ("the right way to get the current time") or a relation ("the
         # difference between the Iliad and the Odyssey"), not a thing's name
         return []
+    return _unstated(named, gathered)
+
+
+def _unstated(wanted: list[str], gathered: Sequence[str]) -> list[str]:
+    """The ``wanted`` words (lower-cased) that no text of ``gathered`` states, as written
+    or in another form of the word."""
     # Most words are in some text as written: only the rest are compared by root.
     texts = [g.casefold() for g in gathered]
-    unseen = [w for w in named if not any(w in text for text in texts)]
+    unseen = [w for w in wanted if not any(w in text for text in texts)]
     if not unseen:
         return []
     stated = set().union(*(text_roots(g) for g in gathered))

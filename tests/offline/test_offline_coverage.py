@@ -214,3 +214,24 @@ def test_a_thing_asked_about_that_no_source_found_speaks_of_is_not_answered() ->
 def test_only_a_things_name_must_be_found(question: str) -> None:
     gathered = ["Iliad An ancient Greek epic poem.", "Odyssey An epic poem of Homer.", PRIME]
     assert unknown_words(question, gathered) == []
+
+
+def test_a_part_none_of_whose_words_any_source_states_is_not_answered() -> None:
+    # Asked in Spanish over English sources, the part drew Dar es Salaam by its "es".
+    dar = "Dar es Salaam is the largest city of Tanzania. Dar es Salaam"
+    question = "¿Qué es la fotosíntesis?"
+    reason = unanswered_reason(part(question, 0), [dar], [dar], (), [dar])
+    assert reason == "no source found states any of the words it asks with: fotosíntesis"
+    said = "Photosynthesis turns light into chemical energy. Photosynthesis"
+    assert unanswered_reason(part("What is photosynthesis?", 0), [said], [said], (), [said]) is None
+    # a part pointing back is answered in other words ("where did it develop": the Nile)
+    egypt = "Ancient Egypt was a civilization along the Nile. Ancient Egypt"
+    develop = part("What was Ancient Egypt, and where did it develop?")
+    assert unanswered_reason(develop, [egypt], [egypt], (), [egypt]) is None
+
+
+def test_a_name_is_held_whatever_its_accents() -> None:
+    # The corpus search matches "Napoleón" to "Napoleon"; so does the check.
+    said = "Napoleon Bonaparte was Emperor of the French. Napoleon"
+    question = "¿Quién fue Napoleón Bonaparte?"
+    assert unanswered_reason(part(question, 0), [said], [said], (), [said]) is None
