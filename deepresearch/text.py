@@ -233,6 +233,13 @@ def normalize_query(query: str) -> str:
     return " ".join(query.lower().split())
 
 
+def unaccented(word: str) -> str:
+    """``word`` without its accents and with one apostrophe ("baháʼí" → "baha'i"): terms
+    match as the corpus search matches words ("Dvorak" asked, "Dvořák" written)."""
+    folded = unicodedata.normalize("NFKD", word.replace("ʼ", "'"))
+    return "".join(c for c in folded if not unicodedata.combining(c))
+
+
 def words(text: str) -> list[str]:
     """Lower-cased words; a possessive "'s" is dropped ("Picasso's" → "picasso")."""
     out = []
@@ -315,7 +322,7 @@ def _content_terms(text: str) -> tuple[str, ...]:
     for w in words(text):
         if len(w) < 2 or w in STOPWORDS:
             continue
-        seen.setdefault(stem(w), None)
+        seen.setdefault(stem(unaccented(w)), None)
     return tuple(seen)
 
 
@@ -327,7 +334,7 @@ def term_sequence(text: str) -> tuple[str, ...]:
     Args:
         text: any text.
     """
-    return tuple(stem(w) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
+    return tuple(stem(unaccented(w)) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
 
 
 def term_set(text: str) -> set[str]:

@@ -9,10 +9,12 @@ from deepresearch.text import (
     agent_noun,
     escape_citation_markers,
     estimate_tokens,
+    keywords,
     normalize_query,
     sentences,
     split_sentences,
     sub_citations,
+    term_set,
     title_phrases,
 )
 
@@ -106,3 +108,10 @@ def test_a_sources_own_bracketed_numbers_are_escaped_and_then_read_as_no_citatio
     found: list[str] = []
     sub_citations(escaped + " [4]", lambda m: found.append(m[1]) or m[0])
     assert found == ["4"]  # only the marker written after the statement
+
+
+def test_terms_match_whatever_their_accents_and_apostrophes() -> None:
+    # as the corpus search does: "Dvorak" asked, "Dvořák" written; "Bahá'í" and "Baháʼí"
+    assert term_set("Antonín Dvořák") == term_set("Antonin Dvorak")
+    assert term_set("the Baháʼí Faith") == term_set("the Bahá'í Faith")
+    assert keywords("Antonín Dvořák") == ["antonín", "dvořák"]  # queries keep them

@@ -42,7 +42,6 @@ only when they name a thing the sources were searched for.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from deepresearch.offline.parts import Part, entities
@@ -77,13 +76,10 @@ _DEFINED = re.compile(
 
 
 def text_roots(text: str) -> set[str]:
-    """The word roots of ``text``, apostrophes of any kind and accents left out, as the
-    corpus search matches words ("Napoleón" asked, "Napoleon" found)."""
-    return {word_root(_APOSTROPHES.sub("", _unaccented(t))) for t in term_set(text)}
-
-
-def _unaccented(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    """The word roots of ``text``, apostrophes of any kind left out; accents are (see
+    ``text.unaccented``), as the corpus search matches words ("Napoleón" asked,
+    "Napoleon" found)."""
+    return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
 
 
 def _readable(text: str) -> str:

@@ -487,3 +487,24 @@ def test_a_part_pointing_back_to_a_thing_no_source_speaks_of_is_a_gap_too() -> N
     ]
     real = analyze("What is the printing press, and who built it?")
     assert real.gaps == []
+
+
+def test_a_question_typed_without_accents_finds_the_entry_written_with_them() -> None:
+    dvorak = SourceText(
+        id="src-1",
+        citation=1,
+        title="Antonín Dvořák",
+        url="https://example.org/1",
+        text="Antonín Dvořák was a Czech composer. Dvořák wrote nine symphonies.",
+    )
+    curling = SourceText(
+        id="src-2",
+        citation=2,
+        title="Curling",
+        url="https://example.org/2",
+        text="Curling is a sport in which players slide stones on a sheet of ice.",
+    )
+    question = "What did Antonin Dvorak compose?"
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=[dvorak, curling]))
+    assert {sid for f in out.findings for sid in f.source_ids} == {"src-1"}
+    assert out.gaps == []
