@@ -490,21 +490,15 @@ def test_a_part_pointing_back_to_a_thing_no_source_speaks_of_is_a_gap_too() -> N
 
 
 def test_a_question_typed_without_accents_finds_the_entry_written_with_them() -> None:
-    dvorak = SourceText(
-        id="src-1",
-        citation=1,
-        title="Antonín Dvořák",
-        url="https://example.org/1",
-        text="Antonín Dvořák was a Czech composer. Dvořák wrote nine symphonies.",
-    )
-    curling = SourceText(
-        id="src-2",
-        citation=2,
-        title="Curling",
-        url="https://example.org/2",
-        text="Curling is a sport in which players slide stones on a sheet of ice.",
-    )
+    texts = {
+        "Antonín Dvořák": "Antonín Dvořák was a Czech composer. Dvořák wrote nine symphonies.",
+        "Curling": "Curling is a sport in which players slide stones on a sheet of ice.",
+    }
+    found = [
+        SourceText(id=f"src-{n}", citation=n, title=t, url=f"https://example.org/{n}", text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
     question = "What did Antonin Dvorak compose?"
-    out = analysis.analyze(AnalyzeInputs(question=question, sources=[dvorak, curling]))
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=found))
     assert {sid for f in out.findings for sid in f.source_ids} == {"src-1"}
     assert out.gaps == []
