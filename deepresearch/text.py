@@ -236,6 +236,8 @@ def normalize_query(query: str) -> str:
 def unaccented(word: str) -> str:
     """``word`` without its accents and with one apostrophe ("baháʼí" → "baha'i"): terms
     match as the corpus search matches words ("Dvorak" asked, "Dvořák" written)."""
+    if word.isascii():  # most words: nothing to fold (every term of every text passes here)
+        return word
     folded = unicodedata.normalize("NFKD", word.replace("ʼ", "'"))
     return "".join(c for c in folded if not unicodedata.combining(c))
 

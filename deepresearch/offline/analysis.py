@@ -244,9 +244,8 @@ def _unanswered(
             statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
             reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
             # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
-            hung = [
-                w for r, w in unknown.items() if part.refers_back and r in text_roots(part.query)
-            ]
+            asked = text_roots(part.query) if part.refers_back and unknown else set()
+            hung = [w for r, w in unknown.items() if r in asked]
             if reason is None and hung:
                 reason = f"it refers to {' '.join(hung)!r}, which no source found speaks of"
             if reason is not None:

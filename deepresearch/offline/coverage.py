@@ -3,7 +3,7 @@
 Sources are kept for a part by a lenient statement match (one rare word can carry it), so a
 part the gathered sources cannot answer still draws findings: "the melting point of the
 Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
-an open gap, not an answered one. Five signs, all from the part's own wording:
+an open gap, not an answered one. The signs, all from the part's own wording:
 
 - the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
   its findings name none of them: they are about something else (unless a tenth of all
