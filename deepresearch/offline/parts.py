@@ -171,14 +171,19 @@ _ASKING_OPENER = re.compile(
 
 
 def _asks(piece: str) -> bool:
-    """The piece asks something: it has a question word, its last sentence opens with an
-    auxiliary or modal verb, or it describes a thing to identify ("in the sport that the
-    Bambino played": which sport is a part of its own)."""
-    said = sentences(piece)
-    last = said[-1] if said else piece
-    return bool(
-        _QUESTION_WORD.search(piece) or _ASKING_OPENER.match(last.strip()) or _describes(piece)
-    )
+    """The piece asks something: it is worded as a question (``is_question``) or describes
+    a thing to identify ("in the sport that the Bambino played": which sport is a part of
+    its own)."""
+    return is_question(piece) or _describes(piece)
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` is worded as a question: it has a question word, or its last
+    sentence opens with an auxiliary or modal verb ("Can I …"); "Tell me about the reef"
+    and "Compare A and B" are requests."""
+    said = sentences(text)
+    last = said[-1] if said else text
+    return bool(_QUESTION_WORD.search(text) or _ASKING_OPENER.match(last.strip()))
 
 
 def _is_name_word(word: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
+from deepresearch.offline.parts import is_question
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -207,7 +208,8 @@ def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[
         summarised |= {f.content for f in picks}
         answer = " ".join(_cited(f) for f in picks)
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
-        lines.append(f"- **{label}?** {answer}")
+        # "Tell me about the reef" is a request, not a question: no question mark.
+        lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {answer}")
     return lines
 
 

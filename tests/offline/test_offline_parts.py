@@ -9,6 +9,7 @@ from deepresearch.offline.parts import (
     bridge_entities,
     entities,
     follows_names,
+    is_question,
     linked_entries,
     own_said,
     question_parts,
@@ -326,3 +327,11 @@ def test_a_bare_condition_stays_with_the_question_it_leads_into() -> None:
         "If I put 256 into a u8",
         "what happens",
     ]
+
+
+def test_a_request_is_not_worded_as_a_question() -> None:
+    assert is_question("How do I teach the json module to handle new types")
+    assert is_question("Can Cargo optimize only the third-party crates")
+    assert is_question("My build is slow. Should I use a release profile")
+    assert not is_question("Tell me about the Great Barrier Reef")
+    assert not is_question("Compare the contributions of Max Planck to quantum theory")

@@ -94,8 +94,8 @@ def test_only_the_findings_citation_numbers_are_used() -> None:
 def test_the_summary_answers_each_part_with_its_findings() -> None:
     md = report.synthesize(inputs()).markdown
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert summary.strip().startswith("- **Printing press?** Gutenberg built a printing press")
-    assert "- **Literacy?** Literacy rose" in summary
+    assert summary.strip().startswith("- **Printing press:** Gutenberg built a printing press")
+    assert "- **Literacy:** Literacy rose" in summary
     assert (
         "examined 3 sources and recorded 3 findings; this report shows 3 of them, from 3 "
         "sources, 1 supported by more than one source"
@@ -152,7 +152,7 @@ def test_a_report_without_findings_still_has_every_section() -> None:
 def test_guidance_moves_matching_findings_to_the_front() -> None:
     md = report.synthesize(inputs(guidance=["What about literacy?"])).markdown
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert summary.strip().startswith("- **Literacy?** Literacy rose")
+    assert summary.strip().startswith("- **Literacy:** Literacy rose")
 
 
 def test_the_report_is_deterministic() -> None:
@@ -407,3 +407,13 @@ def test_the_questions_own_bracketed_numbers_cite_no_source() -> None:
         r"- Not answered: what is v\[2\]" in md
         and r"- No source found answers this part of the question: what is v\[2\]" in md
     )
+
+
+def test_a_part_that_is_a_request_is_labelled_without_a_question_mark() -> None:
+    reef = "Tell me about the Great Barrier Reef"
+    found = [finding(1, "The Great Barrier Reef is the largest coral reef system.", reef, 1)]
+    summary = summary_of(f"{reef}?", found)
+    assert f"- **{reef}:** The Great Barrier Reef" in summary
+    asked = "Where is the Great Barrier Reef"
+    found = [finding(1, "The Great Barrier Reef lies off the coast of Queensland.", asked, 1)]
+    assert f"- **{asked}?** The Great Barrier Reef" in summary_of(f"{asked}?", found)
