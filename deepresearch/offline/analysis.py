@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deepresearch.offline.coverage import text_roots, unanswered_reason, unknown_words
+from deepresearch.offline.coverage import (
+    says_any,
+    text_roots,
+    topic_roots,
+    unanswered_reason,
+    unknown_words,
+)
 from deepresearch.offline.parts import Part, bridge_entities, question_parts
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
@@ -96,7 +102,8 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)
-    kept = {i: _kept(i, sources, scores, statement) for i in range(len(parts))}
+    topical = _topical(parts, sources, units, scores)
+    kept = {i: _kept(i, topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}
     chosen = _candidates(inputs, kept, (scores, statement), documents)
     origin = (documents, _copies(sources, units))
@@ -125,6 +132,34 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     gaps = _gaps(inputs, parts, (kept_for, unanswered), sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _topical(
+    parts: list[Part],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    scores: SourceScores,
+) -> dict[int, list[SourceText]]:
+    """Per part, the sources that may answer it: for a short part naming what it asks
+    about (``coverage.topic_roots``), those that speak of it or that the statements
+    answering the part name (a bridge); for any other part, all of them."""
+    titles = [s.title for s in sources]
+    roots: dict[str, set[str]] = {}
+    out: dict[int, list[SourceText]] = {}
+    for i, part in enumerate(parts):
+        topic = topic_roots(part, titles)
+        if not topic:
+            out[i] = sources
+            continue
+        for s in sources:
+            if s.id not in roots:
+                roots[s.id] = text_roots(f"{s.title} {' '.join(units[s.id])}")
+        out[i] = [
+            s
+            for s in sources
+            if says_any(topic, roots[s.id]) or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+        ]
+    return out
 
 
 def _kept(

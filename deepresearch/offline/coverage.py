@@ -62,8 +62,14 @@ SAME_WORD = 4  # letters a root needs before a longer word it begins counts as t
 THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("black hole")
 _ARTICLES = frozenset({"the", "a", "an"})
 SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
+TOPIC_WORDS = 3  # words of its own at most in a part whose topic its sources must speak of
 
-_APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
+_APOSTROPHES = re.compile(r"['’ʼ`´]")
+# The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
+# year", "what causes"): its answer need not say it ("1972", "gravity").
+_KIND = re.compile(
+    r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I
+)  # "Bahá'í" as the question types it, "Baháʼí" in text
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 # What a part asks to identify: "what is the zorblax theorem", "who were the Beatles",
@@ -173,6 +179,27 @@ def unanswered_reason(
             "states two of its words together"
         )
     return None
+
+
+def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
+    """The roots of what a short part asks about, which a source that answers it speaks
+    of: its words that make up a gathered source's title ("tides" for *Tide*, by root) or
+    a name it gives ("Shakespeare"), not the kind of answer it asks for ("which year").
+    Empty for a part that points back (its answer may never name what "it" is), asks in
+    more than TOPIC_WORDS words of its own (several words share its match), or names no
+    such thing. Among the sources gathered for "what causes tides", every one states
+    "tide": the entry on bruises stating "the most common cause" matches the rarer word.
+
+    Args:
+        part: the question part.
+        titles: the titles of the sources gathered.
+    """
+    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    if part.refers_back or not own or len(own) > TOPIC_WORDS:
+        return set()
+    asked = own - text_roots(" ".join(_KIND.findall(part.text)))
+    named = set().union(*(text_roots(n) for n in _names(part.text)))
+    return _titled_roots(part.text, asked, titles) | (named & asked)
 
 
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.coverage import unanswered_reason, unknown_words
+from deepresearch.offline.coverage import text_roots, topic_roots, unanswered_reason, unknown_words
 from deepresearch.offline.parts import Part, question_parts
 
 MELTING = "Lead is soft, malleable, and has a relatively low melting point."
@@ -235,3 +235,27 @@ def test_a_name_is_held_whatever_its_accents() -> None:
     said = "Napoleon Bonaparte was Emperor of the French. Napoleon"
     question = "¿Quién fue Napoleón Bonaparte?"
     assert unanswered_reason(part(question, 0), [said], [said], (), [said]) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "titles", "topic"),
+    [
+        ("What causes tides?", ["Tide", "Bruise"], {"tide"}),
+        ("Was Shakespeare a real person?", ["Character (arts)"], {"shakespeare"}),
+        # the kind of answer asked for is not what its answer must say ("1972")
+        ("In which year was it released?", ["Year"], set()),
+        # several words of its own share the match: no single topic is required
+        ("How did the printing press spread across Europe?", ["Printing press"], set()),
+    ],
+)
+def test_a_short_part_names_the_thing_its_sources_must_speak_of(
+    question: str, titles: list[str], topic: set[str]
+) -> None:
+    (part,) = question_parts(question)
+    assert topic_roots(part, titles) == text_roots(" ".join(topic))
+
+
+def test_a_part_pointing_back_has_no_topic_of_its_own() -> None:
+    second = question_parts("How tall is Mount Kilimanjaro, and who first climbed it?")[1]
+    assert second.refers_back
+    assert topic_roots(second, ["Mount Kilimanjaro", "Climbing"]) == set()
