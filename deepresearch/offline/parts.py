@@ -44,6 +44,8 @@ _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subject
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
 _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+# Words before "A and B" that make the pair one thing: "between", and a singular verb.
+_ONE_THING = frozenset([_BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
@@ -238,8 +240,11 @@ def _split_names(clause: str) -> tuple[list[str], list[str]]:
         subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]) or words[r1] in _DASHES)
         subject = subject or words[r1 - 1].endswith(":")
         items = _names_ending_at(words, c, subject=subject)
-        if r1 == r0 or not items or words[items[0][0] - 1].lower() == _BETWEEN:
-            continue  # "the war between Britain and France" names one thing
+        if r1 == r0 or not items or words[items[0][0] - 1].lower() in _ONE_THING:
+            # "the war between Britain and France" names one thing, and so does the subject
+            # of a singular verb: "What is Pride and Prejudice about", "Where is Bosnia and
+            # Herzegovina" (a title or a country, not two things).
+            continue
         last_len = items[-1][1] - items[-1][0] - (words[items[-1][0]].lower() == "the")
         shared: list[str] = []
         tail_from = r1

@@ -145,6 +145,15 @@ def test_a_span_between_two_ends_is_one_part() -> None:
         assert len(question_parts(question)) == 1, question
 
 
+def test_names_a_singular_verb_speaks_of_are_one_thing() -> None:
+    # a title or a country named with "and": the verb before it says it is one thing
+    parts = question_parts("What is Pride and Prejudice about, and when was it published?")
+    assert [p.text for p in parts] == ["What is Pride and Prejudice about", "when was it published"]
+    assert len(question_parts("Where is Bosnia and Herzegovina?")) == 1
+    # a plural verb speaks of two
+    assert len(question_parts("Who were Gilbert and Sullivan?")) == 2
+
+
 def test_a_part_pointing_back_borrows_every_name_of_the_first_clause() -> None:
     question = "How were Germany and Italy unified, and who led each effort?"
     *_, led = question_parts(question)
