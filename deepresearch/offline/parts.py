@@ -324,7 +324,29 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]
     if right[0].lower() == head[-1].lower():
         right = right[1:]  # "serve as X and as Y": the head already ends with "as"
+    elif len(head) > 1 and _verb_phrase(right) and not _verb_phrase(left):
+        # "run a shell command and capture its output": the conjuncts are what the subject
+        # does, so the second takes the place of the head's verb ("How can I capture its
+        # output").
+        return [" ".join(head + left), " ".join(head[:-1] + right)]
     return [" ".join(head + left), " ".join(head + right)]
+
+
+# Words that open a noun phrase: a verb's object or a noun's owner follows a verb.
+_DETERMINERS = frozenset(
+    ["the", "a", "an", "its", "his", "her", "their", "my", "your", "our", "this", "that",
+     "these", "those", "some", "any", "each", "every", "all"]
+)  # fmt: skip
+
+
+def _verb_phrase(conjunct: list[str]) -> bool:
+    """Whether a conjunct reads as a verb and its object ("capture its output"): a word
+    that opens no noun phrase, then one that does."""
+    return (
+        len(conjunct) >= 2
+        and conjunct[0].lower() not in _DETERMINERS
+        and conjunct[1].lower() in _DETERMINERS
+    )
 
 
 # Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".

@@ -145,6 +145,18 @@ def test_a_span_between_two_ends_is_one_part() -> None:
         assert len(question_parts(question)) == 1, question
 
 
+def test_two_things_a_subject_does_are_two_parts_with_their_own_verbs() -> None:
+    parts = question_parts("How can I run a shell command and capture its output?")
+    assert [p.text for p in parts] == [
+        "How can I run a shell command",
+        "How can I capture its output",
+    ]
+    assert parts[1].refers_back  # "its": the command's
+    # two objects of one verb keep the verb
+    parts = question_parts("Who painted the Mona Lisa and the Last Supper?")
+    assert [p.text for p in parts] == ["Who painted the Mona Lisa", "Who painted the Last Supper"]
+
+
 def test_names_a_singular_verb_speaks_of_are_one_thing() -> None:
     # a title or a country named with "and": the verb before it says it is one thing
     parts = question_parts("What is Pride and Prejudice about, and when was it published?")
