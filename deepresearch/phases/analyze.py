@@ -6,6 +6,7 @@ from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
 from deepresearch.llm import Fallback, ask, degrade_phase
 from deepresearch.offline.analysis import NO_SOURCE
+from deepresearch.offline.coverage import PART_GAP
 from deepresearch.offline.parts import question_parts
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
@@ -220,12 +221,16 @@ def source_ids(state: ResearchState, named: list[str]) -> list[str]:
 def _close_gaps(state: ResearchState) -> int:
     """A gap is addressed when findings now cover it. One whose follow-ups ran and found
     nothing stays open: the refiner may try other searches for it while iterations remain
-    (docs/concepts/refinement.md), and closes it when it has none."""
+    (docs/concepts/refinement.md), and closes it when it has none. A gap standing for a
+    part of the question is the part check's (``check_parts``): the words of "writer war"
+    in findings about peace and about Tolstoy do not say who wrote *War*."""
     covered: set[str] = set()
     for f in state.findings:
         covered |= term_set(f.content)
     closed = 0
     for gap in state.unresolved_gaps():
+        if gap.part is not None or gap.description.startswith(PART_GAP):
+            continue
         wanted = term_set(" ".join(gap.suggested_queries) or gap.description)
         if wanted and containment(wanted, covered) >= 0.99:
             gap.addressed = True

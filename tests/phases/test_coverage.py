@@ -348,3 +348,18 @@ def test_a_part_gap_of_a_state_saved_before_gaps_named_their_part_still_closes()
     assert [(g.description, g.addressed, g.part) for g in old.gaps][1:] == [
         (PART_GAP + RADIO_PART, True, RADIO_PART)
     ]
+
+
+async def test_a_part_gap_stays_open_when_other_parts_findings_hold_its_words() -> None:
+    # The words of the radio part's query ("inventor radio") are all in a finding filed
+    # under the telephone part: that does not answer who invented the radio.
+    said = "Bell, an inventor, also studied the radio waves of his day."
+    llm = analyzer({"Telephone": (said, PHONE_PART)})
+    config = dr.Config(max_iterations=2, persist=False)
+    session = dr.Session(QUESTION, llm=llm, search=StaticSearch(DOCUMENTS), config=config)
+    result = await session.run()
+    assert session.state.iteration == 2
+    (gap,) = session.state.unanswered_gaps()
+    assert gap.description == PART_GAP + RADIO_PART and not gap.addressed
+    assert not result.ok
+    assert session.report is not None and "Not answered" in session.report.markdown
