@@ -11,7 +11,9 @@ an open gap, not an answered one. The signs, all from the part's own wording:
   is over Python's documentation, whose pages seldom say it). One name is enough, as a
   name may only describe the answer ("the hero who slew Goliath") and the question's
   names may be split oddly ("Jesse Usain Bolt"), so a name's words may be spread over
-  those sources;
+  those sources; but when every name it gives is of several words, one sentence of a
+  source behind its findings states one of them whole ("the GDP of Mars" is stated by
+  no sentence, though *Gross domestic product* says "GDP" and *Mars* says "Mars");
 - a part that asks how many or how much of something ("how many dragons guard it") when
   no source behind its findings speaks of that thing: a count is given with what it
   counts ("eleven players", "over a billion copies");
@@ -146,6 +148,10 @@ def unanswered_reason(
     names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
     if names and not any(_held(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
+    joined = [n for n in names if len(n) > 1]
+    if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):
+        # "the GDP of Mars": *Gross domestic product* says "GDP", *Mars* says "Mars"
+        return "no source behind its findings states the name it gives as one"
     counted = (
         text_roots(m[1]) if (m := _COUNTED.search(part.text)) else set()
     )  # none: "how much does"
@@ -234,6 +240,12 @@ def _unstated(wanted: list[str], gathered: Sequence[str]) -> list[str]:
         return []
     stated = set().union(*(text_roots(g) for g in gathered))
     return [w for w in unseen if not _held(text_roots(w), stated)]
+
+
+def _together(name: set[str], statements: Sequence[str]) -> bool:
+    """Whether one sentence of the ``statements`` (or a title with its text's opening)
+    states every root of ``name``."""
+    return any(_held(name, text_roots(line)) for s in statements for line in sentences(s) or [s])
 
 
 def _common(name: set[str], gathered: Sequence[str]) -> bool:

@@ -32,6 +32,18 @@ def test_a_name_much_of_the_search_states_is_not_required_of_the_findings() -> N
     assert reason is not None and "names" in reason
 
 
+def test_a_name_of_several_words_is_stated_whole_by_one_sentence() -> None:
+    (asked,) = question_parts("What is the GDP of Mars?")
+    gdp = "Gross domestic product Gross domestic product (GDP) measures what a country makes."
+    mars = "Mars Mars is the fourth planet from the Sun."
+    findings = [f"{gdp} Gross domestic product", f"{mars} Mars"]
+    reason = unanswered_reason(asked, findings, [gdp, mars])
+    assert reason == "no source behind its findings states the name it gives as one"
+    (real,) = question_parts("What did the Peace of Westphalia end?")
+    peace = "Peace of Westphalia The Peace of Westphalia ended the Thirty Years' War in 1648."
+    assert unanswered_reason(real, [peace], [peace]) is None
+
+
 def test_a_name_given_by_a_statement_the_findings_left_out_counts() -> None:
     statements = [f"Lead {MELTING}", "Lead Zorbulon crystals hold traces of lead."]
     assert unanswered_reason(part(QUESTION), [f"{MELTING} Lead"], statements) is None
