@@ -504,7 +504,9 @@ def test_a_question_typed_without_accents_finds_the_entry_written_with_them() ->
     assert out.gaps == []
 
 
-def test_a_short_part_is_answered_only_by_sources_that_speak_of_what_it_asks_about() -> None:
+def test_a_short_part_is_answered_only_by_sources_that_speak_of_what_it_asks_about(
+    titled: Titled,
+) -> None:
     # Every source gathered for "tides" states the word, so "cause" is the rarer word
     # among them, and the entry on bruises ("the most common cause") matched best.
     texts = {
@@ -514,11 +516,7 @@ def test_a_short_part_is_answered_only_by_sources_that_speak_of_what_it_asks_abo
         "Bruise": "A bruise is a hematoma, the most common cause being trauma to capillaries.",
         "Homicide": "Homicide is an act in which a person causes the death of another person.",
     }
-    found = [
-        SourceText(id=f"s{n}", citation=n, title=title, url=f"https://example.org/{n}", text=text)
-        for n, (title, text) in enumerate(texts.items(), 1)
-    ]
-    out = analysis.analyze(AnalyzeInputs(question="What causes tides?", sources=found))
+    out = analysis.analyze(AnalyzeInputs(question="What causes tides?", sources=titled(texts)))
     cited = {sid for f in out.findings for sid in f.source_ids}
-    assert "s1" in cited
-    assert not cited & {"s4", "s5"}
+    assert "src-1" in cited
+    assert not cited & {"src-4", "src-5"}  # Bruise, Homicide
