@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deepresearch.offline.coverage import (
+    borrowed_names,
+    says_all,
     says_any,
     text_roots,
     topic_roots,
@@ -141,14 +143,17 @@ def _topical(
     scores: SourceScores,
 ) -> dict[int, list[SourceText]]:
     """Per part, the sources that may answer it: for a short part naming what it asks
-    about (``coverage.topic_roots``), those that speak of it or that the statements
-    answering the part name (a bridge); for any other part, all of them."""
+    about (``coverage.topic_roots``), those that speak of it, and for a short part asking
+    about a name an earlier part gives (``coverage.borrowed_names``), those that state the
+    name whole; in either case also those that the statements answering the part name (a
+    bridge). For any other part, all of them."""
     titles = [s.title for s in sources]
     roots: dict[str, set[str]] = {}
     out: dict[int, list[SourceText]] = {}
     for i, part in enumerate(parts):
         topic = topic_roots(part, titles)
-        if not topic:
+        names = [] if topic else borrowed_names(part, parts[:i])
+        if not topic and not names:
             out[i] = sources
             continue
         for s in sources:
@@ -157,9 +162,16 @@ def _topical(
         out[i] = [
             s
             for s in sources
-            if says_any(topic, roots[s.id]) or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+            if _speaks_of(roots[s.id], topic, names)
+            or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
         ]
     return out
+
+
+def _speaks_of(said: set[str], topic: set[str], names: list[set[str]]) -> bool:
+    """Whether a source's roots (``said``) hold a root of the ``topic``, or, without one,
+    every root of one of the ``names``."""
+    return says_any(topic, said) if topic else any(says_all(n, said) for n in names)
 
 
 def _kept(

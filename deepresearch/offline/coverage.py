@@ -208,6 +208,31 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
     return _titled_roots(part.text, asked, titles) | (named & asked)
 
 
+def borrowed_names(part: Part, earlier: Sequence[Part]) -> list[set[str]]:
+    """For a short part that asks with the words of an earlier one without pointing back
+    ("who won" after "When was the Battle of Hastings", asking for the battle's winner),
+    the roots of each name the ``earlier`` parts give that it borrowed whole: a source
+    that answers it states one of them (*William the Conqueror* says "Battle of
+    Hastings", *Battle of Vienna* only "battle"). Empty for any other part.
+
+    Args:
+        part: the question part.
+        earlier: the parts before it.
+    """
+    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    borrowed = text_roots(" ".join(part.terms - part.own))
+    if part.refers_back or not own or len(own) > TOPIC_WORDS or not borrowed:
+        return []
+    names = (text_roots(name) for p in earlier for name in _names(p.text))
+    return [n for n in names if n and n <= borrowed]
+
+
+def says_all(wanted: set[str], roots: set[str]) -> bool:
+    """Whether ``roots`` (see ``text_roots``) hold every one of the ``wanted`` roots, each
+    as the same word (see ``_same``)."""
+    return _held(wanted, roots)
+
+
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
     """For a part asking what a thing is, the words of the thing's name (lower-cased)
     that none of the ``gathered`` texts states; none for another part. Only a word no

@@ -520,3 +520,21 @@ def test_a_short_part_is_answered_only_by_sources_that_speak_of_what_it_asks_abo
     cited = {sid for f in out.findings for sid in f.source_ids}
     assert "src-1" in cited
     assert not cited & {"src-4", "src-5"}  # Bruise, Homicide
+
+
+def test_a_short_part_asking_about_an_earlier_name_keeps_sources_stating_it_whole(
+    titled: Titled,
+) -> None:
+    # "who won" asks for the winner of the battle the first part names
+    texts = {
+        "Battle of Hastings": "The Battle of Hastings was fought on 14 October 1066 in England.",
+        "William the Conqueror": "William the Conqueror won the Battle of Hastings in 1066.",
+        "Battle of Vienna": "The Battle of Vienna was won by the Holy League in 1683.",
+        "Rugby World Cup": "The winners of the Rugby World Cup receive the Webb Ellis Cup.",
+    }
+    question = "When was the Battle of Hastings and who won?"
+    won = question_parts(question)[1].text
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    cited = {sid for f in out.findings if f.category == won for sid in f.source_ids}
+    assert "src-2" in cited
+    assert not cited & {"src-3", "src-4"}  # Battle of Vienna, Rugby World Cup

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.coverage import text_roots, topic_roots, unanswered_reason, unknown_words
+from deepresearch.offline.coverage import (
+    borrowed_names,
+    text_roots,
+    topic_roots,
+    unanswered_reason,
+    unknown_words,
+)
 from deepresearch.offline.parts import Part, question_parts
 
 MELTING = "Lead is soft, malleable, and has a relatively low melting point."
@@ -271,3 +277,12 @@ def test_a_part_pointing_back_has_no_topic_of_its_own() -> None:
     second = question_parts("How tall is Mount Kilimanjaro, and who first climbed it?")[1]
     assert second.refers_back
     assert topic_roots(second, ["Mount Kilimanjaro", "Climbing"]) == set()
+
+
+def test_a_short_part_borrowing_an_earlier_name_asks_about_that_name() -> None:
+    first, won = question_parts("When was the Battle of Hastings and who won?")
+    assert borrowed_names(won, [first]) == [text_roots("Battle Hastings")]
+    assert borrowed_names(first, []) == []
+    # a part pointing back may be answered by what it points to, named or not
+    tall, climbed = question_parts("How tall is Mount Kilimanjaro, and who first climbed it?")
+    assert borrowed_names(climbed, [tall]) == []
