@@ -145,13 +145,8 @@ def unanswered_reason(
     if not findings:
         return "no finding was drawn for it"
     said = set().union(*(text_roots(s) for s in statements + findings))
-    names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
-    if names and not any(_held(n, said) or _common(n, gathered) for n in names):
-        return "the sources found for it name none of the names it gives"
-    joined = [n for n in names if len(n) > 1]
-    if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):
-        # "the GDP of Mars": *Gross domestic product* says "GDP", *Mars* says "Mars"
-        return "no source behind its findings states the name it gives as one"
+    if named := _unnamed(part, said, statements, gathered):
+        return named
     counted = (
         text_roots(m[1]) if (m := _COUNTED.search(part.text)) else set()
     )  # none: "how much does"
@@ -231,6 +226,21 @@ def says_all(wanted: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold every one of the ``wanted`` roots, each
     as the same word (see ``_same``)."""
     return _held(wanted, roots)
+
+
+def _unnamed(
+    part: Part, said: set[str], statements: list[str], gathered: Sequence[str]
+) -> str | None:
+    """Why the sources behind a part's findings (their roots: ``said``; their texts:
+    ``statements``) do not name what it names, or None when they may."""
+    names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
+    if names and not any(_held(n, said) or _common(n, gathered) for n in names):
+        return "the sources found for it name none of the names it gives"
+    joined = [n for n in names if len(n) > 1]
+    if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):
+        # "the GDP of Mars": *Gross domestic product* says "GDP", *Mars* says "Mars"
+        return "no source behind its findings states the name it gives as one"
+    return None
 
 
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
