@@ -66,12 +66,10 @@ _ARTICLES = frozenset({"the", "a", "an"})
 SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
 TOPIC_WORDS = 3  # words of its own at most in a part whose topic its sources must speak of
 
-_APOSTROPHES = re.compile(r"['’ʼ`´]")
+_APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
 # The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
 # year", "what causes"): its answer need not say it ("1972", "gravity").
-_KIND = re.compile(
-    r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I
-)  # "Bahá'í" as the question types it, "Baháʼí" in text
+_KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 # What a part asks to identify: "what is the zorblax theorem", "who were the Beatles",
@@ -88,6 +86,11 @@ def text_roots(text: str) -> set[str]:
     ``text.unaccented``), as the corpus search matches words ("Napoleón" asked,
     "Napoleon" found)."""
     return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
+
+
+def _own_roots(part: Part) -> set[str]:
+    """The roots of the words a part asks with of its own (``Part.own``)."""
+    return {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
 
 
 def _readable(text: str) -> str:
@@ -164,7 +167,7 @@ def unanswered_reason(
     ):
         # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
         return f"no source found states any of the words it asks with: {', '.join(asked)}"
-    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    own = _own_roots(part)
     if len(own) >= OWN_WORDS_ASKED:
         stated = set().union(*(text_roots(f) for f in findings))
         if not any(_held({w}, stated) for w in own):
@@ -195,7 +198,7 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
         part: the question part.
         titles: the titles of the sources gathered.
     """
-    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    own = _own_roots(part)
     if part.refers_back or not own or len(own) > TOPIC_WORDS:
         return set()
     asked = own - text_roots(" ".join(_KIND.findall(part.text)))
@@ -214,7 +217,7 @@ def borrowed_names(part: Part, earlier: Sequence[Part]) -> list[set[str]]:
         part: the question part.
         earlier: the parts before it.
     """
-    own = {word_root(_APOSTROPHES.sub("", t)) for t in part.own}
+    own = _own_roots(part)
     borrowed = text_roots(" ".join(part.terms - part.own))
     if part.refers_back or not own or len(own) > TOPIC_WORDS or not borrowed:
         return []
@@ -358,7 +361,7 @@ def asked_words(parts: list[Part]) -> list[set[str]]:
     """Per part, the roots of the words it asks with that no other part asks with
     ("radio" of "who invented the radio" beside "who invented the telephone"): what tells
     its answer from the other parts' answers. Empty for a part that asks with none."""
-    own = [{word_root(_APOSTROPHES.sub("", t)) for t in part.own} for part in parts]
+    own = [_own_roots(part) for part in parts]
     return [
         {
             w
