@@ -193,10 +193,14 @@ def _kept(
         default=0.0,
     )
     floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
+    # The relative floor keeps out what merely shares the part's words; the next passage
+    # of the section that answers best goes on with that answer (a long section is packed
+    # into several passages), so it needs only the absolute floor.
+    lead = _section(ranked[0]) if ranked else None
     above = [
         s
         for s in ranked
-        if total[(s.id, i)] >= floor
+        if total[(s.id, i)] >= (RELEVANCE_FLOOR if _section(s) == lead else floor)
         and (
             statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
             or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
@@ -212,6 +216,11 @@ def _kept(
         if direct not in kept:
             kept = [*kept[: SOURCES_PER_PART - 1], direct]
     return kept
+
+
+def _section(source: SourceText) -> tuple[str, str]:
+    """The file and heading a passage sits under (its title carries the heading path)."""
+    return (source.document, source.title)
 
 
 def _candidates(

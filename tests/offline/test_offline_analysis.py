@@ -264,6 +264,24 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     assert "src-7" not in [s.id for s in kept]
 
 
+def test_the_next_passage_of_the_best_answers_section_needs_only_the_absolute_floor() -> None:
+    """A long section packed into two passages: the second goes on with the answer the
+    first gives, so the relative floor (a share of the best score) does not drop it; a
+    passage of another section scoring as much does not pass."""
+    guide = "/docs/guide.html"
+    srcs = [
+        SourceText(id="src-1", citation=1, title="Guide › Where", url=f"{guide}#L1-9", text="x"),
+        SourceText(id="src-2", citation=2, title="Guide › Where", url=f"{guide}#L10-19", text="x"),
+        SourceText(id="src-3", citation=3, title="Guide › Other", url=f"{guide}#L20-29", text="x"),
+    ]
+    best = 0.7
+    scores = {("src-1", 0): best, ("src-2", 0): 0.3, ("src-3", 0): 0.3}
+    assert analysis.RELEVANCE_FLOOR <= 0.3 < analysis.RELATIVE_FLOOR * best
+    said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
+    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
+    assert [s.id for s in kept] == ["src-1", "src-2"]
+
+
 def test_a_part_one_source_answers_is_told_from_more_of_it() -> None:
     """With a single source kept for the part, it gives more than FINDINGS_PER_SOURCE
     findings (the part's share is not split among absent sources), at most PART_FINDINGS."""
