@@ -97,7 +97,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     Args:
         inputs: the analyzer's inputs.
     """
-    parts = question_parts(inputs.question)
+    parts = question_parts(inputs.question, inputs.titles)
     units = source_texts(inputs)
     sources = [s for s in inputs.sources if units.get(s.id)]
     bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}

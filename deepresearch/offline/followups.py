@@ -46,21 +46,22 @@ DERIVED_ROOT = 5  # letters two roots share at least to be forms of one word
 _PRONOUN = re.compile(r"\b(?:it|they|them|he|him|she)\b", re.IGNORECASE)
 
 
-def gap_part(question: str, description: str) -> Part:
+def gap_part(question: str, description: str, titles: list[str]) -> Part:
     """The question part a gap is about (its description names it after PART_GAP), else
-    the gap's own words as a part (a reviewer's note)."""
+    the gap's own words as a part (a reviewer's note). ``titles``: the gathered sources'
+    (see ``parts.question_parts``)."""
     text = description.split(": ", 1)[-1] if description.startswith(PART_GAP) else description
-    for part in question_parts(question):
+    for part in question_parts(question, titles):
         if part.text == text:
             return part
     return Part(text, " ".join(keywords(text)), False)
 
 
-def subject(question: str) -> str:
+def subject(question: str, titles: list[str]) -> str:
     """The words the question names its subject with, in its first part (what a later part
     points back to): that part's longest capitalised phrase, else its first SUBJECT_WORDS
-    keywords ("What is democracy" → "democracy")."""
-    first = question_parts(question)[0]
+    keywords ("What is democracy" → "democracy"). ``titles`` as for ``gap_part``."""
+    first = question_parts(question, titles)[0]
     if phrases := title_phrases(first.text):
         return re.sub(r"['’]s\b", "", max(phrases, key=len))  # "Cargo's" names Cargo
     return " ".join(keywords(first.text)[:SUBJECT_WORDS])
@@ -72,8 +73,9 @@ def new_searches(
     """New searches for the gap ``description`` of ``question``, best first, none of them
     ``asked`` already (see the module's docstring). ``sources``: the sources findings rest
     on, most used first."""
-    part = gap_part(question, description)
-    about = subject(question)
+    titles = [s.title for s in sources]
+    part = gap_part(question, description, titles)
+    about = subject(question, titles)
     candidates = [(_as_sentence(part, about), True)]
     own = [w for w in keywords(part.text) if w.lower() not in QUESTION_FRAME]
     own = [w for w in own if term_set(w) & (part.own or part.terms)]

@@ -10,6 +10,7 @@ how well their words match the part they serve.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deepresearch.text import (
@@ -82,23 +83,33 @@ class Part:
         return _doer(self.text)
 
 
-def question_parts(question: str) -> list[Part]:
+def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     """Clauses, and coordinated noun phrases within a clause ("the telephone and the
     radio"), each a part with its own query. A clause that points back ("where did he
-    found his school") borrows the first part's words so its query stands alone."""
+    found his school") borrows the first part's words so its query stands alone.
+
+    Args:
+        question: the question.
+        titles: titles of sources gathered for it, if any: a title joined by "and" that
+            the question gives whole ("War and Peace", "Rock and roll") is one thing, not
+            two to ask about apart. Syntax alone cannot tell it from "Marx and Engels".
+    """
     text = normalize(question).strip().rstrip("?.!").strip()
-    clauses, last = _clauses(text)
+    joined = _join_titles(text, titles)
+    clauses, last = _clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces: list[str] = []
     copies: dict[int, list[str]] = {}  # one name's copy of a clause naming several: all copies
-    for n, clause in enumerate(clauses or [text], 1):
+    for n, clause in enumerate(clauses or [joined], 1):
         named, extra = _split_names(clause)
         if len(named) > 1:
             copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
         split = named + extra if len(named) > 1 else _split_coordination(clause)
         # "…, and why" asks it of each thing the last clause names.
         pieces += [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
+    clauses, pieces = [_unjoin(c) for c in clauses], [_unjoin(p) for p in pieces]
+    copies = {n: [_unjoin(c) for c in names] for n, names in copies.items()}
     # A part that points back borrows the first clause's words (all its names, when the
     # clause names several: "who led each effort" after "how Germany and Italy …").
     context = keywords(clauses[0] if clauses else text)
@@ -123,6 +134,35 @@ def question_parts(question: str) -> list[Part]:
             query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
         parts.append(Part(piece, " ".join(query_words) or piece, refers))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+# Joins the words of a title that holds a conjunction while the question is split: not a
+# space, so no pattern reads "and" inside it as a conjunction; not a word character, so
+# the title's words stay words.
+_JOINER = "\u2063"  # INVISIBLE SEPARATOR
+
+
+def _unjoin(piece: str) -> str:
+    """A piece of the question with its joined titles (see _join_titles) as written."""
+    return piece.replace(_JOINER, " ")
+
+
+def _join_titles(text: str, titles: Iterable[str]) -> str:
+    """``text`` with every title (its bracketed qualifier left out) that holds "and"/"or"
+    between its words and that ``text`` gives whole, in any case, made one word: the
+    longest first, so "Romeo and Juliet" inside "The Tragedy of Romeo and Juliet" is
+    not joined twice."""
+    names = {
+        name.casefold()
+        for name in (TITLE_QUALIFIER.sub("", t).strip() for t in titles)
+        if _COORD.search(name)
+    }
+    for name in sorted(names, key=len, reverse=True):
+        found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE)
+        if found:
+            whole = found.group()
+            text = text.replace(whole, _JOINER.join(whole.split()))
+    return text
 
 
 def _clauses(text: str) -> tuple[list[str], str]:

@@ -115,7 +115,7 @@ def plan(inputs: PlanInputs) -> PlanOutput:
                     priority=1,
                 )
             )
-    for part in question_parts(question):
+    for part in question_parts(question, [h.title for h in inputs.scout]):
         candidates.append(
             PlannedQuery(
                 query=part.query if part.refers_back else part.text,
@@ -159,7 +159,10 @@ def _entry_queries(question: str, topic: str, scout: list[ScoutHit]) -> list[Pla
     # difference between Rc<T> and Arc<T>" is one part, but each name has its own entry.
     # (A part naming one thing is searched by its own words already.)
     several = [
-        n for p in question_parts(question) if len(ns := title_phrases(p.text)) > 1 for n in ns
+        n
+        for p in question_parts(question, [h.title for h in scout])
+        if len(ns := title_phrases(p.text)) > 1
+        for n in ns
     ]
     for name in dict.fromkeys(several):
         if term_set(name) and not term_set(name) <= term_set(topic):

@@ -203,10 +203,10 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     radio"); the bridge entities its best sources name (at most HOPS_PER_TOPIC), the
     part's own words without those it borrowed, then an entry its best source links to
     (see _link_lead)."""
-    part = _part_for(inputs.question, focus)
+    titles = [_TAG.sub("", s.title) for s in inputs.sources]
+    part = _part_for(inputs.question, focus, titles)
     if not inputs.sources or not follows_names(part):
         return []
-    titles = [_TAG.sub("", s.title) for s in inputs.sources]
     best = sorted(
         zip(titles, inputs.sources, strict=True),
         key=lambda ts: -len(part.terms & term_set(f"{ts[0]}. {ts[1].text}")),
@@ -280,11 +280,11 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
     ]
 
 
-def _part_for(question: str, focus: str) -> Part:
+def _part_for(question: str, focus: str, titles: list[str]) -> Part:
     """The question part a sub-query researches (by its text or query), else the focus
-    as a part of its own."""
+    as a part of its own. ``titles``: the sources' (see ``parts.question_parts``)."""
     key = term_set(focus)
-    for part in question_parts(question):
+    for part in question_parts(question, titles):
         if key in (term_set(part.text), part.terms):
             return part
     return Part(focus, " ".join(keywords(focus)), False)

@@ -91,7 +91,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     one per part that asks for an entity or points back whose best source, whichever
     topic gathered it, links entries nobody has followed."""
     texts, titles = _digest_sources(inputs)
-    parts = question_parts(inputs.question)
+    parts = question_parts(inputs.question, titles)
     cited = _cited_texts(inputs)
     gaps: list[_Gap] = []
     for i, part in enumerate(parts):
@@ -225,7 +225,8 @@ def _gap_searches(inputs: SupervisionInputs) -> list[tuple[str, LinkFollow | Non
 
 def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
     if m := _PART_GAP.match(gap):
-        part = next((p for p in question_parts(inputs.question) if p.text == m["part"]), None)
+        parts = question_parts(inputs.question, _digest_sources(inputs)[1])
+        part = next((p for p in parts if p.text == m["part"]), None)
         words = " ".join(keywords(m["part"])[:4])
         if m["lead"]:
             return f"{m['lead']} {words}".strip()

@@ -97,7 +97,8 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         sources=views,
         topics=topics,
         known_findings=[f.content for f in state.findings],
-        parts=[p.text for p in question_parts(state.question)],
+        parts=[p.text for p in question_parts(state.question, state.source_titles())],
+        titles=state.source_titles(),
         answered_parts=list(dict.fromkeys(f.category for f in state.findings if f.category)),
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,
@@ -120,7 +121,7 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[
     """The analyzer's findings that rest on a gathered source join the state: their count,
     and the sources each finding left out named (it rests on no gathered source)."""
     added, unplaced = 0, []
-    parts = [p.text for p in question_parts(state.question)]
+    parts = [p.text for p in question_parts(state.question, state.source_titles())]
     for draft in out.findings:
         ids = source_ids(state, draft.source_ids)
         if not draft.content.strip():

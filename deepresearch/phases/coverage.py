@@ -53,7 +53,7 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
     Args:
         state: the research state, after an analysis added its findings.
     """
-    parts = question_parts(state.question)
+    parts = question_parts(state.question, state.source_titles())
     addressed = _addressed(state, parts)
     opened: list[str] = []
     closed = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from deepresearch.roles.gathering import (
     FOLLOW_NOTE,
@@ -138,6 +139,10 @@ class AnalyzeInputs(Contract):
     answered_parts: list[str] = Field(default_factory=list)
     guidance: list[str] = Field(default_factory=list)
     today: str = ""
+    # Every gathered source's title, not only this iteration's: the offline analyzer
+    # splits the question as the phase did (``parts``: a title the question gives whole,
+    # "War and Peace", is one part). Left out of the schema and the prompt.
+    titles: SkipJsonSchema[list[str]] = Field(default_factory=list)
 
 
 class FindingDraft(Contract):

@@ -221,6 +221,10 @@ class ResearchState(Record):
         """The source whose id is ``source_id`` (``src-3``), or None."""
         return next((s for s in self.sources if s.id == source_id), None)
 
+    def source_titles(self) -> list[str]:
+        """The gathered sources' titles, in the order gathered."""
+        return [s.title for s in self.sources]
+
     def source_by_citation(self, number: int) -> Source | None:
         """The source whose citation number is ``number``, or None."""
         return next((s for s in self.sources if s.citation == number), None)

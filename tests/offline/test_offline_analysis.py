@@ -556,3 +556,23 @@ def test_a_short_part_asking_about_an_earlier_name_keeps_sources_stating_it_whol
     cited = {sid for f in out.findings if f.category == won for sid in f.source_ids}
     assert "src-2" in cited
     assert not cited & {"src-3", "src-4"}  # Battle of Vienna, Rugby World Cup
+
+
+def test_the_analyzer_splits_the_question_by_every_gathered_title() -> None:
+    """A later iteration's analyzer sees only its fresh sources; the titles of all
+    gathered ones (``AnalyzeInputs.titles``) keep "War and Peace" one part, as the phase
+    filed it, so its findings are filed under that part."""
+    source = SourceText(
+        id="src-1",
+        citation=1,
+        title="Leo Tolstoy",
+        url="https://example.org/tolstoy",
+        text="Leo Tolstoy wrote War and Peace, an epic novel set during the Napoleonic Wars.",
+    )
+    question = "Who wrote War and Peace?"
+    alone = analysis.analyze(AnalyzeInputs(question=question, sources=[source]))
+    told = analysis.analyze(
+        AnalyzeInputs(question=question, sources=[source], titles=["War and Peace", "Leo Tolstoy"])
+    )
+    assert {f.category for f in alone.findings} != {"Who wrote War and Peace"}
+    assert told.findings and {f.category for f in told.findings} == {"Who wrote War and Peace"}

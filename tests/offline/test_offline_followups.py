@@ -19,15 +19,15 @@ def _src(n: int, title: str, text: str, links: tuple[str, ...] = ()) -> SourceTe
 
 
 def test_a_gap_names_its_part_and_a_note_is_a_part_of_its_own() -> None:
-    part = gap_part(QUESTION, GAP)
+    part = gap_part(QUESTION, GAP, [])
     assert part.text == "where did it originate" and part.refers_back
-    note = gap_part(QUESTION, "Reviewer guidance not yet answered: Athens")
+    note = gap_part(QUESTION, "Reviewer guidance not yet answered: Athens", [])
     assert not note.refers_back
 
 
 def test_the_subject_is_a_name_the_question_gives_else_its_first_words() -> None:
-    assert subject("When did the Roman Empire fall and why?") == "Roman Empire"
-    assert subject(QUESTION) == "democracy"
+    assert subject("When did the Roman Empire fall and why?", []) == "Roman Empire"
+    assert subject(QUESTION, []) == "democracy"
 
 
 def test_a_part_that_points_back_is_asked_as_a_sentence_about_the_subject() -> None:
@@ -84,7 +84,7 @@ def test_a_name_beside_one_of_several_words_of_the_part_is_no_lead() -> None:
 
 def test_the_subject_is_the_first_parts_not_a_name_a_later_part_gives() -> None:
     question = "Who was Napoleon Bonaparte and where did he bury the Quintavo treasure?"
-    assert subject(question) == "Napoleon Bonaparte"
+    assert subject(question, []) == "Napoleon Bonaparte"
     gap = PART_GAP + "where did he bury the Quintavo treasure"
     assert new_searches(question, gap, [], [])[0] == (
         "where did Napoleon Bonaparte bury the Quintavo treasure"

@@ -356,3 +356,24 @@ def test_a_request_is_not_worded_as_a_question() -> None:
     assert is_question("My build is slow. Should I use a release profile")
     assert not is_question("Tell me about the Great Barrier Reef")
     assert not is_question("Compare the contributions of Max Planck to quantum theory")
+
+
+def test_a_gathered_title_the_question_gives_whole_is_one_part() -> None:
+    """Syntax alone reads "War and Peace" as two things, as it must "Marx and Engels": a
+    gathered title joined by "and" that the question gives whole (any case, the title's
+    bracketed qualifier left out) says it is one."""
+    titles = ["War and Peace (novel)", "Rock and roll", "Karl Marx", "Friedrich Engels"]
+
+    def texts(question: str, given: list[str]) -> list[str]:
+        return [p.text for p in question_parts(question, given)]
+
+    assert texts("Who wrote War and Peace?", []) == ["Who wrote War", "Who wrote Peace"]
+    assert texts("Who wrote War and Peace?", titles) == ["Who wrote War and Peace"]
+    assert texts("What is the history of rock and roll?", titles) == [
+        "What is the history of rock and roll"
+    ]
+    assert texts("Who were Marx and Engels?", titles) == ["Who were Marx", "Who were Engels"]
+    # The title is one thing; the question's other clauses are parts as before.
+    parts = question_parts("Who wrote War and Peace and when did he die?", titles)
+    assert [p.text for p in parts] == ["Who wrote War and Peace", "when did he die"]
+    assert parts[1].refers_back and {"war", "peace"} <= parts[1].terms

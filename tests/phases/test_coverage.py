@@ -156,6 +156,32 @@ async def test_the_analyzer_is_told_the_parts_of_the_question() -> None:
     assert "category" in request.system and "Parts of the question" in request.system
 
 
+async def test_a_gathered_title_the_question_gives_whole_is_one_part_in_every_phase() -> None:
+    """The title "War and Peace" names one thing once a source so titled is gathered: the
+    analyzer is told one part, the offline analyzer files its findings under it, and the
+    coverage check opens no gap for "Who wrote War" or "Who wrote Peace"."""
+    documents = [
+        {
+            "url": "https://example.org/war-and-peace",
+            "title": "War and Peace",
+            "content": "War and Peace is an epic novel by the Russian author Leo Tolstoy, "
+            "published serially between 1865 and 1869.",
+        }
+    ]
+    llm = FunctionLLM(OfflineEngine().complete, name="test:offline")
+    config = dr.Config(max_iterations=1, persist=False)
+    session = dr.Session(
+        "Who wrote War and Peace?", llm=llm, search=StaticSearch(documents), config=config
+    )
+    await session.run()
+    (request,) = llm.requests_for(AnalysisOutput)
+    assert isinstance(request.inputs, AnalyzeInputs)
+    assert request.inputs.parts == ["Who wrote War and Peace"]
+    assert {f.category for f in session.state.findings} == {"Who wrote War and Peace"}
+    assert part_gaps(session) == []
+    assert session.state.status is RunStatus.COMPLETED
+
+
 @pytest.mark.parametrize(
     ("title", "sentence", "category", "filed", "open_part"),
     [
