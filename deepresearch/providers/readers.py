@@ -138,14 +138,27 @@ def clip(text: str, limit: int) -> str:
     return flat[:limit].rsplit(" ", 1)[0] + "…"
 
 
+# "how old is", "how long did", "how big does": the word after "how" says what kind of
+# answer is asked for (a measure), not what the question is about; searched, it matches
+# titles that use it (*Old age*, *Old World monkey* for "How old is the universe").
+_MEASURE = re.compile(
+    r"\bhow\s+([^\W\d_]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
+)
+
+
 def build_match_query(query: str) -> str | None:
-    """An FTS5 MATCH expression: the query's content words, each quoted, OR'ed together.
+    """An FTS5 MATCH expression: the query's content words, each quoted, OR'ed together;
+    not the measure a "how … is" question asks for (see _MEASURE).
 
     Quoting every token means no user text is ever parsed as FTS5 syntax (AND, NEAR, *,
     column filters), so special characters cannot raise. None when nothing is left.
     """
+    lowered = query.lower()
+    measures = {m.group(1) for m in _MEASURE.finditer(lowered)}
     words: list[str] = []
-    for word in _TOKEN.findall(query.lower()):
+    for word in _TOKEN.findall(lowered):
+        if word in measures:
+            continue
         if len(word) >= 2 and word not in _STOPWORDS and word not in words:
             words.append(word)
     if not words:

@@ -263,6 +263,15 @@ def test_build_match_query_quotes_content_words() -> None:
     assert build_match_query("the of and") is None
 
 
+def test_the_measure_a_how_question_asks_for_is_not_searched() -> None:
+    """In "How old is the universe", "old" is the kind of answer, not the subject
+    (searched, it ranks *Old age* first); "old" as a subject is searched."""
+    assert build_match_query("How old is the universe?") == '"universe"'
+    assert build_match_query("how long did the dynasty last") == '"dynasty" OR "last"'
+    assert build_match_query("old universe") == '"old" OR "universe"'
+    assert build_match_query("How did the old town grow?") == '"old" OR "town" OR "grow"'
+
+
 async def test_max_results_limits_hits(folder: Path) -> None:
     corpus = CorpusSearch(folder)
     assert len(await corpus.search("light sugar green", max_results=1)) == 1
