@@ -155,7 +155,8 @@ def source_scores(
     out: dict[tuple[str, int], float] = {}
     named_by_answers: dict[tuple[str, int], float] = {}
     for i in range(len(parts)):
-        bridged = _bridged(i, parts, sources, statement, answerers, (term_set(question), names))
+        asked = (term_set(question), names)
+        bridged = _bridged(i, parts, sources, (statement, said), answerers, asked)
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
@@ -365,7 +366,9 @@ def _bridged(
     i: int,
     parts: list[Part],
     sources: list[SourceText],
-    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    texts: tuple[
+        dict[tuple[str, int], tuple[float, list[tuple[float, str]]]], dict[str, list[str]]
+    ],
     answerers: dict[int, list[SourceText]],
     asked: tuple[set[str], list[set[str]]],
 ) -> dict[str, float]:
@@ -373,12 +376,21 @@ def _bridged(
     a common noun: *Army* is not named by "an army of clay soldiers"), as strongly as the
     naming statement answers; for a part that points back ("the river *it* dams"), also
     those the answers to the first and the previous part name in a statement that also
-    speaks to this part's own words (the hop's next entity)."""
+    speaks to this part's own words (the hop's next entity). ``texts``: the statements'
+    scores and each source's statement tokens."""
+    statement, said = texts
     given = asked[1]
-    referenced = [i, *([0, i - 1] if parts[i].refers_back else [])]
+    points_back = parts[i].refers_back and i > 0
+    referenced = [i, *([0, i - 1] if points_back else [])]
+    # A part that points back asks about what the earlier parts found: its own answerers
+    # name a hop only when tied to those answers ("why was it important" after "What did
+    # Alexander Fleming discover": *Alexander Pushkin*, sharing only "Alexander", does not).
+    earlier = _joined(answerers[0][:3], answerers[i - 1][:3]) if points_back else []
     mentions: list[tuple[list[str], float, str, set[str]]] = []
     for j in dict.fromkeys(referenced):
         for rank, src in enumerate(answerers[j]):
+            if j == i and earlier and not _tied(src, earlier, said, asked[0]):
+                continue
             links = set(src.links)
             for score, unit in statement[(src.id, j)][1][:3]:
                 strength = score / (1 + rank)

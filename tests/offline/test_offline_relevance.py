@@ -31,7 +31,8 @@ def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]
     units = {s.id: [s.text] for s in srcs}
     weights = relevance.Weights([term_set(s.text) for s in srcs])
     statement = relevance.part_scores(parts, srcs, units, weights)
-    return relevance._bridged(0, parts, srcs, statement, {0: srcs[:1]}, (term_set(question), []))
+    texts = (statement, _said(srcs))
+    return relevance._bridged(0, parts, srcs, texts, {0: srcs[:1]}, (term_set(question), []))
 
 
 def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
@@ -204,3 +205,31 @@ def test_a_statement_about_the_text_ranks_below_one_about_the_subject(titled: Ti
         (src.id, 0)
     ]
     assert ranked[0][1] == state
+
+
+def test_a_part_pointing_back_is_bridged_only_by_answerers_tied_to_the_earlier_answer(
+    titled: Titled,
+) -> None:
+    """ "why was it important" after "What did Alexander Fleming discover": an entry that
+    states "important" but is not tied to *Alexander Fleming* (it shares only "Alexander"
+    with the question) names no hop for it; the answer's own entry still does."""
+    question = "What did Alexander Fleming discover and why was it important?"
+    texts = {
+        "Alexander Fleming": "Alexander Fleming was a Scottish physician who discovered "
+        "penicillin, an important antibiotic first described in Penicillin studies.",
+        "Mikhail Lermontov": "Mikhail Lermontov was an important Russian poet, often "
+        "called the successor of Alexander Pushkin.",
+        "Alexander Pushkin": "Alexander Pushkin was a Russian poet and novelist.",
+        "Penicillin": "Penicillin is an important group of antibiotics.",
+    }
+    srcs = titled(texts)
+    parts = question_parts(question)
+    assert parts[1].refers_back
+    units = {s.id: [s.text] for s in srcs}
+    weights = relevance.Weights([term_set(s.text) for s in srcs])
+    statement = relevance.part_scores(parts, srcs, units, weights)
+    answerers = {0: srcs[:1], 1: [srcs[1], srcs[0]]}  # the poet answers "important" first
+    asked = (term_set(question), [term_set("Alexander Fleming")])
+    bridged = relevance._bridged(1, parts, srcs, (statement, _said(srcs)), answerers, asked)
+    assert "src-3" not in bridged  # Pushkin, named only by the untied poet
+    assert bridged.get("src-4", 0.0) > 0  # Penicillin, named by Fleming's entry
