@@ -129,6 +129,33 @@ def _specifics(text: str, asked: set[str]) -> int:
     return len(found)
 
 
+# "When …" is answered by a statement giving a time, "how many …" by one giving a number:
+# the summary opens with the best-ranked finding that gives one, when any does.
+_ASKS_NUMBER = re.compile(r"\bhow\s+(?:many|much)\b|\bwhat\s+year\b", re.IGNORECASE)
+_TIME = re.compile(r"(?:c\.)?\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)")  # 1945, 1840s, c. 820, 9th
+
+
+def _answer_kind(part: str) -> str | None:
+    """ "time" for a part asking when, "number" for one asking how many or how much (or
+    what year), else None."""
+    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
+    if not lead:
+        return None
+    if lead[0] == "when":
+        return "time"
+    return "number" if _ASKS_NUMBER.search(part) else None
+
+
+def _gives(text: str, kind: str, asked: set[str]) -> bool:
+    """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
+    ``asked``: a year, decade or "century" for a time, anything with a digit for a number."""
+    tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
+    if kind == "time":
+        said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
+        return said or "century" in text.lower()
+    return any(any(ch.isdigit() for ch in t) and not set(words(t)) <= asked for t in tokens)
+
+
 def _asks_what(part: str) -> bool:
     """The part asks what something is ("What is …", "explain what …"), or no question
     word leads it: a definition may be its answer."""
@@ -141,9 +168,10 @@ def _summary_picks(
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
-    words and, unless the part asks what something is, against a definition; then more of the
-    same source's, not ones an earlier part's summary line already ``shown``, nor two that
-    say the same."""
+    words and, unless the part asks what something is, against a definition (for a part
+    asking when or how many, the best that gives a time or a number, if one does); then
+    more of the same source's, not ones an earlier part's summary line already ``shown``,
+    nor two that say the same."""
     asked = asked | set(words(part))
     define_ok = _asks_what(part)
     rank = {f.id: n for n, f in enumerate(findings)}
@@ -157,6 +185,9 @@ def _summary_picks(
         for f in fresh
     }
     picks: list[FindingBrief] = []
+    kind = _answer_kind(part)
+    if kind and (giving := [f for f in fresh if _gives(f.content, kind, asked)]):
+        picks.append(max(giving, key=lambda f: base[f.id]))
     while len(picks) < room:
         options = [
             f

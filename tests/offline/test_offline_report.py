@@ -258,6 +258,31 @@ def test_a_part_asking_who_is_summarised_by_the_finding_that_names_someone() -> 
     assert "organ system" not in line
 
 
+def test_a_part_asking_when_or_how_many_opens_with_a_finding_that_gives_one() -> None:
+    """ "When did the war end" is answered by a time, "how many died" by a number: the
+    summary opens with the best-ranked finding giving one, though the analysis ranked a
+    description first; a number the question gives answers nothing."""
+    when, many = "When did the Great War end", "how many soldiers died in it"
+    found = [
+        finding(1, "The Great War was a global conflict between the Allies and others.", when, 1),
+        finding(2, "Fighting stopped with the armistice of 11 November 1918.", when, 2),
+        finding(3, "Soldiers of the Great War fought on many fronts.", many, 1),
+        finding(4, "About 9 million soldiers died in the fighting.", many, 3),
+    ]
+    summary = summary_of(f"{when}, and {many}?", found)
+    lines = {x.split("**")[1]: x for x in summary.splitlines() if x.startswith("- **")}
+    assert lines[f"{when}?"].index("armistice") < lines[f"{when}?"].index("global conflict")
+    assert lines[f"{many}?"].index("9 million") < lines[f"{many}?"].index("many fronts")
+    # the year the question names is not an answer to it
+    asked = "When did the war of 1914 end"
+    found = [
+        finding(1, "The war of 1914 was fought across Europe.", asked, 1),
+        finding(2, "An armistice ended the war in its fifth year.", asked, 2),
+    ]
+    line = summary_of(f"{asked}?", found)
+    assert line.index("fought across Europe") < line.index("armistice")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
