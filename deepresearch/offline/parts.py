@@ -430,8 +430,26 @@ def _describes(text: str) -> bool:
     return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
 
 
+# "Who was Cleopatra", "What is the Hanseatic League": "who"/"what", a form of "be", then
+# a name (capitalised words, and the words that join a name's), nothing after it.
+_NAME_JOINER = r"(?:of|the|de|da|di|du|la|le|von|van)"
+_DEFINES_NAME = re.compile(
+    rf"^(?i:who|what)\s+(?i:is|was|are|were)\s+(?:the\s+)?(?:[A-Z][\w'’.\-]*|{_NAME_JOINER})"
+    rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*$"
+)
+
+
+def defines_name(text: str) -> bool:
+    """Whether a part asks only who or what a thing it names is ("Who was Cleopatra"):
+    it names its answer's entry, so no entry another names is a hop for it."""
+    stripped = text.strip()
+    return bool(_DEFINES_NAME.match(stripped)) and stripped.split()[-1][:1].isupper()
+
+
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
+    if defines_name(text):
+        return False
     return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or _describes(text))
 
 

@@ -26,6 +26,7 @@ from deepresearch.offline.parts import (
     BORROWED_SHARE,
     Part,
     asks_for_entity,
+    defines_name,
     entities,
     own_share,
 )
@@ -379,6 +380,10 @@ def _bridged(
     speaks to this part's own words (the hop's next entity). ``texts``: the statements'
     scores and each source's statement tokens."""
     statement, said = texts
+    if defines_name(parts[i].text):
+        # "Who was Cleopatra" asks about the entry it names: *Ptolemaic Kingdom*, which
+        # that entry's answer names, is context, not the answer.
+        return {}
     given = asked[1]
     points_back = parts[i].refers_back and i > 0
     referenced = [i, *([0, i - 1] if points_back else [])]

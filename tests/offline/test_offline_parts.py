@@ -7,6 +7,7 @@ from deepresearch.offline.parts import (
     agent_query,
     asks_for_entity,
     bridge_entities,
+    defines_name,
     entities,
     follows_names,
     is_question,
@@ -377,3 +378,14 @@ def test_a_gathered_title_the_question_gives_whole_is_one_part() -> None:
     parts = question_parts("Who wrote War and Peace and when did he die?", titles)
     assert [p.text for p in parts] == ["Who wrote War and Peace", "when did he die"]
     assert parts[1].refers_back and {"war", "peace"} <= parts[1].terms
+
+
+def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -> None:
+    for text in ["Who was Cleopatra", "Who were the Beatles", "What is the Hanseatic League",
+                 "Who was Leonardo da Vinci"]:  # fmt: skip
+        assert defines_name(text) and not asks_for_entity(text), text
+    # it asks for an entity it does not name, or about something that is not a name
+    for text in ["Who is the president of France", "Who was the first Roman emperor",
+                 "What is photosynthesis", "What is Pride and Prejudice about"]:  # fmt: skip
+        assert not defines_name(text), text
+    assert asks_for_entity("Who is the president of France")

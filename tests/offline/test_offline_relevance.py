@@ -233,3 +233,15 @@ def test_a_part_pointing_back_is_bridged_only_by_answerers_tied_to_the_earlier_a
     bridged = relevance._bridged(1, parts, srcs, (statement, _said(srcs)), answerers, asked)
     assert "src-3" not in bridged  # Pushkin, named only by the untied poet
     assert bridged.get("src-4", 0.0) > 0  # Penicillin, named by Fleming's entry
+
+
+def test_a_part_asking_who_a_named_person_was_has_no_hop(titled: Titled) -> None:
+    """ "Who was Cleopatra": her entry names *Ptolemaic Kingdom*, which is context, not
+    the answer, so it is not bridged; "Which kingdom did Cleopatra rule" bridges it."""
+    texts = {
+        "Cleopatra": "Cleopatra was Queen of the Ptolemaic Kingdom of Egypt.",
+        "Ptolemaic Kingdom": "The Ptolemaic Kingdom was a Hellenistic state in Egypt.",
+    }
+    srcs = titled(texts)
+    assert _bridged_by_first("Who was Cleopatra?", srcs) == {}
+    assert "src-2" in _bridged_by_first("Which kingdom did Cleopatra rule?", srcs)
