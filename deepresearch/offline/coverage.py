@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.parts import Part, entities
+from deepresearch.offline.parts import Part, asks_when, entities
 from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
@@ -126,6 +126,11 @@ def _held(wanted: set[str], roots: set[str]) -> bool:
     return all(w in roots or any(_same(w, r) for r in roots) for w in wanted)
 
 
+# What a statement giving a time holds: a number (a year, a date, "every 75 years") or a
+# century.
+_TIMED = re.compile(r"\d|\bcentur(?:y|ies)\b", re.IGNORECASE)
+
+
 def unanswered_reason(
     part: Part,
     findings: list[str],
@@ -147,6 +152,8 @@ def unanswered_reason(
     """
     if not findings:
         return "no finding was drawn for it"
+    if asks_when(part.text) and not any(_TIMED.search(f) for f in findings):
+        return "no finding drawn for it gives a time"
     said = set().union(*(text_roots(s) for s in statements + findings))
     if named := _unnamed(part, said, statements, gathered):
         return named

@@ -405,6 +405,22 @@ _ASKS_FOR_ENTITY = re.compile(
 _ASKS_WHAT_DONE = re.compile(r"\bwhat\s+(?:do|does|did)\b", re.IGNORECASE)
 
 
+# "When did …", "when was …": a part asking for a time; "When creating a publisher, which
+# flag …" opens with a clause saying when, and asks something else.
+_WHEN_ASKED = re.compile(
+    r"when\s+(?:is|are|was|were|do|does|did|will|would|can|could|has|have|had|should)\b",
+    re.IGNORECASE,
+)
+_LEADING_WORDS = 3  # a part's question word is among its first words ("and so when did …")
+
+
+def asks_when(text: str) -> bool:
+    """Whether a part asks when: its first question word is "when", before a verb."""
+    said = text.split()[:_LEADING_WORDS]
+    lead = next((n for n, w in enumerate(said) if _QUESTION_WORD.fullmatch(w.strip(",;:"))), None)
+    return lead is not None and bool(_WHEN_ASKED.match(" ".join(text.split()[lead:])))
+
+
 def follows_names(part: Part) -> bool:
     """Whether the entries a part's sources name may hold its answer, so researchers
     follow them: it asks for an entity, asks what a thing does or did, or points back."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.parts import is_question
+from deepresearch.offline.parts import asks_when, is_question
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -138,12 +138,10 @@ _TIME = re.compile(r"(?:c\.)?\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)")  # 1945, 1840s, 
 def _answer_kind(part: str) -> str | None:
     """ "time" for a part asking when, "number" for one asking how many or how much (or
     what year), else None."""
-    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
-    if not lead:
-        return None
-    if lead[0] == "when":
+    if asks_when(part):
         return "time"
-    return "number" if _ASKS_NUMBER.search(part) else None
+    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
+    return "number" if lead and _ASKS_NUMBER.search(part) else None
 
 
 def _gives(text: str, kind: str, asked: set[str]) -> bool:

@@ -286,3 +286,23 @@ def test_a_short_part_borrowing_an_earlier_name_asks_about_that_name() -> None:
     # a part pointing back may be answered by what it points to, named or not
     tall, climbed = question_parts("How tall is Mount Kilimanjaro, and who first climbed it?")
     assert borrowed_names(climbed, [tall]) == []
+
+
+def test_a_part_asking_when_is_answered_only_by_findings_giving_a_time() -> None:
+    """ "when did geologists come to accept it" answered by statements about the theory
+    that give no time is not answered; a year, "every 75 years" or a century answers."""
+    question = "What is plate tectonics, and when did geologists come to accept it?"
+    asked = part(question, 1)
+    theory = "Plate tectonics is the theory that Earth's lithosphere moves as plates."
+    reason = unanswered_reason(asked, [theory], [theory])
+    assert reason is not None and "time" in reason
+    for said in [
+        "Geologists came to accept plate tectonics in 1968.",
+        "Geologists accept the theory anew every 10 years.",
+        "Geologists came to accept it in the twentieth century.",
+    ]:
+        assert unanswered_reason(asked, [said], [said]) is None, said
+    # a clause saying when, not a question asking it
+    flag = part("When creating a trusted publisher, which flag names the workflow file?", 0)
+    said = "The --file flag names the workflow file of a trusted publisher."
+    assert unanswered_reason(flag, [said], [said]) is None

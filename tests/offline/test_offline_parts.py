@@ -6,6 +6,7 @@ from deepresearch.offline.parts import (
     MAX_PARTS,
     agent_query,
     asks_for_entity,
+    asks_when,
     bridge_entities,
     defines_name,
     entities,
@@ -389,3 +390,10 @@ def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -
                  "What is photosynthesis", "What is Pride and Prejudice about"]:  # fmt: skip
         assert not defines_name(text), text
     assert asks_for_entity("Who is the president of France")
+
+
+def test_a_part_asks_when_only_with_when_before_a_verb() -> None:
+    assert asks_when("When did World War II end")
+    assert asks_when("and when did geologists come to accept it")
+    assert not asks_when("When creating a trusted publisher, which flag names the file")
+    assert not asks_when("What happened when the war ended")
