@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from deepresearch.offline.bridges import bridge_entities
 from deepresearch.offline.coverage import (
     borrowed_names,
     says_all,
@@ -18,7 +19,7 @@ from deepresearch.offline.coverage import (
     unanswered_reason,
     unknown_words,
 )
-from deepresearch.offline.parts import Part, bridge_entities, question_parts
+from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,

@@ -5,7 +5,7 @@ part the gathered sources cannot answer still draws findings: "the melting point
 Zorbulon crystal" draws lines on melting points from *Lead* and *Melting*. Such a part is
 an open gap, not an answered one. The signs, all from the part's own wording:
 
-- the part gives names (capitalised runs, see ``parts.entities``) and the sources behind
+- the part gives names (capitalised runs, see ``bridges.entities``) and the sources behind
   its findings name none of them: they are about something else (unless a tenth of all
   the sources gathered name it: then it is what the whole search is about, as "Python"
   is over Python's documentation, whose pages seldom say it). One name is enough, as a
@@ -46,7 +46,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.parts import Part, asks_when, entities
+from deepresearch.offline.bridges import entities
+from deepresearch.offline.parts import Part, asks_when
 from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
@@ -100,7 +101,7 @@ def _readable(text: str) -> str:
 
 
 def _names(text: str) -> list[str]:
-    """The names ``text`` gives (see ``parts.entities``), but not a capitalised word used
+    """The names ``text`` gives (see ``bridges.entities``), but not a capitalised word used
     as a kind of thing after "a"/"an" ("contains an API key", "a Boolean flag"): that
     says what sort of thing is meant, not which one the part is about."""
     readable = _readable(text)

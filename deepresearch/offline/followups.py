@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.offline.bridges import entities, own_said
 from deepresearch.offline.coverage import PART_GAP
-from deepresearch.offline.parts import Part, entities, own_said, question_parts
+from deepresearch.offline.parts import Part, question_parts
 from deepresearch.roles import SourceText
 from deepresearch.text import (
     QUESTION_FRAME,
@@ -111,7 +112,7 @@ def _as_sentence(part: Part, about: str) -> str:
 def _names(part: Part, question: str, sources: list[SourceText]) -> list[str]:
     """Names stated beside the part's own words: in a statement that holds at least half
     of them (one word alone, as "heavy" of "how small and heavy", says too little of what
-    the part asks), its capitalised runs (parts.entities) and the entries its source links
+    the part asks), its capitalised runs (bridges.entities) and the entries its source links
     whose words it states, none that the question or a gathered title gives; best source
     first, at most NAMES_PER_GAP."""
     asked = term_set(question)

@@ -1,10 +1,10 @@
-"""Question decomposition and bridge entities: how the offline engine turns a question into
-parts it can search, check and answer one by one, and how it follows an entity that a
-source names to the part the question never names.
+"""Question decomposition: how the offline engine turns a question into parts it can
+search, check and answer one by one, and what each part asks (an entity it does not name,
+a time, who did something). The entities sources name, and the hops a part follows to
+them, are in ``bridges``.
 
 No topic vocabulary here: parts come from the question's syntax (clauses, coordinated
-noun phrases), entities from capitalisation in what sources say, and both are ranked by
-how well their words match the part they serve.
+noun phrases) and the titles of what was gathered.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from deepresearch.text import (
     sentences,
     stem,
     term_set,
-    word_root,
 )
 
 # Words that open a question clause ("..., and where did he found his school?").
@@ -49,7 +48,7 @@ _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 _ONE_THING = frozenset([_BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
-_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")
+WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first
 MAX_PARTS = 5  # more pieces than this share the last part
 MAX_CONJUNCT_WORDS = 4
 
@@ -118,7 +117,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         # The rest share the last part rather than vanish: every clause is asked.
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
     for n, piece in enumerate(pieces):
-        words = {w.lower() for w in _TOKEN.findall(piece)}
+        words = {w.lower() for w in WORD_TOKEN.findall(piece)}
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
         refers = bool(words & _REFERS_BACK) and bool(parts)
@@ -492,135 +491,3 @@ def agent_query(part: Part) -> str | None:
         return None
     rest = [w for w in part.query.split() if w not in doer]
     return " ".join([*rest, doer[1]]) if rest else None
-
-
-def entities(text: str) -> list[str]:
-    """Capitalised runs (names) in text, not counting a sentence's first word alone, joined
-    across 'of'/'de'/'von'…: 'the Peace of Westphalia ended the war in Europe' →
-    ['Peace of Westphalia', 'Europe']."""
-    out: list[str] = []
-    for sent in sentences(text) or [text]:
-        tokens = _TOKEN.findall(normalize(sent))
-        run: list[str] = []
-        for i, tok in enumerate([*tokens, ""]):
-            capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
-            if capital and (i > 0 or (len(tokens) > 1 and tokens[1][:1].isupper())):
-                run.append(tok)
-                continue
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if run and tok in NAME_JOINERS and nxt[:1].isupper():
-                run.append(tok)  # "Code" + "of" + "Hammurabi"
-                continue
-            if run and not (len(run) == 1 and len(run[0]) <= 2):
-                out.append(" ".join(run))
-            run = []
-    return list(dict.fromkeys(out))
-
-
-def bridge_entities(
-    part: Part,
-    texts: list[str],
-    known_titles: list[str],
-    question: str,
-    limit: int = 2,
-) -> list[str]:
-    """Entities that the texts answering ``part`` name, which no gathered source is about
-    yet and the question does not name: candidates for the next hop. ``texts`` come best
-    first; a name scores by how well its sentence matches the part (its own words; those
-    it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
-    answer sentence leads. Ties go to longer names (more specific), then to the earlier
-    one."""
-    asked = term_set(question)
-    known = [term_set(t) for t in known_titles]
-    scores: dict[str, float] = {}
-    for rank, text in enumerate(texts):
-        for sent in sentences(text)[:8] or [text]:
-            match = _part_match(part, term_set(sent))
-            if match <= 0 or not _own_match(part, term_set(sent)):
-                continue  # a sentence that only repeats the borrowed words is about them
-            for found in entities(sent):
-                name = found.removesuffix("'s").removesuffix("’s")
-                terms = term_set(name)
-                if not terms or terms <= asked or any(terms == k for k in known):
-                    continue
-                scores[name] = scores.get(name, 0.0) + match / (1 + rank)
-    order = {name: i for i, name in enumerate(scores)}
-    ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
-    return ranked[:limit]
-
-
-BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
-
-
-def _part_match(part: Part, terms: set[str]) -> float:
-    """Share of the part's words in ``terms`` (by root: "end" matches "ended"), its
-    borrowed words counting less."""
-    own = {word_root(t) for t in part.own or part.terms}
-    borrowed = {word_root(t) for t in part.terms} - own
-    roots = {word_root(t) for t in terms}
-    total = len(own) + BORROWED_SHARE * len(borrowed)
-    hit = len(own & roots) + BORROWED_SHARE * len(borrowed & roots)
-    return hit / total if total else 0.0
-
-
-def own_share(part: Part, terms: set[str]) -> float:
-    """Share of the part's own words (by root) that ``terms`` hold."""
-    own = {word_root(t) for t in part.own or part.terms}
-    return len(own & {word_root(t) for t in terms}) / len(own) if own else 0.0
-
-
-def _own_match(part: Part, terms: set[str]) -> bool:
-    """Whether ``terms`` hold one of the part's own words (by root), when it has words of
-    its own besides those it borrowed."""
-    own = part.own
-    if not own or own == part.terms:
-        return True
-    return bool({word_root(t) for t in own} & {word_root(t) for t in terms})
-
-
-DERIVED_ROOT = 6  # letters a root needs before a longer word it begins counts as its own
-
-
-def _own_said(part: Part, terms: set[str]) -> bool:
-    """_own_match, where a word also counts as said by a word derived from it (see
-    own_said)."""
-    own = part.own
-    return not own or own == part.terms or own_said(part, terms) > 0
-
-
-def own_said(part: Part, terms: set[str]) -> int:
-    """How many of the part's own words ``terms`` say, by root, a word also said by one
-    derived from it ("contribute" by "contributions", "electric" by "electricity"): a root
-    of at least DERIVED_ROOT letters that begins the other's root."""
-    roots = {word_root(t) for t in terms}
-    return sum(
-        any(
-            r == o or (min(len(r), len(o)) >= DERIVED_ROOT and (r.startswith(o) or o.startswith(r)))
-            for r in roots
-        )
-        for o in {word_root(t) for t in part.own}
-    )
-
-
-def linked_entries(part: Part, source: tuple[str, str, list[str]], question: str) -> list[str]:
-    """The entries the corpus links from the statements of ``source`` (title, text, linked
-    titles) that answer ``part``, best first: the hop a capitalised name cannot give ("a
-    diet of bamboo" links *Bamboo*). A link counts where a sentence that holds the part's
-    own words mentions all of its title's words, and scores as that sentence matches the
-    part (ties: the longer title, then the earlier). None the question names."""
-    title, text, links = source
-    asked = term_set(question)
-    candidates = [(link, term_set(TITLE_QUALIFIER.sub("", link))) for link in links]
-    candidates = [(link, terms) for link, terms in candidates if terms and not terms <= asked]
-    context = term_set(title)
-    scores: dict[str, float] = {}
-    for sent in sentences(text)[:8] or [text]:
-        said = term_set(sent)
-        match = _part_match(part, said | context)
-        if match <= 0 or not _own_said(part, said):
-            continue
-        for link, terms in candidates:
-            if terms <= said:
-                scores[link] = max(scores.get(link, 0.0), match)
-    order = {name: i for i, name in enumerate(scores)}
-    return sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
     TOKEN,
     document_names,
@@ -22,14 +23,7 @@ from deepresearch.offline.mentions import (
     opens_document,
     title_named,
 )
-from deepresearch.offline.parts import (
-    BORROWED_SHARE,
-    Part,
-    asks_for_entity,
-    defines_name,
-    entities,
-    own_share,
-)
+from deepresearch.offline.parts import Part, asks_for_entity, defines_name
 from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors

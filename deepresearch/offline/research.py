@@ -6,14 +6,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from deepresearch.offline.parts import (
-    Part,
-    agent_query,
-    bridge_entities,
-    follows_names,
-    linked_entries,
-    question_parts,
-)
+from deepresearch.offline.bridges import bridge_entities, linked_entries
+from deepresearch.offline.parts import Part, agent_query, follows_names, question_parts
 from deepresearch.offline.statements import as_text, statements
 from deepresearch.roles import (
     CompressInputs,

@@ -7,14 +7,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from deepresearch.offline.parts import (
-    Part,
-    bridge_entities,
-    follows_names,
-    linked_entries,
-    own_said,
-    question_parts,
-)
+from deepresearch.offline.bridges import bridge_entities, linked_entries, own_said
+from deepresearch.offline.parts import Part, follows_names, question_parts
 from deepresearch.offline.research import LINKS_PER_TOPIC
 from deepresearch.roles import (
     CoverageAssessment,

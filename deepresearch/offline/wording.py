@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, is_name
-from deepresearch.offline.parts import Part, entities
+from deepresearch.offline.parts import Part
 from deepresearch.offline.statements import statement_terms
 from deepresearch.text import TITLE_QUALIFIER, term_sequence, term_set
 

@@ -4,7 +4,8 @@ gives, and mentions the corpus links."""
 from __future__ import annotations
 
 from deepresearch.offline import mentions
-from deepresearch.offline.parts import entities, question_parts
+from deepresearch.offline.bridges import entities
+from deepresearch.offline.parts import question_parts
 from deepresearch.roles import SourceText
 from deepresearch.text import term_set
 from tests.offline.conftest import Titled

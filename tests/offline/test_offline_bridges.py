@@ -1,0 +1,75 @@
+"""Bridge entities and linked entries: the names and links a source's answering sentences
+give, ranked by the part's own words; entities by capitalisation only, no topic words."""
+
+from __future__ import annotations
+
+from deepresearch.offline.bridges import bridge_entities, entities, linked_entries, own_said
+from deepresearch.offline.parts import question_parts
+from deepresearch.text import term_set
+
+
+def test_names_keep_their_joining_words() -> None:
+    text = "The war ended with the Peace of Westphalia, signed by Leonardo da Vinci's heirs."
+    found = entities(text)
+    assert "Peace of Westphalia" in found
+    assert "Leonardo da Vinci's" in found or "Leonardo da Vinci" in found
+    assert "Peace" not in found and "Westphalia" not in found
+
+
+def test_a_joining_word_does_not_end_a_name_with_lower_case() -> None:
+    assert entities("It was written by Hammurabi of the old city.") == ["Hammurabi"]
+
+
+def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
+    question = "Which emperor was buried with clay soldiers, and how long did his dynasty last?"
+    part = question_parts(question)[0]
+    best = (
+        "The Clay Army is a set of clay soldiers buried with Qin Shi Huang, the first "
+        "emperor of China, in 210 BCE."
+    )
+    worse = "Soldiers of Rome served the emperor Marcus Aurelius for years."
+    leads = bridge_entities(part, [best, worse], ["Clay Army"], question, 6)
+    # the best text's names first, the longer (more specific) name before shorter ones
+    assert leads[0] == "Qin Shi Huang"
+    assert "Clay Army" not in leads  # already gathered
+    assert leads.index("Qin Shi Huang") < leads.index("Marcus Aurelius")
+
+
+def test_bridges_are_ranked_by_the_parts_own_words_by_root() -> None:
+    question = "What was the Long War, and how did it end?"
+    part = question_parts(question)[1]
+    text = (
+        "The Long War was fought in Central Europe for decades by many armies. "
+        "It ended with the Treaty of Somewhere, signed by both sides."
+    )
+    # "ended" answers "end"; the first sentence only repeats the borrowed words
+    assert bridge_entities(part, [text], [], question, 1) == ["Treaty of Somewhere"]
+
+
+def test_a_sentence_holding_only_borrowed_words_names_no_bridge() -> None:
+    question = "What is democracy, and where did it originate?"
+    part = question_parts(question)[1]
+    text = "Christian democracy is an ideology. Democracy originated in Classical Athens."
+    assert bridge_entities(part, [text], [], question, 3) == ["Classical Athens"]
+
+
+def test_links_named_in_lower_case_by_the_answering_sentence_are_hops() -> None:
+    question = "Explain what a dark star is and which theory predicts that they exist."
+    part = question_parts(question)[1]
+    text = (
+        "A dark star is a compact body. The theory of general relativity, with its curved "
+        "spacetime, predicts that they form. Dark stars are studied with telescopes."
+    )
+    links = ["General relativity", "Spacetime", "Telescope", "Dark star"]
+    # the sentence that holds the part's own words ("theory", "predicts") links them; the
+    # longer title first; none the question names, none from a sentence off the part
+    assert linked_entries(part, ("Dark star", text, links), question) == [
+        "General relativity", "Spacetime"
+    ]  # fmt: skip
+
+
+def test_a_word_derived_from_an_own_word_says_it() -> None:
+    part = question_parts("What did Edison and Tesla each contribute to electric power?")[1]
+    said = term_set("He is known for his contributions to alternating current electricity.")
+    assert own_said(part, said) == 2  # "contribute", "electric"
+    assert own_said(part, term_set("An electron is a particle.")) == 0  # "elect..." is short
