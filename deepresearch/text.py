@@ -182,6 +182,9 @@ STOPWORDS = frozenset(
         "s",
     ]
 )
+# English auxiliary verbs, as a pattern alternation: what follows a question word that
+# asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
+AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"
 # Words that shape a question but name no topic of it.
 QUESTION_FRAME = frozenset(
     [

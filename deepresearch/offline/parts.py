@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deepresearch.text import (
+    AUXILIARY_VERBS,
     STOPWORDS,
     TITLE_QUALIFIER,
     agent_noun,
@@ -23,6 +24,7 @@ from deepresearch.text import (
     sentences,
     stem,
     term_set,
+    words,
 )
 
 # Words that open a question clause ("..., and where did he found his school?").
@@ -202,7 +204,8 @@ def _split_clauses(text: str) -> list[str]:
     return pieces
 
 
-_QUESTION_WORD = re.compile(r"\b(?:what|how|why|when|where|who|whom|whose|which)\b", re.IGNORECASE)
+QUESTION_WORDS = frozenset(["what", "how", "why", "when", "where", "who", "whom", "whose", "which"])
+_QUESTION_WORD = re.compile(rf"\b(?:{'|'.join(sorted(QUESTION_WORDS))})\b", re.IGNORECASE)
 # A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
 _ASKING_OPENER = re.compile(
     r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
@@ -404,20 +407,24 @@ _ASKS_FOR_ENTITY = re.compile(
 _ASKS_WHAT_DONE = re.compile(r"\bwhat\s+(?:do|does|did)\b", re.IGNORECASE)
 
 
+_LEADING_WORDS = 3  # a part's question word is among its first words ("and so when did …")
 # "When did …", "when was …": a part asking for a time; "When creating a publisher, which
 # flag …" opens with a clause saying when, and asks something else.
 _WHEN_ASKED = re.compile(
-    r"when\s+(?:is|are|was|were|do|does|did|will|would|can|could|has|have|had|should)\b",
+    rf"(?:\S+\s+){{0,{_LEADING_WORDS - 1}}}?when\s+(?:{AUXILIARY_VERBS})\b",
     re.IGNORECASE,
 )
-_LEADING_WORDS = 3  # a part's question word is among its first words ("and so when did …")
+
+
+def question_word(text: str) -> str | None:
+    """The question word that leads a part (the first among its first few words,
+    lower-cased), or None: "and so when did …" → "when"."""
+    return next((w for w in words(text)[:_LEADING_WORDS] if w in QUESTION_WORDS), None)
 
 
 def asks_when(text: str) -> bool:
-    """Whether a part asks when: its first question word is "when", before a verb."""
-    said = text.split()[:_LEADING_WORDS]
-    lead = next((n for n, w in enumerate(said) if _QUESTION_WORD.fullmatch(w.strip(",;:"))), None)
-    return lead is not None and bool(_WHEN_ASKED.match(" ".join(text.split()[lead:])))
+    """Whether a part asks when: "when" leads it, before a verb."""
+    return question_word(text) == "when" and bool(_WHEN_ASKED.match(text.strip()))
 
 
 def follows_names(part: Part) -> bool:
@@ -447,7 +454,7 @@ def _describes(text: str) -> bool:
 
 # "Who was Cleopatra", "What is the Hanseatic League": "who"/"what", a form of "be", then
 # a name (capitalised words, and the words that join a name's), nothing after it.
-_NAME_JOINER = r"(?:of|the|de|da|di|du|la|le|von|van)"
+_NAME_JOINER = rf"(?:{'|'.join(sorted(NAME_JOINERS))})"
 _DEFINES_NAME = re.compile(
     rf"^(?i:who|what)\s+(?i:is|was|are|were)\s+(?:the\s+)?(?:[A-Z][\w'’.\-]*|{_NAME_JOINER})"
     rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*$"

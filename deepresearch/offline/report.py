@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.parts import asks_when, is_question
+from deepresearch.offline.parts import asks_when, is_question, question_word
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -110,9 +110,6 @@ DEFINITION_PENALTY = 0.2
 SAME_SOURCE_BONUS = 0.2  # a second finding from the first's source continues its answer
 _DEFINITION = re.compile(r"^\W*\w+(?:\s+\S+){0,5}?\s+(?:is|are|was|were)\s+(?:a|an|the)\b")
 _TOKEN_EDGES = ".,;:()[]\"'“”‘’"
-_QUESTION_WORDS = frozenset(
-    ["what", "who", "whom", "whose", "when", "where", "which", "why", "how"]
-)
 
 
 def _specifics(text: str, asked: set[str]) -> int:
@@ -140,8 +137,7 @@ def _answer_kind(part: str) -> str | None:
     what year), else None."""
     if asks_when(part):
         return "time"
-    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
-    return "number" if lead and _ASKS_NUMBER.search(part) else None
+    return "number" if question_word(part) and _ASKS_NUMBER.search(part) else None
 
 
 def _gives(text: str, kind: str, asked: set[str]) -> bool:
@@ -157,8 +153,7 @@ def _gives(text: str, kind: str, asked: set[str]) -> bool:
 def _asks_what(part: str) -> bool:
     """The part asks what something is ("What is …", "explain what …"), or no question
     word leads it: a definition may be its answer."""
-    lead = [w for w in words(part)[:3] if w in _QUESTION_WORDS]
-    return not lead or lead[0] == "what"
+    return question_word(part) in (None, "what")
 
 
 def _summary_picks(

@@ -210,16 +210,18 @@ def _gap_searches(inputs: SupervisionInputs) -> list[tuple[str, LinkFollow | Non
     follows those links, any other searches its words. The think step hands its gaps on
     as text, so which follow links is computed again from the same inputs."""
     follows = {g.text: g.follow for g in _part_gaps(inputs) if g.follow is not None}
+    parts = question_parts(inputs.question, _digest_sources(inputs)[1])
     searches: list[tuple[str, LinkFollow | None]] = []
     for gap in inputs.gaps:
         follow = follows.get(gap)
-        searches.append((follow.query(), follow) if follow else (_gap_query(gap, inputs), None))
+        searches.append((follow.query(), follow) if follow else (_gap_query(gap, parts), None))
     return searches
 
 
-def _gap_query(gap: str, inputs: SupervisionInputs) -> str:
+def _gap_query(gap: str, parts: list[Part]) -> str:
+    """The search for a gap: a part's own query (after the lead its gap names, if any),
+    else the gap's words without its frame."""
     if m := _PART_GAP.match(gap):
-        parts = question_parts(inputs.question, _digest_sources(inputs)[1])
         part = next((p for p in parts if p.text == m["part"]), None)
         words = " ".join(keywords(m["part"])[:4])
         if m["lead"]:

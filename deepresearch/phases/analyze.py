@@ -90,6 +90,7 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         if v.id in digested:
             v.text = ""  # the compressed topic carries this source's content
     views, topics = await fit_sources(state, ctx, Phase.ANALYSIS, views, topics)
+    titles = state.source_titles()
     return AnalyzeInputs(
         question=state.question,
         research_brief=state.research_brief,
@@ -97,8 +98,8 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         sources=views,
         topics=topics,
         known_findings=[f.content for f in state.findings],
-        parts=[p.text for p in question_parts(state.question, state.source_titles())],
-        titles=state.source_titles(),
+        parts=[p.text for p in question_parts(state.question, titles)],
+        titles=titles,
         answered_parts=list(dict.fromkeys(f.category for f in state.findings if f.category)),
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,

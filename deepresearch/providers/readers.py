@@ -29,6 +29,7 @@ from deepresearch.providers.markup import (
     rst_rendered,
 )
 from deepresearch.providers.passages import looks_like_markdown
+from deepresearch.text import AUXILIARY_VERBS
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
@@ -141,9 +142,7 @@ def clip(text: str, limit: int) -> str:
 # "how old is", "how long did", "how big does": the word after "how" says what kind of
 # answer is asked for (a measure), not what the question is about; searched, it matches
 # titles that use it (*Old age*, *Old World monkey* for "How old is the universe").
-_MEASURE = re.compile(
-    r"\bhow\s+([^\W\d_]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
-)
+_MEASURE = re.compile(rf"\bhow\s+([^\W\d_]+)\s+(?:{AUXILIARY_VERBS})\b")
 
 
 def build_match_query(query: str) -> str | None:
