@@ -127,6 +127,22 @@ def _held(wanted: set[str], roots: set[str]) -> bool:
     return all(w in roots or any(_same(w, r) for r in roots) for w in wanted)
 
 
+def _named(name: set[str], roots: set[str]) -> bool:
+    """Whether ``roots`` state every root of a ``name`` asked, each as written, as a
+    longer word derived from it ("China" by "Chinese") or, hyphenated, by its pieces
+    ("Königsberg-born" by "born in Königsberg"); never as a shorter word it begins:
+    "Gonder" (root "gond") does not name Gondor."""
+    return all(_names_root(w, roots) for w in name)
+
+
+def _names_root(asked: str, roots: set[str]) -> bool:
+    """Whether ``roots`` state the root ``asked`` (see ``_named``)."""
+    if asked in roots or any(len(r) > len(asked) and _same(asked, r) for r in roots):
+        return True
+    pieces = [p for p in asked.split("-") if p]
+    return len(pieces) > 1 and all(_names_root(p, roots) for p in pieces)
+
+
 # What a statement giving a time holds: a number (a year, a date, "every 75 years") or a
 # century.
 _TIMED = re.compile(r"\d|\bcentur(?:y|ies)\b", re.IGNORECASE)
@@ -245,7 +261,7 @@ def _unnamed(
     """Why the sources behind a part's findings (their roots: ``said``; their texts:
     ``statements``) do not name what it names, or None when they may."""
     names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
-    if names and not any(_held(n, said) or _common(n, gathered) for n in names):
+    if names and not any(_named(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
     joined = [n for n in names if len(n) > 1]
     if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):

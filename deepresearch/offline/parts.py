@@ -81,7 +81,7 @@ class Part:
     def doer(self) -> tuple[str, str] | None:
         """For a part that asks who did something, its verb and the noun for the doer
         ("who invented the radio" → ("invented", "inventor")), else None."""
-        return _doer(self.text)
+        return asked_doer(self.text)
 
 
 def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
@@ -129,7 +129,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         borrowed = [w for w in context if w not in others][:4]
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + borrowed))
-        if not refers and (doer := _doer(piece)):
+        if not refers and (doer := asked_doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
             query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
@@ -480,7 +480,7 @@ def asks_for_entity(text: str) -> bool:
 _WHO_DID = re.compile(r"^who\s+(?:[a-z]+ly\s+|first\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 
 
-def _doer(text: str) -> tuple[str, str] | None:
+def asked_doer(text: str) -> tuple[str, str] | None:
     """The verb of a part that asks who did something, and the noun for its doer
     ("who invented the radio" → ("invented", "inventor")), else None."""
     m = _WHO_DID.match(text.strip())
@@ -493,7 +493,7 @@ def agent_query(part: Part) -> str | None:
     """A search for the doer a part asks for by its verb, said as the noun its entry
     would call it ("who invented the radio" → "radio inventor": *Guglielmo Marconi* is
     "the inventor of radio"); None for other parts."""
-    doer = _doer(part.text)
+    doer = asked_doer(part.text)
     if doer is None:
         return None
     rest = [w for w in part.query.split() if w not in doer]

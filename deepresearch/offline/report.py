@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.parts import asks_when, is_question, question_word
+from deepresearch.offline.coverage import says_any, text_roots
+from deepresearch.offline.parts import asked_doer, asks_when, is_question, question_word
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -134,19 +135,29 @@ _TIME = re.compile(r"(?:c\.)?\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)")  # 1945, 1840s, 
 
 def _answer_kind(part: str) -> str | None:
     """ "time" for a part asking when, "number" for one asking how many or how much (or
-    what year), else None."""
+    what year), "doer" for one asking who did something, else None."""
     if asks_when(part):
         return "time"
+    if asked_doer(part):
+        return "doer"
     return "number" if question_word(part) and _ASKS_NUMBER.search(part) else None
 
 
-def _gives(text: str, kind: str, asked: set[str]) -> bool:
+def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
-    ``asked``: a year, decade or "century" for a time, anything with a digit for a number."""
+    ``asked``: a year, decade or "century" for a time, anything with a digit for a number,
+    a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
+    the definition of penicillin) for a doer."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
         said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
         return said or "century" in text.lower()
+    if kind == "doer" and (doer := asked_doer(part)):
+        named = any(
+            i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked
+            for i, t in enumerate(tokens)
+        )
+        return named and says_any(text_roots(" ".join(doer)), text_roots(text))
     return any(any(ch.isdigit() for ch in t) and not set(words(t)) <= asked for t in tokens)
 
 
@@ -179,7 +190,7 @@ def _summary_picks(
     }
     picks: list[FindingBrief] = []
     kind = _answer_kind(part)
-    if kind and (giving := [f for f in fresh if _gives(f.content, kind, asked)]):
+    if kind and (giving := [f for f in fresh if _gives(f.content, kind, asked, part)]):
         picks.append(max(giving, key=lambda f: base[f.id]))
     while len(picks) < room:
         options = [

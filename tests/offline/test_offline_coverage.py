@@ -62,6 +62,22 @@ def test_one_name_held_is_enough() -> None:
     assert unanswered_reason(part(question, 0), [said], [said]) is None
 
 
+def test_a_shorter_word_a_name_begins_does_not_name_it() -> None:
+    """ "Gonder" stems to "gond", which begins "Gondor": a source on another town does
+    not name the place asked about, however alike the spelling."""
+    (asked,) = question_parts("What is the population of Gondor?")
+    said = "Gondar, also spelled Gonder, has an estimated population of 443,156."
+    reason = unanswered_reason(asked, [f"{said} Gondar"], [f"Gondar {said}"])
+    assert reason is not None and "name" in reason
+    # a longer word derived from the name still names it; so do a hyphenated name's pieces
+    (derived,) = question_parts("What do people eat in Japan?")
+    food = "Japanese cuisine is based on rice and fish."
+    assert unanswered_reason(derived, [food], [food]) is None
+    (hyphen,) = question_parts("Which Zurich-born painter drew the Blue Lake?")
+    born = "Anna Keller was a painter born in Zurich; she drew the Blue Lake in 1901."
+    assert unanswered_reason(hyphen, [born], [born]) is None
+
+
 def test_a_name_is_held_in_another_form_of_its_words() -> None:
     question = "What is lead, and what did the Bahá'í Faith teach about Europe?"
     said = "The Baháʼí Faith teaches the essential worth of all religions."

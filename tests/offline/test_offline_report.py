@@ -283,6 +283,22 @@ def test_a_part_asking_when_or_how_many_opens_with_a_finding_that_gives_one() ->
     assert line.index("fought across Europe") < line.index("armistice")
 
 
+def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() -> None:
+    """ "Who discovered X" is answered by a finding stating the deed with a name, not by
+    the definition of X the analysis ranked first; no such finding, the order stands."""
+    who = "Who discovered glimmerite"
+    found = [
+        finding(1, "Glimmerite is a green mineral found in basalt.", who, 1),
+        finding(2, "Glimmerite is mined in three countries.", who, 1),
+        finding(3, "She was honoured for the discovery of glimmerite by Ada Brandt.", who, 2),
+    ]
+    line = summary_of(f"{who}?", found)
+    assert line.index("Ada Brandt") < line.index("green mineral")
+    found = [finding(1, "Glimmerite is a green mineral.", who, 1), finding(2, "It glows.", who, 2)]
+    line = summary_of(f"{who}?", found)
+    assert line.index("green mineral") < line.index("glows")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
