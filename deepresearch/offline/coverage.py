@@ -181,7 +181,13 @@ def unanswered_reason(
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
-    asked = [w for w in keywords(_readable(part.text)) if len(w) >= SUBSTANTIVE_LETTERS]
+    # A short word written as a name says what the part is about ("the Sun", "Io").
+    named_words = set(words(" ".join(_names(part.text))))
+    asked = [
+        w
+        for w in keywords(_readable(part.text))
+        if len(w) >= SUBSTANTIVE_LETTERS or w in named_words
+    ]
     # A part pointing back ("where did it develop") is answered in other words: not it.
     if (
         gathered

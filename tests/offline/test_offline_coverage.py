@@ -258,6 +258,10 @@ def test_a_part_none_of_whose_words_any_source_states_is_not_answered() -> None:
     assert reason == "no source found states any of the words it asks with: fotosíntesis"
     said = "Photosynthesis turns light into chemical energy. Photosynthesis"
     assert unanswered_reason(part("What is photosynthesis?", 0), [said], [said], (), [said]) is None
+    # a short word written as a name is a word the part asks with: "the Sun" is stated
+    sun = "The Sun is the star at the centre of the Solar System. Sun"
+    asked = part("Which is bigger, the Sun or Jupiter?", 0)
+    assert unanswered_reason(asked, [sun], [sun], (), [sun]) is None
     # a part pointing back is answered in other words ("where did it develop": the Nile)
     egypt = "Ancient Egypt was a civilization along the Nile. Ancient Egypt"
     develop = part("What was Ancient Egypt, and where did it develop?")
