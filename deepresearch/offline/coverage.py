@@ -112,6 +112,20 @@ def _names(text: str) -> list[str]:
     ]
 
 
+def names_stated(part: str, texts: Sequence[str]) -> list[bool] | None:
+    """For each of ``texts``, whether it states a name the ``part`` gives (see
+    ``_named``); None when the part gives no name.
+
+    Args:
+        part: a question part.
+        texts: e.g. findings, each with its source's title.
+    """
+    names = [n for n in (text_roots(name) for name in _names(part)) if n]
+    if not names:
+        return None
+    return [any(_named(n, text_roots(t)) for n in names) for t in texts]
+
+
 def _same(a: str, b: str) -> bool:
     """Whether two word roots are one word's: equal, or the shorter (of at least
     SAME_WORD letters) begins the longer but for its last letter ("europ" and "european",

@@ -5,8 +5,14 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.coverage import says_any, text_roots
-from deepresearch.offline.parts import asked_doer, asks_when, is_question, question_word
+from deepresearch.offline.coverage import names_stated, says_any, text_roots
+from deepresearch.offline.parts import (
+    asked_doer,
+    asks_for_entity,
+    asks_when,
+    is_question,
+    question_word,
+)
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -168,14 +174,20 @@ def _asks_what(part: str) -> bool:
 
 
 def _summary_picks(
-    part: str, findings: list[FindingBrief], asked: set[str], shown: set[str], room: int
+    part: str,
+    findings: list[FindingBrief],
+    asked: set[str],
+    shown: set[str],
+    room: int,
+    titles: dict[int, str],
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
     words and, unless the part asks what something is, against a definition (for a part
-    asking when or how many, the best that gives a time or a number, if one does); then
-    more of the same source's, not ones an earlier part's summary line already ``shown``,
-    nor two that say the same."""
+    asking when, how many or who did something, the best that gives a time, a number or
+    a doer, if one does; among those, or else, one from the entry on a thing the part
+    names, ``titles``: citation → title); then more of the same source's, not ones an
+    earlier part's summary line already ``shown``, nor two that say the same."""
     asked = asked | set(words(part))
     define_ok = _asks_what(part)
     rank = {f.id: n for n, f in enumerate(findings)}
@@ -188,10 +200,14 @@ def _summary_picks(
         - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
         for f in fresh
     }
-    picks: list[FindingBrief] = []
     kind = _answer_kind(part)
-    if kind and (giving := [f for f in fresh if _gives(f.content, kind, asked, part)]):
-        picks.append(max(giving, key=lambda f: base[f.id]))
+    giving = [f for f in fresh if _gives(f.content, kind, asked, part)] if kind else []
+    named = _naming(part, fresh, titles)
+    # The opening answer: one giving the kind asked for said of the thing the part
+    # names, else one giving that kind, else one said of that thing ("How tall is Mount
+    # Everest": Everest's entry, not Mount Tai's "tallest peak").
+    leads = [f for f in giving if f in named] or giving or named
+    picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
     while len(picks) < room:
         options = [
             f
@@ -232,14 +248,28 @@ def _summary_parts(
     return out
 
 
-def _summary_lines(question: str, parts: dict[str, list[FindingBrief]]) -> list[str]:
+def _naming(part: str, findings: list[FindingBrief], titles: dict[int, str]) -> list[FindingBrief]:
+    """The ``findings`` from an entry on a thing the ``part`` names: their first source's
+    title (``titles``: citation → title) states one of its names. None for a part asking
+    for a thing it does not name ("Which Königsberg-born philosopher …": its names only
+    describe what it asks for)."""
+    if asks_for_entity(part):
+        return []
+    lead = [titles.get(f.citations[0], "") if f.citations else "" for f in findings]
+    stated = names_stated(part, lead)
+    return [f for f, said in zip(findings, stated or [], strict=False) if said]
+
+
+def _summary_lines(
+    question: str, parts: dict[str, list[FindingBrief]], titles: dict[int, str]
+) -> list[str]:
     """The executive summary's line per part of the ``question``: its answer findings."""
     lines: list[str] = []
     summarised: set[str] = set()
     asked = set(words(question))
     room = SUMMARY_ALONE if len(parts) == 1 else SUMMARY_PER_PART
     for part, items in parts.items():
-        picks = _summary_picks(part, items, asked, summarised, room)
+        picks = _summary_picks(part, items, asked, summarised, room, titles)
         summarised |= {f.content for f in picks}
         answer = " ".join(_cited(f) for f in picks)
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
@@ -260,7 +290,9 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
-        lines += _summary_lines(inputs.question, _summary_parts(findings, parts, in_report))
+        titles = {s.citation: s.title for s in inputs.sources}
+        summary_parts = _summary_parts(findings, parts, in_report)
+        lines += _summary_lines(inputs.question, summary_parts, titles)
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:

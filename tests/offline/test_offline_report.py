@@ -299,6 +299,33 @@ def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() 
     assert line.index("green mineral") < line.index("glows")
 
 
+def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
+    """ "How tall is Mount Zorbo" opens with what the entry on Zorbo says, not with the
+    "tallest peak" of another mountain the analysis ranked first; a part asking for a
+    thing its names only describe keeps the analysis's order, the entry on Vell after."""
+    sources = [
+        SourceRef(citation=1, title="Mount Kessel", url="https://example.org/kessel"),
+        SourceRef(citation=2, title="Mount Zorbo", url="https://example.org/zorbo"),
+    ]
+    how = "How tall is Mount Zorbo"
+    found = [
+        finding(1, "The tallest peak of Mount Kessel is Crow Peak, 1,545 metres tall.", how, 1),
+        finding(2, "Its summit was measured in 2020 as 4,810 metres.", how, 2),
+        finding(3, "The Kessel range lies in Vell.", how, 1),
+    ]
+    md = report.synthesize(inputs(question=f"{how}?", findings=found, sources=sources)).markdown
+    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert line.index("4,810") < line.index("Crow Peak")
+    which = "Which climber from Vell first reached the summit"
+    found = [
+        finding(1, "Ada Brandt first reached the summit of Mount Zorbo in 1901.", which, 1),
+        finding(2, "Vell is a valley town.", which, 3),
+    ]
+    sources.append(SourceRef(citation=3, title="Vell", url="https://example.org/vell"))
+    md = report.synthesize(inputs(question=f"{which}?", findings=found, sources=sources)).markdown
+    assert md.index("Ada Brandt") < md.index("valley town")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
