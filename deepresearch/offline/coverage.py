@@ -195,20 +195,8 @@ def unanswered_reason(
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
-    # A short word written as a name says what the part is about ("the Sun", "Io").
-    named_words = set(words(" ".join(_names(part.text))))
-    asked = [
-        w
-        for w in keywords(_readable(part.text))
-        if len(w) >= SUBSTANTIVE_LETTERS or w in named_words
-    ]
     # A part pointing back ("where did it develop") is answered in other words: not it.
-    if (
-        gathered
-        and asked
-        and not part.refers_back
-        and len(_unstated(asked, gathered)) == len(asked)
-    ):
+    if gathered and not part.refers_back and (asked := _none_stated(part, gathered)):
         # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
         return f"no source found states any of the words it asks with: {', '.join(asked)}"
     own = _own_roots(part)
@@ -227,6 +215,18 @@ def unanswered_reason(
             "states two of its words together"
         )
     return None
+
+
+def _none_stated(part: Part, gathered: Sequence[str]) -> list[str]:
+    """The words a part asks with (of SUBSTANTIVE_LETTERS or more, or written as a name:
+    "the Sun", "Io"), when none of the ``gathered`` texts states any of them; else none."""
+    named_words = set(words(" ".join(_names(part.text))))
+    asked = [
+        w
+        for w in keywords(_readable(part.text))
+        if len(w) >= SUBSTANTIVE_LETTERS or w in named_words
+    ]
+    return asked if asked and len(_unstated(asked, gathered)) == len(asked) else []
 
 
 def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
