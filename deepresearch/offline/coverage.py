@@ -126,6 +126,16 @@ def names_stated(part: str, texts: Sequence[str]) -> list[bool] | None:
     return [any(_named(n, text_roots(t)) for n in names) for t in texts]
 
 
+def is_entry_on(part: str, title: str) -> bool:
+    """Whether ``title`` (its bracketed qualifier left out) is made of the ``part``'s own
+    words, by root: the source is the entry on a thing the part asks about (*Tide* for
+    "what causes tides", *Photosynthesis* for "What is photosynthesis")."""
+    title_words = keywords(TITLE_QUALIFIER.sub("", title))
+    if not title_words or min(map(len, title_words)) < TITLE_WORD:
+        return False
+    return _held(text_roots(" ".join(title_words)), text_roots(_readable(part)))
+
+
 def _same(a: str, b: str) -> bool:
     """Whether two word roots are one word's: equal, or the shorter (of at least
     SAME_WORD letters) begins the longer but for its last letter ("europ" and "european",

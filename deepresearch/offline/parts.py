@@ -468,6 +468,12 @@ def defines_name(text: str) -> bool:
     return bool(_DEFINES_NAME.match(stripped)) and stripped.split()[-1][:1].isupper()
 
 
+def points_back(text: str) -> bool:
+    """Whether ``text`` has a word that points back to something said before it ("why
+    is it important", "where did he live"), as a part after the first does."""
+    return bool({w.lower() for w in WORD_TOKEN.findall(text)} & _REFERS_BACK)
+
+
 def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
     if defines_name(text):

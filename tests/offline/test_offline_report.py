@@ -326,6 +326,29 @@ def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
     assert md.index("Ada Brandt") < md.index("valley town")
 
 
+def test_a_part_asking_what_a_thing_is_opens_with_the_entry_titled_with_its_words() -> None:
+    """ "What is glimmerite" opens with the entry *Glimmerite*, not with another entry's
+    line that mentions it; a part pointing back ("why is it rare") is not answered by
+    an entry titled with its words."""
+    sources = [
+        SourceRef(citation=1, title="Basalt", url="https://example.org/basalt"),
+        SourceRef(citation=2, title="Glimmerite", url="https://example.org/glimmerite"),
+        SourceRef(citation=3, title="Rare", url="https://example.org/rare"),
+    ]
+    what, why = "What is glimmerite", "why is it rare"
+    found = [
+        finding(1, "Basalt often holds glimmerite crystals.", what, 1),
+        finding(2, "Glimmerite is a green mineral of the mica group.", what, 2),
+        finding(3, "Few basalt flows cool slowly enough to grow it.", why, 1),
+        finding(4, "Rare things are uncommon.", why, 3),
+    ]
+    question = f"{what}, and {why}?"
+    md = report.synthesize(inputs(question=question, findings=found, sources=sources)).markdown
+    summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert summary.index("green mineral") < summary.index("often holds")
+    assert summary.index("cool slowly") < summary.index("uncommon")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
