@@ -221,6 +221,14 @@ def summary_of(question: str, found: list[FindingBrief]) -> str:
     return md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
 
 
+def titled(*titles: str) -> list[SourceRef]:
+    """Sources numbered from 1 with these titles."""
+    return [
+        SourceRef(citation=n, title=t, url=f"https://example.org/{n}")
+        for n, t in enumerate(titles, 1)
+    ]
+
+
 def finding(n: int, content: str, part: str, source: int) -> FindingBrief:
     return FindingBrief(
         id=f"f-{n}", content=content, confidence="medium", citations=[source], category=part
@@ -303,10 +311,7 @@ def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
     """ "How tall is Mount Zorbo" opens with what the entry on Zorbo says, not with the
     "tallest peak" of another mountain the analysis ranked first; a part asking for a
     thing its names only describe keeps the analysis's order, the entry on Vell after."""
-    sources = [
-        SourceRef(citation=1, title="Mount Kessel", url="https://example.org/kessel"),
-        SourceRef(citation=2, title="Mount Zorbo", url="https://example.org/zorbo"),
-    ]
+    sources = titled("Mount Kessel", "Mount Zorbo")
     how = "How tall is Mount Zorbo"
     found = [
         finding(1, "The tallest peak of Mount Kessel is Crow Peak, 1,545 metres tall.", how, 1),
@@ -321,7 +326,7 @@ def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
         finding(1, "Ada Brandt first reached the summit of Mount Zorbo in 1901.", which, 1),
         finding(2, "Vell is a valley town.", which, 3),
     ]
-    sources.append(SourceRef(citation=3, title="Vell", url="https://example.org/vell"))
+    sources = titled("Mount Kessel", "Mount Zorbo", "Vell")
     md = report.synthesize(inputs(question=f"{which}?", findings=found, sources=sources)).markdown
     assert md.index("Ada Brandt") < md.index("valley town")
 
@@ -330,11 +335,7 @@ def test_a_part_asking_what_a_thing_is_opens_with_the_entry_titled_with_its_word
     """ "What is glimmerite" opens with the entry *Glimmerite*, not with another entry's
     line that mentions it; a part pointing back ("why is it rare") is not answered by
     an entry titled with its words."""
-    sources = [
-        SourceRef(citation=1, title="Basalt", url="https://example.org/basalt"),
-        SourceRef(citation=2, title="Glimmerite", url="https://example.org/glimmerite"),
-        SourceRef(citation=3, title="Rare", url="https://example.org/rare"),
-    ]
+    sources = titled("Basalt", "Glimmerite", "Rare")
     what, why = "What is glimmerite", "why is it rare"
     found = [
         finding(1, "Basalt often holds glimmerite crystals.", what, 1),
