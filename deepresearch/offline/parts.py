@@ -148,6 +148,10 @@ def _unjoin(piece: str) -> str:
     return piece.replace(_JOINER, " ")
 
 
+# A title opening with two capitalised names joined by "and" and going on.
+_NAMES_JOINED = re.compile(r"^((?:[A-Z][\w'.-]*\s+){1,2}and\s+[A-Z][\w'.-]*)\s+\S")
+
+
 def _join_titles(text: str, titles: Iterable[str]) -> str:
     """``text`` with every title (its bracketed qualifier left out) that holds "and"/"or"
     between its words and that ``text`` gives whole, in any case, made one word: the
@@ -158,6 +162,12 @@ def _join_titles(text: str, titles: Iterable[str]) -> str:
         for name in (TITLE_QUALIFIER.sub("", t).strip() for t in titles)
         if _COORD.search(name)
     }
+    # "Lewis and Clark" of the *Lewis and Clark Expedition*: a title's opening names
+    # joined by "and", written as names in the question, are one name too.
+    for title in titles:
+        m = _NAMES_JOINED.match(TITLE_QUALIFIER.sub("", title).strip())
+        if m and re.search(rf"(?<!\w){re.escape(m[1])}(?!\w)", text):  # as written
+            names.add(m[1].casefold())
     for name in sorted(names, key=len, reverse=True):
         found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE)
         if found:

@@ -308,6 +308,10 @@ def test_a_gathered_title_the_question_gives_whole_is_one_part() -> None:
     parts = question_parts("Who wrote War and Peace and when did he die?", titles)
     assert [p.text for p in parts] == ["Who wrote War and Peace", "when did he die"]
     assert parts[1].refers_back and {"war", "peace"} <= parts[1].terms
+    # names joined by "and" that open a longer title (the expedition they led) are one
+    expedition = ["Lewis and Clark Expedition"]
+    assert texts("Who were Lewis and Clark?", expedition) == ["Who were Lewis and Clark"]
+    assert texts("Who were Lewis and Clark?", []) == ["Who were Lewis", "Who were Clark"]
 
 
 def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -> None:
