@@ -112,20 +112,6 @@ def _names(text: str) -> list[str]:
     ]
 
 
-def names_stated(part: str, texts: Sequence[str]) -> list[bool] | None:
-    """For each of ``texts``, whether it states a name the ``part`` gives (see
-    ``_named``); None when the part gives no name.
-
-    Args:
-        part: a question part.
-        texts: e.g. findings, each with its source's title.
-    """
-    names = [n for n in (text_roots(name) for name in _names(part)) if n]
-    if not names:
-        return None
-    return [any(_named(n, text_roots(t)) for n in names) for t in texts]
-
-
 def is_entry_on(part: str, title: str) -> bool:
     """Whether ``title`` (its bracketed qualifier left out) is made of the ``part``'s own
     words, by root: the source is the entry on a thing the part asks about (*Tide* for

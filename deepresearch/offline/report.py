@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.coverage import is_entry_on, names_stated, says_any, text_roots
+from deepresearch.offline.coverage import is_entry_on, says_any, text_roots
 from deepresearch.offline.parts import (
     asked_doer,
     asks_for_entity,
@@ -250,18 +250,16 @@ def _summary_parts(
 
 
 def _naming(part: str, findings: list[FindingBrief], titles: dict[int, str]) -> list[FindingBrief]:
-    """The ``findings`` from an entry on a thing the ``part`` names or asks about: their
-    first source's title (``titles``: citation → title) states one of its names, or, for
-    a part that does not point back, is made of its words. None for a part asking for a
-    thing it does not name ("Which Königsberg-born philosopher …": its names only
-    describe what it asks for)."""
-    if asks_for_entity(part):
+    """The ``findings`` from the entry on a thing the ``part`` names or asks about: their
+    first source's title (``titles``: citation → title) is made of the part's words
+    (*Mount Everest*, not *Council of Europe* for "Europe"). None for a part that points
+    back ("how did it change Europe" asks about "it") or asks for a thing it does not
+    name ("Which Königsberg-born philosopher …": its names only describe it)."""
+    if asks_for_entity(part) or points_back(part):
         return []
-    lead = [titles.get(f.citations[0], "") if f.citations else "" for f in findings]
-    named = names_stated(part, lead) or [False] * len(lead)
-    if not points_back(part):
-        named = [n or is_entry_on(part, t) for n, t in zip(named, lead, strict=True)]
-    return [f for f, said in zip(findings, named, strict=True) if said]
+    return [
+        f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))
+    ]
 
 
 def _summary_lines(

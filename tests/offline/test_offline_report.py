@@ -311,16 +311,18 @@ def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
     """ "How tall is Mount Zorbo" opens with what the entry on Zorbo says, not with the
     "tallest peak" of another mountain the analysis ranked first; a part asking for a
     thing its names only describe keeps the analysis's order, the entry on Vell after."""
-    sources = titled("Mount Kessel", "Mount Zorbo")
+    sources = titled("Mount Kessel", "Mount Zorbo", "Friends of Mount Zorbo")
     how = "How tall is Mount Zorbo"
     found = [
         finding(1, "The tallest peak of Mount Kessel is Crow Peak, 1,545 metres tall.", how, 1),
+        finding(4, "The Friends of Mount Zorbo club climbs it every spring.", how, 3),
         finding(2, "Its summit was measured in 2020 as 4,810 metres.", how, 2),
         finding(3, "The Kessel range lies in Vell.", how, 1),
     ]
     md = report.synthesize(inputs(question=f"{how}?", findings=found, sources=sources)).markdown
     line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
     assert line.index("4,810") < line.index("Crow Peak")
+    assert "club" not in line.split("4,810")[0]  # an entry titled with more than its name
     which = "Which climber from Vell first reached the summit"
     found = [
         finding(1, "Ada Brandt first reached the summit of Mount Zorbo in 1901.", which, 1),
