@@ -22,6 +22,9 @@ DENSE_FLOOR = 0.3
 # 'Theory' or 'City' name entries too, but nearly every text uses those words.
 SPECIFIC_NAME = 4.6  # log(100): one word found in at most ~1% of passages
 MAX_NAME_WORDS = 6
+# A capitalised word no title matches may name one it derives from ("Brazilians"): a
+# title of STEM_LETTERS letters or more that it extends by DERIVED_ENDING at most.
+STEM_LETTERS, DERIVED_ENDING = 4, 4
 _WORD = re.compile(r"\w[\w'\-]*")  # the tokens of corpus_index.name_key
 _SENTENCE_END = re.compile(r"[.!?]")
 MAX_LINKS = 40  # titles a hit's text links to, in the order it first names them
@@ -51,8 +54,9 @@ def dense_ranking(lookup: Lookup, query: str) -> list[int]:
 def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[int]:
     """Entity linking: the longest query n-grams that are a title or heading here, kept
     when their words are specific to few passages, when they are the whole query, or
-    when the query writes them as a name (capitalised after its first word), most
-    specific first.
+    when the query writes them as a name (capitalised after its first word), and the
+    one-word titles that a word written as a name derives from ("Brazilians": *Brazil*,
+    see ``named_stem``), most specific first.
 
     Args:
         conn: the index connection (for word idf).
@@ -78,10 +82,26 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
             if words and (specificity >= SPECIFIC_NAME or whole or _written_as_name(cased, span & content)):  # fmt: skip
                 found.append((specificity, i, lookup.names[key]))
                 used |= span
+    for i in sorted(content - used):
+        stem = named_stem(lookup, tokens[i]) if _written_as_name(cased, {i}) else None
+        if stem:
+            found.append((lookup.idf(conn, stem), i, lookup.names[stem]))
     ranking: list[int] = []
     for _, _, pids in sorted(found, key=lambda f: (-f[0], f[1])):
         ranking += [p for p in pids if p not in ranking]
     return ranking
+
+
+def named_stem(lookup: Lookup, word: str) -> str | None:
+    """The one-word title a name word is derived from by a short ending ("brazilians" →
+    *Brazil*, "peruvian" → *Peru*, "japanese" → *Japan*): the longest of STEM_LETTERS or
+    more that begins it and leaves at most DERIVED_ENDING letters; None if none does."""
+    for cut in range(len(word) - 1, STEM_LETTERS - 1, -1):
+        if len(word) - cut > DERIVED_ENDING:
+            break
+        if word[:cut] in lookup.names:
+            return word[:cut]
+    return None
 
 
 def _written_as_name(cased: list[str], content: set[int]) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.providers.corpus_index import Lookup
-from deepresearch.providers.corpus_ranking import linked_titles
+from deepresearch.providers.corpus_ranking import linked_titles, named_stem
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +42,24 @@ async def test_a_name_the_query_capitalises_links_its_entry_however_common(
     assert capitalised[0].title == "Christianity"
     lower = await corpus.search("how did christianity begin", max_results=3)
     assert lower[0].title == "History of Christianity"
+
+
+async def test_a_name_derived_from_a_title_links_that_entry(tmp_path: Path) -> None:
+    """ "Brazilians" is no title, but it is *Brazil* with a short ending: the query links
+    the entry its words never match; a longer ending or a short title does not."""
+    records = [
+        _record("Brazil", "Brazil is a country whose official language is Portuguese."),
+        _record("Quechua", "Quechua is a language spoken by millions of people."),
+        _record("Bra", "A bra is a garment."),
+        *_filler(30, "Notes on language and people who speak one."),
+    ]
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "c.sqlite")
+    hits = await corpus.search("What language do Brazilians speak", max_results=3)
+    assert hits[0].title == "Brazil"
+    lookup = _lookup({"brazil": "Brazil", "bra": "Bra"}, {})
+    assert named_stem(lookup, "brazilians") == "brazil"
+    assert named_stem(lookup, "brazilianistas") is None  # no short ending
+    assert named_stem(lookup, "bras") is None  # a title under four letters names nothing
 
 
 def _lookup(names: dict[str, str], idf: dict[str, float]) -> Lookup:
