@@ -249,13 +249,19 @@ def _summary_parts(
     return out
 
 
+# "the largest ocean", "the first emperor": a part asks for the one thing that is so,
+# which the entry on the kind (*Ocean*) does not name.
+_SUPERLATIVE = re.compile(r"\bthe\s+(?:\w+est|first|last|most|least)\b", re.IGNORECASE)
+
+
 def _naming(part: str, findings: list[FindingBrief], titles: dict[int, str]) -> list[FindingBrief]:
     """The ``findings`` from the entry on a thing the ``part`` names or asks about: their
     first source's title (``titles``: citation → title) is made of the part's words
     (*Mount Everest*, not *Council of Europe* for "Europe"). None for a part that points
     back ("how did it change Europe" asks about "it") or asks for a thing it does not
-    name ("Which Königsberg-born philosopher …": its names only describe it)."""
-    if asks_for_entity(part) or points_back(part):
+    name ("Which Königsberg-born philosopher …": its names only describe it; "What is
+    the largest ocean": *Ocean* is the kind, not the one asked for)."""
+    if asks_for_entity(part) or points_back(part) or _SUPERLATIVE.search(part):
         return []
     return [
         f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))

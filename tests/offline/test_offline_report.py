@@ -350,6 +350,15 @@ def test_a_part_asking_what_a_thing_is_opens_with_the_entry_titled_with_its_word
     summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
     assert summary.index("green mineral") < summary.index("often holds")
     assert summary.index("cool slowly") < summary.index("uncommon")
+    # "the largest glimmerite crystal" is one crystal, which the entry on the kind does
+    # not name
+    largest = "What is the largest glimmerite crystal"
+    found = [
+        finding(1, "The Vell crystal, found in basalt, weighs 40 kg.", largest, 1),
+        finding(2, "Glimmerite is a green mineral of the mica group.", largest, 2),
+    ]
+    md = report.synthesize(inputs(question=f"{largest}?", findings=found, sources=sources)).markdown
+    assert md.index("Vell crystal") < md.index("green mineral")
 
 
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
