@@ -222,6 +222,28 @@ def _summary_picks(
         picks.append(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )
+    return _antecedent_first(picks, fresh, room)
+
+
+# A statement opening with a pronoun continues one before it ("He shared the 1945 Nobel
+# Prize …" after "Sir Alexander Fleming was a Scottish physician").
+_PRONOUN_OPENING = re.compile(r"^(?:he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
+
+
+def _antecedent_first(
+    picks: list[FindingBrief], findings: list[FindingBrief], room: int
+) -> list[FindingBrief]:
+    """The ``picks`` opened, when the first opens with a pronoun, by a statement of its
+    source that does not (the best one among ``findings``: a pick, else one taking the
+    last pick's place when the line has ``room`` for no more), so the line does not
+    open with "He"."""
+    if not picks or not _PRONOUN_OPENING.match(picks[0].content):
+        return picks
+    source = picks[0].citations[:1]
+    for f in [*picks[1:], *(f for f in findings if f not in picks)]:
+        if f.citations[:1] == source and not _PRONOUN_OPENING.match(f.content):
+            rest = [p for p in picks if p is not f]
+            return [f, *rest[: room - 1]]
     return picks
 
 

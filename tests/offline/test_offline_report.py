@@ -361,6 +361,21 @@ def test_a_part_asking_what_a_thing_is_opens_with_the_entry_titled_with_its_word
     assert md.index("Vell crystal") < md.index("green mineral")
 
 
+def test_a_summary_line_does_not_open_with_a_pronoun_its_source_names_elsewhere() -> None:
+    """The doer's line "She was honoured for the discovery …" is led by the same entry's
+    statement naming her, in the place of the line's last pick."""
+    who = "Who discovered glimmerite"
+    found = [
+        finding(1, "Glimmerite is a green mineral found in basalt.", who, 1),
+        finding(2, "She was honoured in 1901 for the discovery of glimmerite by Vell.", who, 2),
+        finding(3, "Ada Brandt was a Swiss geologist.", who, 2),
+        finding(4, "Glimmerite is mined in three countries.", who, 1),
+    ]
+    line = summary_of(f"{who}?", found)
+    assert line.index("Ada Brandt") < line.index("She was honoured") < line.index("green")
+    assert "three countries" not in line  # three picks for a one-part question
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
