@@ -116,10 +116,17 @@ def is_entry_on(part: str, title: str) -> bool:
     """Whether ``title`` (its bracketed qualifier left out) is made of the ``part``'s own
     words, by root: the source is the entry on a thing the part asks about (*Tide* for
     "what causes tides", *Photosynthesis* for "What is photosynthesis")."""
+    roots = _title_roots(title)
+    return bool(roots) and _held(roots, text_roots(_readable(part)))
+
+
+def _title_roots(title: str) -> set[str]:
+    """The roots of a title's words, its bracketed qualifier left out; none when a word
+    has fewer than TITLE_WORD letters (too short to tell what a text asks about)."""
     title_words = keywords(TITLE_QUALIFIER.sub("", title))
     if not title_words or min(map(len, title_words)) < TITLE_WORD:
-        return False
-    return _held(text_roots(" ".join(title_words)), text_roots(_readable(part)))
+        return set()
+    return text_roots(" ".join(title_words))
 
 
 def _same(a: str, b: str) -> bool:
@@ -356,11 +363,8 @@ def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]
     roots = text_roots(_readable(text))
     out: set[str] = set()
     for title in titles:
-        title_words = set(keywords(TITLE_QUALIFIER.sub("", title)))
-        if not title_words or min(map(len, title_words)) < TITLE_WORD:
-            continue
-        title_roots = text_roots(" ".join(title_words))
-        if _held(title_roots, roots):
+        title_roots = _title_roots(title)
+        if title_roots and _held(title_roots, roots):
             out |= {w for w in words if says_any({w}, title_roots)}
     return out
 

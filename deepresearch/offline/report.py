@@ -150,16 +150,16 @@ def _answer_kind(part: str) -> str | None:
     return "number" if question_word(part) and _ASKS_NUMBER.search(part) else None
 
 
-def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
+def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
     ``asked``: a year, decade or "century" for a time, anything with a digit for a number,
     a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
-    the definition of penicillin) for a doer."""
+    the definition of penicillin) for a ``doer`` (the part's verb and doer noun)."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
         said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
         return said or "century" in text.lower()
-    if kind == "doer" and (doer := asked_doer(part)):
+    if kind == "doer" and doer:
         named = any(
             i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked
             for i, t in enumerate(tokens)
@@ -202,7 +202,8 @@ def _summary_picks(
         for f in fresh
     }
     kind = _answer_kind(part)
-    giving = [f for f in fresh if _gives(f.content, kind, asked, part)] if kind else []
+    doer = asked_doer(part) if kind == "doer" else None
+    giving = [f for f in fresh if _gives(f.content, kind, asked, doer)] if kind else []
     named = _naming(part, fresh, titles)
     # The opening answer: one giving the kind asked for said of the thing the part
     # names, else one giving that kind, else one said of that thing ("How tall is Mount
