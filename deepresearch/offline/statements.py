@@ -242,12 +242,14 @@ class _Prose:
                 own = self._resumed(own)
             mark = len(self.out)
             lead = self._lead_of(own)
-            if self.indent >= 0 and lead and len(own.split()) < MIN_WORDS:
-                # A list of names or values ("prepack", "Default: 2"): one statement
-                # with its lead-in, "npm pack: prepack; prepare; postpack".
-                if self.run and self.run[0] != lead:
+            if self.indent >= 0 and lead and len(sentences(own)) <= 1:
+                # A list of short items (names, values, "Dereference a raw pointer."): one
+                # statement with its lead-in, "npm pack: prepack; prepare; postpack", as
+                # long as it fits one; the items answer together what the lead-in asks.
+                item = own.rstrip(";,")
+                if self.run and (self.run[0] != lead or not _fits(lead, [*self.run[1], item])):
                     self._emit_run()
-                self.run = (lead, [*(self.run[1] if self.run else []), own.rstrip(".;,")])
+                self.run = (lead, [*(self.run[1] if self.run else []), item])
             else:
                 self._emit_run()
                 self.out.extend(_prose_sentences(_joined(lead, own), item=self.indent >= 0))
@@ -269,7 +271,7 @@ class _Prose:
     def _emit_run(self) -> None:
         if self.run:
             lead, items = self.run
-            self.out.extend(_prose_sentences(_joined(lead, "; ".join(items))))
+            self.out.extend(_prose_sentences(_joined(lead, _listed(items))))
             self.run = None
 
     def _lead_of(self, own: str) -> str:
@@ -289,6 +291,15 @@ def _caption(line: str, following: list[str]) -> bool:
     table, also in the markup Markdown allows ('<span class="caption">Listing 6-6: …')."""
     alone = not following or not following[0].strip()
     return alone and _CAPTION.match(_TAG.sub("", _plain(line.strip()))) is not None
+
+
+def _fits(lead: str, items: list[str]) -> bool:
+    return len(_joined(lead, _listed(items))) <= MAX_STATEMENT_CHARS
+
+
+def _listed(items: list[str]) -> str:
+    """Items as one clause list, "a; b; c." (the last keeps its full stop)."""
+    return "; ".join([*(i.rstrip(".") for i in items[:-1]), items[-1]])
 
 
 def _joined(lead: str, own: str) -> str:

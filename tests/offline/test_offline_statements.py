@@ -78,13 +78,19 @@ def test_labelled_lines_are_statements_of_their_own() -> None:
     assert "Owner: the core team of the project" in found
 
 
-def test_a_short_list_item_is_stated_with_its_lead_in() -> None:
+def test_short_list_items_are_stated_together_with_their_lead_in() -> None:
     found = statements(DOC)
     assert (
         "Update the reflection prompt to include: Explicit instruction to assess "
-        "sufficiency (3+ relevant sources = likely sufficient)."
+        "sufficiency (3+ relevant sources = likely sufficient); Option to signal completion."
     ) in found
-    assert "Update the reflection prompt to include: Option to signal completion." in found
+    # a list longer than one statement is stated in several, each with the lead-in
+    items = "\n".join(f"- Item number {n} of the list says something" for n in range(12))
+    long = statements(f"The list has these items:\n\n{items}")
+    assert len(long) > 2
+    assert all(s.startswith("The list has these items:") for s in long)
+    assert all(len(s) <= MAX_STATEMENT_CHARS for s in long)
+    assert sum(s.count("Item number") for s in long) == 12
     # a new paragraph ends the list the lead-in introduced
     later = statements(
         "Setup takes these steps:\n\n- Install the package\n\nA new one starts.\n- x y z w"
@@ -164,8 +170,10 @@ def test_a_checklist_item_says_whether_it_is_done() -> None:
     said = statements(
         "Before a release we check that:\n\n- [x] Tag the release commit\n- [ ] Publish the wheel to PyPI\n"
     )
-    assert "Before a release we check that: Done: Tag the release commit" in said
-    assert "Before a release we check that: Not done: Publish the wheel to PyPI" in said
+    assert (
+        "Before a release we check that: Done: Tag the release commit; "
+        "Not done: Publish the wheel to PyPI"
+    ) in said
 
 
 def test_a_code_line_with_backticks_is_one_code_span() -> None:
@@ -226,7 +234,8 @@ def test_a_lead_in_is_the_sentence_ending_with_the_colon() -> None:
         "Those superpowers include the ability to:\n\n- Dereference a raw pointer.\n\n"
         "- Call an unsafe function.\n"
     )
-    assert "Those superpowers include the ability to: Dereference a raw pointer." in found
+    lead = "Those superpowers include the ability to: "
+    assert f"{lead}Dereference a raw pointer; Call an unsafe function." in found
     assert found.count("Use the unsafe keyword to switch.") == 1  # not repeated per item
 
 
