@@ -106,9 +106,10 @@ _FURNITURE = re.compile(
 
 def statements(text: str) -> list[str]:
     """Sentences of the prose in ``text`` plus brief quotes of table rows and code lines,
-    in document order. A short list item under a lead-in ("Update the prompt to
-    include:") is stated with the lead-in, which is what says what the item is; a list
-    item of a few sentences is one statement (see ``_prose_sentences``)."""
+    in document order. Short list items under a lead-in ("Update the prompt to
+    include:") are stated together with the lead-in, which is what says what they are,
+    as many as fit one statement; a list item of a few sentences is one statement (see
+    ``_prose_sentences``)."""
     out: list[str] = []
     reader = _Prose(out)
     lines = text.splitlines()
@@ -169,7 +170,7 @@ class _Prose:
         self.lead: tuple[int, str] | None = None  # (indentation, text) of the lead-in
         self.nested: bool | None = None  # items under the lead are indented deeper
         self.parents: list[tuple[int, str]] = []  # the open list items, outermost first
-        self.run: tuple[str, list[str]] | None = None  # very short items and their lead
+        self.run: tuple[str, list[str]] | None = None  # short items and their lead, to state as one
         # The paragraph right before a code block: its last sentence and, when that was
         # stated, where in ``out``. ``continues``: the paragraph being read (so far) opens
         # in lower case right after that block.
