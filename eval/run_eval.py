@@ -8,12 +8,19 @@ beside plain BM25 baselines (R@5/10/20) on the question alone.
     python eval/run_eval.py --set path/to/my.jsonl --only odd     # ids ending odd/even
     python eval/run_eval.py --no-summarization --no-compression   # issue 6 comparison
     python eval/run_eval.py --set dev2 --citations   # + claim-level citation precision/recall
+    python eval/run_eval.py --set eval/probes_dev.jsonl   # honest outcomes, see below
 
 Scoring follows ../shared/eval/README.md: both sides NFKC-normalised and case-folded; a gold
 title counts when an entry of the report's last Sources section has that title (for a local
 corpus: when the entry's path ends with the gold file name); a fact counts when it appears
 anywhere in the report ("summary facts": in the executive summary alone, up to the next
 heading); a dangling citation is an [n] in the body with no entry n.
+
+``eval/probes_dev.jsonl`` measures honest outcomes rather than recall: its questions of
+type ``unanswerable`` ask something the demo corpus does not say (a capital it never
+names, a false premise, a thing that does not exist), and the ``unanswered`` column
+counts the reports that name a part as not answered — for that type, the higher the
+better; its ``answerable`` questions are shaped alike and should stay answered (0).
 
 The pieces (``score_report``, ``bm25_baseline``, ``summarize``) are plain functions so other
 measures can be added beside them.
@@ -129,6 +136,12 @@ def citation_numbers(body: str) -> set[int]:
     return numbers
 
 
+def _share(hits: list[bool]) -> float:
+    """The share of ``hits`` that are true; 1.0 for none (a question that is not meant to
+    be answered, as the probes' unanswerable ones, has no gold source to find)."""
+    return sum(hits) / len(hits) if hits else 1.0
+
+
 def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, Any]:
     entries = source_entries(markdown)
     body = _SOURCES.split(markdown)[0] if entries else markdown
@@ -138,7 +151,7 @@ def score_report(markdown: str, q: dict[str, Any], *, local: bool) -> dict[str, 
     facts = list(q["facts"])
     cited = citation_numbers(body)
     return {
-        "gold_recall": sum(gold_found(g, entries.values(), local) for g in gold) / len(gold),
+        "gold_recall": _share([gold_found(g, entries.values(), local) for g in gold]),
         "fact_recall": sum(norm(f) in text for f in facts) / len(facts) if facts else 1.0,
         "missing_gold": [g for g in gold if not gold_found(g, entries.values(), local)],
         "missing_facts": [f for f in facts if norm(f) not in text],
@@ -232,7 +245,7 @@ class Bm25Baseline:
     def recalls(self, q: dict[str, Any]) -> dict[str, float]:
         top = self.top(str(q["question"]), max(BASELINE_KS))
         gold = [norm(g) for g in q["gold_titles"]]
-        return {f"bm25_r@{k}": sum(g in top[:k] for g in gold) / len(gold) for k in BASELINE_KS}
+        return {f"bm25_r@{k}": _share([g in top[:k] for g in gold]) for k in BASELINE_KS}
 
 
 def demo_docs() -> Iterator[tuple[str, str, str]]:
@@ -281,7 +294,7 @@ async def evaluate(args: argparse.Namespace) -> dict[str, Any]:
                 "type": q.get("type", "all"),
                 **score_report(report, q, local=local),
                 **baseline.recalls(q),
-                "gathered_recall": sum(gold_found(g, gathered, local) for g in gold) / len(gold),
+                "gathered_recall": _share([gold_found(g, gathered, local) for g in gold]),
                 # where each missing gold source was lost: never gathered, or gathered
                 # but not cited in the report
                 "not_gathered": [g for g in gold if not gold_found(g, gathered, local)],

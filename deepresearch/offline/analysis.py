@@ -20,6 +20,7 @@ from deepresearch.offline.coverage import (
     unknown_words,
 )
 from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.relations import unstated_attribute
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,
@@ -300,6 +301,10 @@ def _unanswered(
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
             statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
             reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
+            behind = [
+                ([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine
+            ]
+            reason = reason or unstated_attribute(part.text, behind, list(titles.values()))
             # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
             asked = text_roots(part.query) if part.refers_back and unknown else set()
             hung = [w for r, w in unknown.items() if r in asked]

@@ -1,0 +1,147 @@
+"""Whether the findings drawn for a part that asks for a thing's attribute state it of
+that thing, not of another one sharing a word of its name.
+
+"What is the capital of Australia" asks for the capital *of Australia*. The corpus
+may never say it while still saying "Perth is the capital city of Western Australia"
+and "Tasmania is the most decentralised state in Australia, with the lowest proportion of
+its residents living within its capital city": each names a capital and Australia, and
+neither gives Australia's capital. Such a part is answered only by a finding that says
+the attribute of the thing itself:
+
+- from the entry on the thing (its title is the thing's name: *Mongolia* saying
+  "Ulaanbaatar, the capital and largest city, …"), stating the attribute; or
+- stating the attribute with the thing's name close after it, joined by "of" ("the
+  capital city of Canada") or with the name before it in the possessive ("Canada's
+  capital"), the name standing alone rather than inside a longer one ("Western
+  Australia" does not name Australia).
+
+Only parts asking for exactly that, "what/who/which is the [first] capital of X" or "who
+was X's wife" (the attribute a common noun, X a name), are checked: "the Code of
+Hammurabi" is itself a name, and "where did the author of X come from" asks for
+something else of the author, which the hop to the author's entry answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.text import sentences, stem, word_root
+
+# A few words at most between the attribute and "of" + the name ("capital city of
+# Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
+ATTRIBUTE_REACH = 4
+POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
+
+_NAME = r"(?:[A-Z][\w'’\-]*|[a-z][\w\-]*)(?:\s+(?:of\s+|the\s+|de\s+)?[\w'’\-]+){0,3}"
+_ASKS = r"^\W*(?i:what|who|which)\s+(?i:is|was|are|were)\s+"
+# "what is the capital of Australia", "who was the first president of the Moon"
+_ATTRIBUTE_OF = re.compile(
+    _ASKS + r"(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?(?P<attribute>[a-z][\w\-]*)\s+of\s+"
+    r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
+)
+# "who was Isaac Newton's wife", "what is Canada's national anthem"
+_POSSESSED = re.compile(
+    _ASKS + r"(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})['’]s\s+"
+    r"(?:[a-z][\w\-]*\s+){0,2}?(?P<attribute>[a-z][\w\-]*)\W*$",
+)
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """What a part asks: an ``attribute`` (a word) of the thing ``name`` (its words,
+    lower-cased; ``said``: as the part writes it)."""
+
+    attribute: str
+    name: tuple[str, ...]
+    said: str = field(default="", compare=False)
+
+
+def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
+    """The attribute and the thing a part asks it of, or None for another part. The
+    thing is a name as written (capitalised) or, typed in lower case, a gathered source's
+    title ("what is the capital of mongolia", the source *Mongolia*)."""
+    text = part.strip()
+    for pattern in (_ATTRIBUTE_OF, _POSSESSED):
+        if (m := pattern.match(text)) is None:
+            continue
+        name = tuple(name_words(m["name"]))
+        written = m["name"][:1].isupper()
+        if name and (written or any(tuple(name_words(t)) == name for t in titles)):
+            return Attribute(m["attribute"].lower(), name, m["name"])
+    return None
+
+
+def unstated_attribute(
+    part: str, findings: Sequence[tuple[Sequence[str], str]], titles: Sequence[str] = ()
+) -> str | None:
+    """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
+    asking for a thing's attribute do not answer it, or None when they may or the part
+    asks something else (see ``asked_attribute``; ``titles``: the sources gathered)."""
+    asked = asked_attribute(part, titles)
+    if asked is None or states_attribute(asked, findings):
+        return None
+    return f"no finding drawn for it states the {asked.attribute} of {asked.said} itself"
+
+
+def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], str]]) -> bool:
+    """Whether a finding (the titles of its sources, its text) states the attribute of
+    the thing itself (see the module's description)."""
+    for titles, text in findings:
+        entry = any(_is_entry(asked.name, t) for t in titles)
+        for line in sentences(text) or [text]:
+            tokens = TOKEN.findall(line)
+            at = [i for i, t in enumerate(tokens) if _same_word(t, asked.attribute)]
+            if at and (entry or any(_of_name(tokens, i, asked.name) for i in at)):
+                return True
+    return False
+
+
+def _is_entry(name: tuple[str, ...], title: str) -> bool:
+    """The source is the entry on the thing: its title (no qualifier) is the name."""
+    return [stem(w) for w in name_words(title)] == [stem(w) for w in name]
+
+
+def _same_word(token: str, attribute: str) -> bool:
+    """The token is the attribute's word in some form ("capitals", "presidency")."""
+    said, asked = word_root(stem(token.lower())), word_root(stem(attribute))
+    short, long = sorted((said, asked), key=len)
+    return bool(short) and long.startswith(short) and len(short) >= min(len(long) - 2, 4)
+
+
+def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
+    """The attribute at ``tokens[at]`` is said of the name: "of" and the name a few
+    words after it, or the name in the possessive just before it."""
+    after = tokens[at + 1 : at + 2 + ATTRIBUTE_REACH + len(name)]
+    if "of" in [t.lower() for t in after]:
+        start = at + 1 + [t.lower() for t in after].index("of")
+        window = tokens[start : at + 2 + ATTRIBUTE_REACH + len(name)]
+        if mentions_name(window, list(name)) and _standalone(window, name):
+            return True
+    wanted = [stem(w) for w in name]
+    n = len(name)
+    for end in range(max(n, at - POSSESSIVE_REACH), at + 1):  # the name ends before ``end``
+        said = tokens[end - n : end]
+        possessive = said[-1].endswith(("'s", "’s")) and said[0][:1].isupper()
+        if possessive and [stem(_bare(t)) for t in said] == wanted:
+            return True
+    return False
+
+
+def _bare(token: str) -> str:
+    """A word lower-cased without its possessive ending ("Canada's" → "canada")."""
+    return token.lower().removesuffix("'s").removesuffix("’s")
+
+
+def _standalone(window: list[str], name: tuple[str, ...]) -> bool:
+    """The name is in the window by itself, not as the end of a longer capitalised name
+    ("Western Australia" for Australia): the word before it is not capitalised."""
+    wanted = [stem(w) for w in name]
+    n = len(wanted)
+    for k in range(1, len(window) - n + 1):
+        said = [stem(_bare(t)) for t in window[k : k + n]]
+        if said == wanted:
+            return not window[k - 1][:1].isupper()
+    return True

@@ -1,0 +1,111 @@
+"""A part asking for a thing's attribute is answered only by the attribute of that thing."""
+
+from __future__ import annotations
+
+import pytest
+
+import deepresearch as dr
+from deepresearch.offline.relations import Attribute, asked_attribute, states_attribute
+from deepresearch.state import RunStatus
+from deepresearch.testing import StaticSearch
+
+PERTH = (["Perth"], "Perth is the capital city of Western Australia.")
+TASMANIA = (
+    ["Tasmania"],
+    "Tasmania is the most decentralised state in Australia, with the lowest proportion "
+    "of its residents living within its capital city.",
+)
+
+
+@pytest.mark.parametrize(
+    ("part", "expected"),
+    [
+        ("What is the capital of Australia", Attribute("capital", ("australia",))),
+        ("Who was the first president of the Moon?", Attribute("president", ("moon",))),
+        ("Who was Isaac Newton's wife", Attribute("wife", ("isaac", "newton"))),
+        ("What is the national anthem of Antarctica", Attribute("anthem", ("antarctica",))),
+        # a thing's name is itself "X of Y": the part asks what it is, not an attribute
+        ("What is the Book of Kells", None),
+        ("What was the Norman Conquest of England?", None),
+        # it asks something else of the author, which the author's entry answers
+        ("Where did the author of Don Quixote come from", None),
+    ],
+)
+def test_the_attribute_a_part_asks_for(part: str, expected: Attribute | None) -> None:
+    assert asked_attribute(part) == expected
+
+
+def test_a_name_typed_in_lower_case_counts_when_a_gathered_source_has_it_as_title() -> None:
+    assert asked_attribute("what is the capital of mongolia") is None
+    asked = asked_attribute("what is the capital of mongolia", ["Mongolia", "Steppe"])
+    assert asked == Attribute("capital", ("mongolia",))
+
+
+def test_the_attribute_of_a_longer_name_or_of_another_thing_does_not_answer() -> None:
+    asked = asked_attribute("What is the capital of Australia")
+    assert asked is not None
+    assert not states_attribute(asked, [PERTH, TASMANIA])
+
+
+def test_the_attribute_said_of_the_thing_answers() -> None:
+    ottawa = (["Ottawa"], "Ottawa is the capital city of Canada.")
+    possessive = (["Ottawa"], "Canada's capital lies on the Ottawa River.")
+    canada = asked_attribute("What is the capital of Canada")
+    assert canada is not None
+    assert states_attribute(canada, [PERTH, ottawa])
+    assert states_attribute(canada, [possessive])
+    # the longer name asked for is stated whole
+    western = asked_attribute("What is the capital of Western Australia")
+    assert western is not None and states_attribute(western, [PERTH])
+
+
+def test_the_entry_on_the_thing_stating_the_attribute_answers() -> None:
+    mongolia = (["Mongolia"], "Ulaanbaatar, the capital and largest city, is home to half.")
+    asked = asked_attribute("What is the capital of Mongolia")
+    assert asked is not None and states_attribute(asked, [mongolia])
+    # the same sentence in another entry says nothing of Mongolia
+    assert not states_attribute(asked, [(["Steppe"], mongolia[1])])
+    unrelated = (["Mongolia"], "Mongolia is a landlocked country in East Asia.")
+    assert not states_attribute(asked, [unrelated])
+
+
+def _documents(*extra: dict[str, str]) -> list[dict[str, str]]:
+    pages = {
+        "Perth": PERTH[1] + " It is the fourth-most-populous city in Australia.",
+        "Tasmania": TASMANIA[1] + " The state capital and largest city is Hobart.",
+        "Australia": "Australia is a country comprising the mainland of the Australian "
+        "continent, the island of Tasmania and numerous smaller islands.",
+    }
+    found = [
+        {"url": f"https://example.org/{t}", "title": t, "content": c} for t, c in pages.items()
+    ]
+    return [*found, *extra]
+
+
+async def _run(documents: list[dict[str, str]]) -> dr.Session:
+    config = dr.Config(llm="offline", max_iterations=1, persist=False)
+    session = dr.Session(
+        "What is the capital of Australia?", config=config, search=StaticSearch(documents)
+    )
+    await session.run()
+    return session
+
+
+async def test_a_run_that_found_only_other_capitals_says_the_question_is_not_answered() -> None:
+    session = await _run(_documents())
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (gap,) = session.state.unanswered_gaps()
+    assert gap.reason == "no finding drawn for it states the capital of Australia itself"
+    assert session.report is not None and "Not answered" in session.report.markdown
+
+
+async def test_a_run_that_found_the_capital_answers() -> None:
+    canberra = {
+        "url": "https://example.org/Canberra",
+        "title": "Canberra",
+        "content": "Canberra is the capital city of Australia, founded in 1913.",
+    }
+    session = await _run(_documents(canberra))
+    assert session.state.status == RunStatus.COMPLETED
+    assert session.state.unanswered_gaps() == []
+    assert session.report is not None and "Canberra is the capital" in session.report.markdown
