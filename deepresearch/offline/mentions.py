@@ -9,7 +9,7 @@ import re
 
 from deepresearch.offline.parts import NAME_JOINERS, Part
 from deepresearch.roles import SourceText
-from deepresearch.text import TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
+from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
 
 TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")  # a statement's words, as written
 
@@ -38,9 +38,24 @@ def _longer(tokens: list[str], k: int, n: int) -> bool:
     "Don Bradman" does not name *Don (river)*; "Eastern Han dynasty" names *Han dynasty*)."""
     if n > 1:
         return False
-    before = k > 1 and tokens[k - 1][:1].isupper()
+    # A text's first word is capitalised whatever it is: a name only when not a function
+    # word ("Microsoft Corporation is …" does not name *Corporation*; "The Corporation" may).
+    before = k > 0 and tokens[k - 1][:1].isupper() and (k > 1 or not _function_word(tokens[0]))
     after = k + n < len(tokens) and tokens[k + n][:1].isupper()
     return before or after
+
+
+def is_common_noun(tokens: list[str], name: list[str]) -> bool:
+    """Whether an entry's own text (its ``tokens``) writes its title's words ``name`` in
+    lower case, as a common noun ("A window is an opening in a wall"), not as a name
+    ("The Moon is Earth's only natural satellite")."""
+    n = len(name)
+    return bool(n) and any(tokens[k : k + n] == name for k in range(len(tokens) - n + 1))
+
+
+def _function_word(word: str) -> bool:
+    """A word that opens a sentence without being a name ("The", "In", "His")."""
+    return word.lower() in STOPWORDS
 
 
 def name_words(title: str) -> list[str]:

@@ -17,6 +17,7 @@ from deepresearch.offline.mentions import (
     TOKEN,
     document_names,
     full_names,
+    is_common_noun,
     is_name,
     mentions_name,
     name_words,
@@ -404,8 +405,13 @@ def _bridged(
         name = name_words(src.title)
         # A disambiguated title (*Don (river)*) is named only where its context is too.
         sense = title - term_set(" ".join(name))
+        # An entry on a common noun (its text writes "a window") is not the name a text
+        # capitalises ("software like Windows"): only the corpus's link says it is meant.
+        common = is_common_noun(said.get(src.id, []), name)
         for tokens, strength, by, links in mentions:
             if by == src.id or strength <= out.get(src.id, 0.0):
+                continue
+            if common and src.title not in links:
                 continue
             # The corpus links the entry from this text: a mention in any case counts.
             if not mentions_name(tokens, name, linked=src.title in links):

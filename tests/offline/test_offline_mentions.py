@@ -41,6 +41,20 @@ def test_a_name_is_mentioned_whole_and_by_its_plural() -> None:
     assert mentions.mentions_name(said, ["x-ray"])  # the entry *X-ray*, mentioned in the plural
 
 
+def test_a_text_s_first_word_is_part_of_a_name_unless_it_is_a_function_word() -> None:
+    opening = mentions.TOKEN.findall("Microsoft Corporation is an American company.")
+    assert not mentions.mentions_name(opening, ["corporation"])  # *Microsoft Corporation*
+    article = mentions.TOKEN.findall("The Corporation was dissolved in 1874.")
+    assert mentions.mentions_name(article, ["corporation"])
+
+
+def test_an_entry_whose_text_writes_its_title_in_lower_case_is_a_common_noun() -> None:
+    window = mentions.TOKEN.findall("A window is an opening in a wall, door or roof.")
+    moon = mentions.TOKEN.findall("The Moon is Earth's only natural satellite.")
+    assert mentions.is_common_noun(window, ["window"])
+    assert not mentions.is_common_noun(moon, ["moon"])
+
+
 def test_an_entry_the_corpus_links_is_named_in_lower_case_and_inside_a_longer_name() -> None:
     said = mentions.TOKEN.findall("It eats bamboo under the Eastern Han dynasty.")
     assert not mentions.mentions_name(said, ["bamboo"])  # a common noun, unlinked

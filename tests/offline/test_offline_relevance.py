@@ -49,6 +49,20 @@ def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
     assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
 
 
+def test_a_capitalised_name_does_not_bridge_the_entry_on_a_common_noun(titled: Titled) -> None:
+    question = "Who founded the software company?"
+    texts = {
+        "Software company": "The company became influential through software like Windows "
+        "and Office, written by Bill Gates.",
+        "Bill Gates": "Bill Gates co-founded the software company in 1975.",
+        "Window": "A window is an opening in a wall that lets in light.",
+    }
+    srcs = titled(texts)
+    bridged = _bridged_by_first(question, srcs)
+    assert bridged.get("src-2", 0.0) > 0  # a name the answer gives
+    assert "src-3" not in bridged  # "Windows" is a name; the entry writes "a window"
+
+
 def test_a_disambiguated_title_is_named_only_with_its_context(titled: Titled) -> None:
     question = "Which nickname did the batsman have?"
     texts = {
