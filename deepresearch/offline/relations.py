@@ -15,6 +15,12 @@ the attribute of the thing itself:
   capital"), the name standing alone rather than inside a longer one ("Western
   Australia" does not name Australia).
 
+A part asking when something happened to a thing it names ("When did William Shakespeare
+die") is answered likewise only by a finding giving a date (a year, an era's year, a
+century, "40,000 years ago"; not "2,100 artworks" or "at 37") in a sentence that says what
+happened ("died", by root) or that comes from the entry on the thing. The dates the
+corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
+
 Only parts asking for exactly that, "what/who/which is the [first] capital of X" or "who
 was X's wife" (the attribute a common noun, X a name), are checked: "the Code of
 Hammurabi" is itself a name, and "where did the author of X come from" asks for
@@ -27,7 +33,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.offline.parts import Part, asks_when
 from deepresearch.text import sentences, stem, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
@@ -47,6 +55,21 @@ _POSSESSED = re.compile(
     _ASKS + r"(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})['’]s\s+"
     r"(?:[a-z][\w\-]*\s+){0,2}?(?P<attribute>[a-z][\w\-]*)\W*$",
 )
+
+
+# A date: a year of four digits (not "2,100"), a year with its era ("547 BC", "AD 79"), a
+# decade, a century or millennium, a time ago, or a day of a month.
+_DATE = re.compile(
+    r"(?<![\d,.])[12]\d{3}(?![\d,])|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
+    r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
+    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October"
+    r"|November|December)\b",
+)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+# Words after which a name is what a sentence speaks of something else by, not its subject.
+_PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,6 +107,46 @@ def unstated_attribute(
     if asked is None or states_attribute(asked, findings):
         return None
     return f"no finding drawn for it states the {asked.attribute} of {asked.said} itself"
+
+
+def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
+    """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
+    asking when something happened to a thing it names give no date of it, or None when
+    one may or the part asks something else (see the module's description). A part that
+    names nothing ("when will it return") is answered in other words than it asks in
+    ("will next appear in mid-2061"), so it is not checked here."""
+    names = [name_words(n) for n in entities(part.text)] if asks_when(part.text) else []
+    if not names:
+        return None
+    named = {stem(w) for n in names for w in n}
+    event = [w for w in part.own if stem(w) not in named]
+    for titles, text in findings:
+        entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
+        for line in sentences(text) or [text]:
+            said = TOKEN.findall(line) if _DATE.search(line) else []
+            if said and (entry or _about(said, names) or _says_any(said, event)):
+                return None
+    return "no finding drawn for it gives a date of what it asks about"
+
+
+def _says_any(tokens: list[str], wanted: list[str]) -> bool:
+    """Whether the tokens say one of the ``wanted`` words in some form ("died" for "die")."""
+    return any(_same_word(t, w) for t in tokens for w in wanted)
+
+
+def _about(tokens: list[str], names: list[list[str]]) -> bool:
+    """Whether a sentence (its ``tokens``) is about one of the ``names``: it gives one whole,
+    not after a preposition ("the Eastern Roman Empire persisted until 1453", not "a
+    tragedy by William Shakespeare, first performed in 1606")."""
+    lower = [_bare(t) for t in tokens]
+    for name in names:
+        n = len(name)
+        for k in range(len(lower) - n + 1):
+            if [stem(w) for w in lower[k : k + n]] == [stem(w) for w in name]:
+                before = [w for w in lower[:k] if w not in _ARTICLES][-1:]
+                if not (before and before[0] in _PREPOSITIONS):
+                    return True
+    return False
 
 
 def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], str]]) -> bool:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 import deepresearch as dr
-from deepresearch.offline.relations import Attribute, asked_attribute, states_attribute
+from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.relations import (
+    Attribute,
+    asked_attribute,
+    states_attribute,
+    untimed_event,
+)
 from deepresearch.state import RunStatus
 from deepresearch.testing import StaticSearch
 
@@ -109,3 +115,47 @@ async def test_a_run_that_found_the_capital_answers() -> None:
     assert session.state.status == RunStatus.COMPLETED
     assert session.state.unanswered_gaps() == []
     assert session.report is not None and "Canberra is the capital" in session.report.markdown
+
+
+def _when(question: str) -> Part:
+    (part,) = question_parts(question)
+    return part
+
+
+SHAKESPEARE = ["William Shakespeare"], "William Shakespeare was an English playwright."
+MACBETH = (
+    ["Macbeth"],
+    "Macbeth is a tragedy by William Shakespeare, first performed in 1606.",
+)
+
+
+def test_dates_of_other_events_do_not_say_when_the_thing_asked_about_happened() -> None:
+    part = _when("When did William Shakespeare die?")
+    reason = untimed_event(part, [SHAKESPEARE, MACBETH])
+    assert reason == "no finding drawn for it gives a date of what it asks about"
+    counts = (["Vincent van Gogh"], "He created about 2,100 artworks; his suicide at 37.")
+    assert untimed_event(_when("When did Vincent van Gogh die?"), [counts]) is not None
+
+
+def test_a_date_with_what_happened_or_from_the_thing_s_entry_answers() -> None:
+    part = _when("When did William Shakespeare die?")
+    died = (["Stratford"], "William Shakespeare died in Stratford in 1616.")
+    assert untimed_event(part, [MACBETH, died]) is None
+    film = (["Tokyo Story"], "Tokyo Story is a 1953 Japanese drama film.")
+    assert untimed_event(_when("When was Tokyo Story released?"), [film]) is None
+    # the thing itself is what the dated sentence speaks of, in other words than asked
+    fall = (
+        ["Roman Empire"],
+        "The Western Roman Empire collapsed in 476 AD, whereas the Eastern Roman Empire "
+        "persisted until the fall of Constantinople in 1453.",
+    )
+    eastern = _when("When did the Eastern Roman Empire finally come to an end?")
+    assert untimed_event(eastern, [fall]) is None
+    ago = (["Neanderthal"], "Neanderthal extinction occurred roughly 40,000 years ago.")
+    assert untimed_event(_when("When did the Neanderthals go extinct?"), [ago]) is None
+
+
+def test_a_when_part_naming_nothing_is_left_to_the_general_check() -> None:
+    # "will next appear in mid-2061" answers "when will it return" in other words
+    after = question_parts("What is Halley's Comet, and when will it return?")[1]
+    assert untimed_event(after, [(["Halley's Comet"], "It will next appear in mid-2061.")]) is None
