@@ -136,14 +136,25 @@ def _specifics(text: str, asked: set[str]) -> int:
 
 # "When …" is answered by a statement giving a time, "how many …" by one giving a number:
 # the summary opens with the best-ranked finding that gives one, when any does.
-_ASKS_NUMBER = re.compile(r"\bhow\s+(?:many|much)\b|\bwhat\s+year\b", re.IGNORECASE)
+# "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
+# the question's verb (not "how he died", "how a steam engine works").
+_ASKS_NUMBER = re.compile(
+    r"\bhow\s+(?:many|much|[a-z]+\s+(?:is|are|was|were|did|does|do|can|will|has|have|had)\b)",
+    re.IGNORECASE,
+)
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 _TIME = re.compile(r"(?:c\.)?\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)")  # 1945, 1840s, c. 820, 9th
+# A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
+_AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
+# A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
+_YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 
 
 def _answer_kind(part: str) -> str | None:
-    """ "time" for a part asking when, "number" for one asking how many or how much (or
-    what year), "doer" for one asking who did something, else None."""
-    if asks_when(part):
+    """ "time" for a part asking when (or what year), "number" for one asking how many,
+    how much or for a measure ("how tall is"), "doer" for one asking who did something,
+    else None."""
+    if asks_when(part) or (question_word(part) and _ASKS_YEAR.search(part)):
         return "time"
     if asked_doer(part):
         return "doer"
@@ -152,7 +163,8 @@ def _answer_kind(part: str) -> str | None:
 
 def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
-    ``asked``: a year, decade or "century" for a time, anything with a digit for a number,
+    ``asked``: a year, decade or "century" for a time, a number or an amount but a year
+    for a number,
     a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
     the definition of penicillin) for a ``doer`` (the part's verb and doer noun)."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
@@ -165,7 +177,9 @@ def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) 
             for i, t in enumerate(tokens)
         )
         return named and says_any(text_roots(" ".join(doer)), text_roots(text))
-    return any(any(ch.isdigit() for ch in t) and not set(words(t)) <= asked for t in tokens)
+    return any(
+        _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
+    )
 
 
 def _asks_what(part: str) -> bool:

@@ -291,6 +291,26 @@ def test_a_part_asking_when_or_how_many_opens_with_a_finding_that_gives_one() ->
     assert line.index("fought across Europe") < line.index("armistice")
 
 
+def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() -> None:
+    """ "How deadly was the flu" asks for a measure, as "how many" does, which neither a
+    span of years nor a name with digits ("H1N1") gives; "how did it spread" asks for a
+    process, and keeps the analysis's order."""
+    deadly = "How deadly was the Spanish flu"
+    found = [
+        finding(
+            1, "The 1918–1920 flu, caused by H1N1, was an exceptionally deadly pandemic.", deadly, 1
+        ),
+        finding(2, "The pandemic struck people across the world in several waves.", deadly, 1),
+        finding(3, "It infected about 500 million people, a third of the world.", deadly, 2),
+    ]
+    line = summary_of(f"{deadly}?", found)
+    assert line.index("500 million") < line.index("exceptionally deadly")
+    spread = "How did the Spanish flu spread"
+    found = [finding(n, f.content, spread, f.citations[0]) for n, f in enumerate(found, 1)]
+    line = summary_of(f"{spread}?", found)
+    assert line.index("exceptionally deadly") < line.index("500 million")
+
+
 def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() -> None:
     """ "Who discovered X" is answered by a finding stating the deed with a name, not by
     the definition of X the analysis ranked first; no such finding, the order stands."""
