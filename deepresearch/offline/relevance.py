@@ -411,10 +411,9 @@ def _bridged(
         for tokens, strength, by, links in mentions:
             if by == src.id or strength <= out.get(src.id, 0.0):
                 continue
-            if common and src.title not in links:
-                continue
             # The corpus links the entry from this text: a mention in any case counts.
-            if not mentions_name(tokens, name, linked=src.title in links):
+            linked = src.title in links
+            if (common and not linked) or not mentions_name(tokens, name, linked=linked):
                 continue
             if not sense or sense & term_set(" ".join(tokens)):
                 out[src.id] = strength
