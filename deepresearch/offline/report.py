@@ -14,6 +14,7 @@ from deepresearch.offline.parts import (
     points_back,
     question_word,
 )
+from deepresearch.offline.referents import Referents
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -32,6 +33,11 @@ def _cited(f: FindingBrief, max_chars: int | None = None) -> str:
     ("[1, 2, 3]") is escaped, so it is not read as a citation of the report's sources."""
     said = f.content if max_chars is None else truncate_words(f.content, max_chars)
     return f"{escape_citation_markers(said)} {_cite(f)}"
+
+
+def _shown(f: FindingBrief, after: FindingBrief | None, referents: Referents) -> str:
+    """The finding as shown right ``after`` another (None: first), cited."""
+    return _cited(f.model_copy(update={"content": referents.said(f, after)}))
 
 
 def _conflicts(findings: list[FindingBrief]) -> list[str]:
@@ -306,9 +312,14 @@ def _naming(part: str, findings: list[FindingBrief], titles: dict[int, str]) -> 
 
 
 def _summary_lines(
-    question: str, parts: dict[str, list[FindingBrief]], titles: dict[int, str]
+    question: str,
+    parts: dict[str, list[FindingBrief]],
+    titles: dict[int, str],
+    referents: Referents,
 ) -> list[str]:
-    """The executive summary's line per part of the ``question``: its answer findings."""
+    """The executive summary's line per part of the ``question``: its answer findings
+    (an opening pronoun glossed with its entry's name after another source's, see
+    ``referents``)."""
     lines: list[str] = []
     summarised: set[str] = set()
     asked = set(words(question))
@@ -316,7 +327,7 @@ def _summary_lines(
     for part, items in parts.items():
         picks = _summary_picks(part, items, asked, summarised, room, titles)
         summarised |= {f.content for f in picks}
-        answer = " ".join(_cited(f) for f in picks)
+        answer = " ".join(_shown(f, [None, *picks][n], referents) for n, f in enumerate(picks))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
         # "Tell me about the reef" is a request, not a question: no question mark.
         lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {answer}")
@@ -332,12 +343,13 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         findings = sorted(findings, key=lambda f: -len(term_set(f.content) & guidance_terms))
     parts, in_report = _select(findings)
     shown = [f for items in parts.values() for f in items]
+    referents = Referents(inputs.sources, inputs.findings)
     strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
     if parts:
         titles = {s.citation: s.title for s in inputs.sources}
         summary_parts = _summary_parts(findings, parts, in_report)
-        lines += _summary_lines(inputs.question, summary_parts, titles)
+        lines += _summary_lines(inputs.question, summary_parts, titles, referents)
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:
@@ -357,8 +369,9 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     lines += ["", "## Key findings"]
     for part, items in parts.items():
         lines += ["", f"### {part.rstrip('?')}", ""]
-        for f in items:
-            lines.append(f"- {_cited(f)} *(confidence: {f.confidence})*")
+        for n, f in enumerate(items):
+            said = _shown(f, [None, *items][n], referents)
+            lines.append(f"- {said} *(confidence: {f.confidence})*")
 
     lines += ["", "## Conflicting information", ""]
     conflicts = _conflicts(shown)

@@ -1,0 +1,79 @@
+"""What a statement's opening pronoun stands for, said beside it where the report shows the
+statement after another source's.
+
+An entry's statements are extracted one by one, and an entry's later sentences open with
+"It", "He" or "His" for its subject. Shown after another source's statement, the pronoun
+reads as that one's subject: "The Atlas Mountains are a mountain range in the Maghreb [1]
+It is the highest mountain in Africa [3]" says the Atlas is Africa's highest mountain. The
+report names the entry in brackets after the pronoun, as a quotation clarifies its
+referent: "It (Mount Kilimanjaro) is the highest mountain in Africa [3]".
+
+Only where that is what the pronoun stands for:
+- the source is a whole entry (a passage of a long file continues its section, whose
+  subject its title does not say);
+- "He", "She", "His", "Her" in an entry that speaks of a person (its statements in the
+  report say "he", "his", "she" or "her"), "It", "Its" in one that does not (in *Murasaki
+  Shikibu*, "It is the first novel written by a woman" is *The Tale of Genji*), "They",
+  "Their" in one whose name is plural (*Atlas Mountains*; in *Vincent van Gogh*, "They
+  include landscapes" are his paintings);
+- not "It" standing for nothing ("It is estimated that …", "It was not until …").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from deepresearch.roles import FindingBrief, SourceRef
+from deepresearch.text import TITLE_QUALIFIER
+
+_OPENING = re.compile(r"^(?P<pronoun>It|Its|He|She|His|Her|They|Their)\s")
+_PERSONAL = frozenset({"He", "She", "His", "Her"})
+_PLURAL = frozenset({"They", "Their"})
+_POSSESSIVE = frozenset({"Its", "His", "Her", "Their"})
+_PERSON_WORDS = re.compile(r"\b(?:he|she|his|her|him)\b", re.IGNORECASE)
+# "It is estimated that", "It was not until", "It is possible to": an "it" standing for
+# nothing, which the clause after it fills.
+_EXPLETIVE = re.compile(
+    r"^It\s+(?:is|was|has\s+been|had\s+been|seems|seemed|appears|appeared|remains)\s+"
+    r"(?:\S+\s+){0,2}?(?:that|to|whether|not\s+until)\b"
+)
+
+
+class Referents:
+    """The entries among a report's sources whose statements' opening pronouns stand for
+    their subject: citation → the subject's name, and which of them speak of a person."""
+
+    def __init__(self, sources: Iterable[SourceRef], findings: Iterable[FindingBrief]) -> None:
+        self.names = {
+            s.citation: TITLE_QUALIFIER.sub("", s.title).strip()
+            for s in sources
+            if "#" not in s.url and " › " not in s.title
+        }
+        self.persons = {
+            f.citations[0] for f in findings if f.citations and _PERSON_WORDS.search(f.content)
+        }
+
+    def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:
+        """The finding's statement as the report shows it right ``after`` another (None:
+        first in its line or list): its opening pronoun glossed with its entry's name
+        where the statement before is another source's."""
+        source = finding.citations[0] if finding.citations else None
+        m = _OPENING.match(finding.content)
+        name = self.names.get(source) if source is not None else None
+        if m is None or not name or (after is not None and after.citations[:1] == [source]):
+            return finding.content
+        pronoun = m["pronoun"]
+        if (pronoun in _PERSONAL) != (source in self.persons) or _EXPLETIVE.match(finding.content):
+            return finding.content
+        if (pronoun in _PLURAL) != _plural(name):
+            return finding.content
+        gloss = f"{name}'s" if pronoun in _POSSESSIVE else name
+        return f"{pronoun} ({gloss}){finding.content[len(pronoun) :]}"
+
+
+def _plural(name: str) -> bool:
+    """Whether a name is of several things ("Atlas Mountains", "The Beatles"): its last word
+    ends in a plural "s" (not "ss", "us", "is": "Princess", "Uranus", "Paris")."""
+    last = name.split()[-1] if name.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
