@@ -11,9 +11,10 @@ the attribute of the thing itself:
 - from the entry on the thing (its title is the thing's name: *Mongolia* saying
   "Ulaanbaatar, the capital and largest city, …"), stating the attribute; or
 - stating the attribute with the thing's name close after it, joined by "of" ("the
-  capital city of Canada") or with the name before it in the possessive ("Canada's
-  capital"), the name standing alone rather than inside a longer one ("Western
-  Australia" does not name Australia).
+  capital city of Canada"), with the name before it in the possessive ("Canada's
+  capital") or as an adjective made from it ("the first Roman emperor"), the name
+  standing alone rather than inside a longer one ("Western Australia" does not name
+  Australia).
 
 A part asking when something happened to a thing it names ("When did William Shakespeare
 die") is answered likewise only by a finding giving a date (a year, an era's year, a
@@ -190,7 +191,17 @@ def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
         possessive = said[-1].endswith(("'s", "’s")) and said[0][:1].isupper()
         if possessive and [stem(_bare(t)) for t in said] == wanted:
             return True
-    return False
+    before = tokens[max(1, at - POSSESSIVE_REACH) : at]  # a sentence's first word may be any
+    return len(name) == 1 and any(_derived(t, name[0]) for t in before)
+
+
+def _derived(token: str, name: str) -> bool:
+    """Whether a capitalised ``token`` is an adjective made from a one-word name, as in
+    "the first Roman emperor" for the emperor of Rome, "the Chinese capital": it begins
+    with the name but for its last two letters, at least three ("Rom", "Chin"; not
+    "Austrian" for Australia)."""
+    lead = name[: max(3, len(name) - 2)]
+    return token[:1].isupper() and token.lower().startswith(lead) and len(token) > len(lead)
 
 
 def _bare(token: str) -> str:

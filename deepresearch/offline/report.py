@@ -159,15 +159,18 @@ _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 def _answer_kind(part: str) -> str | None:
     """ "time" for a part asking when (or what year), "number" for one asking how many,
     how much or for a measure ("how tall is"), "doer" for one asking who did something,
-    else None."""
+    "superlative" for one asking for the first, last or most of a kind ("the first man on
+    the Moon", "the largest planet"), else None."""
     if asks_when(part) or (question_word(part) and _ASKS_YEAR.search(part)):
         return "time"
     if asked_doer(part):
         return "doer"
-    return "number" if question_word(part) and _ASKS_NUMBER.search(part) else None
+    if question_word(part) and _ASKS_NUMBER.search(part):
+        return "number"
+    return "superlative" if question_word(part) and _SUPERLATIVE.search(part) else None
 
 
-def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) -> bool:
+def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
     ``asked``: a year, decade or "century" for a time, a number or an amount but a year
     for a number,
@@ -177,7 +180,9 @@ def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) 
     if kind == "time":
         said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
         return said or "century" in text.lower()
-    if kind == "doer" and doer:
+    if kind == "superlative":
+        return _states_superlative(tokens, part)
+    if kind == "doer" and (doer := asked_doer(part)):
         named = any(
             i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked
             for i, t in enumerate(tokens)
@@ -186,6 +191,19 @@ def _gives(text: str, kind: str, asked: set[str], doer: tuple[str, str] | None) 
     return any(
         _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
     )
+
+
+def _states_superlative(tokens: list[str], part: str) -> bool:
+    """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
+    ("the first person to walk on the Moon" for "the first man on the Moon"; not
+    "second-largest" for "the largest") with another word of the part."""
+    m = _SUPERLATIVE.search(part)
+    if m is None:
+        return False
+    said = {t.lower() for t in tokens}
+    wanted = m[0].split()[-1].lower()
+    others = set(words(part)) - {wanted, "the"}
+    return wanted in said and bool(others & set(words(" ".join(tokens))))
 
 
 def _asks_what(part: str) -> bool:
@@ -210,7 +228,10 @@ def _summary_picks(
     names, ``titles``: citation → title); then more of the same source's, not ones an
     earlier part's summary line already ``shown``, nor two that say the same."""
     asked = asked | set(words(part))
-    define_ok = _asks_what(part)
+    kind = _answer_kind(part)
+    # "Neil Armstrong was an American astronaut who … became the first person to walk on
+    # the Moon": a definition stating the superlative asked for is no mere definition.
+    define_ok = _asks_what(part) or kind == "superlative"
     rank = {f.id: n for n, f in enumerate(findings)}
     fresh = [f for f in findings if f.content not in shown] or findings
     # A code line answers in the findings, quoted; the summary says it in prose if it can.
@@ -221,9 +242,7 @@ def _summary_picks(
         - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
         for f in fresh
     }
-    kind = _answer_kind(part)
-    doer = asked_doer(part) if kind == "doer" else None
-    giving = [f for f in fresh if _gives(f.content, kind, asked, doer)] if kind else []
+    giving = [f for f in fresh if _gives(f.content, kind, asked, part)] if kind else []
     named = _naming(part, fresh, titles)
     # The opening answer: one giving the kind asked for said of the thing the part
     # names, else one giving that kind, else one said of that thing ("How tall is Mount

@@ -60,6 +60,13 @@ def test_the_attribute_said_of_the_thing_answers() -> None:
     assert canada is not None
     assert states_attribute(canada, [PERTH, ottawa])
     assert states_attribute(canada, [possessive])
+    # an adjective made from the name says it of the thing; not a look-alike's
+    rome = asked_attribute("Who was the first emperor of Rome")
+    assert rome is not None
+    assert states_attribute(rome, [(["Augustus"], "Augustus was the first Roman emperor.")])
+    australia = asked_attribute("What is the capital of Australia")
+    assert australia is not None
+    assert not states_attribute(australia, [(["Vienna"], "Vienna is the Austrian capital.")])
     # the longer name asked for is stated whole
     western = asked_attribute("What is the capital of Western Australia")
     assert western is not None and states_attribute(western, [PERTH])

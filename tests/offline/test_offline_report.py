@@ -311,6 +311,27 @@ def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() 
     assert line.index("exceptionally deadly") < line.index("500 million")
 
 
+def test_a_part_asking_for_the_first_of_a_kind_opens_with_a_finding_saying_first() -> None:
+    """ "The first man on the Moon" is answered by the statement saying "the first", even
+    one defining who someone was; "second-largest" is not "the largest"."""
+    first = "Who was the first man on the Moon"
+    found = [
+        finding(1, "Apollo was dedicated to landing a man on the Moon by 1970.", first, 1),
+        finding(
+            2, "Neil Armstrong was an astronaut, the first person to walk on the Moon.", first, 2
+        ),
+    ]
+    line = next(x for x in summary_of(f"{first}?", found).splitlines() if x.startswith("- "))
+    assert line.index("Neil Armstrong") < line.index("Apollo was dedicated")
+    largest = "What is the largest planet"
+    found = [
+        finding(1, "Saturn is the second-largest planet, after another one.", largest, 1),
+        finding(2, "Jupiter is the largest planet in the Solar System.", largest, 2),
+    ]
+    line = next(x for x in summary_of(f"{largest}?", found).splitlines() if x.startswith("- "))
+    assert line.index("Jupiter") < line.index("Saturn")
+
+
 def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() -> None:
     """ "Who discovered X" is answered by a finding stating the deed with a name, not by
     the definition of X the analysis ranked first; no such finding, the order stands."""
