@@ -9,12 +9,15 @@ neither gives Australia's capital. Such a part is answered only by a finding tha
 the attribute of the thing itself:
 
 - from the entry on the thing (its title is the thing's name: *Mongolia* saying
-  "Ulaanbaatar, the capital and largest city, …"), stating the attribute; or
-- stating the attribute with the thing's name close after it, joined by "of" ("the
-  capital city of Canada"), with the name before it in the possessive ("Canada's
-  capital") or as an adjective made from it ("the first Roman emperor"), the name
-  standing alone rather than inside a longer one ("Western Australia" does not name
-  Australia).
+  "Ulaanbaatar, the capital and largest city, …"), stating the attribute, or, for a part
+  asking who is a doer of it ("the author", "the founder"), naming someone after "by"
+  ("Who was the author of Hamlet": *Hamlet*, "a tragedy written by William Shakespeare");
+  or
+- stating the attribute with the thing's name close after it, joined by "of" or "in"
+  ("the capital city of Canada", "the most populous city in Australia"), with the name
+  before it in the possessive ("Canada's capital") or as an adjective made from it ("the
+  first Roman emperor"), the name standing alone rather than inside a longer one
+  ("Western Australia" does not name Australia).
 
 A part asking when something happened to a thing it names ("When did William Shakespeare
 die") is answered likewise only by a finding giving a date (a year, an era's year, a
@@ -58,6 +61,9 @@ _POSSESSED = re.compile(
 )
 
 
+# "written by William Shakespeare": who made a work, in its entry, said with a verb.
+_BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
+
 # A date: a year of four digits (not "2,100"), a year with its era ("547 BC", "AD 79"), a
 # decade, a century or millennium, a time ago, or a day of a month.
 _DATE = re.compile(
@@ -81,6 +87,7 @@ class Attribute:
     attribute: str
     name: tuple[str, ...]
     said: str = field(default="", compare=False)
+    who: bool = field(default=False, compare=False)  # the part asks who: a person is the answer
 
 
 def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
@@ -94,7 +101,8 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
         name = tuple(name_words(m["name"]))
         written = m["name"][:1].isupper()
         if name and (written or any(tuple(name_words(t)) == name for t in titles)):
-            return Attribute(m["attribute"].lower(), name, m["name"])
+            who = text.lstrip(" \t\"'(").lower().startswith("who")
+            return Attribute(m["attribute"].lower(), name, m["name"], who)
     return None
 
 
@@ -160,7 +168,17 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             at = [i for i, t in enumerate(tokens) if _same_word(t, asked.attribute)]
             if at and (entry or any(_of_name(tokens, i, asked.name) for i in at)):
                 return True
+            # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
+            if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
+                return True
     return False
+
+
+def _agent(attribute: str) -> bool:
+    """Whether the attribute is a doer's noun ("author", "founder", "leader", "ruler"),
+    whom a thing's entry names after "by" ("founded by …"); a "wife" or a "king" it does
+    not ("Einstein's wife" is not whoever his entry says something was done by)."""
+    return attribute.endswith(("er", "or", "ist"))
 
 
 def _is_entry(name: tuple[str, ...], title: str) -> bool:
@@ -178,9 +196,10 @@ def _same_word(token: str, attribute: str) -> bool:
 def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
     """The attribute at ``tokens[at]`` is said of the name: "of" and the name a few
     words after it, or the name in the possessive just before it."""
-    after = tokens[at + 1 : at + 2 + ATTRIBUTE_REACH + len(name)]
-    if "of" in [t.lower() for t in after]:
-        start = at + 1 + [t.lower() for t in after].index("of")
+    after = [t.lower() for t in tokens[at + 1 : at + 2 + ATTRIBUTE_REACH + len(name)]]
+    joined = [k for k, t in enumerate(after) if t in ("of", "in")]  # "the largest city in X"
+    if joined:
+        start = at + 1 + joined[0]
         window = tokens[start : at + 2 + ATTRIBUTE_REACH + len(name)]
         if mentions_name(window, list(name)) and _standalone(window, name):
             return True

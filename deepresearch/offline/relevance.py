@@ -82,16 +82,17 @@ class Weights:
             part: the words asked for.
             terms: the words of a statement.
         """
-        total = sum(self.idf(t) for t in part)
-        return sum(self.idf(t) for t in part & terms) / total if total else 0.0
+        # fsum: a sum over a set in any order, so equal statements tie in every process
+        total = math.fsum(self.idf(t) for t in part)
+        return math.fsum(self.idf(t) for t in part & terms) / total if total else 0.0
 
     def part_match(self, part: Part, terms: set[str]) -> float:
         """Like ``match``, a part's borrowed words (the context of "where did *he*…")
         counting BORROWED_SHARE of its own: the answer is about what the part asks."""
         own = part.own or part.terms
         weight = {t: self.idf(t) * (1.0 if t in own else BORROWED_SHARE) for t in part.terms}
-        total = sum(weight.values())
-        return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
+        total = math.fsum(weight.values())
+        return math.fsum(w for t, w in weight.items() if t in terms) / total if total else 0.0
 
 
 def part_scores(

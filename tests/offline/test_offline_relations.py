@@ -67,9 +67,29 @@ def test_the_attribute_said_of_the_thing_answers() -> None:
     australia = asked_attribute("What is the capital of Australia")
     assert australia is not None
     assert not states_attribute(australia, [(["Vienna"], "Vienna is the Austrian capital.")])
+    # "in" joins a thing's attribute to it too
+    largest = asked_attribute("What is the largest city of Australia")
+    assert largest is not None
+    assert states_attribute(
+        largest, [(["Sydney"], "Sydney is the most populous city in Australia.")]
+    )
     # the longer name asked for is stated whole
     western = asked_attribute("What is the capital of Western Australia")
     assert western is not None and states_attribute(western, [PERTH])
+
+
+def test_the_entry_on_a_work_naming_who_made_it_answers_who_its_author_was() -> None:
+    hamlet = (["Hamlet"], "Hamlet is a tragedy written by William Shakespeare around 1600.")
+    author = asked_attribute("Who was the author of Hamlet")
+    assert author is not None and states_attribute(author, [hamlet])
+    # asking what, a name after "by" is no answer; nor is one outside the work's entry
+    what = asked_attribute("What was the first title of Hamlet")
+    assert what is not None and not states_attribute(what, [hamlet])
+    assert not states_attribute(author, [(["Globe Theatre"], hamlet[1])])
+    # a wife is no doer: whatever the entry says was done by someone does not name her
+    wife = asked_attribute("Who was Albert Einstein's wife")
+    relativity = (["Albert Einstein"], "His theory was confirmed by Eddington in 1919.")
+    assert wife is not None and not states_attribute(wife, [relativity])
 
 
 def test_the_entry_on_the_thing_stating_the_attribute_answers() -> None:

@@ -3,6 +3,11 @@ points back to, aliases."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from deepresearch.offline import relevance
 from deepresearch.offline.mentions import TOKEN
 from deepresearch.offline.parts import Part, question_parts
@@ -259,3 +264,29 @@ def test_a_part_asking_who_a_named_person_was_has_no_hop(titled: Titled) -> None
     srcs = titled(texts)
     assert _bridged_by_first("Who was Cleopatra?", srcs) == {}
     assert "src-2" in _bridged_by_first("Which kingdom did Cleopatra rule?", srcs)
+
+
+_MATCH_IN_A_FRESH_PROCESS = """
+from deepresearch.offline.relevance import Weights
+words = [f"term{i}" for i in range(60)]
+texts = [set(words[i % 11 :: (i % 5) + 2]) for i in range(40)]
+print(repr(Weights(texts).match(set(words), set(words[::2]))))
+"""
+
+
+def test_a_statement_scores_the_same_in_every_process() -> None:
+    """Sets iterate in an order that changes with each process's string hashing, and a
+    float sum in another order can differ in its last digit: two equal statements then
+    tie differently from run to run, and so did reports (docsB-12's facts moved)."""
+    root = Path(__file__).resolve().parents[2]
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", _MATCH_IN_A_FRESH_PROCESS],
+            env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(8)
+    }
+    assert len(said) == 1
