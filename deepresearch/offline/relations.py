@@ -74,6 +74,15 @@ _DATE = re.compile(
 )
 
 
+# A part asking for a dimension of a thing, and a measure that answers it: a number with
+# a unit of length or weight.
+_ASKS_MEASURE = re.compile(r"^\W*how\s+(?:tall|high|deep|far|wide|heavy)\b", re.IGNORECASE)
+_MEASURE = re.compile(
+    r"\d(?:[\d,.]*\d)?\s*(?:-\s*)?(?:k?m|cm|mm|mi|ft|in\.|feet|foot|inch(?:es)?|yards?|miles?"
+    r"|nautical|(?:kilo|centi|milli)?met(?:re|er)s?|light[- ]years?|AU|kg|kilograms?|g|grams?"
+    r"|lbs?|pounds?|t|tonnes?|tons?)\b",
+)
+
 _ARTICLES = frozenset({"the", "a", "an"})
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
@@ -116,6 +125,18 @@ def unstated_attribute(
     if asked is None or states_attribute(asked, findings):
         return None
     return f"no finding drawn for it states the {asked.attribute} of {asked.said} itself"
+
+
+def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
+    """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
+    asking how tall, high, deep, far, wide or heavy something is give no measure, or None
+    when one may or the part asks something else. A measure is a number with its unit
+    ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none. "How long"
+    and "how big" are left out: a reign's years and "the largest contiguous empire"
+    answer them."""
+    if not _ASKS_MEASURE.match(part) or any(_MEASURE.search(text) for _, text in findings):
+        return None
+    return "no finding drawn for it gives a measure"
 
 
 def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:

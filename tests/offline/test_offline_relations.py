@@ -10,6 +10,7 @@ from deepresearch.offline.relations import (
     Attribute,
     asked_attribute,
     states_attribute,
+    unmeasured,
     untimed_event,
 )
 from deepresearch.state import RunStatus
@@ -186,3 +187,16 @@ def test_a_when_part_naming_nothing_is_left_to_the_general_check() -> None:
     # "will next appear in mid-2061" answers "when will it return" in other words
     after = question_parts("What is Halley's Comet, and when will it return?")[1]
     assert untimed_event(after, [(["Halley's Comet"], "It will next appear in mid-2061.")]) is None
+
+
+def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
+    napoleon = (["Napoleon"], "He was Emperor of the French from 18 May 1804 until 1814.")
+    reason = unmeasured("How tall was Napoleon", [napoleon])
+    assert reason == "no finding drawn for it gives a measure"
+    everest = (["Mount Everest"], "Its height was measured as 8,848.86\xa0m in 2020.")
+    assert unmeasured("How tall is Mount Everest", [napoleon, everest]) is None
+    channel = (["Strait of Gibraltar"], "At its narrowest it is 7.7 nautical miles wide.")
+    assert unmeasured("how wide is that channel at its narrowest", [channel]) is None
+    # a reign's years answer "how long", a superlative "how large": not checked here
+    assert unmeasured("How long did the dynasty rule", [napoleon]) is None
+    assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
