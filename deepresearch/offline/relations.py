@@ -47,7 +47,13 @@ from deepresearch.text import sentences, stem, word_root
 ATTRIBUTE_REACH = 4
 POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
 
-_NAME = r"(?:[A-Z][\w'’\-]*|[a-z][\w\-]*)(?:\s+(?:of\s+|the\s+|de\s+)?[\w'’\-]+){0,3}"
+# A name: capitalised words, joined by "of", "the", "de" ("United States of America"); or,
+# typed in lower case, a few words (a gathered source's title, see ``asked_attribute``).
+# Nothing after it: "the president of France today" is not a name's attribute asked.
+_NAME = (
+    r"(?:[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’\-]*){0,3}"
+    r"|[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
+)
 _ASKS = r"^\W*(?i:what|who|which)\s+(?i:is|was|are|were)\s+"
 # "what is the capital of Australia", "who was the first president of the Moon"
 _ATTRIBUTE_OF = re.compile(
