@@ -63,7 +63,7 @@ THINGS_APART = 2  # titled things a part asks about that no source behind it sta
 COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("black hole")
-_ARTICLES = frozenset({"the", "a", "an"})
+ARTICLES = frozenset({"the", "a", "an"})
 SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
 TOPIC_WORDS = 3  # words of its own at most in a part whose topic its sources must speak of
 
@@ -307,7 +307,7 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
         return []
     thing = m["after"] or m["before"]
     named = keywords(thing)
-    said = [w for w in words(thing) if w not in _ARTICLES]
+    said = [w for w in words(thing) if w not in ARTICLES]
     if len(named) > THING_WORDS or len(named) != len(said):
         # a description ("the right way to get the current time") or a relation ("the
         # difference between the Iliad and the Odyssey"), not a thing's name

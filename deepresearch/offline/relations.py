@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
+from deepresearch.offline.coverage import ARTICLES
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
-from deepresearch.offline.parts import Part, asks_when
+from deepresearch.offline.parts import Part, asks_when, question_word
 from deepresearch.text import sentences, stem, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
@@ -89,7 +90,6 @@ _MEASURE = re.compile(
     r"|lbs?|pounds?|t|tonnes?|tons?)\b",
 )
 
-_ARTICLES = frozenset({"the", "a", "an"})
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
 
@@ -116,7 +116,7 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
         name = tuple(name_words(m["name"]))
         written = m["name"][:1].isupper()
         if name and (written or any(tuple(name_words(t)) == name for t in titles)):
-            who = text.lstrip(" \t\"'(").lower().startswith("who")
+            who = question_word(text) == "who"
             return Attribute(m["attribute"].lower(), name, m["name"], who)
     return None
 
@@ -179,7 +179,7 @@ def _about(tokens: list[str], names: list[list[str]]) -> bool:
         n = len(name)
         for k in range(len(lower) - n + 1):
             if [stem(w) for w in lower[k : k + n]] == [stem(w) for w in name]:
-                before = [w for w in lower[:k] if w not in _ARTICLES][-1:]
+                before = [w for w in lower[:k] if w not in ARTICLES][-1:]
                 if not (before and before[0] in _PREPOSITIONS):
                     return True
     return False

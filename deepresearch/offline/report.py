@@ -35,9 +35,13 @@ def _cited(f: FindingBrief, max_chars: int | None = None) -> str:
     return f"{escape_citation_markers(said)} {_cite(f)}"
 
 
-def _shown(f: FindingBrief, after: FindingBrief | None, referents: Referents) -> str:
-    """The finding as shown right ``after`` another (None: first), cited."""
-    return _cited(f.model_copy(update={"content": referents.said(f, after)}))
+def _shown(items: list[FindingBrief], referents: Referents) -> list[str]:
+    """The findings as shown one after another, each cited (an opening pronoun glossed
+    after another source's statement, see ``referents``)."""
+    return [
+        _cited(f.model_copy(update={"content": referents.said(f, after)}))
+        for after, f in zip([None, *items], items, strict=False)
+    ]
 
 
 def _conflicts(findings: list[FindingBrief]) -> list[str]:
@@ -173,8 +177,7 @@ def _answer_kind(part: str) -> str | None:
 def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
     ``asked``: a year, decade or "century" for a time, a number or an amount but a year
-    for a number,
-    a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
+    for a number, the part's superlative for a ``superlative``, a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
     the definition of penicillin) for a ``doer`` (the part's verb and doer noun)."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
@@ -346,7 +349,7 @@ def _summary_lines(
     for part, items in parts.items():
         picks = _summary_picks(part, items, asked, summarised, room, titles)
         summarised |= {f.content for f in picks}
-        answer = " ".join(_shown(f, [None, *picks][n], referents) for n, f in enumerate(picks))
+        answer = " ".join(_shown(picks, referents))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
         # "Tell me about the reef" is a request, not a question: no question mark.
         lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {answer}")
@@ -388,8 +391,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     lines += ["", "## Key findings"]
     for part, items in parts.items():
         lines += ["", f"### {part.rstrip('?')}", ""]
-        for n, f in enumerate(items):
-            said = _shown(f, [None, *items][n], referents)
+        for f, said in zip(items, _shown(items, referents), strict=True):
             lines.append(f"- {said} *(confidence: {f.confidence})*")
 
     lines += ["", "## Conflicting information", ""]
