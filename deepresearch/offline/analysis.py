@@ -20,7 +20,12 @@ from deepresearch.offline.coverage import (
     unknown_words,
 )
 from deepresearch.offline.parts import Part, question_parts
-from deepresearch.offline.relations import unmeasured, unstated_attribute, untimed_event
+from deepresearch.offline.relations import (
+    unmeasured,
+    unstated_attribute,
+    unstated_now,
+    untimed_event,
+)
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,
@@ -306,6 +311,7 @@ def _unanswered(
             ]
             reason = reason or unstated_attribute(part.text, behind, list(titles.values()))
             reason = reason or untimed_event(part, behind) or unmeasured(part.text, behind)
+            reason = reason or unstated_now(part, behind)
             # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
             asked = text_roots(part.query) if part.refers_back and unknown else set()
             hung = [w for r, w in unknown.items() if r in asked]

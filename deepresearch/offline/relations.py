@@ -25,6 +25,12 @@ century, "40,000 years ago"; not "2,100 artworks" or "at 37") in a sentence that
 happened ("died", by root) or that comes from the entry on the thing. The dates the
 corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
 
+A part asking what holds now ("Who is the current president of France") is answered only
+by a finding saying it in the present tense: the verb nearest before the word asked for is
+"is", "has", … ("who is the 47th president"), not only "was", "served", …
+("Mitterrand was President of France from 1981 to 1995": a snapshot's past answers what
+held then, not what holds now).
+
 Only parts asking for exactly that, "what/who/which is the [first] capital of X" or "who
 was X's wife" (the attribute a common noun, X a name), are checked: "the Code of
 Hammurabi" is itself a name, and "where did the author of X come from" asks for
@@ -41,7 +47,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import ARTICLES
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word
-from deepresearch.text import sentences, stem, word_root
+from deepresearch.text import sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
@@ -163,6 +169,64 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
             if said and (entry or _about(said, names) or _says_any(said, event)):
                 return None
     return "no finding drawn for it gives a date of what it asks about"
+
+
+# A part asking what holds now, and the verbs that say a statement holds now or held once.
+_NOW = re.compile(
+    r"\b(?:current(?:ly)?|now(?:adays)?|today|presently|at\s+present)\b", re.IGNORECASE
+)
+_PRESENT = frozenset({"is", "are", "has", "have", "remains", "remain", "serves", "serve", "holds"})
+_PAST = frozenset({"was", "were", "had", "served", "held", "remained"})
+TENSE_REACH = 5  # words back from the word asked for to the verb that tells its tense
+
+
+# "in what is now Sindh, Pakistan" names a place by today's name; it asks nothing of now.
+_NAMED_NOW = re.compile(
+    r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
+)
+
+
+def asks_now(part: str) -> bool:
+    """Whether the ``part`` asks what holds now ("the current president", "… today")."""
+    return bool(_NOW.search(_NAMED_NOW.sub(" ", part)))
+
+
+def unstated_now(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
+    """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
+    asking what holds now say it only in the past tense, or None when one says it in the
+    present, none says it with a verb in reach, or the part asks something else (see the
+    module's description)."""
+    if not asks_now(part.text):
+        return None
+    tenses = {says_now(part.text, text) for _, text in findings}
+    return (
+        "it asks what holds now, and the findings drawn for it say so only in the past"
+        if False in tenses and True not in tenses
+        else None
+    )
+
+
+def says_now(part: str, text: str) -> bool | None:
+    """Whether ``text`` says what a ``part`` asking what holds now asks for in the present
+    tense (True), only in the past (False), or with no verb in reach (None). Asked for
+    are the part's words but its names (all of them when it has no others: "the current
+    Queen of the United Kingdom"), said in a sentence that gives its names' words too
+    (Biya "is the second-longest-ruling president in Africa" says nothing of the
+    president of the United States)."""
+    names = [{stem(w) for w in name_words(n)} for n in entities(part)]
+    own = [w for w in term_set(part) if not _NOW.fullmatch(w)]
+    asked = [w for w in own if not any(stem(w) in n for n in names)] or own
+    past = False
+    for line in sentences(text) or [text]:
+        tokens = [t.lower() for t in TOKEN.findall(line)]
+        if names and not any(n <= {stem(t) for t in tokens} for n in names):
+            continue
+        for i in (i for i, t in enumerate(tokens) if _says_any([t], asked)):
+            verbs = [t for t in tokens[max(0, i - TENSE_REACH) : i] if t in _PRESENT | _PAST]
+            if verbs and verbs[-1] in _PRESENT:
+                return True
+            past = past or bool(verbs)
+    return False if past else None
 
 
 def _says_any(tokens: list[str], wanted: list[str]) -> bool:

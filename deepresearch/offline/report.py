@@ -15,6 +15,7 @@ from deepresearch.offline.parts import (
     question_word,
 )
 from deepresearch.offline.referents import Referents
+from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -161,12 +162,15 @@ _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 
 
 def _answer_kind(part: str) -> str | None:
-    """ "time" for a part asking when (or what year), "number" for one asking how many,
-    how much or for a measure ("how tall is"), "doer" for one asking who did something,
-    "superlative" for one asking for the first, last or most of a kind ("the first man on
-    the Moon", "the largest planet"), else None."""
+    """ "time" for a part asking when (or what year), "now" for one asking what holds now
+    ("the current president"), "number" for one asking how many, how much or for a
+    measure ("how tall is"), "doer" for one asking who did something, "superlative" for
+    one asking for the first, last or most of a kind ("the first man on the Moon", "the
+    largest planet"), else None."""
     if asks_when(part) or (question_word(part) and _ASKS_YEAR.search(part)):
         return "time"
+    if asks_now(part):
+        return "now"
     if asked_doer(part):
         return "doer"
     if question_word(part) and _ASKS_NUMBER.search(part):
@@ -177,14 +181,18 @@ def _answer_kind(part: str) -> str | None:
 def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
     ``asked``: a year, decade or "century" for a time, a number or an amount but a year
-    for a number, the part's superlative for a ``superlative``, a name said with the deed ("for the discovery of penicillin", with Fleming's name, not
-    the definition of penicillin) for a ``doer`` (the part's verb and doer noun)."""
+    for a number, the part's words said in the present tense for ``now``, the part's
+    superlative for a ``superlative``, a name said with the deed ("for the discovery of
+    penicillin", with Fleming's name, not the definition of penicillin) for a ``doer``
+    (the part's verb and doer noun)."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
         said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
         return said or "century" in text.lower()
     if kind == "superlative":
         return _states_superlative(tokens, part)
+    if kind == "now":
+        return says_now(part, text) is True
     if kind == "doer" and (doer := asked_doer(part)):
         named = any(
             i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked

@@ -9,8 +9,11 @@ from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relations import (
     Attribute,
     asked_attribute,
+    asks_now,
+    says_now,
     states_attribute,
     unmeasured,
+    unstated_now,
     untimed_event,
 )
 from deepresearch.state import RunStatus
@@ -123,11 +126,11 @@ def _documents(*extra: dict[str, str]) -> list[dict[str, str]]:
     return [*found, *extra]
 
 
-async def _run(documents: list[dict[str, str]]) -> dr.Session:
+async def _run(
+    documents: list[dict[str, str]], question: str = "What is the capital of Australia?"
+) -> dr.Session:
     config = dr.Config(llm="offline", max_iterations=1, persist=False)
-    session = dr.Session(
-        "What is the capital of Australia?", config=config, search=StaticSearch(documents)
-    )
+    session = dr.Session(question, config=config, search=StaticSearch(documents))
     await session.run()
     return session
 
@@ -207,3 +210,52 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     # a reign's years answer "how long", a superlative "how large": not checked here
     assert unmeasured("How long did the dynasty rule", [napoleon]) is None
     assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
+
+
+MITTERRAND = (
+    ["François Mitterrand"],
+    "François Mitterrand was President of France from 1981 to 1995.",
+)
+
+
+def test_a_part_asking_what_holds_now_is_not_answered_by_the_past_alone() -> None:
+    part = question_parts("Who is the current president of France?")[0]
+    reason = unstated_now(part, [MITTERRAND])
+    assert reason == "it asks what holds now, and the findings drawn for it say so only in the past"
+    # present tense near the word asked, in a sentence giving the part's names, answers
+    now = (["Emmanuel Macron"], "Emmanuel Macron is the 25th president of France.")
+    assert unstated_now(part, [MITTERRAND, now]) is None
+    # a present-tense president of somewhere else says nothing of France's
+    elsewhere = (["Paul Biya"], "Biya is the longest-serving current president in Africa.")
+    assert says_now(part.text, elsewhere[1]) is None
+    assert unstated_now(part, [MITTERRAND, elsewhere]) is not None
+
+
+def test_a_part_naming_its_attribute_with_a_capital_letter_reads_it_too() -> None:
+    queen = question_parts("Who is the current Queen of the United Kingdom?")[0]
+    victoria = "Victoria was Queen of the United Kingdom from 1837 until her death in 1901."
+    assert says_now(queen.text, victoria) is False
+    assert unstated_now(queen, [(["Queen Victoria"], victoria)]) is not None
+
+
+def test_a_place_named_by_its_present_name_asks_nothing_of_now() -> None:
+    assert asks_now("Who is the president of France now")
+    assert asks_now("what modern capital stands on its site today")
+    assert not asks_now("Which civilisation built a city in what is now Sindh, Pakistan")
+    part = question_parts("Which civilisation built a city in what is now Sindh, Pakistan?")[0]
+    past = (["Mohenjo-daro"], "Mohenjo-daro was built in Sindh, Pakistan around 2500 BCE.")
+    assert unstated_now(part, [past]) is None
+
+
+async def test_a_run_that_found_only_a_past_president_says_the_question_is_not_answered() -> None:
+    past = {
+        "url": "https://example.org/Mitterrand",
+        "title": "François Mitterrand",
+        "content": MITTERRAND[1] + " He remained in office longer than any other president "
+        "of France.",
+    }
+    session = await _run([past], "Who is the current president of France?")
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (gap,) = session.state.unanswered_gaps()
+    assert gap.reason.endswith("say so only in the past")
+    assert session.report is not None and "Not answered" in session.report.markdown

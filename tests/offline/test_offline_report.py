@@ -311,6 +311,19 @@ def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() 
     assert line.index("exceptionally deadly") < line.index("500 million")
 
 
+def test_a_part_asking_what_holds_now_opens_with_a_finding_saying_it_in_the_present() -> None:
+    """ "Who is the current president" is answered by who *is* president of the place it
+    names, not by a past one, nor by a present one of another place."""
+    current = "Who is the current president of the United States"
+    found = [
+        finding(1, "Biya is the longest-serving current president in Africa.", current, 1),
+        finding(2, "George Washington was the first president of the United States.", current, 2),
+        finding(3, "Donald Trump is the 47th president of the United States.", current, 3),
+    ]
+    line = next(x for x in summary_of(f"{current}?", found).splitlines() if x.startswith("- "))
+    assert line.index("Donald Trump") < line.index("Biya")
+
+
 def test_a_part_asking_for_the_first_of_a_kind_opens_with_a_finding_saying_first() -> None:
     """ "The first man on the Moon" is answered by the statement saying "the first", even
     one defining who someone was; "second-largest" is not "the largest"."""
