@@ -50,9 +50,9 @@ class Referents:
             for s in sources
             if "#" not in s.url and " › " not in s.title
         }
-        self.persons = {
+        self.persons = frozenset(
             f.citations[0] for f in findings if f.citations and _PERSON_WORDS.search(f.content)
-        }
+        )
 
     def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:
         """The finding's statement as the report shows it right ``after`` another (None:

@@ -230,14 +230,16 @@ def _summary_picks(
     shown: set[str],
     room: int,
     titles: dict[int, str],
+    persons: frozenset[int] = frozenset(),
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
     words and, unless the part asks what something is, against a definition (for a part
     asking when, how many or who did something, the best that gives a time, a number or
     a doer, if one does; among those, or else, one from the entry on a thing the part
-    names, ``titles``: citation → title); then more of the same source's, not ones an
-    earlier part's summary line already ``shown``, nor two that say the same."""
+    names, ``titles``: citation → title, or on a person, ``persons``, for a part pointing
+    back to one); then more of the same source's, not ones an earlier part's summary
+    line already ``shown``, nor two that say the same."""
     asked = asked | set(words(part))
     kind = _answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
@@ -254,7 +256,7 @@ def _summary_picks(
         for f in fresh
     }
     giving = [f for f in fresh if _gives(f.content, kind, asked, part)] if kind else []
-    named = _naming(part, fresh, titles)
+    named = _naming(part, fresh, titles, persons)
     # The opening answer: one giving the kind asked for said of the thing the part
     # names, else one giving that kind, else one said of that thing ("How tall is Mount
     # Everest": Everest's entry, not Mount Tai's "tallest peak").
@@ -327,13 +329,24 @@ def _summary_parts(
 _SUPERLATIVE = re.compile(r"\bthe\s+(?:\w+est|first|last|most|least)\b", re.IGNORECASE)
 
 
-def _naming(part: str, findings: list[FindingBrief], titles: dict[int, str]) -> list[FindingBrief]:
+# "which political system did he support": asked of a person an earlier part gives.
+_PERSON_BACK = re.compile(r"\b(?:he|him|his|she|her)\b", re.IGNORECASE)
+
+
+def _naming(
+    part: str, findings: list[FindingBrief], titles: dict[int, str], persons: frozenset[int]
+) -> list[FindingBrief]:
     """The ``findings`` from the entry on a thing the ``part`` names or asks about: their
     first source's title (``titles``: citation → title) is made of the part's words
-    (*Mount Everest*, not *Council of Europe* for "Europe"). None for a part that points
-    back ("how did it change Europe" asks about "it") or asks for a thing it does not
-    name ("Which Königsberg-born philosopher …": its names only describe it; "What is
-    the largest ocean": *Ocean* is the kind, not the one asked for)."""
+    (*Mount Everest*, not *Council of Europe* for "Europe"). For a part that points back
+    to a person ("which political system did he support"), those from entries on a
+    person (``persons``, see ``Referents``): what *he* supported is said of him, not in
+    the entry on a political system. None for a part that points back to a thing ("how
+    did it change Europe" asks about "it") or asks for a thing it does not name ("Which
+    Königsberg-born philosopher …": its names only describe it; "What is the largest
+    ocean": *Ocean* is the kind, not the one asked for)."""
+    if points_back(part) and _PERSON_BACK.search(part):
+        return [f for f in findings if f.citations and f.citations[0] in persons]
     if asks_for_entity(part) or points_back(part) or _SUPERLATIVE.search(part):
         return []
     return [
@@ -355,7 +368,7 @@ def _summary_lines(
     asked = set(words(question))
     room = SUMMARY_ALONE if len(parts) == 1 else SUMMARY_PER_PART
     for part, items in parts.items():
-        picks = _summary_picks(part, items, asked, summarised, room, titles)
+        picks = _summary_picks(part, items, asked, summarised, room, titles, referents.persons)
         summarised |= {f.content for f in picks}
         answer = " ".join(_shown(picks, referents))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation

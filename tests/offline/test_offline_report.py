@@ -311,6 +311,36 @@ def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() 
     assert line.index("exceptionally deadly") < line.index("500 million")
 
 
+def test_a_part_asking_about_him_opens_with_a_finding_from_a_person_s_entry() -> None:
+    """ "which political system did he support" is answered by what the entry on the
+    person says of him, not by the entry on a political system that matches its words."""
+    first = "Who wrote Nineteen Eighty-Four"
+    then = "which political system did he support"
+    found = [
+        finding(1, "Nineteen Eighty-Four is a novel by George Orwell.", first, 1),
+        finding(2, "Totalitarianism is a political system that controls society.", then, 2),
+        finding(3, "It is characterized by its suppression of opposition.", then, 2),
+        finding(4, "His work shows support of democratic socialism.", then, 3),
+    ]
+    sources = titled("Nineteen Eighty-Four", "Totalitarianism", "George Orwell")
+    md = report.synthesize(
+        inputs(question=f"{first}, and {then}?", findings=found, sources=sources)
+    ).markdown
+    line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
+    assert line.index("democratic socialism") < line.index("Totalitarianism is")
+    # a part pointing back to a thing keeps the analysis's order
+    thing = "which political system did it describe"
+    found = [
+        finding(n, f.content, thing if f.category == then else first, f.citations[0])
+        for n, f in enumerate(found, 1)
+    ]
+    md = report.synthesize(
+        inputs(question=f"{first}, and {thing}?", findings=found, sources=sources)
+    ).markdown
+    line = next(x for x in md.splitlines() if x.startswith(f"- **{thing}"))
+    assert line.split("** ", 1)[1].startswith("Totalitarianism is")
+
+
 def test_a_part_asking_what_holds_now_opens_with_a_finding_saying_it_in_the_present() -> None:
     """ "Who is the current president" is answered by who *is* president of the place it
     names, not by a past one, nor by a present one of another place."""
