@@ -80,6 +80,7 @@ _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")  # a fence closes a span o
 _HELD = re.compile("\ue000(\\d+)\ue001")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
+_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")  # "npm-ci", "rerun-if-changed"
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
 _BACKTICKS = re.compile(r"`+")
@@ -319,10 +320,20 @@ def signposts(statement: str) -> bool:
 
 def statement_terms(text: str) -> set[str]:
     """The words of a statement, with the parts of its camel-case identifiers too
-    ("AgentRole.GATHERER" says agent and role; snake_case is split by the tokenizer)."""
+    ("AgentRole.GATHERER" says agent and role; snake_case is split by the tokenizer), and
+    of the hyphenated words its code spans give ("`npm-ci`" says npm and ci; in prose
+    "second-largest" is one word)."""
     terms = term_set(text)
-    split = _CAMEL.sub(" ", text)
+    split = _CODE_SPAN.sub(lambda m: _HYPHEN.sub(" ", m.group()), _CAMEL.sub(" ", text))
     return terms | term_set(split) if split != text else terms
+
+
+def title_terms(title: str) -> set[str]:
+    """The words of a source's title, with the parts of a hyphenated name that is a
+    whole segment of its heading path ("npm-ci › Synopsis" says npm and ci; "Trans-Siberian
+    Railway" is a name of words)."""
+    whole = [seg for seg in title.split(" › ") if seg.strip() and " " not in seg.strip()]
+    return term_set(title) | term_set(_HYPHEN.sub(" ", " ".join(whole)))
 
 
 def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, is_name
 from deepresearch.offline.parts import Part
-from deepresearch.offline.statements import statement_terms
+from deepresearch.offline.statements import statement_terms, title_terms
 from deepresearch.text import TITLE_QUALIFIER, term_sequence, term_set
 
 # A quoted span: '…' not part of a word ("Picasso's" is no quote), "…", or “…”.
@@ -62,7 +62,7 @@ class Wording:
         if lower:
             capital = term_set(" ".join(t for t in TOKEN.findall(unit) if t[:1].isupper()))
             terms -= lower - capital
-        terms |= term_set(title)
+        terms |= title_terms(title)
         if self.phrases:
             held = (term_sequence(unit), term_sequence(title))
             for phrase in self.phrases:

@@ -9,6 +9,7 @@ from deepresearch.offline.statements import (
     signposts,
     statement_terms,
     statements,
+    title_terms,
 )
 from deepresearch.roles import SummarizeInputs
 
@@ -130,6 +131,19 @@ def test_statement_terms_hold_the_parts_of_camel_case_identifiers() -> None:
     terms = statement_terms("Code: `DeepResearchPhase.GATHERING: AgentRole.GATHERER,`")
     assert {"agent", "deep", "research", "phase", "gathering", "agentrole"} <= terms
     assert statement_terms("The printing press spread.") == {"printing", "press", "spread"}
+
+
+def test_hyphenated_identifiers_say_their_parts_but_hyphenated_prose_words_do_not() -> None:
+    """ "Which aliases does npm ci have" is asked of the page *npm-ci › Synopsis* and its
+    quoted line "aliases: clean-install, ic"; "second-largest" is not "largest"."""
+    assert {"clean", "install", "clean-install"} <= statement_terms("Code: `clean-install, ic`")
+    assert statement_terms("Saturn is the second-largest planet.") == {
+        "saturn",
+        "second-largest",
+        "planet",
+    }
+    assert {"npm", "ci", "synopsis"} <= title_terms("npm-ci › Synopsis")
+    assert title_terms("Trans-Siberian Railway") == {"trans-siberian", "railway"}
 
 
 def test_an_over_long_sentence_is_cut_at_a_clause_before_it_is_clipped() -> None:
