@@ -13,7 +13,7 @@ from deepresearch.offline.bridges import bridge_entities
 from deepresearch.offline.coverage import (
     borrowed_names,
     says_all,
-    says_any,
+    speaks_of_any,
     text_roots,
     topic_roots,
     unanswered_reason,
@@ -178,7 +178,7 @@ def _topical(
 def _speaks_of(said: set[str], topic: set[str], names: list[set[str]]) -> bool:
     """Whether a source's roots (``said``) hold a root of the ``topic``, or, without one,
     every root of one of the ``names``."""
-    return says_any(topic, said) if topic else any(says_all(n, said) for n in names)
+    return speaks_of_any(topic, said) if topic else any(says_all(n, said) for n in names)
 
 
 def _kept(

@@ -420,3 +420,15 @@ def says_any(wanted: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold one of the ``wanted`` roots, as the same
     word (see ``_same``)."""
     return any(_held({w}, roots) for w in wanted)
+
+
+def speaks_of_any(wanted: set[str], roots: set[str]) -> bool:
+    """``says_any``, or ``roots`` hold a longer word that a short one of the ``wanted``
+    roots (under SAME_WORD letters, at least three) begins: "roman" for "rom" (Rome), as
+    the entry on Augustus, "the first Roman emperor", speaks of Rome. Wider than the same
+    word: for choosing which sources to weigh, not for saying a part is answered."""
+    return says_any(wanted, roots) or any(
+        3 <= len(w) < SAME_WORD and r.startswith(w) and len(r) > len(w)
+        for w in wanted
+        for r in roots
+    )

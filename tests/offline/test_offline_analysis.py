@@ -576,3 +576,21 @@ def test_the_analyzer_splits_the_question_by_every_gathered_title() -> None:
     )
     assert {f.category for f in alone.findings} != {"Who wrote War and Peace"}
     assert told.findings and {f.category for f in told.findings} == {"Who wrote War and Peace"}
+
+
+def test_the_entry_saying_roman_answers_a_part_asking_about_rome() -> None:
+    """A short part's sources must speak of its topic; "Roman" speaks of Rome."""
+    texts = {
+        "Rome": "Rome is the capital city of Italy. It is the third most populous city in "
+        "the European Union.",
+        "Augustus": "Augustus was the founder of the Roman Empire and the first Roman "
+        "emperor, ruling from 27 BC until his death in AD 14.",
+    }
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=t, text=x)
+        for n, (t, x) in enumerate(texts.items(), 1)
+    ]
+    out = analysis.analyze(
+        AnalyzeInputs(question="Who was the first emperor of Rome?", sources=srcs)
+    )
+    assert any("first Roman emperor" in f.content for f in out.findings)

@@ -6,6 +6,8 @@ import pytest
 
 from deepresearch.offline.coverage import (
     borrowed_names,
+    says_any,
+    speaks_of_any,
     text_roots,
     topic_roots,
     unanswered_reason,
@@ -326,3 +328,15 @@ def test_a_part_asking_when_is_answered_only_by_findings_giving_a_time() -> None
     flag = part("When creating a trusted publisher, which flag names the workflow file?", 0)
     said = "The --file flag names the workflow file of a trusted publisher."
     assert unanswered_reason(flag, [said], [said]) is None
+
+
+def test_a_word_made_from_a_short_name_speaks_of_it_when_choosing_sources() -> None:
+    """The entry on Augustus, "the first Roman emperor", speaks of Rome; the same-word
+    test that decides whether a part is answered stays strict."""
+    rome = text_roots("Rome")
+    augustus = text_roots(
+        "Augustus was the founder of the Roman Empire and the first Roman emperor"
+    )
+    assert speaks_of_any(rome, augustus)
+    assert not speaks_of_any(rome, text_roots("The Pantheon was a temple of the empire"))
+    assert not says_any(rome, augustus)  # the strict test, for answered or not
