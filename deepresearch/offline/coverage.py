@@ -161,7 +161,7 @@ def _names_root(asked: str, roots: set[str]) -> bool:
 
 
 # What a statement giving a time holds: a number (a year, a date, "every 75 years") or a
-# century.
+# century. Wider than a date (``dates``): "when will it return" is answered by a period.
 _TIMED = re.compile(r"\d|\bcentur(?:y|ies)\b", re.IGNORECASE)
 
 

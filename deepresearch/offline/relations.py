@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import ARTICLES
+from deepresearch.offline.dates import DATE
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word
 from deepresearch.text import sentences, stem, term_set, word_root
@@ -76,15 +77,6 @@ _POSSESSED = re.compile(
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
 _BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
-
-# A date: a year of four digits (not "2,100"), a year with its era ("547 BC", "AD 79"), a
-# decade, a century or millennium, a time ago, or a day of a month.
-_DATE = re.compile(
-    r"(?<![\d,.])[12]\d{3}(?![\d,])|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
-    r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
-    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October"
-    r"|November|December)\b",
-)
 
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
@@ -165,7 +157,7 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
     for titles, text in findings:
         entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
         for line in sentences(text) or [text]:
-            said = TOKEN.findall(line) if _DATE.search(line) else []
+            said = TOKEN.findall(line) if DATE.search(line) else []
             if said and (entry or _about(said, names) or _says_any(said, event)):
                 return None
     return "no finding drawn for it gives a date of what it asks about"

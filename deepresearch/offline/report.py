@@ -6,6 +6,7 @@ import re
 from itertools import combinations
 
 from deepresearch.offline.coverage import is_entry_on, says_any, text_roots
+from deepresearch.offline.dates import gives_date
 from deepresearch.offline.parts import (
     asked_doer,
     asks_for_entity,
@@ -154,7 +155,6 @@ _ASKS_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
-_TIME = re.compile(r"(?:c\.)?\d{3,4}s?|\d{1,2}(?:st|nd|rd|th)")  # 1945, 1840s, c. 820, 9th
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
@@ -187,8 +187,7 @@ def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     (the part's verb and doer noun)."""
     tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
-        said = any(_TIME.fullmatch(t) and t not in asked for t in tokens)
-        return said or "century" in text.lower()
+        return gives_date(text, asked)
     if kind == "superlative":
         return _states_superlative(tokens, part)
     if kind == "now":

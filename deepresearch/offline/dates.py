@@ -1,0 +1,25 @@
+"""What says when: one notion of a date for the offline engine's checks and summary leads.
+
+A date is a year ("1616", not "2,100" or "1,287.36"), an era's year ("508 BC", "AD 14"), a
+decade ("the 1840s"), a century or millennium, "40,000 years ago", or a day of a month
+("18 May 1804"). A count ("2,100 artworks"), an age ("at 37") or a measure is not one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+DATE = re.compile(
+    r"(?<![\d,.])[12]\d{3}(?![\d,])|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
+    r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
+    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October"
+    r"|November|December)\b",
+)
+
+
+def gives_date(text: str, asked: Iterable[str] = ()) -> bool:
+    """Whether ``text`` gives a date (see the module's description) other than one the
+    question itself gives (``asked``: its words, lower-cased)."""
+    given = {a.lower() for a in asked}
+    return any(m.group().lower() not in given for m in DATE.finditer(text))

@@ -1,0 +1,41 @@
+"""One notion of a date for the offline checks and summary leads."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepresearch.offline.dates import gives_date
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "William Shakespeare died in Stratford in 1616.",
+        "Athenian democracy was established in 508 BC.",
+        "Vesuvius buried Pompeii in AD 79.",
+        "Railways spread in the 1840s.",
+        "It was built in the 9th century.",
+        "Neanderthals vanished roughly 40,000 years ago.",
+        "He was crowned Emperor of the French on 18 May 1804.",
+    ],
+)
+def test_dates_of_every_kind_are_dates(text: str) -> None:
+    assert gives_date(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He created about 2,100 artworks.",
+        "He took his own life at 37.",
+        "The city covers 1,287.36 km2.",
+        "It is visible every 75 to 79 years.",
+    ],
+)
+def test_counts_ages_and_measures_are_not(text: str) -> None:
+    assert not gives_date(text)
+
+
+def test_a_year_the_question_gives_is_no_answer() -> None:
+    assert not gives_date("The war of 1914 was fought across Europe.", ["war", "1914"])
+    assert gives_date("The war of 1914 ended in 1918.", ["war", "1914"])
