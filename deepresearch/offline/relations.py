@@ -65,14 +65,19 @@ _NAME = (
 _ASKS = r"^\W*(?i:what|who|which)\s+(?i:is|was|are|were)\s+"
 # "what is the capital of Australia", "who was the first president of the Moon"
 _ATTRIBUTE_OF = re.compile(
-    _ASKS + r"(?:the\s+)?(?:[a-z][\w\-]*\s+){0,2}?(?P<attribute>[a-z][\w\-]*)\s+of\s+"
+    _ASKS
+    + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)\s+of\s+"
     r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
 )
 # "who was Isaac Newton's wife", "what is Canada's national anthem"
 _POSSESSED = re.compile(
     _ASKS + r"(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})['’]s\s+"
-    r"(?:[a-z][\w\-]*\s+){0,2}?(?P<attribute>[a-z][\w\-]*)\W*$",
+    r"(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)\W*$",
 )
+# A superlative among an attribute's modifiers ("the largest city", "the first emperor").
+_SUPERLATIVE = re.compile(r"^(?:[a-z]+est|first|last|most|least)$")
+_ORDINALS = frozenset({"first", "last"})
+SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
 
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
@@ -101,6 +106,8 @@ class Attribute:
     name: tuple[str, ...]
     said: str = field(default="", compare=False)
     who: bool = field(default=False, compare=False)  # the part asks who: a person is the answer
+    # "the largest city of Australia": said of the thing, the attribute has this word before it
+    superlative: str = field(default="", compare=False)
 
 
 def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
@@ -115,7 +122,8 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
         written = m["name"][:1].isupper()
         if name and (written or any(tuple(name_words(t)) == name for t in titles)):
             who = question_word(text) == "who"
-            return Attribute(m["attribute"].lower(), name, m["name"], who)
+            most = [w for w in m["modifiers"].lower().split() if _SUPERLATIVE.match(w)]
+            return Attribute(m["attribute"].lower(), name, m["name"], who, "".join(most[:1]))
     return None
 
 
@@ -128,7 +136,8 @@ def unstated_attribute(
     asked = asked_attribute(part, titles)
     if asked is None or states_attribute(asked, findings):
         return None
-    return f"no finding drawn for it states the {asked.attribute} of {asked.said} itself"
+    attribute = f"{asked.superlative} {asked.attribute}".strip()
+    return f"no finding drawn for it states the {attribute} of {asked.said} itself"
 
 
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
@@ -248,13 +257,30 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
         entry = any(_is_entry(asked.name, t) for t in titles)
         for line in sentences(text) or [text]:
             tokens = TOKEN.findall(line)
-            at = [i for i, t in enumerate(tokens) if _same_word(t, asked.attribute)]
+            at = [
+                i
+                for i, t in enumerate(tokens)
+                if _same_word(t, asked.attribute) and _superlative_before(tokens, i, asked)
+            ]
             if at and (entry or any(_of_name(tokens, i, asked.name) for i in at)):
                 return True
             # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
             if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
                 return True
     return False
+
+
+def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
+    """Whether a superlative answering the one the part asks with, if any, is a word of
+    its own among the few before the attribute at ``at``: "first" or "last" as asked, a
+    degree as any ("the most populous city" for "the largest city"; not "second-largest"
+    or "the third-most populous city")."""
+    if not asked.superlative:
+        return True
+    before = [t.lower() for t in tokens[max(0, at - SUPERLATIVE_REACH) : at]]
+    if asked.superlative in _ORDINALS:
+        return asked.superlative in before
+    return any(_SUPERLATIVE.match(w) and w not in _ORDINALS for w in before)
 
 
 def _agent(attribute: str) -> bool:

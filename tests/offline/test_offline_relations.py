@@ -13,6 +13,7 @@ from deepresearch.offline.relations import (
     says_now,
     states_attribute,
     unmeasured,
+    unstated_attribute,
     unstated_now,
     untimed_event,
 )
@@ -259,3 +260,27 @@ async def test_a_run_that_found_only_a_past_president_says_the_question_is_not_a
     (gap,) = session.state.unanswered_gaps()
     assert gap.reason.endswith("say so only in the past")
     assert session.report is not None and "Not answered" in session.report.markdown
+
+
+BRISBANE = (
+    ["Brisbane"],
+    "Brisbane is the capital and largest city of the Australian state of Queensland and the "
+    "third-most populous city in Australia.",
+)
+
+
+def test_a_superlative_attribute_is_answered_only_with_its_superlative() -> None:
+    """ "The largest city of Australia" is not Brisbane, "the third-most populous city in
+    Australia" and the largest of Queensland."""
+    asked = asked_attribute("What is the largest city of Australia")
+    assert asked is not None and asked.superlative == "largest"
+    reason = unstated_attribute("What is the largest city of Australia", [BRISBANE])
+    assert reason == "no finding drawn for it states the largest city of Australia itself"
+    sydney = (["Sydney"], "Sydney is the largest city in Australia.")
+    assert unstated_attribute("What is the largest city of Australia", [BRISBANE, sydney]) is None
+    # without a superlative asked, Brisbane's "city in Australia" is a city of Australia
+    assert unstated_attribute("What is a city of Australia", [BRISBANE]) is None
+    augustus = (["Augustus"], "Augustus was the first Roman emperor.")
+    assert unstated_attribute("Who was the first emperor of Rome", [augustus]) is None
+    second = (["Tiberius"], "Tiberius was the second Roman emperor.")
+    assert unstated_attribute("Who was the first emperor of Rome", [second]) is not None
