@@ -342,16 +342,35 @@ def _common(name: set[str], gathered: Sequence[str]) -> bool:
 def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequence[str]) -> bool:
     """Whether a part asks about THINGS_APART or more things that gathered sources are
     titled (``_titled_roots``) and no sentence of a source behind its findings states two
-    of the part's own words (a long page may use two common words far apart). *Pet* and
-    *Unicorn* were gathered for "what colour was his pet unicorn" and neither speaks of
-    the other: the findings are about a pet and about unicorns, not his pet unicorn."""
-    if len(_titled_roots(text, own, titles)) < THINGS_APART:
+    of the part's own words (a long page may use two common words far apart), the words of
+    one thing it names with an adjective made from a name counting once ("the Roman
+    emperors": "Trajan was a Roman emperor" says nothing of "the Roman emperors … on the
+    Moon"). *Pet* and *Unicorn* were gathered for "what colour was his pet unicorn" and
+    neither speaks of the other: the findings are about a pet and about unicorns, not his
+    pet unicorn."""
+    described = [g for g in _described(text, own) if len(g) > 1]
+    titled = _titled_roots(text, own, titles)
+    if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
         return False
+    words = described + [{w} for w in own if not any(w in g for g in described)]
     return not any(
-        sum(says_any({w}, text_roots(line)) for w in own) >= 2
+        sum(says_any(w, roots) for w in words) >= 2
         for s in statements
-        for line in sentences(s)
+        for roots in (text_roots(line) for line in sentences(s))
     )
+
+
+# A name's adjective ("Roman", "Chinese", "English", "Arabic") and the word it qualifies.
+_NAME_ADJECTIVE = re.compile(r"\b([A-Z][a-z]+(?:an|ese|ish|ic))\s+([a-z][a-z'\-]+)")
+
+
+def _described(text: str, own: set[str]) -> list[set[str]]:
+    """The roots in ``own`` of each thing ``text`` names by a name's adjective and a noun
+    ("the Roman emperors": roman, emperor)."""
+    return [
+        {w for w in own if says_any({w}, text_roots(m.group()))}
+        for m in _NAME_ADJECTIVE.finditer(_readable(text))
+    ]
 
 
 def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]:

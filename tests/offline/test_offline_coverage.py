@@ -223,6 +223,20 @@ def test_two_words_far_apart_in_one_source_are_not_spoken_of_together() -> None:
     assert unanswered_reason(part(question), together, together, titles) is None
 
 
+def test_a_thing_named_by_a_name_s_adjective_counts_once() -> None:
+    """ "Trajan was a Roman emperor" states two of the part's words, but both are the one
+    thing "the Roman emperors": nothing found says they did anything on the Moon."""
+    question = "What did the Roman emperors eat on the Moon?"
+    moon = "The Moon is the only natural satellite of Earth. Moon"
+    trajan = "Trajan was a Roman emperor from AD 98 to 117. Trajan"
+    said = [moon, trajan]
+    reason = unanswered_reason(part(question, 0), said, said, ["Moon", "Trajan"])
+    assert reason is not None and "apart" in reason
+    # one sentence stating the emperors with another of its words answers
+    feast = [moon, f"{trajan} Roman emperors feasted while the Moon was full."]
+    assert unanswered_reason(part(question, 0), feast, feast, ["Moon", "Trajan"]) is None
+
+
 PRIME = (
     "The prime number theorem was proved independently by Hadamard in 1896. Prime number theorem"
 )
