@@ -74,6 +74,12 @@ _POSSESSED = re.compile(
     _ASKS + r"(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,3})['’]s\s+"
     r"(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)\W*$",
 )
+# "who was the first Roman emperor", "what is the largest Australian city": the thing
+# named by an adjective made from its name, just before the attribute.
+_ADJECTIVE_NAMED = re.compile(
+    _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)"
+    r"(?P<name>[A-Z][a-z]+(?:an|ese|ish|ic))\s+(?P<attribute>[a-z][\w\-]*)\W*$"
+)
 # A superlative among an attribute's modifiers ("the largest city", "the first emperor").
 _SUPERLATIVE = re.compile(r"^(?:[a-z]+est|first|last|most|least)$")
 _ORDINALS = frozenset({"first", "last"})
@@ -108,6 +114,15 @@ class Attribute:
     who: bool = field(default=False, compare=False)  # the part asks who: a person is the answer
     # "the largest city of Australia": said of the thing, the attribute has this word before it
     superlative: str = field(default="", compare=False)
+    # the name is an adjective made from it ("Roman"), said before the attribute
+    adjective: bool = field(default=False, compare=False)
+
+    def described(self) -> str:
+        """The attribute of the thing as a part asks for it ("the first Roman emperor",
+        "the largest city of Australia"), for a gap's reason."""
+        if self.adjective:
+            return " ".join(w for w in (self.superlative, self.said, self.attribute) if w)
+        return f"{self.superlative} {self.attribute}".strip() + f" of {self.said}"
 
 
 def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
@@ -115,7 +130,7 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     thing is a name as written (capitalised) or, typed in lower case, a gathered source's
     title ("what is the capital of mongolia", the source *Mongolia*)."""
     text = part.strip()
-    for pattern in (_ATTRIBUTE_OF, _POSSESSED):
+    for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED):
         if (m := pattern.match(text)) is None:
             continue
         name = tuple(name_words(m["name"]))
@@ -123,7 +138,9 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
         if name and (written or any(tuple(name_words(t)) == name for t in titles)):
             who = question_word(text) == "who"
             most = [w for w in m["modifiers"].lower().split() if _SUPERLATIVE.match(w)]
-            return Attribute(m["attribute"].lower(), name, m["name"], who, "".join(most[:1]))
+            adjective = pattern is _ADJECTIVE_NAMED
+            superlative = "".join(most[:1])
+            return Attribute(m["attribute"].lower(), name, m["name"], who, superlative, adjective)
     return None
 
 
@@ -136,8 +153,7 @@ def unstated_attribute(
     asked = asked_attribute(part, titles)
     if asked is None or states_attribute(asked, findings):
         return None
-    attribute = f"{asked.superlative} {asked.attribute}".strip()
-    return f"no finding drawn for it states the {attribute} of {asked.said} itself"
+    return f"no finding drawn for it states the {asked.described()} itself"
 
 
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
@@ -254,7 +270,7 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
     """Whether a finding (the titles of its sources, its text) states the attribute of
     the thing itself (see the module's description)."""
     for titles, text in findings:
-        entry = any(_is_entry(asked.name, t) for t in titles)
+        entry = not asked.adjective and any(_is_entry(asked.name, t) for t in titles)
         for line in sentences(text) or [text]:
             tokens = TOKEN.findall(line)
             at = [
@@ -262,7 +278,8 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
                 for i, t in enumerate(tokens)
                 if _same_word(t, asked.attribute) and _superlative_before(tokens, i, asked)
             ]
-            if at and (entry or any(_of_name(tokens, i, asked.name) for i in at)):
+            of_it = _of_adjective if asked.adjective else _of_name
+            if at and (entry or any(of_it(tokens, i, asked.name) for i in at)):
                 return True
             # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
             if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
@@ -321,6 +338,31 @@ def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
             return True
     before = tokens[max(1, at - POSSESSIVE_REACH) : at]  # a sentence's first word may be any
     return len(name) == 1 and any(_derived(t, name[0]) for t in before)
+
+
+def _of_adjective(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
+    """The attribute at ``tokens[at]`` is said of the thing whose adjective ``name`` holds
+    ("roman"): the adjective just before it, standing alone ("a Roman emperor", not "Holy
+    Roman Emperor"), or "of"/"in" and a name it is made from ("the emperor of Rome")."""
+    before = tokens[max(0, at - POSSESSIVE_REACH) : at]
+    for k, token in enumerate(before):
+        if token.lower() == name[0]:
+            ahead = tokens[at - len(before) + k - 1] if at - len(before) + k > 0 else ""
+            if not ahead[:1].isupper():
+                return True
+    after = tokens[at + 1 : at + 2 + ATTRIBUTE_REACH]
+    joined = [k for k, t in enumerate(after) if t.lower() in ("of", "in")]
+    if not joined:
+        return False
+    window = after[joined[0] :]
+    # the name itself, standing alone: not the adjective again ("of the Australian state")
+    # nor the end of a longer name ("of Western Australia")
+    return any(
+        _derived(name[0].capitalize(), _bare(t))
+        and _bare(t) != name[0]
+        and not window[k - 1][:1].isupper()
+        for k, t in enumerate(window[1:], 1)
+    )
 
 
 def _derived(token: str, name: str) -> bool:

@@ -284,3 +284,32 @@ def test_a_superlative_attribute_is_answered_only_with_its_superlative() -> None
     assert unstated_attribute("Who was the first emperor of Rome", [augustus]) is None
     second = (["Tiberius"], "Tiberius was the second Roman emperor.")
     assert unstated_attribute("Who was the first emperor of Rome", [second]) is not None
+
+
+def test_an_attribute_of_a_thing_named_by_its_adjective_is_said_of_that_thing() -> None:
+    """ "the first Roman emperor" is Augustus's "the first Roman emperor" or "the first
+    emperor of Rome", not "the last Holy Roman Emperor … the first Emperor of Austria"."""
+    asked = asked_attribute("Who was the first Roman emperor")
+    assert asked is not None and asked.adjective and asked.described() == "first Roman emperor"
+    part = "Who was the first Roman emperor"
+    francis = (
+        ["Francis II"],
+        "Francis II was the last Holy Roman Emperor and the first Emperor of Austria.",
+    )
+    reason = unstated_attribute(part, [francis])
+    assert reason == "no finding drawn for it states the first Roman emperor itself"
+    augustus = (
+        ["Augustus"],
+        "Augustus was the founder of the Roman Empire and the first Roman emperor.",
+    )
+    assert unstated_attribute(part, [francis, augustus]) is None
+    of_rome = (["Augustus"], "Augustus became the first emperor of Rome in 27 BC.")
+    assert unstated_attribute(part, [of_rome]) is None
+    # the adjective again, or a longer name ending in the thing's, is another thing
+    victoria = (
+        ["Melbourne"],
+        "Melbourne is the most populous city of the Australian state of Victoria.",
+    )
+    assert unstated_attribute("What is the largest Australian city", [victoria]) is not None
+    sydney = (["Sydney"], "Sydney is the most populous city in Australia.")
+    assert unstated_attribute("What is the largest Australian city", [sydney]) is None
