@@ -62,11 +62,11 @@ _NAME = (
     r"(?:[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’\-]*){0,3}"
     r"|[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})"
 )
-_ASKS = r"^\W*(?i:what|who|which)\s+(?i:is|was|are|were)\s+"
+_ASKS = r"^\W*(?i:what|who|which)(?:\s+(?i:is|was|are|were)\s+|['’]s\s+)"  # "what's" too
 # "what is the capital of Australia", "who was the first president of the Moon"
 _ATTRIBUTE_OF = re.compile(
-    _ASKS
-    + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)\s+of\s+"
+    _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)"
+    r"\s+(?P<joint>of|in)\s+"
     r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
 )
 # "who was Isaac Newton's wife", "what is Canada's national anthem"
@@ -129,19 +129,29 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     """The attribute and the thing a part asks it of, or None for another part. The
     thing is a name as written (capitalised) or, typed in lower case, a gathered source's
     title ("what is the capital of mongolia", the source *Mongolia*)."""
-    text = part.strip()
+    # "who is the mayor of London now": what it asks of London, now (see unstated_now)
+    text = _NOW_AFTER.sub("", part.strip())
     for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED):
         if (m := pattern.match(text)) is None:
+            continue
+        # "the tallest building in Tijuana" asks it of Tijuana; "the bank in Geneva" may
+        # be a name's words, not an attribute
+        if m.groupdict().get("joint") == "in" and not _superlatives(m["modifiers"]):
             continue
         name = tuple(name_words(m["name"]))
         written = m["name"][:1].isupper()
         if name and (written or any(tuple(name_words(t)) == name for t in titles)):
             who = question_word(text) == "who"
-            most = [w for w in m["modifiers"].lower().split() if _SUPERLATIVE.match(w)]
+            most = _superlatives(m["modifiers"])
             adjective = pattern is _ADJECTIVE_NAMED
             superlative = "".join(most[:1])
             return Attribute(m["attribute"].lower(), name, m["name"], who, superlative, adjective)
     return None
+
+
+def _superlatives(modifiers: str) -> list[str]:
+    """The superlatives among an attribute's modifiers ("the largest", "the first")."""
+    return [w for w in modifiers.lower().split() if _SUPERLATIVE.match(w)]
 
 
 def unstated_attribute(
@@ -190,13 +200,19 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
 
 # A part asking what holds now, and the verbs that say a statement holds now or held once.
 _NOW = re.compile(
-    r"\b(?:current(?:ly)?|now(?:adays)?|today|presently|at\s+present)\b", re.IGNORECASE
+    r"\b(?:current(?:ly)?|now(?:adays)?|today|presently|at\s+present|at\s+the\s+moment)\b",
+    re.IGNORECASE,
 )
 _PRESENT = frozenset({"is", "are", "has", "have", "remains", "remain", "serves", "serve", "holds"})
 _PAST = frozenset({"was", "were", "had", "served", "held", "remained"})
 TENSE_REACH = 5  # words back from the word asked for to the verb that tells its tense
 
 
+# A time word closing a part ("… of London now", "… today", "at the moment").
+_NOW_AFTER = re.compile(
+    r"\s+(?:right\s+now|now|today|currently|at\s+present|at\s+the\s+moment)\W*$",
+    re.IGNORECASE,
+)
 # "in what is now Sindh, Pakistan" names a place by today's name; it asks nothing of now.
 _NAMED_NOW = re.compile(
     r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
