@@ -11,11 +11,20 @@ import re
 from collections.abc import Iterable
 
 DATE = re.compile(
-    r"(?<![\d,.])[12]\d{3}(?![\d,])|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
+    r"(?<![\d.])(?<!\d,)[12]\d{3}(?!\d|[,.]\d)|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
     r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
     r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October"
     r"|November|December)\b",
 )
+
+
+# "What year was …", "in which year did …": a date asked without "when".
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+
+
+def asks_year(text: str) -> bool:
+    """Whether ``text`` asks for a year in words other than "when" ("What year was …")."""
+    return bool(_ASKS_YEAR.search(text))
 
 
 def gives_date(text: str, asked: Iterable[str] = ()) -> bool:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import ARTICLES
-from deepresearch.offline.dates import DATE
+from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word
 from deepresearch.text import sentences, stem, term_set, word_root
@@ -170,12 +170,21 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
     asking how tall, high, deep, far, wide or heavy something is give no measure, or None
     when one may or the part asks something else. A measure is a number with its unit
-    ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none. "How long"
-    and "how big" are left out: a reign's years and "the largest contiguous empire"
-    answer them."""
-    if not _ASKS_MEASURE.match(part) or any(_MEASURE.search(text) for _, text in findings):
+    ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none; for a part
+    naming a thing, one from its entry or a sentence about it (another mountain's height
+    does not say how tall Mount Pelée is). "How long" and "how big" are left out: a
+    reign's years and "the largest contiguous empire" answer them."""
+    if not _ASKS_MEASURE.match(part):
         return None
-    return "no finding drawn for it gives a measure"
+    names = [name_words(n) for n in entities(part)]
+    for titles, text in findings:
+        entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
+        for line in sentences(text) or [text]:
+            # of the thing the part names: from its entry or a sentence about it
+            about = not names or entry or _about(TOKEN.findall(line), names)
+            if about and _MEASURE.search(line):
+                return None
+    return "no finding drawn for it gives a measure of what it asks about"
 
 
 def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
@@ -184,7 +193,8 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
     one may or the part asks something else (see the module's description). A part that
     names nothing ("when will it return") is answered in other words than it asks in
     ("will next appear in mid-2061"), so it is not checked here."""
-    names = [name_words(n) for n in entities(part.text)] if asks_when(part.text) else []
+    dated = asks_when(part.text) or asks_year(part.text)
+    names = [name_words(n) for n in entities(part.text)] if dated else []
     if not names:
         return None
     named = {stem(w) for n in names for w in n}

@@ -6,7 +6,7 @@ import re
 from itertools import combinations
 
 from deepresearch.offline.coverage import is_entry_on, says_any, text_roots
-from deepresearch.offline.dates import gives_date
+from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.parts import (
     asked_doer,
     asks_for_entity,
@@ -154,7 +154,6 @@ _ASKS_NUMBER = re.compile(
     r"\bhow\s+(?:many|much|[a-z]+\s+(?:is|are|was|were|did|does|do|can|will|has|have|had)\b)",
     re.IGNORECASE,
 )
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
@@ -167,7 +166,7 @@ def _answer_kind(part: str) -> str | None:
     measure ("how tall is"), "doer" for one asking who did something, "superlative" for
     one asking for the first, last or most of a kind ("the first man on the Moon", "the
     largest planet"), else None."""
-    if asks_when(part) or (question_word(part) and _ASKS_YEAR.search(part)):
+    if asks_when(part) or (question_word(part) and asks_year(part)):
         return "time"
     if asks_now(part):
         return "now"

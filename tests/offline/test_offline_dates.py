@@ -17,6 +17,8 @@ from deepresearch.offline.dates import gives_date
         "It was built in the 9th century.",
         "Neanderthals vanished roughly 40,000 years ago.",
         "He was crowned Emperor of the French on 18 May 1804.",
+        "It made the first piloted ascent in 1783, carrying Jacques-Étienne.",
+        "Founded in 1636, it is the oldest.",
     ],
 )
 def test_dates_of_every_kind_are_dates(text: str) -> None:
@@ -29,6 +31,8 @@ def test_dates_of_every_kind_are_dates(text: str) -> None:
         "He created about 2,100 artworks.",
         "He took his own life at 37.",
         "The city covers 1,287.36 km2.",
+        "It has 2,1000 members.",
+        "About 1,500 people live there.",
         "It is visible every 75 to 79 years.",
     ],
 )

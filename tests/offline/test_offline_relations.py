@@ -206,7 +206,7 @@ def test_a_when_part_naming_nothing_is_left_to_the_general_check() -> None:
 def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     napoleon = (["Napoleon"], "He was Emperor of the French from 18 May 1804 until 1814.")
     reason = unmeasured("How tall was Napoleon", [napoleon])
-    assert reason == "no finding drawn for it gives a measure"
+    assert reason == "no finding drawn for it gives a measure of what it asks about"
     everest = (["Mount Everest"], "Its height was measured as 8,848.86\xa0m in 2020.")
     assert unmeasured("How tall is Mount Everest", [napoleon, everest]) is None
     channel = (["Strait of Gibraltar"], "At its narrowest it is 7.7 nautical miles wide.")
@@ -343,3 +343,19 @@ def test_in_without_a_superlative_may_join_a_name_s_words() -> None:
         [(["Tijuana"], "Tijuana is the largest city of Baja California.")],
     )
     assert reason == "no finding drawn for it states the tallest building of Tijuana itself"
+
+
+def test_a_measure_of_another_thing_does_not_say_how_tall_the_one_asked_about_is() -> None:
+    soufriere = (["La Soufrière"], "La Soufrière rises to 1,467 m above the sea.")
+    reason = unmeasured("How tall is Mount Pelée", [soufriere])
+    assert reason == "no finding drawn for it gives a measure of what it asks about"
+    pelee = (["Mount Pelée"], "Its summit stands 1,397 m above the sea.")
+    assert unmeasured("How tall is Mount Pelée", [soufriere, pelee]) is None
+
+
+def test_a_part_asking_what_year_is_answered_only_by_a_date_of_what_it_names() -> None:
+    part = question_parts("What year was Moscow State University founded?")[0]
+    other = (["Lisbon"], "The Lisbon earthquake struck in 1755.")
+    assert untimed_event(part, [other]) is not None
+    founded = (["Moscow State University"], "Moscow State University was founded in 1755.")
+    assert untimed_event(part, [other, founded]) is None
