@@ -323,10 +323,13 @@ def test_a_part_asking_about_him_opens_with_a_finding_from_a_person_s_entry() ->
         finding(4, "His work shows support of democratic socialism.", then, 3),
     ]
     sources = titled("Nineteen Eighty-Four", "Totalitarianism", "George Orwell")
-    md = report.synthesize(
-        inputs(question=f"{first}, and {then}?", findings=found, sources=sources)
-    ).markdown
-    line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
+
+    def line_of(part: str, found: list[FindingBrief]) -> str:
+        question = f"{first}, and {part}?"
+        md = report.synthesize(inputs(question=question, findings=found, sources=sources))
+        return next(x for x in md.markdown.splitlines() if x.startswith(f"- **{part}"))
+
+    line = line_of(then, found)
     assert line.index("democratic socialism") < line.index("Totalitarianism is")
     # a part pointing back to a thing keeps the analysis's order
     thing = "which political system did it describe"
@@ -334,11 +337,7 @@ def test_a_part_asking_about_him_opens_with_a_finding_from_a_person_s_entry() ->
         finding(n, f.content, thing if f.category == then else first, f.citations[0])
         for n, f in enumerate(found, 1)
     ]
-    md = report.synthesize(
-        inputs(question=f"{first}, and {thing}?", findings=found, sources=sources)
-    ).markdown
-    line = next(x for x in md.splitlines() if x.startswith(f"- **{thing}"))
-    assert line.split("** ", 1)[1].startswith("Totalitarianism is")
+    assert line_of(thing, found).split("** ", 1)[1].startswith("Totalitarianism is")
 
 
 def test_a_part_asking_what_holds_now_opens_with_a_finding_saying_it_in_the_present() -> None:
