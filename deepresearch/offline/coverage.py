@@ -360,8 +360,12 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     )
 
 
-# A name's adjective ("Roman", "Chinese", "English", "Arabic") and the word it qualifies.
-_NAME_ADJECTIVE = re.compile(r"\b([A-Z][a-z]+(?:an|ese|ish|ic))\s+([a-z][a-z'\-]+)")
+# An adjective made from a name ("Roman", "Chinese", "English", "Arabic"), as written.
+NAME_ADJECTIVE = r"[A-Z][a-z]+(?:an|ese|ish|ic)"
+# A superlative word ("largest", "first", "most"), lower-cased.
+SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
+# A name's adjective and the word it qualifies ("the Roman emperors").
+_NAME_ADJECTIVE = re.compile(rf"\b({NAME_ADJECTIVE})\s+([a-z][a-z'\-]+)")
 
 
 def _described(text: str, own: set[str]) -> list[set[str]]:

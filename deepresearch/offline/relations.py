@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import ARTICLES
+from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_WORD
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word
@@ -78,10 +78,10 @@ _POSSESSED = re.compile(
 # named by an adjective made from its name, just before the attribute.
 _ADJECTIVE_NAMED = re.compile(
     _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)"
-    r"(?P<name>[A-Z][a-z]+(?:an|ese|ish|ic))\s+(?P<attribute>[a-z][\w\-]*)\W*$"
+    rf"(?P<name>{NAME_ADJECTIVE})\s+(?P<attribute>[a-z][\w\-]*)\W*$"
 )
 # A superlative among an attribute's modifiers ("the largest city", "the first emperor").
-_SUPERLATIVE = re.compile(r"^(?:[a-z]+est|first|last|most|least)$")
+_SUPERLATIVE = re.compile(rf"^{SUPERLATIVE_WORD}$")
 _ORDINALS = frozenset({"first", "last"})
 SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
 

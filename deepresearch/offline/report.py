@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.coverage import is_entry_on, says_any, text_roots
+from deepresearch.offline.coverage import SUPERLATIVE_WORD, is_entry_on, says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.parts import (
     asked_doer,
@@ -324,7 +324,7 @@ def _summary_parts(
 
 # "the largest ocean", "the first emperor": a part asks for the one thing that is so,
 # which the entry on the kind (*Ocean*) does not name.
-_SUPERLATIVE = re.compile(r"\bthe\s+(?:\w+est|first|last|most|least)\b", re.IGNORECASE)
+_SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
 
 
 # "which political system did he support": asked of a person an earlier part gives.
