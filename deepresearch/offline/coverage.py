@@ -365,7 +365,7 @@ NAME_ADJECTIVE = r"[A-Z][a-z]+(?:an|ese|ish|ic)"
 # A superlative word ("largest", "first", "most"), lower-cased.
 SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
 # A name's adjective and the word it qualifies ("the Roman emperors").
-_NAME_ADJECTIVE = re.compile(rf"\b({NAME_ADJECTIVE})\s+([a-z][a-z'\-]+)")
+_NAME_ADJECTIVE = re.compile(rf"\b{NAME_ADJECTIVE}\s+[a-z][a-z'\-]+")
 
 
 def _described(text: str, own: set[str]) -> list[set[str]]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.roles import FindingBrief, SourceRef
 from deepresearch.text import TITLE_QUALIFIER
 
@@ -31,7 +32,9 @@ _OPENING = re.compile(r"^(?P<pronoun>It|Its|He|She|His|Her|They|Their)\s")
 _PERSONAL = frozenset({"He", "She", "His", "Her"})
 _PLURAL = frozenset({"They", "Their"})
 _POSSESSIVE = frozenset({"Its", "His", "Her", "Their"})
-_PERSON_WORDS = re.compile(r"\b(?:he|she|his|her|him)\b", re.IGNORECASE)
+# A personal pronoun: an entry whose statements use one speaks of a person, and a part
+# using one asks about a person (report.py).
+PERSON_WORDS = re.compile(r"\b(?:he|she|his|her|him)\b", re.IGNORECASE)
 # "It is estimated that", "It was not until", "It is possible to": an "it" standing for
 # nothing, which the clause after it fills.
 _EXPLETIVE = re.compile(
@@ -48,10 +51,10 @@ class Referents:
         self.names = {
             s.citation: TITLE_QUALIFIER.sub("", s.title).strip()
             for s in sources
-            if "#" not in s.url and " › " not in s.title
+            if "#" not in s.url and HEADING_SEPARATOR not in s.title
         }
         self.persons = frozenset(
-            f.citations[0] for f in findings if f.citations and _PERSON_WORDS.search(f.content)
+            f.citations[0] for f in findings if f.citations and PERSON_WORDS.search(f.content)
         )
 
     def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:

@@ -348,13 +348,9 @@ def _same_word(token: str, attribute: str) -> bool:
 def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
     """The attribute at ``tokens[at]`` is said of the name: "of" and the name a few
     words after it, or the name in the possessive just before it."""
-    after = [t.lower() for t in tokens[at + 1 : at + 2 + ATTRIBUTE_REACH + len(name)]]
-    joined = [k for k, t in enumerate(after) if t in ("of", "in")]  # "the largest city in X"
-    if joined:
-        start = at + 1 + joined[0]
-        window = tokens[start : at + 2 + ATTRIBUTE_REACH + len(name)]
-        if mentions_name(window, list(name)) and _standalone(window, name):
-            return True
+    window = _after_joint(tokens, at, ATTRIBUTE_REACH + len(name))
+    if window and mentions_name(window, list(name)) and _standalone(window, name):
+        return True
     wanted = [stem(w) for w in name]
     n = len(name)
     for end in range(max(n, at - POSSESSIVE_REACH), at + 1):  # the name ends before ``end``
@@ -370,17 +366,10 @@ def _of_adjective(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
     """The attribute at ``tokens[at]`` is said of the thing whose adjective ``name`` holds
     ("roman"): the adjective just before it, standing alone ("a Roman emperor", not "Holy
     Roman Emperor"), or "of"/"in" and a name it is made from ("the emperor of Rome")."""
-    before = tokens[max(0, at - POSSESSIVE_REACH) : at]
-    for k, token in enumerate(before):
-        if token.lower() == name[0]:
-            ahead = tokens[at - len(before) + k - 1] if at - len(before) + k > 0 else ""
-            if not ahead[:1].isupper():
-                return True
-    after = tokens[at + 1 : at + 2 + ATTRIBUTE_REACH]
-    joined = [k for k, t in enumerate(after) if t.lower() in ("of", "in")]
-    if not joined:
-        return False
-    window = after[joined[0] :]
+    for k in range(max(0, at - POSSESSIVE_REACH), at):
+        if tokens[k].lower() == name[0] and not (k and tokens[k - 1][:1].isupper()):
+            return True
+    window = _after_joint(tokens, at, ATTRIBUTE_REACH)
     # the name itself, standing alone: not the adjective again ("of the Australian state")
     # nor the end of a longer name ("of Western Australia")
     return any(
@@ -389,6 +378,14 @@ def _of_adjective(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
         and not window[k - 1][:1].isupper()
         for k, t in enumerate(window[1:], 1)
     )
+
+
+def _after_joint(tokens: list[str], at: int, reach: int) -> list[str]:
+    """The tokens from the first "of" or "in" within ``reach`` words after the attribute at
+    ``at`` ("city in Australia …"), to the end of that reach; empty without one."""
+    after = tokens[at + 1 : at + 2 + reach]
+    joints = [k for k, t in enumerate(after) if t.lower() in ("of", "in")]
+    return after[joints[0] :] if joints else []
 
 
 def _derived(token: str, name: str) -> bool:

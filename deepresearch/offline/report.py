@@ -15,7 +15,7 @@ from deepresearch.offline.parts import (
     points_back,
     question_word,
 )
-from deepresearch.offline.referents import Referents
+from deepresearch.offline.referents import PERSON_WORDS, Referents
 from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
@@ -228,7 +228,7 @@ def _summary_picks(
     shown: set[str],
     room: int,
     titles: dict[int, str],
-    persons: frozenset[int] = frozenset(),
+    persons: frozenset[int],
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
@@ -327,10 +327,6 @@ def _summary_parts(
 _SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
 
 
-# "which political system did he support": asked of a person an earlier part gives.
-_PERSON_BACK = re.compile(r"\b(?:he|him|his|she|her)\b", re.IGNORECASE)
-
-
 def _naming(
     part: str, findings: list[FindingBrief], titles: dict[int, str], persons: frozenset[int]
 ) -> list[FindingBrief]:
@@ -343,7 +339,8 @@ def _naming(
     did it change Europe" asks about "it") or asks for a thing it does not name ("Which
     Königsberg-born philosopher …": its names only describe it; "What is the largest
     ocean": *Ocean* is the kind, not the one asked for)."""
-    if points_back(part) and _PERSON_BACK.search(part):
+    # "which political system did he support": asked of a person an earlier part gives
+    if points_back(part) and PERSON_WORDS.search(part):
         return [f for f in findings if f.citations and f.citations[0] in persons]
     if asks_for_entity(part) or points_back(part) or _SUPERLATIVE.search(part):
         return []

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.text import sentences, split_sentences, term_set
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
@@ -332,7 +333,7 @@ def title_terms(title: str) -> set[str]:
     """The words of a source's title, with the parts of a hyphenated name that is a
     whole segment of its heading path ("npm-ci › Synopsis" says npm and ci; "Trans-Siberian
     Railway" is a name of words)."""
-    whole = [seg for seg in title.split(" › ") if seg.strip() and " " not in seg.strip()]
+    whole = [s for s in title.split(HEADING_SEPARATOR) if s.strip() and " " not in s.strip()]
     return term_set(title) | term_set(_HYPHEN.sub(" ", " ".join(whole)))
 
 
