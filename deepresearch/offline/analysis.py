@@ -20,6 +20,7 @@ from deepresearch.offline.coverage import (
     unknown_words,
 )
 from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
     unmeasured,
     unstated_attribute,
@@ -312,6 +313,9 @@ def _unanswered(
             reason = reason or unstated_attribute(part.text, behind, list(titles.values()))
             reason = reason or untimed_event(part, behind) or unmeasured(part.text, behind)
             reason = reason or unstated_now(part, behind)
+            reason = reason or unstated_relation(
+                part, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
+            )
             # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
             asked = text_roots(part.query) if part.refers_back and unknown else set()
             hung = [w for r, w in unknown.items() if r in asked]

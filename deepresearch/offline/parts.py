@@ -228,7 +228,7 @@ def _asks(piece: str) -> bool:
     """The piece asks something: it is worded as a question (``is_question``) or describes
     a thing to identify ("in the sport that the Bambino played": which sport is a part of
     its own)."""
-    return is_question(piece) or _describes(piece)
+    return is_question(piece) or describes(piece)
 
 
 def is_question(text: str) -> bool:
@@ -456,7 +456,7 @@ _RELATIVE = re.compile(
 )
 
 
-def _describes(text: str) -> bool:
+def describes(text: str) -> bool:
     """The text describes a thing by a relative clause ("the sport that the Bambino
     played") rather than naming it."""
     return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
@@ -488,7 +488,7 @@ def asks_for_entity(text: str) -> bool:
     """Whether a part asks for something it does not name (syntax only)."""
     if defines_name(text):
         return False
-    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or _describes(text))
+    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or describes(text))
 
 
 # A part that asks who did something ("who invented the radio", "who first described

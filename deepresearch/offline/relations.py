@@ -87,7 +87,7 @@ SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
 
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
-_BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
+BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
 
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
@@ -210,7 +210,7 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
 
 # A part asking what holds now, and the verbs that say a statement holds now or held once.
 _NOW = re.compile(
-    r"\b(?:current(?:ly)?|now(?:adays)?|today|presently|at\s+present|at\s+the\s+moment)\b",
+    r"\b(?:current(?:ly)?|(?:right\s+)?now(?:adays)?|today|presently|at\s+present|at\s+the\s+moment)\b",
     re.IGNORECASE,
 )
 _PRESENT = frozenset({"is", "are", "has", "have", "remains", "remain", "serves", "serve", "holds"})
@@ -227,6 +227,11 @@ _NOW_AFTER = re.compile(
 _NAMED_NOW = re.compile(
     r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
 )
+
+
+def without_now(part: str) -> str:
+    """The ``part`` without its words asking for now ("right now", "at the moment")."""
+    return _NOW.sub(" ", part)
 
 
 def asks_now(part: str) -> bool:
@@ -308,7 +313,7 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             if at and (entry or any(of_it(tokens, i, asked.name) for i in at)):
                 return True
             # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
-            if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
+            if entry and asked.who and _agent(asked.attribute) and BY_NAME.search(line):
                 return True
     return False
 

@@ -1,0 +1,110 @@
+"""A part asking who or what stands in a relation to a named thing is answered only when
+what the sources say of that thing says the relation, or a word close to it."""
+
+from __future__ import annotations
+
+import pytest
+
+import deepresearch as dr
+from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.relation_words import relation_words, unstated_relation
+from deepresearch.providers import vectors
+from deepresearch.state import RunStatus
+from deepresearch.testing import StaticSearch
+
+needs_vectors = pytest.mark.skipif(not vectors.available(), reason="wordllama not installed")
+
+FARNSWORTH = (
+    "Philo Farnsworth",
+    [
+        "Philo Taylor Farnsworth was an American inventor and television pioneer.",
+        "He was born in Beaver, Utah, and grew up on a farm.",
+    ],
+)
+
+
+def _part(question: str) -> Part:
+    return question_parts(question)[0]
+
+
+@pytest.mark.parametrize(
+    ("part", "asked"),
+    [
+        ("Who was Philo Farnsworth married to", ["married"]),
+        ("In which town was Leo Baekeland born", ["town", "born"]),
+        (
+            "Which architect designed the Natural History Museum in London",
+            ["architect", "designed"],
+        ),
+        # an adverb and the words asking for now are not the relation
+        ("where exactly is Krakatoa", []),
+        ("Who is the mayor of London right now", ["mayor"]),
+        # a name inside the kind asked for describes the answer; no other name: no check
+        ("Which New Zealander is considered the founder of nuclear physics", []),
+        # where a described thing comes from, what a thing is: not a relation to a name
+        ("Where did the painter of The Garden of Earthly Delights come from", []),
+        ("What is the Higgs boson", []),
+    ],
+)
+def test_the_relation_a_part_asks_for(part: str, asked: list[str]) -> None:
+    assert relation_words(part)[0] == asked
+
+
+@needs_vectors
+def test_a_named_person_s_entry_that_never_says_the_relation_does_not_answer() -> None:
+    reason = unstated_relation(_part("Who was Philo Farnsworth married to?"), [FARNSWORTH])
+    assert reason == "what the sources say of it has no word for 'married'"
+
+
+@needs_vectors
+def test_a_word_close_in_meaning_answers() -> None:
+    title, text = FARNSWORTH
+    wed = (title, [*text, "Farnsworth and his wife Pem worked on the first television."])
+    assert unstated_relation(_part("Who was Philo Farnsworth married to?"), [wed]) is None
+
+
+@needs_vectors
+def test_the_relation_said_of_another_thing_does_not_answer() -> None:
+    # the sentence saying "married" is about someone else, in a source not on Farnsworth
+    other = ("Marie Curie", ["Marie Curie married Pierre Curie in 1895."])
+    assert unstated_relation(_part("Who was Philo Farnsworth married to?"), [FARNSWORTH, other])
+
+
+@needs_vectors
+def test_a_hyphenated_word_and_a_maker_by_name_answer_who_did_it() -> None:
+    gates = ("Bill Gates", ["Bill Gates co-founded Microsoft with Paul Allen in 1975."])
+    assert unstated_relation(_part("Who founded Microsoft?"), [gates]) is None
+    kapital = ("Das Kapital", ["Das Kapital is a foundational text by Karl Marx."])
+    assert unstated_relation(_part("Who wrote Das Kapital?"), [kapital]) is None
+    # "by" the thing named itself names no maker
+    gabon = ("Gabon", ["Gabon is bordered by Cameroon and the Republic of the Congo."])
+    assert unstated_relation(_part("Who composed the music of Gabon?"), [gabon]) is not None
+
+
+@needs_vectors
+def test_parts_pointing_back_or_describing_at_length_are_left_to_the_other_checks() -> None:
+    *_, it = question_parts("What is the Torah, and who was married to it?")
+    assert it.refers_back and unstated_relation(it, [FARNSWORTH]) is None
+    long = _part("Which Bronze Age civilisation built the earliest cities in Sindh?")
+    assert unstated_relation(long, [("Sindh", ["Sindh is a province of Pakistan."])]) is None
+
+
+def test_without_the_vectors_the_check_does_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "load_embedder", lambda: None)
+    assert unstated_relation(_part("Who was Philo Farnsworth married to?"), [FARNSWORTH]) is None
+
+
+@needs_vectors
+async def test_a_run_that_found_the_person_but_not_the_relation_says_it_is_not_answered() -> None:
+    title, text = FARNSWORTH
+    documents = [
+        {"url": "https://example.org/Farnsworth", "title": title, "content": " ".join(text)}
+    ]
+    config = dr.Config(llm="offline", max_iterations=1, persist=False)
+    question = "Who was Philo Farnsworth married to?"
+    session = dr.Session(question, config=config, search=StaticSearch(documents))
+    await session.run()
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    (gap,) = session.state.unanswered_gaps()
+    assert "no word for 'married'" in gap.reason
+    assert session.report is not None and "Not answered" in session.report.markdown
