@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import says_any, text_roots
+from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
 from deepresearch.offline.parts import Part, describes
 from deepresearch.offline.relations import BY_NAME, without_now
 from deepresearch.providers import vectors
@@ -88,12 +88,16 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     embedder = vectors.load_embedder() if asked else None
     if embedder is None:
         return None
+    roots = [text_roots(" ".join(n)) for n in names]
     lines: list[str] = []
     for title, statements in behind:
-        on_it = any(n <= set(words(title)) for n in names)
-        for line in (s for text in statements for s in sentences(text) or [text]):
-            if on_it or any(n <= set(words(line)) for n in names):
-                lines.append(line)
+        on_it = _speaks_of(roots, title)
+        lines += [
+            line
+            for text in statements
+            for line in sentences(text) or [text]
+            if on_it or _speaks_of(roots, line)
+        ]
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
@@ -103,6 +107,13 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
+
+
+def _speaks_of(names: Sequence[set[str]], text: str) -> bool:
+    """Whether ``text`` gives one of the names (its roots), each word as written or by a
+    word made from it ("Roman" for Rome)."""
+    said = text_roots(text)
+    return any(all(speaks_of_any({r}, said) for r in name) for name in names if name)
 
 
 def _maker_named(lines: Sequence[str], named: set[str]) -> bool:
