@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
 from deepresearch.offline.parts import Part, describes
-from deepresearch.offline.relations import BY_NAME, without_now
+from deepresearch.offline.relations import without_now
 from deepresearch.providers import vectors
-from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, sentences, words
+from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, sentences, stem, words
 
 # Cosine of two words' vectors at which one says the other: "wife" and "married" (0.55),
 # "founder" and "founded" (0.58) are over it; "architect" and "buildings" (0.42), words of
@@ -45,6 +45,13 @@ _WHERE_DESCRIBED = re.compile(
     rf"^\W*where\s+(?:{AUXILIARY_VERBS})\s+(?:the|a|an|his|her|its|their)\s", re.IGNORECASE
 )
 _KIND = re.compile(r"^\W*(?:which|what)\b", re.IGNORECASE)
+# A made thing's entry opening with its maker: "… is an epic novel by the Russian author
+# Leo Tolstoy", "… is a foundational text in Marxist theory by Karl Marx"; not after a
+# verb ("is a country bordered by Cameroon": the verb says the relation, the vectors judge).
+_MAKER = re.compile(
+    r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[^\s.;]+\s+){0,6}?(?<!ed\s)by\s+(?:the\s+)?"
+    r"(?:[a-z][\w\-]*\s+){0,2}(?P<name>[A-Z][\w'’\-]*)"
+)
 _ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from)\s+)?whom?\b", re.IGNORECASE)
 _QUESTION = frozenset({"who", "whom", "where", "which", "what", "whose"})
 
@@ -55,14 +62,23 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]]]:
     part. Adverbs ("exactly") and words asking for now are not a relation."""
     if not _ASKS_ENTITY.match(part) or _WHERE_DESCRIBED.match(part):
         return [], []
+    kind = _kind_words(part)
+    # "What roles did Lenin play …" asks for several things, a description of what he did,
+    # not one thing in a relation to him ("What year did …", "Which architect …").
+    if kind and stem(kind[0]) != kind[0]:
+        return [], []
     # "Which Königsberg-born philosopher …", "Which New Zealander …": a name in the kind
     # asked for describes the thing asked for; the relation is to the other names.
-    kind = set(words(" ".join(part.split()[: KIND_REACH + 1]))) if _KIND.match(part) else set()
-    names = [set(words(n)) for n in entities(part)]
-    names = [n for n in names if not n & kind]
-    if not names:
+    found = [n for n in entities(part) if not set(words(n)) & set(kind)]
+    if not found:
         return [], []
-    named = set().union(*names)
+    named = {w for n in found for w in words(n)}
+    # "… the Red Fort in Delhi": a place after "in" says where the thing is, not a party
+    # to the relation, which is between the others when there are several.
+    parties = [
+        n for n in found if not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
+    ]
+    names = [set(words(n)) for n in (parties or found)]
     asked = [
         w
         for w in dict.fromkeys(words(without_now(part)))
@@ -72,6 +88,19 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]]]:
         and w not in STOPWORDS
     ]
     return asked, names
+
+
+def _kind_words(part: str) -> list[str]:
+    """The words after "which"/"what" that say what kind of thing the part asks for, up
+    to its verb ("Which Königsberg-born philosopher", "What year" of "What year did …")."""
+    if not _KIND.match(part):
+        return []
+    kind: list[str] = []
+    for word in words(part)[1 : KIND_REACH + 1]:
+        if word in _AUXILIARIES:
+            break
+        kind.append(word)
+    return kind
 
 
 def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -> str | None:
@@ -89,19 +118,20 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     if embedder is None:
         return None
     roots = [text_roots(" ".join(n)) for n in names]
+    # Of several things named ("Bose" and "the Nobel Prize"), the relation is between
+    # them: a line gives two of them, or one in the entry on another.
+    together = min(len(roots), 2)
     lines: list[str] = []
+    openings: list[str] = []  # the first sentence of the entry on a thing named
     for title, statements in behind:
-        on_it = _speaks_of(roots, title)
-        lines += [
-            line
-            for text in statements
-            for line in sentences(text) or [text]
-            if on_it or _speaks_of(roots, line)
-        ]
+        on_it = _speaking_of(roots, title)
+        said = [line for text in statements for line in sentences(text) or [text]]
+        openings += said[:1] if on_it else []
+        lines += [line for line in said if len(on_it | _speaking_of(roots, line)) >= together]
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
-    if _ASKS_WHO.match(part.text) and _maker_named(lines, set().union(*names)):
+    if _ASKS_WHO.match(part.text) and _maker_named(openings, set().union(*names)):
         return None
     said = sorted(set(words(said_text)) - STOPWORDS)
     if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
@@ -109,24 +139,16 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
 
 
-def _speaks_of(names: Sequence[set[str]], text: str) -> bool:
-    """Whether ``text`` gives one of the names (its roots), each word as written or by a
-    word made from it ("Roman" for Rome)."""
+def _speaking_of(names: Sequence[set[str]], text: str) -> set[int]:
+    """Which of the names (their roots) ``text`` gives, each word as written or by a word
+    made from it ("Roman" for Rome)."""
     said = text_roots(text)
-    return any(all(speaks_of_any({r}, said) for r in name) for name in names if name)
+    return {
+        i for i, name in enumerate(names) if name and all(speaks_of_any({r}, said) for r in name)
+    }
 
 
-def _maker_named(lines: Sequence[str], named: set[str]) -> bool:
-    """Whether a line names a maker the way a work's entry does, "a text by Karl Marx":
-    "by" a name other than the thing's, after a noun. After a verb ("bordered by
-    Cameroon") the verb says the relation, and the vectors judge it."""
-    for line in lines:
-        for m in BY_NAME.finditer(line):
-            before = line[: m.start()].split()[-1:]
-            if (
-                before
-                and not before[0].lower().endswith("ed")
-                and set(words(m.group())) - named - {"by"}
-            ):
-                return True
-    return False
+def _maker_named(openings: Sequence[str], named: set[str]) -> bool:
+    """Whether an entry on the thing opens by saying what it is and who made it (see
+    _MAKER), the maker a name other than the thing's."""
+    return any(set(words(m["name"])) - named for line in openings for m in _MAKER.finditer(line))

@@ -87,7 +87,7 @@ SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
 
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
-BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
+_BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
 
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
@@ -313,7 +313,7 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             if at and (entry or any(of_it(tokens, i, asked.name) for i in at)):
                 return True
             # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
-            if entry and asked.who and _agent(asked.attribute) and BY_NAME.search(line):
+            if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
                 return True
     return False
 

@@ -41,6 +41,14 @@ def _part(question: str) -> Part:
         ("Who is the mayor of London right now", ["mayor"]),
         # a name inside the kind asked for describes the answer; no other name: no check
         ("Which New Zealander is considered the founder of nuclear physics", []),
+        # several things asked for describe what a name did, not one thing related to it
+        ("What roles did Lenin play in the Russian Revolution", []),
+        # "what year did": the name after the verb is a party, a place after "in" is not
+        (
+            "What year did Satyendra Nath Bose receive the Nobel Prize in Physics",
+            ["year", "receive"],
+        ),
+        ("Who designed the Red Fort in Delhi", ["designed"]),
         # where a described thing comes from, what a thing is: not a relation to a name
         ("Where did the painter of The Garden of Earthly Delights come from", []),
         ("What is the Higgs boson", []),
@@ -74,11 +82,27 @@ def test_the_relation_said_of_another_thing_does_not_answer() -> None:
 def test_a_hyphenated_word_and_a_maker_by_name_answer_who_did_it() -> None:
     gates = ("Bill Gates", ["Bill Gates co-founded Microsoft with Paul Allen in 1975."])
     assert unstated_relation(_part("Who founded Microsoft?"), [gates]) is None
+    # a made thing's entry opening with what it is and who made it
     kapital = ("Das Kapital", ["Das Kapital is a foundational text by Karl Marx."])
     assert unstated_relation(_part("Who wrote Das Kapital?"), [kapital]) is None
-    # "by" the thing named itself names no maker
-    gabon = ("Gabon", ["Gabon is bordered by Cameroon and the Republic of the Congo."])
+    novel = ("War and Peace", ["War and Peace is an epic novel by the Russian author Leo Tolstoy."])
+    assert unstated_relation(_part("Who wrote War and Peace?"), [novel]) is None
+    # "by" elsewhere names no maker
+    gabon = ("Gabon", ["Gabon is a country bordered by Cameroon and the Congo."])
     assert unstated_relation(_part("Who composed the music of Gabon?"), [gabon]) is not None
+    title = FARNSWORTH[0]
+    patent = f"{title} was granted the first patent for the television by the United States."
+    assert unstated_relation(_part("Who was Philo Farnsworth married to?"), [(title, [patent])])
+
+
+@needs_vectors
+def test_a_relation_between_two_named_things_is_said_with_both() -> None:
+    part = _part("What year did Satyendra Nath Bose receive the Nobel Prize in Physics?")
+    bose = ("Satyendra Nath Bose", ["Satyendra Nath Bose was an Indian physicist, born in 1894."])
+    prize = ("Nobel Prize in Physics", ["The Nobel Prize in Physics is received by physicists."])
+    assert unstated_relation(part, [bose, prize]) is not None
+    won = ("Satyendra Nath Bose", ["Bose received the Nobel Prize in Physics in 1901."])
+    assert unstated_relation(part, [won, prize]) is None
 
 
 @needs_vectors
