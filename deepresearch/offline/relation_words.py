@@ -105,10 +105,11 @@ def _kind_words(part: str) -> list[str]:
 
 def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -> str | None:
     """Why the sources ``behind`` a part's findings (title, statements) do not answer it:
-    what they say of the thing it names says no word of the relation it asks for, nor one
-    close to it (nor, for a part asking who, a maker "by" a name); None when it does, or
-    the part asks no relation (or of a thing it describes or points back to), or the
-    vectors are not installed."""
+    what they say of the thing it names (of both, when it names two) says no word of the
+    relation it asks for, nor one close to it (nor, for a part asking who, does the
+    entry on the thing open with its maker); None when it does, or the part asks no
+    relation (or of a thing it describes or points back to), or the vectors are not
+    installed."""
     if part.refers_back or describes(part.text):
         return None
     asked, names = relation_words(part.text)
@@ -125,9 +126,9 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     openings: list[str] = []  # the first sentence of the entry on a thing named
     for title, statements in behind:
         on_it = _speaking_of(roots, title)
-        said = [line for text in statements for line in sentences(text) or [text]]
-        openings += said[:1] if on_it else []
-        lines += [line for line in said if len(on_it | _speaking_of(roots, line)) >= together]
+        its_lines = [line for text in statements for line in sentences(text) or [text]]
+        openings += its_lines[:1] if on_it else []
+        lines += [line for line in its_lines if len(on_it | _speaking_of(roots, line)) >= together]
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
