@@ -18,10 +18,11 @@ from collections.abc import Sequence
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
+from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import Part, describes
 from deepresearch.offline.relations import without_now
 from deepresearch.providers import vectors
-from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, sentences, stem, words
+from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
 
 # Cosine of two words' vectors at which one says the other: "wife" and "married" (0.55),
 # "founder" and "founded" (0.58) are over it; "architect" and "buildings" (0.42), words of
@@ -56,27 +57,37 @@ _ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from)\s+)?whom?\b", re.IGNOREC
 _QUESTION = frozenset({"who", "whom", "where", "which", "what", "whose"})
 
 
-def relation_words(part: str) -> tuple[list[str], list[set[str]]]:
+def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     """For a part asking who, where or which thing relates to a thing it names: the words
-    of the relation ("married"; "town", "born"), and the names' words. Empty for any other
-    part. Adverbs ("exactly") and words asking for now are not a relation."""
-    if not _ASKS_ENTITY.match(part) or _WHERE_DESCRIBED.match(part):
-        return [], []
+    of the relation ("married"; "town", "born"), the words of each name party to it, and
+    the words of every name it gives. Empty for any other part. Adverbs ("exactly") and
+    words asking for now are not a relation."""
+    # A part asking for a year is the date check's (``relations.untimed_event``): "What
+    # year did Albert Camus receive the Nobel Prize" is answered by "awarded … in 1957".
+    if not _ASKS_ENTITY.match(part) or _WHERE_DESCRIBED.match(part) or asks_year(part):
+        return [], [], set()
     kind = _kind_words(part)
     # "What roles did Lenin play …" asks for several things, a description of what he did,
     # not one thing in a relation to him ("What year did …", "Which architect …").
     if kind and stem(kind[0]) != kind[0]:
-        return [], []
+        return [], [], set()
     # "Which Königsberg-born philosopher …", "Which New Zealander …": a name in the kind
     # asked for describes the thing asked for; the relation is to the other names.
     found = [n for n in entities(part) if not set(words(n)) & set(kind)]
     if not found:
-        return [], []
+        return [], [], set()
     named = {w for n in found for w in words(n)}
     # "… the Red Fort in Delhi": a place after "in" says where the thing is, not a party
     # to the relation, which is between the others when there are several.
+    # "Ibsen's A Doll's House": the owner of a work named next is no party either.
     parties = [
-        n for n in found if not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
+        n
+        for n in found
+        if (
+            not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
+            and not re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
+        )
+        or len(found) == 1
     ]
     names = [set(words(n)) for n in (parties or found)]
     asked = [
@@ -87,7 +98,7 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]]]:
         and w not in named | _QUESTION | _AUXILIARIES
         and w not in STOPWORDS
     ]
-    return asked, names
+    return asked, names, named
 
 
 def _kind_words(part: str) -> list[str]:
@@ -112,7 +123,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     installed."""
     if part.refers_back or describes(part.text):
         return None
-    asked, names = relation_words(part.text)
+    asked, names, found_words = relation_words(part.text)
     if len(asked) > RELATION_WORDS:
         return None
     embedder = vectors.load_embedder() if asked else None
@@ -124,8 +135,9 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     together = min(len(roots), 2)
     lines: list[str] = []
     openings: list[str] = []  # the first sentence of the entry on a thing named
+    named_roots = text_roots(" ".join(found_words))
     for title, statements in behind:
-        on_it = _speaking_of(roots, title)
+        on_it = _entry_on(roots, named_roots, title)
         its_lines = [line for text in statements for line in sentences(text) or [text]]
         openings += its_lines[:1] if on_it else []
         lines += [line for line in its_lines if len(on_it | _speaking_of(roots, line)) >= together]
@@ -147,6 +159,17 @@ def _speaking_of(names: Sequence[set[str]], text: str) -> set[int]:
     return {
         i for i, name in enumerate(names) if name and all(speaks_of_any({r}, said) for r in name)
     }
+
+
+def _entry_on(parties: Sequence[set[str]], named: set[str], title: str) -> set[int]:
+    """Which parties (their roots) a source is the entry on: its title gives them, or its
+    title's words are all among the part's names and share one with the party ("Zenobia"
+    for "Queen Zenobia of Palmyra", "Rhapsody in Blue" for "Gershwin's Rhapsody in Blue")."""
+    on = _speaking_of(parties, title)
+    words_of = text_roots(TITLE_QUALIFIER.sub("", title))
+    if words_of and words_of <= named:
+        on |= {i for i, party in enumerate(parties) if party & words_of}
+    return on
 
 
 def _maker_named(openings: Sequence[str], named: set[str]) -> bool:

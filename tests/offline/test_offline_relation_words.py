@@ -43,10 +43,11 @@ def _part(question: str) -> Part:
         ("Which New Zealander is considered the founder of nuclear physics", []),
         # several things asked for describe what a name did, not one thing related to it
         ("What roles did Lenin play in the Russian Revolution", []),
-        # "what year did": the name after the verb is a party, a place after "in" is not
+        # a year is the date check's; the name after the verb is a party, a place is not
+        ("What year did Satyendra Nath Bose receive the Nobel Prize in Physics", []),
         (
-            "What year did Satyendra Nath Bose receive the Nobel Prize in Physics",
-            ["year", "receive"],
+            "Which medal did Satyendra Nath Bose receive from the Royal Society",
+            ["medal", "receive"],
         ),
         ("Who designed the Red Fort in Delhi", ["designed"]),
         # where a described thing comes from, what a thing is: not a relation to a name
@@ -97,12 +98,22 @@ def test_a_hyphenated_word_and_a_maker_by_name_answer_who_did_it() -> None:
 
 @needs_vectors
 def test_a_relation_between_two_named_things_is_said_with_both() -> None:
-    part = _part("What year did Satyendra Nath Bose receive the Nobel Prize in Physics?")
+    part = _part("Which medal did Satyendra Nath Bose receive from the Royal Society?")
     bose = ("Satyendra Nath Bose", ["Satyendra Nath Bose was an Indian physicist, born in 1894."])
-    prize = ("Nobel Prize in Physics", ["The Nobel Prize in Physics is received by physicists."])
-    assert unstated_relation(part, [bose, prize]) is not None
-    won = ("Satyendra Nath Bose", ["Bose received the Nobel Prize in Physics in 1901."])
-    assert unstated_relation(part, [won, prize]) is None
+    society = ("Royal Society", ["The Royal Society gives medals that scientists receive."])
+    assert unstated_relation(part, [bose, society]) is not None
+    won = ("Satyendra Nath Bose", ["Bose received a medal of the Royal Society in 1958."])
+    assert unstated_relation(part, [won, society]) is None
+
+
+@needs_vectors
+def test_the_entry_on_a_thing_named_with_more_words_speaks_of_it() -> None:
+    part = _part("Whom did Queen Zenobia of Palmyra marry?")
+    zenobia = ("Zenobia", ["Septimia Zenobia was a queen in Syria.", "She married Odaenathus."])
+    assert unstated_relation(part, [zenobia]) is None
+    part = _part("Who commissioned Gershwin's Rhapsody in Blue?")
+    work = ("Rhapsody in Blue", ["Rhapsody in Blue is a piece.", "Commissioned by Paul Whiteman."])
+    assert unstated_relation(part, [work]) is None
 
 
 @needs_vectors
