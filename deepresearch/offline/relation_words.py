@@ -107,10 +107,13 @@ def _kind_words(part: str) -> list[str]:
     if not _KIND.match(part):
         return []
     kind: list[str] = []
-    for word in words(part)[1 : KIND_REACH + 1]:
-        if word in _AUXILIARIES:
+    for written in part.split()[1 : KIND_REACH + 1]:
+        said = words(written)
+        # "Which painter trained Caravaggio": a name after the kind's own words is the
+        # verb's object, not part of the kind ("Which New Zealander" opens with one)
+        if not said or said[0] in _AUXILIARIES or (kind and written[:1].isupper()):
             break
-        kind.append(word)
+        kind += said
     return kind
 
 

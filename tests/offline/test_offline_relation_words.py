@@ -50,6 +50,8 @@ def _part(question: str) -> Part:
             ["medal", "receive"],
         ),
         ("Who designed the Red Fort in Delhi", ["designed"]),
+        # the kind asked ends at its verb's object, a name
+        ("Which composer wrote Carmen", ["composer", "wrote"]),
         # where a described thing comes from, what a thing is: not a relation to a name
         ("Where did the painter of The Garden of Earthly Delights come from", []),
         ("What is the Higgs boson", []),
