@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
 from deepresearch.offline.dates import asks_year
-from deepresearch.offline.parts import Part, describes
+from deepresearch.offline.parts import QUESTION_WORDS, Part, describes, question_word
 from deepresearch.offline.relations import without_now
 from deepresearch.providers import vectors
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
@@ -53,8 +53,6 @@ _MAKER = re.compile(
     r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[^\s.;]+\s+){0,6}?(?<!ed\s)by\s+(?:the\s+)?"
     r"(?:[a-z][\w\-]*\s+){0,2}(?P<name>[A-Z][\w'’\-]*)"
 )
-_ASKS_WHO = re.compile(r"^\W*(?:(?:to|by|for|with|from)\s+)?whom?\b", re.IGNORECASE)
-_QUESTION = frozenset({"who", "whom", "where", "which", "what", "whose"})
 
 
 def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
@@ -95,7 +93,7 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
         for w in dict.fromkeys(words(without_now(part)))
         if len(w) >= RELATION_LETTERS
         and not w.endswith("ly")
-        and w not in named | _QUESTION | _AUXILIARIES
+        and w not in named | QUESTION_WORDS | _AUXILIARIES
         and w not in STOPWORDS
     ]
     return asked, names, named
@@ -147,7 +145,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
-    if _ASKS_WHO.match(part.text) and _maker_named(openings, set().union(*names)):
+    if question_word(part.text) in ("who", "whom") and _maker_named(openings, set().union(*names)):
         return None
     said = sorted(set(words(said_text)) - STOPWORDS)
     if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
