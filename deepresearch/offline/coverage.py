@@ -198,6 +198,8 @@ def unanswered_reason(
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
+    if unnamed := unknown_names(part.text, gathered):
+        return f"no source found names {' '.join(unnamed)!r}"
     # A part pointing back ("where did it develop") is answered in other words: not it.
     if gathered and not part.refers_back and (asked := _none_stated(part, gathered)):
         # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
@@ -313,6 +315,31 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
         # difference between the Iliad and the Odyssey"), not a thing's name
         return []
     return _unstated(named, gathered)
+
+
+# Where a clause describing a thing the question asks about begins (after its first word:
+# "Which … did", "Who was …" ask).
+_DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
+
+
+def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:
+    """The words of the names ``text`` gives (lower-cased) that none of the ``gathered``
+    texts states. The search was asked for them, and a rare word of a name the corpus
+    knows draws the text that states it: a name no text found states is one the corpus
+    never speaks of ("the polar explorer Halvard Quennick", "Pieter van Oordt"), so what
+    was found is about something else. A name in a clause that describes the answer
+    ("the biblical hero who slew Goliath") is left out: the answer can be found by what
+    else the question says of it, though the corpus never names what describes it.
+
+    Args:
+        text: the part.
+        gathered: the texts of the sources gathered, each with its title.
+    """
+    if not gathered:
+        return []
+    main = _DESCRIBING.split(text, maxsplit=1)[0]
+    named = [w for name in _names(main) for w in keywords(name)]
+    return _unstated(list(dict.fromkeys(named)), gathered)
 
 
 def _unstated(wanted: list[str], gathered: Sequence[str]) -> list[str]:

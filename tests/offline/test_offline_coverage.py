@@ -11,6 +11,7 @@ from deepresearch.offline.coverage import (
     text_roots,
     topic_roots,
     unanswered_reason,
+    unknown_names,
     unknown_words,
 )
 from deepresearch.offline.parts import Part, question_parts
@@ -251,6 +252,25 @@ def test_a_thing_asked_about_that_no_source_found_speaks_of_is_not_answered() ->
     # found somewhere in what was gathered: the usual checks decide
     found = [*gathered, "Zorblax theorem Proved by Ada Zorblax in 1901."]
     assert unanswered_reason(part(question, 0), [PRIME], [PRIME], (), found) is None
+
+
+def test_a_name_no_source_found_states_is_not_answered() -> None:
+    question = "What did the polar explorer Halvard Quennick discover in the Ross Sea?"
+    ross = "The Ross Sea is a deep bay of the Southern Ocean in Antarctica. Ross Sea"
+    explorer = "Roald Amundsen was a Norwegian polar explorer. Roald Amundsen"
+    reason = unanswered_reason(part(question, 0), [ross], [ross], (), [ross, explorer])
+    assert reason == "no source found names 'halvard quennick'"
+    # a source found names him: the usual checks decide
+    found = [ross, "Halvard Quennick charted the Ross Sea. Halvard Quennick"]
+    assert unknown_names(question, found) == []
+
+
+def test_a_name_that_only_describes_the_answer_need_not_be_found() -> None:
+    # The corpus may never name Goliath, yet holds the statue and its sculptor.
+    question = "Which artist carved the statue of the biblical hero who slew Goliath?"
+    david = "David is a marble statue by Michelangelo of the biblical figure David."
+    assert unknown_names(question, [david]) == []
+    assert unknown_names("Which statue did Goliath carve?", [david]) == ["goliath"]
 
 
 @pytest.mark.parametrize(
