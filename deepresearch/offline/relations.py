@@ -22,7 +22,9 @@ the attribute of the thing itself:
 A part asking when something happened to a thing it names ("When did William Shakespeare
 die") is answered likewise only by a finding giving a date (a year, an era's year, a
 century, "40,000 years ago"; not "2,100 artworks" or "at 37") in a sentence that says what
-happened ("died", by root) or that comes from the entry on the thing. The dates the
+happened ("died", by root) or that comes from the entry on the thing; of two things named
+("When did Malta win the FIFA World Cup"), in a sentence giving both (or one, in the entry
+on the other). The dates the
 corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
 
 A part asking what holds now ("Who is the current president of France") is answered only
@@ -199,13 +201,37 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
         return None
     named = {stem(w) for n in names for w in n}
     event = [w for w in part.own if stem(w) not in named]
+    parties = _parties(part.text)
     for titles, text in findings:
         entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
+        on = {i for i, n in enumerate(parties) for t in titles if _is_entry(tuple(n), t)}
         for line in sentences(text) or [text]:
             said = TOKEN.findall(line) if DATE.search(line) else []
-            if said and (entry or _about(said, names) or _says_any(said, event)):
+            if not said or not (entry or _about(said, names) or _says_any(said, event)):
+                continue
+            # "When did Malta win the FIFA World Cup": a date of Malta's is no date of
+            # its winning the cup; a line giving both is (or one in the other's entry).
+            if len(parties) < 2 or len(on | _giving(said, parties)) >= 2:
                 return None
     return "no finding drawn for it gives a date of what it asks about"
+
+
+def _parties(part: str) -> list[list[str]]:
+    """The words of each name a part gives that is party to what it asks when of: not a
+    place after "in", "on" or "at" ("… defeat the fleet at Bach Dang"), which says where,
+    nor the owner of a work named next ("Tchaikovsky's Swan Lake")."""
+    return [
+        name_words(n)
+        for n in entities(part)
+        if not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
+        and not re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
+    ]
+
+
+def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
+    """Which of the ``parties`` a sentence (its ``tokens``) gives every word of."""
+    said = {stem(_bare(t)) for t in tokens}
+    return {i for i, n in enumerate(parties) if n and {stem(w) for w in n} <= said}
 
 
 # A part asking what holds now, and the verbs that say a statement holds now or held once.

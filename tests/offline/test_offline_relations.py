@@ -359,3 +359,17 @@ def test_a_part_asking_what_year_is_answered_only_by_a_date_of_what_it_names() -
     assert untimed_event(part, [other]) is not None
     founded = (["Moscow State University"], "Moscow State University was founded in 1755.")
     assert untimed_event(part, [other, founded]) is None
+
+
+def test_a_part_asking_when_two_named_things_met_needs_a_date_giving_both() -> None:
+    part = _when("In what year did Jonas Salk receive the Nobel Prize?")
+    vaccine = (["Jonas Salk"], "Jonas Salk developed one of the first polio vaccines in 1955.")
+    assert untimed_event(part, [vaccine]) is not None
+    nobel = (["Nobel Prize"], "The Nobel Prize was first awarded in 1901.")
+    assert untimed_event(part, [vaccine, nobel]) is not None
+    awarded = (["Jonas Salk"], "Salk was awarded the Nobel Prize in 1962.")
+    assert untimed_event(part, [vaccine, awarded]) is None
+    # a place after "at" says where, not who took part: one party's date answers
+    battle = _when("In what year did Napoleon win a battle at Austerlitz?")
+    won = (["Napoleon"], "Napoleon won his greatest victory in 1805.")
+    assert untimed_event(battle, [won]) is None
