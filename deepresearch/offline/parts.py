@@ -51,6 +51,11 @@ _ONE_THING = frozenset([_BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first
+# "What was the name of Jesse Owens's wife" asks what "What was Jesse Owens's wife" does.
+_NAME_OF = re.compile(
+    r"^(?P<asks>\W*what(?:\s+(?:is|was|are|were)\s+|['’]s\s+))(?:the\s+)?names?\s+of\s+",
+    re.IGNORECASE,
+)
 MAX_PARTS = 5  # more pieces than this share the last part
 MAX_CONJUNCT_WORDS = 4
 
@@ -123,7 +128,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
         refers = bool(words & _REFERS_BACK) and bool(parts)
-        query_words = keywords(piece)
+        query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
         borrowed = [w for w in context if w not in others][:4]
@@ -424,6 +429,12 @@ _WHEN_ASKED = re.compile(
     rf"(?:\S+\s+){{0,{_LEADING_WORDS - 1}}}?when\s+(?:{AUXILIARY_VERBS})\b",
     re.IGNORECASE,
 )
+
+
+def without_name_of(text: str) -> str:
+    """The part without the words asking for a name ("the name of" after "what was"):
+    "name" says nothing of what it asks about, and draws sources that say "name"."""
+    return _NAME_OF.sub(r"\g<asks>", text, count=1)
 
 
 def question_word(text: str) -> str | None:

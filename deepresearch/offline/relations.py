@@ -49,7 +49,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_WORD
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
-from deepresearch.offline.parts import Part, asks_when, question_word
+from deepresearch.offline.parts import Part, asks_when, question_word, without_name_of
 from deepresearch.text import sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
@@ -132,7 +132,7 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     thing is a name as written (capitalised) or, typed in lower case, a gathered source's
     title ("what is the capital of mongolia", the source *Mongolia*)."""
     # "who is the mayor of London now": what it asks of London, now (see unstated_now)
-    text = _NOW_AFTER.sub("", part.strip())
+    text = without_name_of(_NOW_AFTER.sub("", part.strip()))
     for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED):
         if (m := pattern.match(text)) is None:
             continue

@@ -330,3 +330,11 @@ def test_a_part_asks_when_only_with_when_before_a_verb() -> None:
     assert asks_when("and when did geologists come to accept it")
     assert not asks_when("When creating a trusted publisher, which flag names the file")
     assert not asks_when("What happened when the war ended")
+
+
+def test_asking_for_a_name_searches_for_the_thing_named() -> None:
+    (part,) = question_parts("What was the name of Buddy Holly's backing band?")
+    assert part.text == "What was the name of Buddy Holly's backing band"
+    assert "name" not in part.query.split()
+    (part,) = question_parts("What does the name Cardiff mean?")
+    assert "name" in part.query.split()

@@ -34,6 +34,9 @@ TASMANIA = (
         ("What is the capital of Australia", Attribute("capital", ("australia",))),
         ("Who was the first president of the Moon?", Attribute("president", ("moon",))),
         ("Who was Isaac Newton's wife", Attribute("wife", ("isaac", "newton"))),
+        # asking for its name asks for the thing
+        ("What was the name of Jesse Owens's wife?", Attribute("wife", ("jesse", "owens"))),
+        ("What is the name of the capital of Chad", Attribute("capital", ("chad",))),
         ("What is the national anthem of Antarctica", Attribute("anthem", ("antarctica",))),
         # a thing's name is itself "X of Y": the part asks what it is, not an attribute
         ("What is the Book of Kells", None),
