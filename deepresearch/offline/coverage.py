@@ -374,17 +374,32 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     emperors": "Trajan was a Roman emperor" says nothing of "the Roman emperors … on the
     Moon"). *Pet* and *Unicorn* were gathered for "what colour was his pet unicorn" and
     neither speaks of the other: the findings are about a pet and about unicorns, not his
-    pet unicorn."""
+    pet unicorn. Every sentence of the entry on a thing the part names speaks of that
+    thing ("the younger brother of Rajyavardhana" in *Harsha*, for "Harsha's elder
+    brother"), though it calls it otherwise ("Harshavardhana")."""
     described = [g for g in _described(text, own) if len(g) > 1]
     titled = _titled_roots(text, own, titles)
     if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
         return False
     words = described + [{w} for w in own if not any(w in g for g in described)]
+    named = set().union(*(text_roots(n) for n in _names(text)))
     return not any(
-        sum(says_any(w, roots) for w in words) >= 2
+        sum(says_any(w, roots | on) for w in words) >= 2
         for s in statements
+        for on in [_entry_roots(s, titles, named)]
         for roots in (text_roots(line) for line in sentences(s))
     )
+
+
+def _entry_roots(statement: str, titles: Sequence[str], named: set[str]) -> set[str]:
+    """The roots of the title a ``statement`` (a source's title and text) opens with, when
+    the part names it (``named``: the roots of the part's names): the source is the entry
+    on a thing the part names. Empty for another source."""
+    for title in titles:
+        roots = _title_roots(title)
+        if roots and roots <= named and statement.startswith(title):
+            return roots
+    return set()
 
 
 # An adjective made from a name ("Roman", "Chinese", "English", "Arabic"), as written.

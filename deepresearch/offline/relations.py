@@ -101,6 +101,12 @@ _MEASURE = re.compile(
     r"|lbs?|pounds?|t|tonnes?|tons?)\b",
 )
 
+# Parties to an event a dated line must give at most ("Which year did Madhubala win the
+# Oscar for Mughal-e-Azam": her, the film and the award; a line on her and the film does
+# not date an award).
+PARTIES_DATED = 3
+# Words after which a name says where a thing is ("the bridge between Kobe and Awaji").
+_PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among")
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
 
@@ -211,27 +217,43 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
                 continue
             # "When did Malta win the FIFA World Cup": a date of Malta's is no date of
             # its winning the cup; a line giving both is (or one in the other's entry).
-            if len(parties) < 2 or len(on | _giving(said, parties)) >= 2:
+            if len(parties) < 2 or len(on | _giving(said, parties)) >= min(
+                len(parties), PARTIES_DATED
+            ):
                 return None
     return "no finding drawn for it gives a date of what it asks about"
 
 
 def _parties(part: str) -> list[list[str]]:
     """The words of each name a part gives that is party to what it asks when of: not a
-    place after "in", "on" or "at" ("… defeat the fleet at Bach Dang"), which says where,
-    nor the owner of a work named next ("Tchaikovsky's Swan Lake")."""
-    return [
-        name_words(n)
-        for n in entities(part)
-        if not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
-        and not re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
-    ]
+    name after a preposition of place ("… at the Battle of Bach Dang", "the bridge between
+    Kobe and Awaji Island"), which says where or which one ("travel to America", "elected
+    to Congress" name a party), nor the owner of a work named next ("Tchaikovsky's Swan
+    Lake")."""
+    after = "|".join(_PLACE_PREPOSITIONS)
+    parties: list[list[str]] = []
+    placed = False  # the name before was no party: one joined to it by "and" is none either
+    for n in entities(part):
+        joined = re.search(rf"\b(?:and|or)\s+(?:the\s+)?{re.escape(n)}", part) is not None
+        placed = (joined and placed) or bool(
+            re.search(rf"\b(?:{after})\s+(?:the\s+)?{re.escape(n)}", part)
+            or re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
+        )
+        if not placed:
+            parties.append(name_words(n))
+    return parties
 
 
 def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
-    """Which of the ``parties`` a sentence (its ``tokens``) gives every word of."""
+    """Which of the ``parties`` a sentence (its ``tokens``) gives: every word of it, or
+    its last word as a name ("Meitner" for Lise Meitner, "Prize" for the Nobel Prize)."""
     said = {stem(_bare(t)) for t in tokens}
-    return {i for i, n in enumerate(parties) if n and {stem(w) for w in n} <= said}
+    capitalised = {_bare(t) for t in tokens if t[:1].isupper()}
+    return {
+        i
+        for i, n in enumerate(parties)
+        if n and ({stem(w) for w in n} <= said or n[-1] in capitalised)
+    }
 
 
 # A part asking what holds now, and the verbs that say a statement holds now or held once.

@@ -194,6 +194,22 @@ def test_a_part_about_things_found_only_apart_is_not_answered() -> None:
     assert unanswered_reason(part(question), kept, kept, ["Napoleon", "Pet", "Unicorn"]) is None
 
 
+def test_the_entry_on_a_thing_named_speaks_of_it_in_every_sentence() -> None:
+    # *Harsha* calls him Harshavardhana: its "younger brother" line still speaks of Harsha.
+    question = "Who was Harsha's elder brother?"
+    harsha = (
+        "Harsha Harshavardhana was the emperor of Kannauj from 606 until 647. "
+        "He was the younger brother of Rajyavardhana."
+    )
+    elder = "Elder An elder is someone with a degree of seniority in a group."
+    titles = ["Harsha", "Elder (administrative title)", "Elder", "Brother"]
+    assert unanswered_reason(part(question, 0), [harsha], [harsha, elder], titles) is None
+    # another source's sentences speak only of what they say
+    other = "Kannauj Kannauj was ruled by Harsha. The younger brother of its king lived there."
+    reason = unanswered_reason(part(question, 0), [other], [other, elder], titles)
+    assert reason is not None and "apart" in reason
+
+
 def test_things_are_titled_by_root_and_only_by_whole_titles() -> None:
     # "plants" stands for *Plant*; "lullabies" for *Lullaby*.
     question = "What is photosynthesis, and how do plants sing lullabies to their seeds?"

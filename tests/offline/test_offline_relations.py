@@ -376,3 +376,14 @@ def test_a_part_asking_when_two_named_things_met_needs_a_date_giving_both() -> N
     battle = _when("In what year did Napoleon win a battle at Austerlitz?")
     won = (["Napoleon"], "Napoleon won his greatest victory in 1805.")
     assert untimed_event(battle, [won]) is None
+
+
+def test_names_saying_where_or_which_one_are_no_party_and_a_surname_gives_one() -> None:
+    bridge = _when("In what year was the Akashi Kaikyo Bridge between Kobe and Awaji Island built?")
+    done = (["Akashi Kaikyo Bridge"], "It was completed in 1998.")
+    assert untimed_event(bridge, [done]) is None
+    fission = _when("In what year did Lise Meitner, with Fritz Strassmann, discover fission?")
+    said = (["Otto Hahn"], "In 1938, Hahn, Meitner and Fritz Strassmann discovered fission.")
+    assert untimed_event(fission, [said]) is None
+    apart = (["Lise Meitner"], "Lise Meitner was born in Vienna in 1878.")
+    assert untimed_event(fission, [apart]) is not None
