@@ -322,6 +322,13 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
 _DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
 
 
+def main_clause(text: str) -> str:
+    """``text`` up to a clause describing a thing it asks about ("How long is the railway"
+    of "How long is the railway that crosses Siberia"): what it names there is the
+    thing asked about; a name in the clause only tells which one."""
+    return _DESCRIBING.split(text, maxsplit=1)[0]
+
+
 def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:
     """The words of the names ``text`` gives (lower-cased) that none of the ``gathered``
     texts states. The search was asked for them, and a rare word of a name the corpus
@@ -337,8 +344,7 @@ def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:
     """
     if not gathered:
         return []
-    main = _DESCRIBING.split(text, maxsplit=1)[0]
-    named = [w for name in _names(main) for w in keywords(name)]
+    named = [w for name in _names(main_clause(text)) for w in keywords(name)]
     return _unstated(list(dict.fromkeys(named)), gathered)
 
 

@@ -18,8 +18,9 @@ DATE = re.compile(
 )
 
 
-# "What year was …", "in which year did …": a date asked without "when".
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+# "What year was …", "in which year did …", "in what years were …": a date asked
+# without "when".
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+years?\b", re.IGNORECASE)
 
 
 def asks_year(text: str) -> bool:

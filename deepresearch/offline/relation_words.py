@@ -45,6 +45,9 @@ _ASKS_ENTITY = re.compile(
 _WHERE_DESCRIBED = re.compile(
     rf"^\W*where\s+(?:{AUXILIARY_VERBS})\s+(?:the|a|an|his|her|its|their)\s", re.IGNORECASE
 )
+# "Who came up with Sesame Street", "Who took over the firm": a verb and its particle
+# mean what neither word does, so neither word's vector says the relation.
+_PHRASAL = re.compile(r"\b[a-z]+\s+(?:up|out|off|over|down|away|back)\b")
 _KIND = re.compile(r"^\W*(?:which|what)\b", re.IGNORECASE)
 # A made thing's entry opening with its maker: "… is an epic novel by the Russian author
 # Leo Tolstoy", "… is a foundational text in Marxist theory by Karl Marx"; not after a
@@ -125,7 +128,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     if part.refers_back or describes(part.text):
         return None
     asked, names, found_words = relation_words(part.text)
-    if len(asked) > RELATION_WORDS:
+    if len(asked) > RELATION_WORDS or _PHRASAL.search(part.text):
         return None
     embedder = vectors.load_embedder() if asked else None
     if embedder is None:

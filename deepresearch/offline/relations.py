@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_WORD
+from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_WORD, main_clause
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word, without_name_of
@@ -94,11 +94,21 @@ _BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
 # a unit of length or weight.
-_ASKS_MEASURE = re.compile(r"^\W*how\s+(?:tall|high|deep|far|wide|heavy)\b", re.IGNORECASE)
-_MEASURE = re.compile(
-    r"\d(?:[\d,.]*\d)?\s*(?:-\s*)?(?:k?m|cm|mm|mi|ft|in\.|feet|foot|inch(?:es)?|yards?|miles?"
-    r"|nautical|(?:kilo|centi|milli)?met(?:re|er)s?|light[- ]years?|AU|kg|kilograms?|g|grams?"
-    r"|lbs?|pounds?|t|tonnes?|tons?)\b",
+# "How long is the Limpopo River" asks its length, or a duration ("how long is a day on
+# Mars"); "how long did the dynasty rule" is answered by a reign's years: not checked.
+_ASKS_MEASURE = re.compile(
+    r"^\W*how\s+(?:tall|high|deep|far|wide|heavy|long\s+(?:is|was|are|were)\b)\b",
+    re.IGNORECASE,
+)
+_UNITS = (
+    r"k?m|cm|mm|mi|ft|in\.|feet|foot|inch(?:es)?|yards?|miles?|nautical"
+    r"|(?:kilo|centi|milli)?met(?:re|er)s?|light[- ]years?|AU|kg|kilograms?|g|grams?"
+    r"|lbs?|pounds?|t|tonnes?|tons?"
+)
+_NUMBER = r"\d(?:[\d,.]*\d)?\s*(?:-\s*)?"
+_MEASURE = re.compile(rf"{_NUMBER}(?:{_UNITS})\b")
+_LENGTH_OR_TIME = re.compile(
+    rf"{_NUMBER}(?:{_UNITS}|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b"
 )
 
 # Parties to an event a dated line must give at most ("Which year did Madhubala win the
@@ -176,21 +186,24 @@ def unstated_attribute(
 
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
-    asking how tall, high, deep, far, wide or heavy something is give no measure, or None
+    asking how tall, high, deep, far, wide, heavy or long something is give no measure, or None
     when one may or the part asks something else. A measure is a number with its unit
     ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none; for a part
     naming a thing, one from its entry or a sentence about it (another mountain's height
-    does not say how tall Mount Pelée is). "How long" and "how big" are left out: a
-    reign's years and "the largest contiguous empire" answer them."""
-    if not _ASKS_MEASURE.match(part):
+    does not say how tall Mount Pelée is); "how long is" is answered by a length or a
+    time ("24 hours"). "How long did" and "how big" are left out: a reign's years and "the
+    largest contiguous empire" answer them."""
+    if (asked := _ASKS_MEASURE.match(part)) is None:
         return None
-    names = [name_words(n) for n in entities(part)]
+    measure = _LENGTH_OR_TIME if "long" in asked.group().lower() else _MEASURE
+    # "the railway that crosses Siberia" is measured, not Siberia
+    names = [name_words(n) for n in entities(main_clause(part))]
     for titles, text in findings:
         entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
         for line in sentences(text) or [text]:
             # of the thing the part names: from its entry or a sentence about it
             about = not names or entry or _about(TOKEN.findall(line), names)
-            if about and _MEASURE.search(line):
+            if about and measure.search(line):
                 return None
     return "no finding drawn for it gives a measure of what it asks about"
 

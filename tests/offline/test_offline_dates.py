@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.dates import gives_date
+from deepresearch.offline.dates import asks_year, gives_date
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,17 @@ def test_counts_ages_and_measures_are_not(text: str) -> None:
 def test_a_year_the_question_gives_is_no_answer() -> None:
     assert not gives_date("The war of 1914 was fought across Europe.", ["war", "1914"])
     assert gives_date("The war of 1914 ended in 1918.", ["war", "1914"])
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("What year was Moscow State University founded?", True),
+        ("In which year did the war end?", True),
+        ("In what years were Madame Bovary and The Bell Jar published?", True),
+        ("When did the war end?", False),  # "when": the time check's
+        ("How many years did the war last?", False),
+    ],
+)
+def test_a_year_asked_without_when(text: str, asks: bool) -> None:
+    assert asks_year(text) is asks

@@ -145,3 +145,11 @@ async def test_a_run_that_found_the_person_but_not_the_relation_says_it_is_not_a
     (gap,) = session.state.unanswered_gaps()
     assert "no word for 'married'" in gap.reason
     assert session.report is not None and "Not answered" in session.report.markdown
+
+
+@needs_vectors
+def test_a_verb_with_its_particle_is_not_read_word_by_word() -> None:
+    # "came up with" says "created"; the vector of "came" says nothing of it
+    part = question_parts("Who came up with Sesame Street?")[0]
+    behind = [("Sesame Street", ["Sesame Street was created by Joan Ganz Cooney."])]
+    assert unstated_relation(part, behind) is None

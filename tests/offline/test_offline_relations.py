@@ -214,7 +214,13 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     assert unmeasured("How tall is Mount Everest", [napoleon, everest]) is None
     channel = (["Strait of Gibraltar"], "At its narrowest it is 7.7 nautical miles wide.")
     assert unmeasured("how wide is that channel at its narrowest", [channel]) is None
-    # a reign's years answer "how long", a superlative "how large": not checked here
+    # "how long is" asks a length or a time
+    city = (["Lilongwe"], "Lilongwe is the capital of Malawi, founded in 1902.")
+    assert unmeasured("How long is the Lilongwe River", [city]) is not None
+    river = (["Limpopo River"], "The river is 1,750 kilometres long.")
+    assert unmeasured("How long is the Limpopo River", [city, river]) is None
+    assert unmeasured("How long is a day on Mars", [(["Mars"], "A day lasts 24 hours.")]) is None
+    # a reign's years answer "how long did", a superlative "how large": not checked here
     assert unmeasured("How long did the dynasty rule", [napoleon]) is None
     assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
 
