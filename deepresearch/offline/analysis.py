@@ -7,7 +7,7 @@ no source answers becomes an open gap, with a query to research it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.bridges import bridge_entities
 from deepresearch.offline.coverage import (
@@ -19,6 +19,7 @@ from deepresearch.offline.coverage import (
     unanswered_reason,
     unknown_words,
 )
+from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
@@ -310,11 +311,13 @@ def _unanswered(
             behind = [
                 ([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine
             ]
-            reason = reason or unstated_attribute(part.text, behind, list(titles.values()))
-            reason = reason or untimed_event(part, behind) or unmeasured(part.text, behind)
-            reason = reason or unstated_now(part, behind)
+            # "where is charles baudelaire buried": the checks below read names by capitals
+            cased = replace(part, text=names_cased(part.text, titles.values()))
+            reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
+            reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
+            reason = reason or unstated_now(cased, behind)
             reason = reason or unstated_relation(
-                part, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
+                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
             )
             # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
             asked = text_roots(part.query) if part.refers_back and unknown else set()

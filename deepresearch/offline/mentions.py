@@ -6,6 +6,7 @@ scoring of sources per question part."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from deepresearch.offline.parts import NAME_JOINERS, Part
 from deepresearch.roles import SourceText
@@ -61,6 +62,19 @@ def _function_word(word: str) -> bool:
 def name_words(title: str) -> list[str]:
     """A title's words as a name, lower-cased, without its bracketed qualifier."""
     return [w.lower() for w in TOKEN.findall(TITLE_QUALIFIER.sub("", title))]
+
+
+def names_cased(text: str, titles: Iterable[str]) -> str:
+    """``text`` with each name of several words among ``titles`` that it gives in other
+    case written as the title writes it ("where is charles baudelaire buried" → "…
+    Charles Baudelaire …"), so the checks that read names from capitals find it. One
+    word alone is left: a lower-case "time" is seldom the title *Time*."""
+    for title in sorted(
+        {TITLE_QUALIFIER.sub("", t).strip() for t in titles}, key=len, reverse=True
+    ):
+        if len(title.split()) > 1 and is_name(title):
+            text = re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", title, text, flags=re.IGNORECASE)
+    return text
 
 
 def is_name(title: str) -> bool:

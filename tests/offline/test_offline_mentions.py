@@ -78,3 +78,13 @@ def test_a_passage_title_names_its_document_and_the_name_the_document_leads_with
     assert mentions.document_names("Cargo: the package manager") == [{"cargo"}]
     assert mentions.document_names("Washington, D.C.") == []  # a place, not a description
     assert mentions.document_names("Democracy") == []
+
+
+def test_a_name_typed_in_lower_case_is_written_as_its_title() -> None:
+    titles = ["Charles Baudelaire", "Time", "Les Fleurs du mal", "Paris (France)"]
+    assert mentions.names_cased("where is charles baudelaire buried", titles) == (
+        "where is Charles Baudelaire buried"
+    )
+    # one word, or a title not written as a name, is left as typed
+    assert mentions.names_cased("what time is it in paris", titles) == "what time is it in paris"
+    assert mentions.names_cased("what is les fleurs du mal", titles) == "what is les fleurs du mal"
