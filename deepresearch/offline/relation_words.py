@@ -20,7 +20,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
 from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import QUESTION_WORDS, Part, describes, question_word
-from deepresearch.offline.relations import without_now
+from deepresearch.offline.relations import party_names, without_now
 from deepresearch.providers import vectors
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
 
@@ -78,18 +78,9 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     if not found:
         return [], [], set()
     named = {w for n in found for w in words(n)}
-    # "… the Red Fort in Delhi": a place after "in" says where the thing is, not a party
-    # to the relation, which is between the others when there are several.
-    # "Ibsen's A Doll's House": the owner of a work named next is no party either.
-    parties = [
-        n
-        for n in found
-        if (
-            not re.search(rf"\b(?:in|on|at)\s+(?:the\s+)?{re.escape(n)}", part)
-            and not re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
-        )
-        or len(found) == 1
-    ]
+    # "… the Red Fort in Delhi": a place says where the thing is, not a party to the
+    # relation, which is between the others when there are several.
+    parties = party_names(part, found) if len(found) > 1 else found
     names = [set(words(n)) for n in (parties or found)]
     asked = [
         w

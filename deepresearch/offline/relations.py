@@ -22,9 +22,9 @@ the attribute of the thing itself:
 A part asking when something happened to a thing it names ("When did William Shakespeare
 die") is answered likewise only by a finding giving a date (a year, an era's year, a
 century, "40,000 years ago"; not "2,100 artworks" or "at 37") in a sentence that says what
-happened ("died", by root) or that comes from the entry on the thing; of two things named
-("When did Malta win the FIFA World Cup"), in a sentence giving both (or one, in the entry
-on the other). The dates the
+happened ("died", by root) or that comes from the entry on the thing; of two things or more
+named ("When did Malta win the FIFA World Cup"), in a sentence giving all of them (three at
+most), or the rest in the entry on one. The dates the
 corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
 
 A part asking what holds now ("Who is the current president of France") is answered only
@@ -238,22 +238,28 @@ def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> 
 
 
 def _parties(part: str) -> list[list[str]]:
-    """The words of each name a part gives that is party to what it asks when of: not a
-    name after a preposition of place ("… at the Battle of Bach Dang", "the bridge between
-    Kobe and Awaji Island"), which says where or which one ("travel to America", "elected
-    to Congress" name a party), nor the owner of a work named next ("Tchaikovsky's Swan
-    Lake")."""
+    """The words of each name a part gives that is party to what it asks when of (see
+    ``party_names``)."""
+    return [name_words(n) for n in party_names(part, entities(part))]
+
+
+def party_names(part: str, names: Sequence[str]) -> list[str]:
+    """The ``names`` (as the part writes them) that are party to the relation or event a
+    part asks about: not a name after a preposition of place ("the Red Fort in Delhi",
+    "the bridge between Kobe and Awaji Island"), which says where or which one ("travel to
+    America", "elected to Congress" name a party), nor the owner of a work named next
+    ("Ibsen's A Doll's House")."""
     after = "|".join(_PLACE_PREPOSITIONS)
-    parties: list[list[str]] = []
+    parties: list[str] = []
     placed = False  # the name before was no party: one joined to it by "and" is none either
-    for n in entities(part):
+    for n in names:
         joined = re.search(rf"\b(?:and|or)\s+(?:the\s+)?{re.escape(n)}", part) is not None
         placed = (joined and placed) or bool(
             re.search(rf"\b(?:{after})\s+(?:the\s+)?{re.escape(n)}", part)
             or re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
         )
         if not placed:
-            parties.append(name_words(n))
+            parties.append(n)
     return parties
 
 
