@@ -178,6 +178,19 @@ def _join_titles(text: str, titles: Iterable[str]) -> str:
         if found:
             whole = found.group()
             text = text.replace(whole, _JOINER.join(whole.split()))
+    # "To the Lighthouse", "Gone with the Wind": a title with small words inside, written
+    # as the title writes it, is one thing in a list of them ("Madame Bovary, To the
+    # Lighthouse and The Bell Jar"), though capitals alone would cut it at "the".
+    for title in sorted(
+        {TITLE_QUALIFIER.sub("", t).strip() for t in titles}, key=len, reverse=True
+    ):
+        inner = title.split()[1:]
+        if inner and title[:1].isupper() and any(w[:1].islower() for w in inner):
+            text = re.sub(
+                rf"(?<![\w{_JOINER}]){re.escape(title)}(?![\w{_JOINER}])",
+                _JOINER.join(title.split()),
+                text,
+            )
     return text
 
 

@@ -338,3 +338,16 @@ def test_asking_for_a_name_searches_for_the_thing_named() -> None:
     assert "name" not in part.query.split()
     (part,) = question_parts("What does the name Cardiff mean?")
     assert "name" in part.query.split()
+
+
+def test_a_title_with_small_words_inside_is_one_thing_in_a_list() -> None:
+    question = "When were Gone with the Wind, War and Peace and Moby-Dick published?"
+    titles = ["Gone with the Wind", "War and Peace", "Moby-Dick"]
+    assert [p.text for p in question_parts(question, titles)] == [
+        "When were Gone with the Wind published",
+        "When were War and Peace published",
+        "When were Moby-Dick published",
+    ]
+    # not gathered as a title: capitals alone cut it at "with the"
+    cut = question_parts(question, ["War and Peace"])
+    assert "When were Gone with War and Peace published" in [p.text for p in cut]
