@@ -50,7 +50,7 @@ from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word, without_name_of
-from deepresearch.text import sentences, stem, term_set, word_root
+from deepresearch.text import STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
@@ -406,8 +406,17 @@ def _agent(attribute: str) -> bool:
 
 
 def _is_entry(name: tuple[str, ...], title: str) -> bool:
-    """The source is the entry on the thing: its title (no qualifier) is the name."""
-    return [stem(w) for w in name_words(title)] == [stem(w) for w in name]
+    """The source is the entry on the thing: its title (no qualifier) is the name, small
+    words aside (*To the Lighthouse* for "Lighthouse", *The Bell Jar* for "Bell Jar": a
+    name is read from capitals, which "To" and "The" only open)."""
+    said = [stem(w) for w in name_words(title)]
+    asked = [stem(w) for w in name]
+    return said == asked or (_content(said) == _content(asked) != [])
+
+
+def _content(name: list[str]) -> list[str]:
+    """A name's words without its small words ("the", "to")."""
+    return [w for w in name if w not in STOPWORDS]
 
 
 def _same_word(token: str, attribute: str) -> bool:

@@ -393,3 +393,13 @@ def test_names_saying_where_or_which_one_are_no_party_and_a_surname_gives_one() 
     assert untimed_event(fission, [said]) is None
     apart = (["Lise Meitner"], "Lise Meitner was born in Vienna in 1878.")
     assert untimed_event(fission, [apart]) is not None
+
+
+def test_the_entry_on_a_title_opening_with_a_small_word_is_its_entry() -> None:
+    # capitals read the name as "Lighthouse"; the entry is *To the Lighthouse*
+    part = _when("When was To the Lighthouse published?")
+    novel = (["To the Lighthouse"], "It is a 1927 novel by Virginia Woolf.")
+    assert untimed_event(part, [novel]) is None
+    other = (["Lighthouse"], "The first lighthouse was built in 280 BC.")
+    assert untimed_event(part, [(["Virginia Woolf"], "She died in 1941.")]) is not None
+    assert untimed_event(_when("When was the Lighthouse built?"), [other]) is None
