@@ -383,6 +383,8 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     pet unicorn. Every sentence of the entry on a thing the part names speaks of that
     thing ("the younger brother of Rajyavardhana" in *Harsha*, for "Harsha's elder
     brother"), though it calls it otherwise ("Harshavardhana")."""
+    if _COMPARES.search(text):
+        return False  # "marmots vs porcupines": each is found in its own entry, as asked
     described = [g for g in _described(text, own) if len(g) > 1]
     titled = _titled_roots(text, own, titles)
     if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
@@ -395,6 +397,12 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
         for on in [_entry_roots(s, titles, named)]
         for roots in (text_roots(line) for line in sentences(s))
     )
+
+
+# A part comparing things, which sources about each one apart answer.
+_COMPARES = re.compile(
+    r"\b(?:vs\.?|versus|compared?|comparison|compares|differ(?:s|ence|ent)?|than)\b", re.IGNORECASE
+)
 
 
 def _entry_roots(statement: str, titles: Sequence[str], named: set[str]) -> set[str]:

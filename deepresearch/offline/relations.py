@@ -46,7 +46,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import ARTICLES, NAME_ADJECTIVE, SUPERLATIVE_WORD, main_clause
+from deepresearch.offline.coverage import (
+    ARTICLES,
+    NAME_ADJECTIVE,
+    SUPERLATIVE_WORD,
+    is_entry_on,
+    main_clause,
+    text_roots,
+)
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import Part, asks_when, question_word, without_name_of
@@ -198,8 +205,14 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     measure = _LENGTH_OR_TIME if "long" in asked.group().lower() else _MEASURE
     # "the railway that crosses Siberia" is measured, not Siberia
     names = [name_words(n) for n in entities(main_clause(part))]
+    named = text_roots(" ".join(w for n in names for w in n))
     for titles, text in findings:
-        entry = any(_is_entry(tuple(n), t) for n in names for t in titles)
+        # *Olmec colossal heads* is the entry on what "How tall are the Olmec colossal
+        # heads" asks of, though capitals read only "Olmec": a title of the part's words
+        # naming more than its names (not *Olmecs*, the people)
+        entry = any(_is_entry(tuple(n), t) for n in names for t in titles) or any(
+            is_entry_on(part, t) and text_roots(t) > named for t in titles
+        )
         for line in sentences(text) or [text]:
             # of the thing the part names: from its entry or a sentence about it
             about = not names or entry or _about(TOKEN.findall(line), names)

@@ -210,6 +210,14 @@ def test_the_entry_on_a_thing_named_speaks_of_it_in_every_sentence() -> None:
     assert reason is not None and "apart" in reason
 
 
+def test_things_compared_are_found_apart_as_asked() -> None:
+    question = "marmots vs porcupines, which is the bigger rodent?"
+    marmot = "Marmot Marmots are the heaviest members of the squirrel family."
+    porcupine = "Porcupine Porcupines are the third-largest living rodent."
+    said = [marmot, porcupine]
+    assert unanswered_reason(part(question, 0), said, said, ["Marmot", "Porcupine"]) is None
+
+
 def test_things_are_titled_by_root_and_only_by_whole_titles() -> None:
     # "plants" stands for *Plant*; "lullabies" for *Lullaby*.
     question = "What is photosynthesis, and how do plants sing lullabies to their seeds?"

@@ -403,3 +403,14 @@ def test_the_entry_on_a_title_opening_with_a_small_word_is_its_entry() -> None:
     other = (["Lighthouse"], "The first lighthouse was built in 280 BC.")
     assert untimed_event(part, [(["Virginia Woolf"], "She died in 1941.")]) is not None
     assert untimed_event(_when("When was the Lighthouse built?"), [other]) is None
+
+
+def test_the_entry_on_what_a_part_asks_of_gives_its_measure() -> None:
+    # capitals read "Olmec"; the entry *Olmec colossal heads* is on what is measured
+    heads = (["Olmec colossal heads"], "They range in height from 1.17 to 3.4 metres.")
+    assert unmeasured("How tall are the Olmec colossal heads", [heads]) is None
+    other = (["Heads of state"], "Their palaces stand 30 metres high.")
+    assert unmeasured("How tall are the Olmec colossal heads", [other]) is not None
+    # a title of the part's words naming no more than its names is no such entry
+    tower = (["Tower"], "The tallest tower stands 828 metres high.")
+    assert unmeasured("How tall is the Eiffel Tower", [tower]) is not None
