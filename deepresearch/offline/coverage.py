@@ -47,7 +47,7 @@ import re
 from collections.abc import Sequence
 
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.parts import Part, asks_when
+from deepresearch.offline.parts import Part, asks_when, main_clause
 from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
@@ -315,18 +315,6 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
         # difference between the Iliad and the Odyssey"), not a thing's name
         return []
     return _unstated(named, gathered)
-
-
-# Where a clause describing a thing the question asks about begins (after its first word:
-# "Which … did", "Who was …" ask).
-_DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
-
-
-def main_clause(text: str) -> str:
-    """``text`` up to a clause describing a thing it asks about ("How long is the railway"
-    of "How long is the railway that crosses Siberia"): what it names there is the
-    thing asked about; a name in the clause only tells which one."""
-    return _DESCRIBING.split(text, maxsplit=1)[0]
 
 
 def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:

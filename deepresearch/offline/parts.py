@@ -480,6 +480,18 @@ _RELATIVE = re.compile(
 )
 
 
+# Where a clause describing a thing the question asks about begins (after its first word:
+# "Which … did", "Who was …" ask).
+_DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
+
+
+def main_clause(text: str) -> str:
+    """``text`` up to a clause describing a thing it asks about ("How long is the railway"
+    of "How long is the railway that crosses Siberia"): what it names there is the
+    thing asked about; a name in the clause only tells which one."""
+    return _DESCRIBING.split(text, maxsplit=1)[0]
+
+
 def describes(text: str) -> bool:
     """The text describes a thing by a relative clause ("the sport that the Bambino
     played") rather than naming it."""

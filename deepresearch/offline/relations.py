@@ -51,12 +51,17 @@ from deepresearch.offline.coverage import (
     NAME_ADJECTIVE,
     SUPERLATIVE_WORD,
     is_entry_on,
-    main_clause,
     text_roots,
 )
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
-from deepresearch.offline.parts import Part, asks_when, question_word, without_name_of
+from deepresearch.offline.parts import (
+    Part,
+    asks_when,
+    main_clause,
+    question_word,
+    without_name_of,
+)
 from deepresearch.text import STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
