@@ -63,14 +63,18 @@ def _label(text: str) -> str:
 
 _RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")  # '.. note::', '.. _target:'
 _RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")  # a directive's option line ('   :linenos:')
-_RST_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]+)`")  # ':mod:`email`'
+# Inline text that may wrap to the next line, not past a paragraph's end.
+_INLINE = r"(?:[^`\n]|\n(?![ \t]*\n))"
+_RST_ROLE = re.compile(rf":[\w.+-]+(?::[\w.+-]+)*:`({_INLINE}+)`")  # ':mod:`email`'
+# A hyperlink reference reads as its text: '`the docs <https://…>`_', '`PEP 8`_'.
+_RST_LINK = re.compile(rf"(?<![`\w])`((?:(?![<>]){_INLINE})+?)(?:\s*<[^<>`]+>)?`__?(?!\w)")
 
 
 def rst_rendered(text: str) -> str:
     """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
     _changes:') with their indented blocks, and directive lines ('.. note::', with their
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
-    reads email, ':class:`~email.message.Message`' Message). A footnote ('.. [1] …') is
+    reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8). A footnote ('.. [1] …') is
     text. Every line stays where it is, so line numbers still match the file."""
     out: list[str] = []
     body: int | None = None  # blanking a comment's block: lines indented past this
@@ -86,19 +90,36 @@ def rst_rendered(text: str) -> str:
         body, options = None, False
         m = _RST_EXPLICIT.match(line)
         if m is None or (m[2] or "").startswith("["):
-            out.append(_RST_ROLE.sub(_role_text, line))
+            out.append(line)
             continue
         out.append("")
         if "::" in (m[2] or ""):
             options = True
         else:
             body = len(m[1])
-    return "\n".join(out)
+    # Roles and links may wrap to the next line; what they read as keeps its line breaks.
+    return _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
+
+
+# reStructuredText by content: a directive or target line ('.. note::', '.. _guide:') or
+# a role (':func:`open`'), which plain text does not write (Sphinx publishes its sources
+# as 'name.rst.txt').
+_RST_MARK = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:[\w:-]+::|_[^:\n]+:)|" + _RST_ROLE.pattern, re.MULTILINE
+)
+
+
+def looks_like_rst(text: str) -> bool:
+    """Whether plain text is reStructuredText: it has a directive, a target or a role."""
+    return _RST_MARK.search(text) is not None
 
 
 def _role_text(m: re.Match[str]) -> str:
     text = m[1]
-    if (target := re.match(r"(.+?)\s*<[^<>]+>$", text)) is not None:
+    kind = m[0][1 : m[0].index(":", 1)]
+    if kind in ("pep", "rfc") and text.isdigit():
+        return f"{kind.upper()} {text}"  # as Sphinx shows them: ':pep:`8`' reads PEP 8
+    if (target := re.match(r"(.+?)\s*<[^<>]+>$", text, re.DOTALL)) is not None:
         return target[1]  # ':ref:`the guide <guide>`' reads the guide
     return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
 

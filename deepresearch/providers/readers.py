@@ -25,6 +25,7 @@ from deepresearch.providers.markup import (
     as_rendered,
     first_title,
     front_matter,
+    looks_like_rst,
     rst_headings,
     rst_rendered,
 )
@@ -230,8 +231,10 @@ def _read_text(path: Path) -> Document:
     text, meta_title = front_matter(decoded)
     suffix = path.suffix.lower()
     markdown = suffix in (".md", ".markdown")
-    if suffix == ".rst" or (suffix == ".txt" and not looks_like_markdown(text)):
-        text = rst_headings(rst_rendered(text) if suffix == ".rst" else text)
+    # A '.txt' with reST's directives or roles is reST though a code line opens with '#'.
+    rst = suffix == ".rst" or (suffix == ".txt" and looks_like_rst(text))
+    if rst or (suffix == ".txt" and not looks_like_markdown(text)):
+        text = rst_headings(rst_rendered(text) if rst else text)
     elif markdown or looks_like_markdown(text):
         text = as_rendered(text)
     title = meta_title or first_title(text) or path.stem

@@ -103,6 +103,45 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
 
 
+SPHINX_SOURCE = """What's New In Python 3.2
+************************
+
+The GIL was rewritten.  The interval is tunable through
+:func:`sys.setswitchinterval()`; see :ref:`the threading
+guide <threading>` and the `python-dev message <https://mail.python.org/x>`_.
+
+.. seealso::
+
+   :pep:`3147` - PYC Repository Directories
+
+# not a heading: a line of a literal block
+
+Example::
+
+   x = 1
+"""
+
+
+def test_a_txt_file_with_rst_markup_reads_as_rst(tmp_path: Path) -> None:
+    """Sphinx publishes its sources as 'name.rst.txt': a '.txt' with roles and directives
+    is reST by content, though a line opens with '#' as a Markdown heading would."""
+    path = tmp_path / "3.2.rst.txt"
+    path.write_text(SPHINX_SOURCE, "utf-8")
+    doc = read_document(path)
+    assert doc.title == "What's New In Python 3.2"
+    assert "tunable through\nsys.setswitchinterval(); see the threading\nguide and the " in doc.text
+    assert "python-dev message." in doc.text and "mail.python.org" not in doc.text
+    assert "PEP 3147 - PYC Repository Directories" in doc.text  # as Sphinx shows it
+    assert "seealso" not in doc.text and ":func:" not in doc.text
+    assert len(doc.outline.splitlines()) == len(SPHINX_SOURCE.rstrip().splitlines())
+
+
+def test_plain_text_with_a_hash_line_stays_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("# Notes\n\nThe :x: marker and `code` are text here.\n", "utf-8")
+    assert "The :x: marker and `code` are text here." in read_document(path).text
+
+
 def _html_lines(folder: Path, html: str) -> list[str]:
     """The outline lines the reader makes of a page holding ``html``."""
     page = folder / "page.html"
