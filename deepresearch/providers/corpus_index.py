@@ -25,7 +25,8 @@ SCHEMA_VERSION = "12"  # 3: front-matter titles, table row groups, heading lines
 # 8: a PDF's bookmarks as headings; 9: docs.encoding; 10: a sentence a code block
 # interrupts, HTML <code> outside <pre> (f98133b changed the text read, not the schema);
 # 11: an HTML permalink mark ('¶' in a heading's <a href="#…">) is not text; 12: a '.txt'
-# with reST markup read as reST (Sphinx's 'name.rst.txt'), wrapped roles, reST links
+# with reST markup read as reST (Sphinx's 'name.rst.txt'), wrapped roles, reST links,
+# literal blocks as code
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

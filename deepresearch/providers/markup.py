@@ -76,10 +76,12 @@ def rst_rendered(text: str) -> str:
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
     reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8). A footnote ('.. [1] …') is
     text. Every line stays where it is, so line numbers still match the file."""
+    lines = text.split("\n")
     out: list[str] = []
+    code: list[int] = []  # lines that introduce a literal block ('Example::', '.. code::')
     body: int | None = None  # blanking a comment's block: lines indented past this
     options = False  # blanking a directive's option lines
-    for line in text.split("\n"):
+    for line in lines:
         indent = len(line) - len(line.lstrip())
         if body is not None and (not line.strip() or indent > body):
             out.append("")
@@ -90,15 +92,63 @@ def rst_rendered(text: str) -> str:
         body, options = None, False
         m = _RST_EXPLICIT.match(line)
         if m is None or (m[2] or "").startswith("["):
+            if line.rstrip().endswith("::"):
+                code.append(len(out))
+                line = _without_literal_mark(line.rstrip())
             out.append(line)
             continue
+        if _CODE_DIRECTIVE.match(m[2] or ""):
+            code.append(len(out))
         out.append("")
         if "::" in (m[2] or ""):
             options = True
         else:
             body = len(m[1])
+    for start in reversed(code):
+        _fence(lines, out, start)
     # Roles and links may wrap to the next line; what they read as keeps its line breaks.
     return _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
+
+
+def _without_literal_mark(line: str) -> str:
+    """A line ending in '::' (a literal block follows) as reST renders it: 'Example::'
+    reads 'Example:'; 'Example ::' and a lone '::' read without it."""
+    bare = line[:-2]
+    return bare if not bare.strip() or bare[-1].isspace() else bare + ":"
+
+
+# The directives whose content is code, as a literal block is.
+_CODE_DIRECTIVE = re.compile(r"(?:code|code-block|sourcecode|doctest|testcode|testoutput)::")
+
+
+def _fence(lines: list[str], out: list[str], start: int) -> None:
+    """The literal block after ``lines[start]`` fenced as Markdown code in ``out``: the
+    lines indented past it, from the blank line after it (or the directive's own line,
+    which reads as nothing) to the blank line after them, so no line moves."""
+    base = len(lines[start]) - len(lines[start].lstrip())
+    first = start + 1
+    while first < len(lines) and (not lines[first].strip() or _RST_OPTION.match(lines[first])):
+        first += 1
+    if first >= len(lines) or len(lines[first]) - len(lines[first].lstrip()) <= base:
+        return  # no block follows
+    last = first
+    for i in range(first, len(lines)):
+        if lines[i].strip():
+            if len(lines[i]) - len(lines[i].lstrip()) <= base:
+                break
+            last = i
+    # a directive's own line reads as nothing; after 'Example::', the blank line under it
+    opening = start if not out[start].strip() else first - 1
+    closing = last + 1
+    if opening <= start and out[start].strip():
+        return
+    if out[opening].strip() or (closing < len(out) and out[closing].strip()):
+        return  # no blank line to fence it with, and no line may move
+    out[opening] = "```"
+    if closing < len(out):
+        out[closing] = "```"
+    else:
+        out.append("```")
 
 
 # reStructuredText by content: a directive or target line ('.. note::', '.. _guide:') or
@@ -151,7 +201,7 @@ def rst_headings(text: str) -> str:
         if (
             not m or not bare or _RST_RULE.match(title) or (not over and title[:1].isspace())
             or len(rule.rstrip()) < len(title.rstrip()) or (over and lines[i][0] != m[1])
-            or (i > 0 and lines[i - 1].strip() and not over)
+            or (i > 0 and lines[i - 1].strip() and not over and not _FENCE_LINE.match(lines[i - 1]))
         ):  # fmt: skip
             i += 1
             continue

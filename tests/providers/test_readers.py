@@ -119,6 +119,13 @@ guide <threading>` and the `python-dev message <https://mail.python.org/x>`_.
 Example::
 
    x = 1
+
+.. code-block:: python
+   :linenos:
+
+   print("code")
+
+Text again.
 """
 
 
@@ -133,6 +140,9 @@ def test_a_txt_file_with_rst_markup_reads_as_rst(tmp_path: Path) -> None:
     assert "python-dev message." in doc.text and "mail.python.org" not in doc.text
     assert "PEP 3147 - PYC Repository Directories" in doc.text  # as Sphinx shows it
     assert "seealso" not in doc.text and ":func:" not in doc.text
+    # a literal block is code, as a fenced block in Markdown: quoted, never prose
+    assert "Example:\n```\n   x = 1\n```" in doc.outline and "::" not in doc.outline
+    assert '```\n\n\n   print("code")\n```\nText again.' in doc.outline
     assert len(doc.outline.splitlines()) == len(SPHINX_SOURCE.rstrip().splitlines())
 
 
