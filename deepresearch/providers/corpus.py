@@ -442,13 +442,14 @@ class CorpusSearch:
                 store.embed_missing(conn, cancel)
         finally:
             conn.execute(f"PRAGMA cache_size = {default_cache}")
+        skips = list(conn.execute("SELECT path, reason FROM skipped ORDER BY path"))
+        if self._folder is not None and not conn.execute("SELECT 1 FROM docs LIMIT 1").fetchone():
+            # A search over nothing would answer nothing: say why, and what to do.
+            raise CorpusError(readers.nothing_readable(self._folder, skips))
         self._indexed = True
         self._lookup = None
         self._title_chrome = None
-        self._skipped = [
-            SkippedFile(path=self._url_for(key), reason=reason)
-            for key, reason in conn.execute("SELECT path, reason FROM skipped ORDER BY path")
-        ]
+        self._skipped = [SkippedFile(path=self._url_for(key), reason=why) for key, why in skips]
         self._encodings = {
             self._url_for(key): encoding
             for key, encoding in conn.execute(

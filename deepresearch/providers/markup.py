@@ -1,5 +1,5 @@
 """Plain-text markups read as a reader sees them rendered: Markdown without its comments
-and link definitions, reStructuredText without its directives and with its section titles
+and link definitions, MDX without its imports and component tags, reStructuredText without its directives and with its section titles
 as Markdown headings, YAML front matter read for a title. Every line stays where it is, so
 line numbers (which passages cite) still match the file."""
 
@@ -54,6 +54,31 @@ def as_rendered(text: str) -> str:
             prose.append(line)
     flush()
     return "\n".join(out)
+
+
+# MDX (Markdown with JSX, as Docusaurus, Nextra and Astro write docs): an ESM block ('import
+# Tabs from ...', 'export const ...') runs to the next blank line; a component's tag
+# ('<Tabs>', '</TabItem>', '<Note type="info" />') wraps text without being any; a JSX
+# comment ('{/* ... */}') is none.
+_ESM_START = re.compile(r"^(?:import|export)\s")
+_JSX_TAG = re.compile(r"</?[A-Z][\w.]*(?:\s+[^<>]*?)?\s*/?>")
+_JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+
+
+def mdx_rendered(text: str) -> str:
+    """MDX as the Markdown a reader sees: ESM blocks blanked, component tags dropped with
+    their text kept, JSX comments dropped; code blocks as written, every line where it is."""
+    out: list[str] = []
+    fenced = esm = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            esm = bool(line.strip()) and (esm or bool(_ESM_START.match(line)))
+            line = "" if esm else _JSX_TAG.sub("", line)
+        out.append(line)
+    joined = "\n".join(out)
+    return _JSX_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), joined)
 
 
 def _label(text: str) -> str:
@@ -165,7 +190,7 @@ def looks_like_rst(text: str) -> bool:
 
 
 def _role_text(m: re.Match[str]) -> str:
-    text = m[1]
+    text = m[1].removeprefix("!")  # '!' only stops Sphinx making a link: ':option:`!-x`'
     kind = m[0][1 : m[0].index(":", 1)]
     if kind in ("pep", "rfc") and text.isdigit():
         return f"{kind.upper()} {text}"  # as Sphinx shows them: ':pep:`8`' reads PEP 8

@@ -26,13 +26,14 @@ from deepresearch.providers.markup import (
     first_title,
     front_matter,
     looks_like_rst,
+    mdx_rendered,
     rst_headings,
     rst_rendered,
 )
 from deepresearch.providers.passages import looks_like_markdown
 from deepresearch.text import AUXILIARY_VERBS
 
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
@@ -97,6 +98,30 @@ def iter_supported_files(folder: Path) -> Iterator[Path]:
             path = Path(parent) / name
             if not name.startswith(".") and is_supported(path):
                 yield path
+
+
+def nothing_readable(folder: Path, skipped: list[tuple[str, str]]) -> str:
+    """What to tell a user whose corpus ``folder`` gave no document: the files it has
+    that no reader takes, by suffix, or why its readable files were ``skipped`` (path,
+    reason), and what to do."""
+    where = f"The corpus folder {str(folder)!r} has no document the corpus can read"
+    if skipped:
+        path, reason = skipped[0]
+        more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
+        return f"{where}: {path} was skipped ({reason}){more}. Fix or replace those files."
+    counts: dict[str, int] = {}
+    for _parent, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if not name.startswith("."):
+                suffix = Path(name).suffix.lower() or "(no suffix)"
+                counts[suffix] = counts.get(suffix, 0) + 1
+    found = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda c: -c[1])[:5])
+    readable = " ".join(sorted(SUPPORTED_SUFFIXES))
+    return (
+        f"{where} ({f'it holds {found} files' if found else 'it is empty'}; readable: "
+        f"{readable}). Point the corpus at the folder that holds your documents."
+    )
 
 
 def check_file(path: Path, root: Path, *, follow_symlinks: bool, max_bytes: int) -> None:
@@ -230,7 +255,9 @@ def _read_text(path: Path) -> Document:
     decoded, encoding = _decode_text(path)
     text, meta_title = front_matter(decoded)
     suffix = path.suffix.lower()
-    markdown = suffix in (".md", ".markdown")
+    markdown = suffix in (".md", ".markdown", ".mdx")
+    if suffix == ".mdx":
+        text = mdx_rendered(text)
     # A '.txt' with reST's directives or roles is reST though a code line opens with '#'.
     rst = suffix == ".rst" or (suffix == ".txt" and looks_like_rst(text))
     if rst or (suffix == ".txt" and not looks_like_markdown(text)):

@@ -311,6 +311,24 @@ def test_missing_folder_or_file_raises_corpus_error(tmp_path: Path) -> None:
         CorpusSearch(file)
 
 
+def test_a_folder_with_nothing_readable_raises_corpus_error_saying_what_it_holds(
+    tmp_path: Path,
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CorpusError, match=r"has no document .*\(it is empty; readable: .*\.md"):
+        asyncio.run(CorpusSearch(empty).search("anything", max_results=5))
+    for name in ("guide.adoc", "intro.adoc", "logo.png"):
+        (empty / name).write_text("= Guide", encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"it holds 2 \.adoc, 1 \.png files"):
+        CorpusSearch(empty).index()
+    (empty / "notes.md").write_text("  \n", encoding="utf-8")  # readable, but says nothing
+    with pytest.warns(CorpusWarning), pytest.raises(CorpusError, match=r"notes\.md was skipped"):
+        CorpusSearch(empty).index()
+    (empty / "notes.md").write_text("# Notes\n\nThe guide is written in AsciiDoc.", "utf-8")
+    assert CorpusSearch(empty).index().added == 1  # one readable file is enough
+
+
 def test_damaged_index_file_raises_corpus_error(folder: Path, tmp_path: Path) -> None:
     index = tmp_path / "bad.sqlite"
     index.write_bytes(b"this is not a database" * 100)

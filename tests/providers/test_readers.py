@@ -106,7 +106,7 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
 SPHINX_SOURCE = """What's New In Python 3.2
 ************************
 
-The GIL was rewritten.  The interval is tunable through
+The GIL was rewritten (:option:`!--with-gil` is gone).  The interval is tunable through
 :func:`sys.setswitchinterval()`; see :ref:`the threading
 guide <threading>` and the `python-dev message <https://mail.python.org/x>`_.
 
@@ -139,6 +139,7 @@ def test_a_txt_file_with_rst_markup_reads_as_rst(tmp_path: Path) -> None:
     assert "tunable through\nsys.setswitchinterval(); see the threading\nguide and the " in doc.text
     assert "python-dev message." in doc.text and "mail.python.org" not in doc.text
     assert "PEP 3147 - PYC Repository Directories" in doc.text  # as Sphinx shows it
+    assert "rewritten (--with-gil is gone)" in doc.text
     assert "seealso" not in doc.text and ":func:" not in doc.text
     # a literal block is code, as a fenced block in Markdown: quoted, never prose
     assert "Example:\n```\n   x = 1\n```" in doc.outline and "::" not in doc.outline
@@ -150,6 +151,41 @@ def test_plain_text_with_a_hash_line_stays_markdown(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("# Notes\n\nThe :x: marker and `code` are text here.\n", "utf-8")
     assert "The :x: marker and `code` are text here." in read_document(path).text
+
+
+MDX_PAGE = """---
+title: Install
+---
+import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
+
+# Install
+
+{/* a note to the editors */}
+<Tabs>
+<TabItem value="yarn" label="Yarn">
+Run yarn add foo.
+</TabItem>
+</Tabs>
+
+<Note type="info" />
+
+```jsx
+<Tabs>kept as written</Tabs>
+```
+"""
+
+
+def test_mdx_reads_as_its_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "install.mdx"
+    path.write_text(MDX_PAGE, "utf-8")
+    doc = read_document(path)
+    assert doc.title == "Install"
+    assert "Run yarn add foo." in doc.text
+    for hidden in ("import", "@theme", "editors", "TabItem", "Note"):
+        assert hidden not in doc.text, hidden
+    assert "<Tabs>kept as written</Tabs>" in doc.outline  # code as written
+    assert len(doc.outline.splitlines()) == len(MDX_PAGE.rstrip().splitlines())
 
 
 def _html_lines(folder: Path, html: str) -> list[str]:
