@@ -43,6 +43,12 @@ _EXPLETIVE = re.compile(
 )
 
 
+def expletive(statement: str) -> bool:
+    """Whether a statement opens with an "it" standing for nothing ("It is estimated that
+    …"), which the clause after it fills."""
+    return _EXPLETIVE.match(statement) is not None
+
+
 class Referents:
     """The entries among a report's sources whose statements' opening pronouns stand for
     their subject: citation → the subject's name, and which of them speak of a person."""
@@ -67,7 +73,7 @@ class Referents:
         if m is None or not name or (after is not None and after.citations[:1] == [source]):
             return finding.content
         pronoun = m["pronoun"]
-        if (pronoun in _PERSONAL) != (source in self.persons) or _EXPLETIVE.match(finding.content):
+        if (pronoun in _PERSONAL) != (source in self.persons) or expletive(finding.content):
             return finding.content
         if (pronoun in _PLURAL) != _plural(name):
             return finding.content

@@ -10,6 +10,7 @@ or point back to an earlier part, how its opening and its ties to the earlier an
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
@@ -25,6 +26,7 @@ from deepresearch.offline.mentions import (
     title_named,
 )
 from deepresearch.offline.parts import Part, asks_for_entity, defines_name
+from deepresearch.offline.referents import expletive
 from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
@@ -106,14 +108,40 @@ def part_scores(
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         shares = [_share(unit) for unit in units.get(src.id, [])]
+        # In a passage of a longer file a pointing word stands for what the sentence
+        # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
+        # title counts for every statement already.
+        context = _antecedents(units.get(src.id, []), said, passage=src.lines is not None)
         for i, part in enumerate(parts):
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
-                score = weights.part_match(part, terms) * shares[pos]
+                score = weights.part_match(part, terms)
+                if context[pos]:
+                    whole = weights.part_match(part, terms | context[pos])
+                    score += INHERITED_SHARE * (whole - score)
+                score *= shares[pos]
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             ranked.sort(key=lambda r: -r[0])
             best = ranked[0][0] if ranked else 0.0
             out[(src.id, i)] = (best, ranked)
+    return out
+
+
+# A statement opening with a word that points back ("This parameter is tunable through
+# sys.setswitchinterval().", "It currently defaults to 5 milliseconds.") says it of what
+# the statement before it spoke of: that one's words count for it too, at this share.
+INHERITED_SHARE = 0.5
+_POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|such)\b", re.IGNORECASE)
+
+
+def _antecedents(units: list[str], said: list[set[str]], *, passage: bool) -> list[set[str]]:
+    """Per statement of a ``passage``, the words of what it points back to: for one
+    opening with "It", "This", "They"… (not "It is estimated that …"), the statement before
+    it's, with what that one pointed back to in turn; else (and in a whole entry) none."""
+    out: list[set[str]] = []
+    for pos, unit in enumerate(units):
+        back = passage and pos > 0 and bool(_POINTS_BACK.match(unit)) and not expletive(unit)
+        out.append(said[pos - 1] | out[pos - 1] if back else set())
     return out
 
 

@@ -290,3 +290,31 @@ def test_a_statement_scores_the_same_in_every_process() -> None:
         for seed in range(8)
     }
     assert len(said) == 1
+
+
+def _ranked_first(srcs: list[SourceText], question: str) -> str:
+    """The statement the first source ranks first for the question's only part."""
+    _units, scored = _scored(question_parts(question), srcs)
+    return scored[(srcs[0].id, 0)][1][0][1]
+
+
+GIL_SECTION = (
+    "Regular locks now accept a timeout in seconds. "
+    "The thread switching mechanism was rewritten. "
+    "It is tuned through the setswitchinterval function, which tunes it."
+)
+
+
+def test_a_passage_statement_pointing_back_counts_what_it_points_back_to() -> None:
+    """In a passage of a long file, "It is tuned …" speaks of what the sentence before it
+    spoke of: its words count for it too, so the answer outranks a sentence that
+    shares as many of the question's words by itself."""
+    question = "Which function tunes the thread switching mechanism?"
+    passage = SourceText(
+        id="p", citation=1, title="What's New › Multi-threading", url="new.txt#L1-9",
+        text=GIL_SECTION, lines=(1, 9),
+    )  # fmt: skip
+    assert _ranked_first([passage], question).startswith("It is tuned")
+    # In a whole entry "This"/"It" stands mostly for the entry's subject: no inheritance.
+    entry = passage.model_copy(update={"url": "new.txt", "lines": None})
+    assert _ranked_first([entry], question).startswith("The thread switching")
