@@ -26,7 +26,8 @@ SCHEMA_VERSION = "12"  # 3: front-matter titles, table row groups, heading lines
 # interrupts, HTML <code> outside <pre> (f98133b changed the text read, not the schema);
 # 11: an HTML permalink mark ('¶' in a heading's <a href="#…">) is not text; 12: a '.txt'
 # with reST markup read as reST (Sphinx's 'name.rst.txt'), wrapped roles, reST links,
-# literal blocks as code
+# literal blocks as code; Markdown without template tags, admonition markers and inline
+# HTML tags
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

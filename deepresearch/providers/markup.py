@@ -22,10 +22,9 @@ def as_rendered(text: str) -> str:
     """Markdown as a reader sees it rendered: without its HTML comments ('<!-- YAML added:
     v8.3.0 -->') and link reference definitions, its reference links as their text
     ('[`dns.lookup()`][]' reads `dns.lookup()`); a bracket whose label nothing defines is
-    text ('a[i][j]'). Code blocks are kept as written (a page showing HTML), and every line
+    text ('a[i][j]'); without template tags, admonition markers and inline HTML tags (see
+    _TEMPLATE_TAG). Code blocks are kept as written (a page showing HTML), and every line
     break stays, so line numbers still match the file."""
-    if "<!--" not in text and "[" not in text:
-        return text
     labels = {_label(m[1]) for m in _LINK_DEFINITION.finditer(text)}
 
     def link(m: re.Match[str]) -> str:
@@ -35,10 +34,11 @@ def as_rendered(text: str) -> str:
     prose: list[str] = []  # the lines since the last code fence
 
     def flush() -> None:
-        chunk = _COMMENT.sub(lambda m: "\n" * m[0].count("\n"), "\n".join(prose))
+        chunk = _COMMENT.sub(_line_breaks, "\n".join(prose))
+        chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
         if labels:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
-        out.extend(chunk.split("\n"))
+        out.extend(_without_html_tags(line) for line in chunk.split("\n"))
         prose.clear()
 
     fenced = False
@@ -79,6 +79,40 @@ def mdx_rendered(text: str) -> str:
         out.append(line)
     joined = "\n".join(out)
     return _JSX_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), joined)
+
+
+# What a Markdown site's renderer turns into something else or nothing, outside code: a
+# template tag (Liquid/Jinja '{% include … %}', Hugo '{{< note >}}'), an admonition's marker
+# line (MkDocs '!!! note "Title"', Docusaurus and VitePress ':::tip' and ':::'), a GitHub
+# alert's '[!NOTE]', and inline HTML tags ('<code>', '<br>', '<details>'), whose text stays.
+_TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{[<%].*?[>%]\}\}", re.DOTALL)
+_ADMONITION = re.compile(
+    r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
+    re.MULTILINE,
+)
+_HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def _line_breaks(m: re.Match[str]) -> str:
+    """What a dropped stretch leaves: its line breaks, so no line moves."""
+    return "\n" * m[0].count("\n")
+
+
+def _without_html_tags(line: str) -> str:
+    """A Markdown line without its inline HTML tags, their text kept ('<b>APP_CACHE</b>'
+    reads APP_CACHE, '<br>' a space); tags inside code spans are code."""
+    if "<" not in line:
+        return line
+    out, end = [], 0
+    for m in _CODE_SPAN.finditer(line):
+        out += [_HTML_TAG.sub(_tag_text, line[end : m.start()]), m[0]]
+        end = m.end()
+    return "".join([*out, _HTML_TAG.sub(_tag_text, line[end:])])
+
+
+def _tag_text(m: re.Match[str]) -> str:
+    return " " if m[0].lower().startswith("<br") else ""
 
 
 def _label(text: str) -> str:

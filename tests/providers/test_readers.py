@@ -218,3 +218,42 @@ def test_html_code_spans_read_as_markdown_code_spans(tmp_path: Path) -> None:
     assert "## Build --release" in lines  # headings and cells as before: no marks
     assert "cargo build" in lines  # the <pre> block's line, unmarked
     assert "| opt | level |" in lines
+
+
+SITE_PAGE = """# Configuration
+
+!!! note "Defaults"
+    The server listens on port 8080 unless `PORT` is set.
+
+:::tip Pro tip
+Use `--verbose` to see every request, or `<b>` in a code span.
+:::
+
+<details>
+<summary>Advanced options</summary>
+The cache directory defaults to <code>~/.cache/app</code>.<br>It is changed with
+the <b>APP_CACHE</b> variable.
+</details>
+
+{% include note.html content="a template tag" %}
+{{< warning >}}Hugo shortcodes wrap text.{{< /warning >}}
+
+> [!NOTE]
+> Alerts are text.
+"""
+
+
+def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
+    """MkDocs and Docusaurus admonitions, template tags and inline HTML read as the page
+    a site builds from the file shows them."""
+    path = tmp_path / "configuration.md"
+    path.write_text(SITE_PAGE, "utf-8")
+    doc = read_document(path)
+    assert "The server listens on port 8080" in doc.text and "!!!" not in doc.text
+    assert "Use `--verbose` to see every request, or `<b>` in a code span." in doc.text
+    assert ":::" not in doc.text and "Pro tip" not in doc.text
+    assert "defaults to ~/.cache/app. It is changed with\nthe APP_CACHE variable." in doc.text
+    assert "<" not in doc.text.replace("`<b>`", "")  # tags gone, code spans as written
+    assert "template tag" not in doc.text and "Hugo shortcodes wrap text." in doc.text
+    assert "[!NOTE]" not in doc.text and "Alerts are text." in doc.text
+    assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
