@@ -111,7 +111,7 @@ class CorpusSearch:
         if not root.exists():
             raise CorpusError(
                 f"The corpus folder {str(root)!r} does not exist. "
-                "Pass an existing folder of .md/.txt/.html/.pdf files (--corpus DIR)."
+                "Pass an existing folder of documents (.md, .txt, .html, .pdf…: --corpus DIR)."
             )
         if not root.is_dir():
             raise CorpusError(

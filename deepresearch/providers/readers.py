@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
-from deepresearch.providers import encodings, page_chrome, pdf_outline
+from deepresearch.providers import asciidoc, encodings, page_chrome, pdf_outline
 from deepresearch.providers.markup import (
     as_rendered,
     first_title,
@@ -33,7 +33,7 @@ from deepresearch.providers.markup import (
 from deepresearch.providers.passages import looks_like_markdown
 from deepresearch.text import AUXILIARY_VERBS
 
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".rst"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".rst", *asciidoc.EXTENSIONS})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
@@ -255,9 +255,11 @@ def _read_text(path: Path) -> Document:
     decoded, encoding = _decode_text(path)
     text, meta_title = front_matter(decoded)
     suffix = path.suffix.lower()
-    markdown = suffix in (".md", ".markdown", ".mdx")
+    markdown = suffix in (".md", ".markdown", ".mdx", *asciidoc.EXTENSIONS)
     if suffix == ".mdx":
         text = mdx_rendered(text)
+    elif suffix in asciidoc.EXTENSIONS:
+        text = asciidoc.asciidoc_rendered(text)
     # A '.txt' with reST's directives or roles is reST though a code line opens with '#'.
     rst = suffix == ".rst" or (suffix == ".txt" and looks_like_rst(text))
     if rst or (suffix == ".txt" and not looks_like_markdown(text)):

@@ -318,14 +318,14 @@ def test_a_folder_with_nothing_readable_raises_corpus_error_saying_what_it_holds
     empty.mkdir()
     with pytest.raises(CorpusError, match=r"has no document .*\(it is empty; readable: .*\.md"):
         asyncio.run(CorpusSearch(empty).search("anything", max_results=5))
-    for name in ("guide.adoc", "intro.adoc", "logo.png"):
-        (empty / name).write_text("= Guide", encoding="utf-8")
-    with pytest.raises(CorpusError, match=r"it holds 2 \.adoc, 1 \.png files"):
+    for name in ("guide.docx", "intro.docx", "logo.png"):
+        (empty / name).write_text("Guide", encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"it holds 2 \.docx, 1 \.png files"):
         CorpusSearch(empty).index()
     (empty / "notes.md").write_text("  \n", encoding="utf-8")  # readable, but says nothing
     with pytest.warns(CorpusWarning), pytest.raises(CorpusError, match=r"notes\.md was skipped"):
         CorpusSearch(empty).index()
-    (empty / "notes.md").write_text("# Notes\n\nThe guide is written in AsciiDoc.", "utf-8")
+    (empty / "notes.md").write_text("# Notes\n\nThe guide is written in Word.", "utf-8")
     assert CorpusSearch(empty).index().added == 1  # one readable file is enough
 
 
