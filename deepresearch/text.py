@@ -254,8 +254,41 @@ def words(text: str) -> list[str]:
     return out
 
 
+# English irregular past forms and their verbs ("arose" → "arise"), so a question asking
+# "when did it arise" matches a source saying "it arose". Only forms that are not also a
+# common noun or adjective ("found", "rose", "saw", "left", "felt", "ground", "thought"
+# stay as they are). English morphology, not a topic's words.
+_IRREGULAR_PAST = {
+    form: verb
+    for verb, forms in {
+        "arise": "arose arisen", "begin": "began begun", "break": "broke broken",
+        "bring": "brought", "build": "built", "buy": "bought", "catch": "caught",
+        "choose": "chose chosen", "come": "came", "deal": "dealt", "dig": "dug",
+        "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell",
+        "fight": "fought", "flee": "fled", "fly": "flew flown", "forbid": "forbade forbidden",
+        "forget": "forgot forgotten", "freeze": "froze frozen", "give": "gave given",
+        "go": "went gone", "grow": "grew grown", "hang": "hung", "hide": "hid hidden",
+        "hold": "held", "keep": "kept", "lead": "led", "lose": "lost", "mean": "meant",
+        "meet": "met", "overthrow": "overthrew overthrown", "pay": "paid",
+        "ride": "rode ridden", "run": "ran", "say": "said", "sell": "sold", "send": "sent",
+        "shake": "shook shaken", "sing": "sang sung", "sink": "sank sunk",
+        "slay": "slew slain", "speak": "spoke spoken", "spend": "spent", "stand": "stood",
+        "steal": "stole stolen", "strike": "struck stricken", "swear": "swore sworn",
+        "swim": "swam swum", "take": "took taken", "teach": "taught",
+        "throw": "threw thrown", "understand": "understood",
+        "undertake": "undertook undertaken", "wake": "woke woken", "wear": "wore worn",
+        "weep": "wept", "win": "won", "withdraw": "withdrew withdrawn",
+        "write": "wrote written",
+    }.items()
+    for form in forms.split()
+}  # fmt: skip
+
+
 def stem(word: str) -> str:
-    """A light plural stripper: enough to match 'empires'/'empire', 'diseases'/'disease'."""
+    """A light plural stripper: enough to match 'empires'/'empire', 'diseases'/'disease';
+    an irregular past form reads as its verb ('arose' → 'arise')."""
+    if word in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[word]
     if len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:

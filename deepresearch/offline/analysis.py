@@ -465,7 +465,7 @@ def _gaps(
     titles = [s.title for s in sources]
     gaps: list[GapDraft] = []
     for i, part in enumerate(parts):
-        if kept_for.get(i) or part.text in inputs.answered_parts:
+        if kept_for.get(i) or part.text in inputs.answered_parts or part.scene:
             continue
         earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
         texts = [" ".join(units[sid]) for sid in earlier]

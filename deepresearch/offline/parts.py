@@ -68,6 +68,10 @@ class Part:
     text: str  # the part as asked, standing alone where the question allows it
     query: str  # its content words, for search
     refers_back: bool  # it says "he"/"it"/"that ...": it hangs on an earlier part's answer
+    # It only sets the scene for the question after it ("Besides directing", "In the
+    # architecture document's budget section"): searched, since its words are what the
+    # question is about, but it asks nothing, so it is never an unanswered part.
+    scene: bool = False
 
     @property
     def terms(self) -> set[str]:
@@ -138,7 +142,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
             query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
-        parts.append(Part(piece, " ".join(query_words) or piece, refers))
+        scene = n < len(pieces) - 1 and sets_scene(piece)
+        parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
 
 
@@ -233,13 +238,34 @@ def _split_clauses(text: str) -> list[str]:
 
 
 QUESTION_WORDS = frozenset(["what", "how", "why", "when", "where", "who", "whom", "whose", "which"])
-_QUESTION_WORD = re.compile(rf"\b(?:{'|'.join(sorted(QUESTION_WORDS))})\b", re.IGNORECASE)
+# A question word opening the text (any case) or lower-case inside it: capitalised inside,
+# it is part of a name ("What's New In Python 3.2", "Doctor Who").
+_QUESTION_WORD = re.compile(
+    rf"^\W*(?i:{'|'.join(sorted(QUESTION_WORDS))})\b|\b(?:{'|'.join(sorted(QUESTION_WORDS))})\b"
+)
 # A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
 _ASKING_OPENER = re.compile(
     r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
     r"had|shall)\b",
     re.IGNORECASE,
 )
+
+
+# Words that open a phrase setting a scene rather than asking: prepositions and
+# subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
+# 256 into a u8, …").
+_SCENE_OPENERS = frozenset(
+    [*_PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
+     "if", "although", "though", "while", "whereas", "since", "as", "because", "given"]
+)  # fmt: skip
+
+
+def sets_scene(piece: str) -> bool:
+    """Whether a piece before the question's next one only sets its scene: it opens with a
+    preposition or a subordinating conjunction and neither asks nor describes a thing to
+    identify ("In the What's New document for Python 2.0, which switch …")."""
+    first = words(piece)[:1]
+    return bool(first) and first[0] in _SCENE_OPENERS and not _asks(piece)
 
 
 def _asks(piece: str) -> bool:

@@ -35,6 +35,7 @@ KIND_REACH = 3  # words after "which"/"what" that say what kind of thing it asks
 RELATION_WORDS = 2
 RELATION_LETTERS = 4  # a word this long can name a relation ("wife", "born")
 _AUXILIARIES = frozenset(AUXILIARY_VERBS.split("|"))
+_DO = frozenset(["do", "does", "did"])  # an auxiliary whose main verb comes after the subject
 # A part asking who, where, or which thing stands in a relation to a thing it names.
 _ASKS_ENTITY = re.compile(
     rf"^\W*(?:(?:in|at|from|to|by|for|with|of|on)\s+)?"
@@ -90,6 +91,13 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
         and w not in named | QUESTION_WORDS | _AUXILIARIES
         and w not in STOPWORDS
     ]
+    # "What sport did Dhyan Chand play": the kind, before "did", names the answer's
+    # category, which its sources seldom say ("a field hockey player"); with no word
+    # besides it, the part asks no relation to say. ("What colour is the TARDIS" asks the
+    # kind of the thing itself: checked.)
+    after = [w for written in part.split()[len(kind) + 1 : len(kind) + 2] for w in words(written)]
+    if after[:1] and after[0] in _DO and set(asked) <= set(kind):
+        return [], [], set()
     return asked, names, named
 
 

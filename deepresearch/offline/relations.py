@@ -105,7 +105,7 @@ _BY_NAME = re.compile(r"\bby\s+[A-Z][\w'’\-]*")
 
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
-# a unit of length or weight.
+# a unit of length or weight, or a share.
 # "How long is the Limpopo River" asks its length, or a duration ("how long is a day on
 # Mars"); "how long did the dynasty rule" is answered by a reign's years: not checked.
 _ASKS_MEASURE = re.compile(
@@ -118,7 +118,9 @@ _UNITS = (
     r"|lbs?|pounds?|t|tonnes?|tons?"
 )
 _NUMBER = r"\d(?:[\d,.]*\d)?\s*(?:-\s*)?"
-_MEASURE = re.compile(rf"{_NUMBER}(?:{_UNITS})\b")
+# A share is a measure too: "how far did mortality fall", "how high is inflation" are
+# answered by "from 18% to less than 2%".
+_MEASURE = re.compile(rf"{_NUMBER}(?:(?:{_UNITS})\b|%|per\s?cent\b)")
 _LENGTH_OR_TIME = re.compile(
     rf"{_NUMBER}(?:{_UNITS}|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b"
 )

@@ -64,7 +64,7 @@ def check_parts(state: ResearchState) -> tuple[list[str], int]:
             if i in addressed and not gap.addressed:
                 gap.addressed = True
                 closed += 1
-        if i in addressed or standing:
+        if i in addressed or standing or part.scene:
             continue
         if (told := _told(state, parts, i)) is not None:
             told.priority = 1  # the model's own gap for the part: unanswered, not minor

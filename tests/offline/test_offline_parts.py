@@ -11,6 +11,7 @@ from deepresearch.offline.parts import (
     follows_names,
     is_question,
     question_parts,
+    sets_scene,
 )
 from deepresearch.text import words
 
@@ -48,7 +49,7 @@ def test_parts_beyond_the_limit_share_the_last_part() -> None:
         "Compare Athens, Sparta, Corinth, Thebes, Argos and Megara, and who led each?"
     )
     assert len(parts) == MAX_PARTS
-    assert {"argos", "megara", "led"} <= parts[-1].terms  # nothing asked is dropped
+    assert {"argos", "megara", "lead"} <= parts[-1].terms  # nothing asked is dropped
 
 
 def test_entity_questions_are_told_apart_by_syntax() -> None:
@@ -351,3 +352,25 @@ def test_a_title_with_small_words_inside_is_one_thing_in_a_list() -> None:
     # not gathered as a title: capitals alone cut it at "with the"
     cut = question_parts(question, ["War and Peace"])
     assert "When were Gone with War and Peace published" in [p.text for p in cut]
+
+
+def test_a_leading_phrase_that_only_sets_the_scene_is_a_scene_part() -> None:
+    """Searched with the rest, since its words are what the question is about, but never
+    an unanswered part: it asks nothing."""
+    parts = question_parts(
+        "Besides directing, what else did the director of Bicycle Thieves do?"
+    )
+    assert [(p.text, p.scene) for p in parts] == [
+        ("Besides directing", True),
+        ("what else did the director of Bicycle Thieves do", False),
+    ]
+    assert sets_scene("According to the Phase 6 plan") and sets_scene("If I put 256 into a u8")
+    assert not sets_scene("In which year did the war end")  # asks
+    assert not sets_scene("In the sport that the Bambino played")  # describes a thing
+    # the last part is asked whatever it opens with
+    assert not question_parts("Tell me about Rome, in short")[-1].scene
+
+
+def test_a_capitalised_question_word_inside_a_name_asks_nothing() -> None:
+    assert not is_question("In the What's New document for Python 2.0")
+    assert is_question("WHO founded Rome") and is_question("Tell me who founded Rome")

@@ -55,6 +55,10 @@ def _part(question: str) -> Part:
         # where a described thing comes from, what a thing is: not a relation to a name
         ("Where did the painter of The Garden of Earthly Delights come from", []),
         ("What is the Higgs boson", []),
+        # the kind before "did" is the answer's category ("a field hockey player" never
+        # says "sport"), and "play" says no relation: nothing to check
+        ("What sport did Dhyan Chand play", []),
+        ("Which city was Mozart born in", ["city", "born"]),
     ],
 )
 def test_the_relation_a_part_asks_for(part: str, asked: list[str]) -> None:

@@ -212,6 +212,9 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     assert reason == "no finding drawn for it gives a measure of what it asks about"
     everest = (["Mount Everest"], "Its height was measured as 8,848.86\xa0m in 2020.")
     assert unmeasured("How tall is Mount Everest", [napoleon, everest]) is None
+    # a share answers how far a rate fell
+    fall = (["Ignaz Semmelweis"], "The maternal mortality rate dropped from 18% to 2%.")
+    assert unmeasured("how far did maternal mortality fall", [fall]) is None
     channel = (["Strait of Gibraltar"], "At its narrowest it is 7.7 nautical miles wide.")
     assert unmeasured("how wide is that channel at its narrowest", [channel]) is None
     # "how long is" asks a length or a time

@@ -389,3 +389,20 @@ async def test_a_part_gap_stays_open_when_other_parts_findings_hold_its_words() 
     assert gap.description == PART_GAP + RADIO_PART and not gap.addressed
     assert not result.ok
     assert session.report is not None and "Not answered" in session.report.markdown
+
+
+def test_a_part_that_only_sets_the_scene_never_opens_a_gap() -> None:
+    # "Besides directing" asks nothing: a model that answers the question after it
+    # leaves nothing unanswered.
+    state = ResearchState(question="Besides directing, who invented the telephone?")
+    state.sources.append(Source(id="src-1", citation=1, **DOCUMENTS[0]))
+    state.findings.append(
+        Finding(
+            id="f-1",
+            content="Alexander Graham Bell invented the telephone.",
+            source_ids=["src-1"],
+            category="who invented the telephone",
+        )
+    )
+    assert check_parts(state) == ([], 0)
+    assert state.gaps == []
