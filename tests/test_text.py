@@ -118,7 +118,7 @@ def test_terms_match_whatever_their_accents_and_apostrophes() -> None:
 
 
 def test_an_irregular_past_form_reads_as_its_verb() -> None:
-    """"When did Peking opera arise" matches "It arose in Beijing"; a form that is also a
+    """ "When did Peking opera arise" matches "It arose in Beijing"; a form that is also a
     common noun stays ("rose", "found")."""
     assert {"arise", "win", "fight"} <= term_set("It arose, fought and won.")
     assert {"rose", "found"} <= term_set("The rose was found.")

@@ -357,9 +357,7 @@ def test_a_title_with_small_words_inside_is_one_thing_in_a_list() -> None:
 def test_a_leading_phrase_that_only_sets_the_scene_is_a_scene_part() -> None:
     """Searched with the rest, since its words are what the question is about, but never
     an unanswered part: it asks nothing."""
-    parts = question_parts(
-        "Besides directing, what else did the director of Bicycle Thieves do?"
-    )
+    parts = question_parts("Besides directing, what else did the director of Bicycle Thieves do?")
     assert [(p.text, p.scene) for p in parts] == [
         ("Besides directing", True),
         ("what else did the director of Bicycle Thieves do", False),
