@@ -1,5 +1,6 @@
 """Fixtures and helpers shared by the provider tests: the loopback vendor servers, the
-output type they are asked for, a sleep that records instead of waiting, an empty search.
+output type they are asked for, a sleep that records instead of waiting, an empty search,
+a file read as the corpus reads it.
 
 The test modules import the plain helpers with ``from .conftest import ...`` (this folder
 is a package for that reason); pytest injects the fixtures by name.
@@ -8,17 +9,26 @@ is a package for that reason); pytest injects the fixtures by name.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
 
 from deepresearch.providers.anthropic_messages import AnthropicMessages
 from deepresearch.providers.openai_chat import OpenAIChat
+from deepresearch.providers.readers import Document, read_document
 from deepresearch.providers.tavily_search import TavilySearch
 from deepresearch.roles import RoleSpec
 from deepresearch.state import AgentRole, Phase
 from deepresearch.testing import EmptySearch
 from deepresearch.testing.vendor_servers import AnthropicServer, OpenAIServer
+
+
+def read_as(folder: Path, name: str, text: str) -> Document:
+    """``text`` saved as ``folder/name`` and read as the corpus reads that file."""
+    path = folder / name
+    path.write_text(text, "utf-8")
+    return read_document(path)
 
 
 class Verdict(BaseModel):

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from deepresearch.providers.asciidoc import asciidoc_rendered
 from deepresearch.providers.passages import split_passages
-from deepresearch.providers.readers import read_document
+
+from .conftest import read_as
 
 GUIDE = """= Deployment Guide
 :toc: left
@@ -51,9 +52,7 @@ include::partials/footer.adoc[]
 
 
 def test_asciidoc_reads_as_its_markdown_with_every_line_in_place(tmp_path: Path) -> None:
-    path = tmp_path / "guide.adoc"
-    path.write_text(GUIDE, "utf-8")
-    doc = read_document(path)
+    doc = read_as(tmp_path, "guide.adoc", GUIDE)
     assert doc.title == "Deployment Guide"
     assert "See the install page,\nthe website and the limits." in doc.text
     assert "The service needs Java 17 or newer." in doc.text

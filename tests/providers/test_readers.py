@@ -7,6 +7,8 @@ from pathlib import Path
 from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.providers.readers import read_document
 
+from .conftest import read_as
+
 API_PAGE = """# DNS
 
 <!--introduced_in=v0.10.0-->
@@ -132,9 +134,7 @@ Text again.
 def test_a_txt_file_with_rst_markup_reads_as_rst(tmp_path: Path) -> None:
     """Sphinx publishes its sources as 'name.rst.txt': a '.txt' with roles and directives
     is reST by content, though a line opens with '#' as a Markdown heading would."""
-    path = tmp_path / "3.2.rst.txt"
-    path.write_text(SPHINX_SOURCE, "utf-8")
-    doc = read_document(path)
+    doc = read_as(tmp_path, "3.2.rst.txt", SPHINX_SOURCE)
     assert doc.title == "What's New In Python 3.2"
     assert "tunable through\nsys.setswitchinterval(); see the threading\nguide and the " in doc.text
     assert "python-dev message." in doc.text and "mail.python.org" not in doc.text
@@ -177,9 +177,7 @@ Run yarn add foo.
 
 
 def test_mdx_reads_as_its_markdown(tmp_path: Path) -> None:
-    path = tmp_path / "install.mdx"
-    path.write_text(MDX_PAGE, "utf-8")
-    doc = read_document(path)
+    doc = read_as(tmp_path, "install.mdx", MDX_PAGE)
     assert doc.title == "Install"
     assert "Run yarn add foo." in doc.text
     for hidden in ("import", "@theme", "editors", "TabItem", "Note"):
@@ -246,9 +244,7 @@ the <b>APP_CACHE</b> variable.
 def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     """MkDocs and Docusaurus admonitions, template tags and inline HTML read as the page
     a site builds from the file shows them."""
-    path = tmp_path / "configuration.md"
-    path.write_text(SITE_PAGE, "utf-8")
-    doc = read_document(path)
+    doc = read_as(tmp_path, "configuration.md", SITE_PAGE)
     assert "The server listens on port 8080" in doc.text and "!!!" not in doc.text
     assert "Use `--verbose` to see every request, or `<b>` in a code span." in doc.text
     assert ":::" not in doc.text and "Pro tip" not in doc.text
