@@ -260,16 +260,21 @@ def _summary_picks(
     # Everest": Everest's entry, not Mount Tai's "tallest peak").
     leads = [f for f in giving if f in named] or giving or named
     picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
+    own = term_set(part)
     while len(picks) < room:
+        lead = picks[0].citations[:1] if picks else None
         options = [
             f
             for f in fresh
             if f not in picks
             and all(jaccard(term_set(f.content), term_set(p.content)) < 0.5 for p in picks)
+            # after the first, one that goes on from its source or says a word of the
+            # part: not a stray line ("Vladivostok is the largest city …" after the fall
+            # of maternal mortality)
+            and (not picks or f.citations[:1] == lead or term_set(f.content) & own)
         ]
         if not options:
             break
-        lead = picks[0].citations[:1] if picks else None
         picks.append(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )

@@ -301,7 +301,7 @@ def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() 
             1, "The 1918–1920 flu, caused by H1N1, was an exceptionally deadly pandemic.", deadly, 1
         ),
         finding(2, "The pandemic struck people across the world in several waves.", deadly, 1),
-        finding(3, "It infected about 500 million people, a third of the world.", deadly, 2),
+        finding(3, "The flu infected about 500 million people, a third of the world.", deadly, 2),
     ]
     line = summary_of(f"{deadly}?", found)
     assert line.index("500 million") < line.index("exceptionally deadly")
@@ -385,7 +385,10 @@ def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() 
     ]
     line = summary_of(f"{who}?", found)
     assert line.index("Ada Brandt") < line.index("green mineral")
-    found = [finding(1, "Glimmerite is a green mineral.", who, 1), finding(2, "It glows.", who, 2)]
+    found = [
+        finding(1, "Glimmerite is a green mineral.", who, 1),
+        finding(2, "Glimmerite glows.", who, 2),
+    ]
     line = summary_of(f"{who}?", found)
     assert line.index("green mineral") < line.index("glows")
 
@@ -474,9 +477,9 @@ def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
 
 def test_a_part_has_at_most_two_summary_findings_and_a_one_part_question_three() -> None:
     texts = [
-        ("Harvey was born in Folkestone.", 2),
-        ("Harvey studied at Padua.", 3),
-        ("Harvey published De Motu Cordis.", 4),
+        ("Harvey described the circulation in Folkestone.", 2),
+        ("Harvey studied the circulation at Padua.", 3),
+        ("Harvey published the circulation in De Motu Cordis.", 4),
     ]
     two_parts = summary_of(CIRCULATION, circulation(texts))
     assert sum(t in two_parts for t, _ in texts) == 2
@@ -511,7 +514,10 @@ def test_a_later_part_does_not_repeat_a_finding_an_earlier_part_summarised() -> 
     summary = summary_of(CIRCULATION, found)
     line = next(x for x in summary.splitlines() if x.startswith(f"- **{WHO}?**"))
     assert summary.count(shared) == 1
-    assert "Ibn al-Nafis" in line and "Galen" in line
+    assert "Ibn al-Nafis" in line
+    # a line's second finding goes on from its first one's source or says a word of the
+    # part: Galen's liver is not how the circulation was first described
+    assert "Galen" not in line
 
 
 def test_the_summary_states_a_part_in_prose_before_quoting_a_code_line() -> None:
