@@ -370,7 +370,8 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     neither speaks of the other: the findings are about a pet and about unicorns, not his
     pet unicorn. Every sentence of the entry on a thing the part names speaks of that
     thing ("the younger brother of Rajyavardhana" in *Harsha*, for "Harsha's elder
-    brother"), though it calls it otherwise ("Harshavardhana")."""
+    brother"), though it calls it otherwise ("Harshavardhana"); so does the entry on a
+    thing it gives by a common noun ("it" in *Almond*, for "almonds")."""
     if _COMPARES.search(text):
         return False  # "marmots vs porcupines": each is found in its own entry, as asked
     described = [g for g in _described(text, own) if len(g) > 1]
@@ -378,7 +379,11 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
         return False
     words = described + [{w} for w in own if not any(w in g for g in described)]
-    named = set().union(*(text_roots(n) for n in _names(text)))
+    # an entry on a thing the part names, or gives by a common noun (*Almond* for "how are
+    # almonds related to peaches": "Along with the peach, it is classified …")
+    asked = text_roots(_readable(text))
+    held = [r for t in titles if (r := _title_roots(t)) and _held(r, asked)]
+    named = set().union(*(text_roots(n) for n in _names(text)), *held)
     return not any(
         sum(says_any(w, roots | on) for w in words) >= 2
         for s in statements

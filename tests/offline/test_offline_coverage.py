@@ -210,6 +210,23 @@ def test_the_entry_on_a_thing_named_speaks_of_it_in_every_sentence() -> None:
     assert reason is not None and "apart" in reason
 
 
+def test_the_entry_on_a_thing_given_by_a_common_noun_speaks_of_it_in_every_sentence() -> None:
+    # "it" in *Almond* is the almond: its peach line speaks of both things asked about
+    question = "how are almonds related to peaches"
+    almond = (
+        "Almond The almond is a species of tree from the genus Prunus. "
+        "Along with the peach, it is classified in the subgenus Amygdalus."
+    )
+    peach = "Peach The peach is a deciduous tree that bears edible juicy fruits."
+    said = [almond, peach]
+    assert unanswered_reason(part(question, 0), said, said, ["Almond", "Peach"]) is None
+    # another source's "it" is its own subject
+    olive = "Olive The olive is a species of small tree. Like the peach, it is a drupe."
+    said = [olive, peach]
+    reason = unanswered_reason(part(question, 0), said, said, ["Olive", "Almond", "Peach"])
+    assert reason is not None and "apart" in reason
+
+
 def test_things_compared_are_found_apart_as_asked() -> None:
     question = "marmots vs porcupines, which is the bigger rodent?"
     marmot = "Marmot Marmots are the heaviest members of the squirrel family."
