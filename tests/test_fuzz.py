@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,8 @@ def run_once(question: Any, knobs: dict[str, Any], files: list[bytes]) -> dr.Run
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+# Random bytes make files the corpus skips, saying so: that warning is the behaviour asked for.
+@pytest.mark.filterwarnings("ignore::deepresearch.providers.corpus.CorpusWarning")
 @given(
     question=questions,
     knobs=st.dictionaries(st.sampled_from(KNOBS), small_values, max_size=3),
