@@ -240,9 +240,8 @@ def _split_clauses(text: str) -> list[str]:
 QUESTION_WORDS = frozenset(["what", "how", "why", "when", "where", "who", "whom", "whose", "which"])
 # A question word opening the text (any case) or lower-case inside it: capitalised inside,
 # it is part of a name ("What's New In Python 3.2", "Doctor Who").
-_QUESTION_WORD = re.compile(
-    rf"^\W*(?i:{'|'.join(sorted(QUESTION_WORDS))})\b|\b(?:{'|'.join(sorted(QUESTION_WORDS))})\b"
-)
+_ASKING_WORD = "|".join(sorted(QUESTION_WORDS))
+_QUESTION_WORD = re.compile(rf"^\W*(?i:{_ASKING_WORD})\b|\b(?:{_ASKING_WORD})\b")
 # A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
 _ASKING_OPENER = re.compile(
     r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"

@@ -1,7 +1,8 @@
 """Plain-text markups read as a reader sees them rendered: Markdown without its comments
-and link definitions, MDX without its imports and component tags, reStructuredText without its directives and with its section titles
-as Markdown headings, YAML front matter read for a title. Every line stays where it is, so
-line numbers (which passages cite) still match the file."""
+and link definitions, MDX without its imports and component tags, reStructuredText
+without its directives and with its section titles as Markdown headings, YAML front
+matter read for a title. Every line stays where it is, so line numbers (which passages
+cite) still match the file."""
 
 from __future__ import annotations
 
@@ -77,8 +78,7 @@ def mdx_rendered(text: str) -> str:
             esm = bool(line.strip()) and (esm or bool(_ESM_START.match(line)))
             line = "" if esm else _JSX_TAG.sub("", line)
         out.append(line)
-    joined = "\n".join(out)
-    return _JSX_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), joined)
+    return _JSX_COMMENT.sub(_line_breaks, "\n".join(out))
 
 
 # What a Markdown site's renderer turns into something else or nothing, outside code: a
@@ -133,8 +133,9 @@ def rst_rendered(text: str) -> str:
     """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
     _changes:') with their indented blocks, and directive lines ('.. note::', with their
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
-    reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8). A footnote ('.. [1] …') is
-    text. Every line stays where it is, so line numbers still match the file."""
+    reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8); a literal
+    block and a code directive's content are fenced code. A footnote ('.. [1] …') is text.
+    Every line stays where it is, so line numbers still match the file."""
     lines = text.split("\n")
     out: list[str] = []
     code: list[int] = []  # lines that introduce a literal block ('Example::', '.. code::')
@@ -184,23 +185,21 @@ def _fence(lines: list[str], out: list[str], start: int) -> None:
     """The literal block after ``lines[start]`` fenced as Markdown code in ``out``: the
     lines indented past it, from the blank line after it (or the directive's own line,
     which reads as nothing) to the blank line after them, so no line moves."""
-    base = len(lines[start]) - len(lines[start].lstrip())
+    base = _indent(lines[start])
     first = start + 1
     while first < len(lines) and (not lines[first].strip() or _RST_OPTION.match(lines[first])):
         first += 1
-    if first >= len(lines) or len(lines[first]) - len(lines[first].lstrip()) <= base:
+    if first >= len(lines) or _indent(lines[first]) <= base:
         return  # no block follows
     last = first
     for i in range(first, len(lines)):
         if lines[i].strip():
-            if len(lines[i]) - len(lines[i].lstrip()) <= base:
+            if _indent(lines[i]) <= base:
                 break
             last = i
     # a directive's own line reads as nothing; after 'Example::', the blank line under it
     opening = start if not out[start].strip() else first - 1
     closing = last + 1
-    if opening <= start and out[start].strip():
-        return
     if out[opening].strip() or (closing < len(out) and out[closing].strip()):
         return  # no blank line to fence it with, and no line may move
     out[opening] = "```"
@@ -208,6 +207,10 @@ def _fence(lines: list[str], out: list[str], start: int) -> None:
         out[closing] = "```"
     else:
         out.append("```")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 # reStructuredText by content: a directive or target line ('.. note::', '.. _guide:') or
