@@ -318,3 +318,29 @@ def test_a_passage_statement_pointing_back_counts_what_it_points_back_to() -> No
     # In a whole entry "This"/"It" stands mostly for the entry's subject: no inheritance.
     entry = passage.model_copy(update={"url": "new.txt", "lines": None})
     assert _ranked_first([entry], question).startswith("The thread switching")
+
+
+def test_within_a_source_the_statement_giving_the_kind_asked_for_comes_first(
+    titled: Titled,
+) -> None:
+    # "Under which leader …" asks for a name; "In what year …" for a date. The restating
+    # statement matches the part about as well (other sources name Paradise Lost too), but
+    # gives neither.
+    opening = "John Milton was a poet."
+    restating = "Paradise Lost made the author famous."
+    answering = "He served as a civil servant under Oliver Cromwell."
+    dated = "He served as a civil servant from 1649."
+    (src,) = titled({"John Milton": f"{opening}\n{restating}\n{answering}\n{dated}"})
+    units = {src.id: [opening, restating, answering, dated]}
+    others = [term_set(f"Paradise Lost, the poem, {n}") for n in ("one", "two", "three")]
+    weights = relevance.Weights([term_set(src.text), *others])
+    for question, first in (
+        ("Under which leader did the author of Paradise Lost serve as a civil servant?", answering),
+        ("In what year did the author of Paradise Lost serve as a civil servant?", dated),
+    ):
+        parts = question_parts(question)
+        best, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
+        assert ranked[0][1] == first
+        # The order within the source changes; the source's own score does not.
+        assert best == max(score for score, _ in ranked)
+        assert best == next(score for score, unit in ranked if unit == restating)
