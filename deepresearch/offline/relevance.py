@@ -13,8 +13,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from deepresearch.offline.answer_kinds import answer_kind, gives
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
-from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.mentions import (
     TOKEN,
     document_names,
@@ -26,13 +26,13 @@ from deepresearch.offline.mentions import (
     opens_document,
     title_named,
 )
-from deepresearch.offline.parts import Part, asks_for_entity, asks_when, defines_name
+from deepresearch.offline.parts import Part, asks_for_entity, defines_name
 from deepresearch.offline.referents import expletive
 from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText
-from deepresearch.text import term_set, title_phrases, word_root
+from deepresearch.text import term_set, title_phrases, word_root, words
 
 SOURCES_PER_PART = 5  # sources kept per part; also a part's answerers while scoring
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
@@ -105,8 +105,8 @@ def part_scores(
     title counts as part of every statement: an entry on the thing asked about answers.
     Names and quoted phrases count as the question writes them (see ``wording``)."""
     wording = Wording.of(parts, [s.title for s in sources])
-    asked = set().union(*(p.terms for p in parts))
-    question = " ".join(p.text for p in parts).split()
+    asked = set(words(" ".join(p.text for p in parts)))
+    kinds = [answer_kind(p.text, names=True) for p in parts]
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
@@ -115,9 +115,9 @@ def part_scores(
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.
         context = _antecedents(units.get(src.id, []), said, passage=src.lines is not None)
-        kinds = _answer_kinds(units.get(src.id, []), asked | term_set(src.title), question)
+        known = asked | set(words(src.title))
         for i, part in enumerate(parts):
-            kind = _kind_asked(part)
+            kind = kinds[i]
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
                 score = weights.part_match(part, terms)
@@ -127,8 +127,7 @@ def part_scores(
                 score *= shares[pos]
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             best = max((r[0] for r in ranked), default=0.0)
-            # Within the source, a statement giving a new name comes first
-            given = {u for (sc, u), k in zip(ranked, kinds, strict=True) if kind in k and sc > 0}
+            given = {u for sc, u in ranked if kind and sc > 0 and gives(u, kind, known, part.text)}
             ranked.sort(key=lambda r: -(r[0] + (ANSWER_KIND_BONUS if r[1] in given else 0.0)))
             out[(src.id, i)] = (best, ranked)
     return out
@@ -152,32 +151,11 @@ def _antecedents(units: list[str], said: list[set[str]], *, passage: bool) -> li
     return out
 
 
-# Within a source, a statement giving the kind of answer a part asks for (a name for
-# "which …", "who", "where"; a date for "when", "what year") ranks as if it matched this
-# much more: "He also served as a civil servant for the Commonwealth of England under …
+# Within a source, a statement giving the kind of answer a part asks for (see
+# ``answer_kinds``: a name for "which …" or "where", a date for "when", a number for "how
+# many" …) ranks as if it matched this much more: "He also served as a civil servant for the Commonwealth of England under …
 # Oliver Cromwell" before "Paradise Lost elevated Milton's reputation …".
 ANSWER_KIND_BONUS = 0.05
-
-
-def _kind_asked(part: Part) -> str | None:
-    """ "date" for a part asking when or what year, "name" for one asking for another
-    entity, else None."""
-    if asks_when(part.text) or asks_year(part.text):
-        return "date"
-    return "name" if asks_for_entity(part.text) else None
-
-
-def _answer_kinds(units: list[str], known: set[str], question: list[str]) -> list[set[str]]:
-    """Per statement, the kinds of answer it gives: "name" when it gives a name neither
-    the question's nor the source's title (``known``: their words), "date" when it gives a
-    date the question does not."""
-    out: list[set[str]] = []
-    for unit in units:
-        kinds = {"date"} if gives_date(unit, question) else set()
-        if any(not term_set(e) <= known for e in entities(unit)):
-            kinds.add("name")
-        out.append(kinds)
-    return out
 
 
 def _share(unit: str) -> float:

@@ -5,18 +5,15 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.coverage import SUPERLATIVE_WORD, is_entry_on, says_any, text_roots
-from deepresearch.offline.dates import asks_year, gives_date
+from deepresearch.offline.answer_kinds import SUPERLATIVE, TOKEN_EDGES, answer_kind, gives
+from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.parts import (
-    asked_doer,
     asks_for_entity,
-    asks_when,
     is_question,
     points_back,
     question_word,
 )
 from deepresearch.offline.referents import PERSON_WORDS, Referents
-from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -129,7 +126,6 @@ DEFINITION_PENALTY = 0.2
 # "X is a …" in its first few words: what a definition looks like
 SAME_SOURCE_BONUS = 0.2  # a second finding from the first's source continues its answer
 _DEFINITION = re.compile(r"^\W*\w+(?:\s+\S+){0,5}?\s+(?:is|are|was|were)\s+(?:a|an|the)\b")
-_TOKEN_EDGES = ".,;:()[]\"'“”‘’"
 
 
 def _specifics(text: str, asked: set[str]) -> int:
@@ -137,82 +133,13 @@ def _specifics(text: str, asked: set[str]) -> int:
     ``asked``: capitalised words past the first, and anything with a digit."""
     found: set[str] = set()
     for i, token in enumerate(text.split()):
-        bare = token.strip(_TOKEN_EDGES)
+        bare = token.strip(TOKEN_EDGES)
         if not bare or not (any(ch.isdigit() for ch in bare) or (i and bare[0].isupper())):
             continue
         said = words(bare)
         if said and not set(said) <= asked:
             found.add(bare.lower())
     return len(found)
-
-
-# "When …" is answered by a statement giving a time, "how many …" by one giving a number:
-# the summary opens with the best-ranked finding that gives one, when any does.
-# "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
-# the question's verb (not "how he died", "how a steam engine works").
-_ASKS_NUMBER = re.compile(
-    r"\bhow\s+(?:many|much|[a-z]+\s+(?:is|are|was|were|did|does|do|can|will|has|have|had)\b)",
-    re.IGNORECASE,
-)
-# A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
-_AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
-# A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
-_YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
-
-
-def _answer_kind(part: str) -> str | None:
-    """ "time" for a part asking when (or what year), "now" for one asking what holds now
-    ("the current president"), "number" for one asking how many, how much or for a
-    measure ("how tall is"), "doer" for one asking who did something, "superlative" for
-    one asking for the first, last or most of a kind ("the first man on the Moon", "the
-    largest planet"), else None."""
-    if asks_when(part) or (question_word(part) and asks_year(part)):
-        return "time"
-    if asks_now(part):
-        return "now"
-    if asked_doer(part):
-        return "doer"
-    if question_word(part) and _ASKS_NUMBER.search(part):
-        return "number"
-    return "superlative" if question_word(part) and _SUPERLATIVE.search(part) else None
-
-
-def _gives(text: str, kind: str, asked: set[str], part: str) -> bool:
-    """Whether ``text`` gives an answer of ``kind`` (see _answer_kind) beyond the words
-    ``asked``: a year, decade or "century" for a time, a number or an amount but a year
-    for a number, the part's words said in the present tense for ``now``, the part's
-    superlative for a ``superlative``, a name said with the deed ("for the discovery of
-    penicillin", with Fleming's name, not the definition of penicillin) for a ``doer``
-    (the part's verb and doer noun)."""
-    tokens = [t for t in (token.strip(_TOKEN_EDGES) for token in text.split()) if t]
-    if kind == "time":
-        return gives_date(text, asked)
-    if kind == "superlative":
-        return _states_superlative(tokens, part)
-    if kind == "now":
-        return says_now(part, text) is True
-    if kind == "doer" and (doer := asked_doer(part)):
-        named = any(
-            i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked
-            for i, t in enumerate(tokens)
-        )
-        return named and says_any(text_roots(" ".join(doer)), text_roots(text))
-    return any(
-        _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
-    )
-
-
-def _states_superlative(tokens: list[str], part: str) -> bool:
-    """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
-    ("the first person to walk on the Moon" for "the first man on the Moon"; not
-    "second-largest" for "the largest") with another word of the part."""
-    m = _SUPERLATIVE.search(part)
-    if m is None:
-        return False
-    said = {t.lower() for t in tokens}
-    wanted = m[0].split()[-1].lower()
-    others = set(words(part)) - {wanted, "the"}
-    return wanted in said and bool(others & set(words(" ".join(tokens))))
 
 
 def _asks_what(part: str) -> bool:
@@ -239,7 +166,7 @@ def _summary_picks(
     back to one); then more of the same source's, not ones an earlier part's summary
     line already ``shown``, nor two that say the same."""
     asked = asked | set(words(part))
-    kind = _answer_kind(part)
+    kind = answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
     # the Moon": a definition stating the superlative asked for is no mere definition.
     define_ok = _asks_what(part) or kind == "superlative"
@@ -253,7 +180,7 @@ def _summary_picks(
         - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
         for f in fresh
     }
-    giving = [f for f in fresh if _gives(f.content, kind, asked, part)] if kind else []
+    giving = [f for f in fresh if gives(f.content, kind, asked, part)] if kind else []
     named = _naming(part, fresh, titles, persons)
     # The opening answer: one giving the kind asked for said of the thing the part
     # names, else one giving that kind, else one said of that thing ("How tall is Mount
@@ -327,11 +254,6 @@ def _summary_parts(
     return out
 
 
-# "the largest ocean", "the first emperor": a part asks for the one thing that is so,
-# which the entry on the kind (*Ocean*) does not name.
-_SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
-
-
 def _naming(
     part: str, findings: list[FindingBrief], titles: dict[int, str], persons: frozenset[int]
 ) -> list[FindingBrief]:
@@ -347,7 +269,7 @@ def _naming(
     # "which political system did he support": asked of a person an earlier part gives
     if points_back(part) and PERSON_WORDS.search(part):
         return [f for f in findings if f.citations and f.citations[0] in persons]
-    if asks_for_entity(part) or points_back(part) or _SUPERLATIVE.search(part):
+    if asks_for_entity(part) or points_back(part) or SUPERLATIVE.search(part):
         return []
     return [
         f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))

@@ -1,0 +1,91 @@
+"""The kind of answer a question part asks for, and whether a statement gives one.
+
+"When …" is answered by a statement giving a time, "how many …" by one giving a number,
+"who invented …" by one naming the doer with the deed, "which …" or "where …" by one giving
+a name. The analysis ranks a source's statements by it (the one that can answer first) and
+the report opens a part's summary with one that gives it. Syntax only: no topic words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.offline.coverage import SUPERLATIVE_WORD, says_any, text_roots
+from deepresearch.offline.dates import asks_year, gives_date
+from deepresearch.offline.parts import asked_doer, asks_for_entity, asks_when, question_word
+from deepresearch.offline.relations import asks_now, says_now
+from deepresearch.text import words
+
+# "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
+# the question's verb (not "how he died", "how a steam engine works").
+_ASKS_NUMBER = re.compile(
+    r"\bhow\s+(?:many|much|[a-z]+\s+(?:is|are|was|were|did|does|do|can|will|has|have|had)\b)",
+    re.IGNORECASE,
+)
+# A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
+_AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
+# A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
+_YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
+# "the largest ocean", "the first emperor": a part asks for the one thing that is so,
+# which the entry on the kind (*Ocean*) does not name.
+SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
+TOKEN_EDGES = ".,;:()[]\"'“”‘’"
+
+
+def answer_kind(part: str, *, names: bool = False) -> str | None:
+    """ "time" for a part asking when (or what year), "now" for one asking what holds now
+    ("the current president"), "doer" for one asking who did something, "number" for one
+    asking how many, how much or for a measure ("how tall is"), "superlative" for one
+    asking for the first, last or most of a kind ("the first man on the Moon", "the
+    largest planet"); with ``names``, "name" for another part asking for a thing it does
+    not name ("which government", "where"); else None."""
+    if asks_when(part) or (question_word(part) and asks_year(part)):
+        return "time"
+    if asks_now(part):
+        return "now"
+    if asked_doer(part):
+        return "doer"
+    if question_word(part) and _ASKS_NUMBER.search(part):
+        return "number"
+    if question_word(part) and SUPERLATIVE.search(part):
+        return "superlative"
+    return "name" if names and asks_for_entity(part) else None
+
+
+def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
+    """Whether ``text`` gives an answer of ``kind`` (see ``answer_kind``) beyond the
+    lower-case words ``asked``: a year, decade or "century" for a time, a number or an
+    amount but a year for a number, the part's words said in the present tense for
+    ``now``, the part's superlative for a ``superlative``, a name said with the deed ("for
+    the discovery of penicillin", with Fleming's name, not the definition of penicillin)
+    for a ``doer`` (the part's verb and doer noun), a name for a ``name``."""
+    tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
+    if kind == "time":
+        return gives_date(text, asked)
+    if kind == "superlative":
+        return _states_superlative(tokens, part)
+    if kind == "now":
+        return says_now(part, text) is True
+    if kind in ("doer", "name"):
+        named = any(
+            i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked
+            for i, t in enumerate(tokens)
+        )
+        doer = asked_doer(part) if kind == "doer" else None
+        return named and (doer is None or says_any(text_roots(" ".join(doer)), text_roots(text)))
+    return any(
+        _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
+    )
+
+
+def _states_superlative(tokens: list[str], part: str) -> bool:
+    """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
+    ("the first person to walk on the Moon" for "the first man on the Moon"; not
+    "second-largest" for "the largest") with another word of the part."""
+    m = SUPERLATIVE.search(part)
+    if m is None:
+        return False
+    said = {t.lower() for t in tokens}
+    wanted = m[0].split()[-1].lower()
+    others = set(words(part)) - {wanted, "the"}
+    return wanted in said and bool(others & set(words(" ".join(tokens))))
