@@ -32,7 +32,7 @@ from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText
-from deepresearch.text import term_set, title_phrases, word_root, words
+from deepresearch.text import stem, term_set, title_phrases, word_root, words
 
 SOURCES_PER_PART = 5  # sources kept per part; also a part's answerers while scoring
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
@@ -95,7 +95,15 @@ class Weights:
         own = part.own or part.terms
         weight = {t: self.idf(t) * (1.0 if t in own else BORROWED_SHARE) for t in part.terms}
         total = math.fsum(weight.values())
-        return math.fsum(w for t, w in weight.items() if t in terms) / total if total else 0.0
+        said = math.fsum(w for t, w in weight.items() if t in terms or _pieces_said(t, terms))
+        return said / total if total else 0.0
+
+
+def _pieces_said(term: str, terms: set[str]) -> bool:
+    """Whether a hyphenated ``term`` is said in ``terms`` as its separate words
+    ("second-highest" by "the second highest mountain")."""
+    pieces = term.split("-")
+    return len(pieces) > 1 and all(stem(p) in terms for p in pieces if p)
 
 
 def part_scores(

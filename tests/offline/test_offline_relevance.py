@@ -344,3 +344,15 @@ def test_within_a_source_the_statement_giving_the_kind_asked_for_comes_first(
         # The order within the source changes; the source's own score does not.
         assert best == max(score for score, _ in ranked)
         assert best == next(score for score, unit in ranked if unit == restating)
+
+
+def test_a_hyphenated_word_of_the_part_is_matched_by_its_words_apart() -> None:
+    parts = question_parts("Which range holds the world's second-highest peak?")
+    weights = relevance.Weights([term_set("a b c")])
+    apart = term_set("K2 is the second highest peak of the range.")
+    assert weights.part_match(parts[0], apart) == weights.part_match(
+        parts[0], apart | {"second-highest"}
+    )
+    # one of its words alone does not say it
+    one = term_set("Everest is the highest peak of the range.")
+    assert weights.part_match(parts[0], one) < weights.part_match(parts[0], apart)
