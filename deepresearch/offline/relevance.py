@@ -203,6 +203,8 @@ def source_scores(
     for i in range(len(parts)):
         asked = (term_set(question), names)
         bridged = _bridged(i, parts, sources, (statement, said), answerers, asked)
+        for sid, strength in _naming_answer(parts[i], leaders[i], sources, units, said).items():
+            bridged[sid] = max(bridged.get(sid, 0.0), strength)
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
@@ -405,6 +407,38 @@ def _opening_match(
             scored = [score for score, unit in statement[(s.id, i)][1] if unit in first]
             if scored:
                 out[(s.id, i)] = scored[0]
+    return out
+
+
+def _naming_answer(
+    part: Part,
+    leaders: list[SourceText],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    said: dict[str, list[str]],
+) -> dict[str, float]:
+    """Sources that name the entry answering what a part describes and state what the
+    part asks of it that the entry does not: "The Russian novel in verse … was turned into
+    an opera: by which composer" — *Eugene Onegin* states the novel, not the opera, and
+    *Pyotr Ilyich Tchaikovsky* names "the opera Eugene Onegin". As strong as the share of
+    those unstated words they state. Only when the leading entry states most of the part's
+    own words and the question does not name it."""
+    if not leaders:
+        return {}
+    top = leaders[0]
+    own = part.own or part.terms
+    stated = term_set(f"{top.title} {' '.join(units.get(top.id, []))}")
+    unstated = own - stated
+    name = name_words(top.title)
+    if not unstated or 2 * len(own & stated) < len(own) or term_set(top.title) <= part.terms:
+        return {}
+    out: dict[str, float] = {}
+    for src in sources:
+        if src.id == top.id or not mentions_name(said.get(src.id, []), name, linked=False):
+            continue
+        share = len(unstated & term_set(" ".join(units.get(src.id, [])))) / len(unstated)
+        if share:
+            out[src.id] = share
     return out
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from deepresearch.offline import relevance
 from deepresearch.offline.mentions import TOKEN
 from deepresearch.offline.parts import Part, question_parts
@@ -356,3 +358,29 @@ def test_a_hyphenated_word_of_the_part_is_matched_by_its_words_apart() -> None:
     # one of its words alone does not say it
     one = term_set("Everest is the highest peak of the range.")
     assert weights.part_match(parts[0], one) < weights.part_match(parts[0], apart)
+
+
+def test_an_entry_naming_the_described_thing_with_what_is_asked_of_it_is_bridged(
+    titled: Titled,
+) -> None:
+    # The novel's entry states the description, not the opera; the composer's entry
+    # names the novel and states "opera" and "composer"; the other novel names nothing.
+    question = (
+        "The Russian novel in verse published in 1825 was turned into an opera: by which composer?"
+    )
+    srcs = titled(
+        {
+            "Eugene Onegin": "Eugene Onegin is a Russian novel in verse published in 1825.",
+            "Pyotr Ilyich Tchaikovsky": "Pyotr Ilyich Tchaikovsky was a Russian composer "
+            "whose works include the opera Eugene Onegin.",
+            "Anna Karenina": "Anna Karenina is a Russian novel in verse published in 1877, "
+            "admired by Tchaikovsky.",
+        }
+    )
+    (part,) = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    bridged = relevance._naming_answer(part, srcs, srcs, units, _said(srcs))
+    assert bridged == {"src-2": pytest.approx(2 / 3)}  # "opera", "composer"; not "turned"
+    # None when the leading entry states few of the part's own words: the composer's
+    # entry is no answer to the description, so what names it is no hop.
+    assert relevance._naming_answer(part, srcs[1:2], srcs, units, _said(srcs)) == {}
