@@ -1,0 +1,47 @@
+"""The kind of answer a part asks for, and whether a statement gives one."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepresearch.offline.answer_kinds import answer_kind, gives
+
+
+@pytest.mark.parametrize(
+    ("part", "kind"),
+    [
+        ("When did the Berlin Wall fall", "time"),
+        ("In what year was the bridge finished", "time"),
+        ("Who is the current president of France", "now"),
+        ("Who invented the telephone", "doer"),
+        ("How tall is Mount Everest", "number"),
+        ("Which is the largest planet", "superlative"),
+        ("Under which government did he serve", None),
+        ("What is democracy", None),
+    ],
+)
+def test_the_kind_a_part_asks_for(part: str, kind: str | None) -> None:
+    assert answer_kind(part) == kind
+
+
+def test_a_part_asking_for_a_thing_it_does_not_name_asks_for_a_name_when_names_count() -> None:
+    assert answer_kind("Under which government did he serve", names=True) == "name"
+    assert answer_kind("Where did she work", names=True) == "name"
+    assert answer_kind("What is democracy", names=True) is None
+    # a more specific kind wins
+    assert answer_kind("Which year did it end", names=True) == "time"
+
+
+def test_a_statement_gives_a_name_only_beyond_the_words_asked() -> None:
+    part = "Under which government did the author of Paradise Lost serve"
+    asked = {"under", "which", "government", "author", "paradise", "lost", "serve"}
+    assert gives("He served under Oliver Cromwell.", "name", asked, part)
+    assert not gives("Paradise Lost made him famous.", "name", asked, part)
+    assert not gives("He served the government for years.", "name", asked, part)
+
+
+def test_a_statement_gives_a_time_or_a_number_beyond_the_question() -> None:
+    assert gives("It was completed in 1998.", "time", {"when"}, "When was it completed")
+    assert not gives("It was completed in 1998.", "time", {"1998"}, "Was it done in 1998")
+    assert gives("It stands 8,849 metres high.", "number", set(), "How tall is it")
+    assert not gives("It was built in 1931.", "number", set(), "How tall is it")
