@@ -433,12 +433,21 @@ def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]
     ``titled_words``: a pair of such things no source states together is a sign on its
     own, so "plants" may stand for *Plant*. Title words of TITLE_WORD letters at least."""
     roots = text_roots(_readable(text))
+    # "in which constellation does it lie": the word after "does it" is the part's verb,
+    # not a thing the entry *Lie* is on
+    verbs = {word_root(m["verb"].lower()) for m in _DO_VERB.finditer(text)}
     out: set[str] = set()
     for title in titles:
         title_roots = _title_roots(title)
         if title_roots and _held(title_roots, roots):
-            out |= {w for w in words if says_any({w}, title_roots)}
+            out |= {w for w in words if says_any({w}, title_roots) and word_root(w) not in verbs}
     return out
+
+
+_DO_VERB = re.compile(
+    r"\b(?:do|does|did)\s+(?:it|he|she|they|we|you|i)\s+(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
 
 
 def _speaks_of_both(

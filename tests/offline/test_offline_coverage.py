@@ -194,6 +194,20 @@ def test_a_part_about_things_found_only_apart_is_not_answered() -> None:
     assert unanswered_reason(part(question), kept, kept, ["Napoleon", "Pet", "Unicorn"]) is None
 
 
+def test_the_verb_after_does_it_is_no_thing_found_apart() -> None:
+    # "in which constellation does it lie": *Lie* was gathered, but "lie" is the verb;
+    # the one thing asked about, the constellation, is stated.
+    question = "What type of star is Arcturus, and in which constellation does it lie?"
+    said = ["Arcturus Arcturus is a red giant star in the northern constellation of Bootes."]
+    titles = ["Arcturus", "Constellation", "Lie"]
+    lie = "Lie A lie is an assertion that is believed to be false."
+    assert unanswered_reason(part(question, 1), said, [*said, lie], titles) is None
+    # the same words as things asked about are found apart
+    things = "What type of star is Arcturus, and in which constellation is the lie?"
+    reason = unanswered_reason(part(things, 1), said, [*said, lie], titles)
+    assert reason is not None and "apart" in reason
+
+
 def test_the_entry_on_a_thing_named_speaks_of_it_in_every_sentence() -> None:
     # *Harsha* calls him Harshavardhana: its "younger brother" line still speaks of Harsha.
     question = "Who was Harsha's elder brother?"
