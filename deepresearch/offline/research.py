@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from deepresearch.offline.bridges import bridge_entities, linked_entries
+from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
 from deepresearch.offline.parts import Part, agent_query, follows_names, question_parts
 from deepresearch.offline.statements import as_text, statements
 from deepresearch.roles import (
@@ -201,9 +201,11 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     part = _part_for(inputs.question, focus, titles)
     if not inputs.sources or not follows_names(part):
         return []
+    # the names the part gives decide first ("Metamorphoses" over "author", "life", "years")
+    named = term_set(" ".join(entities(part.text)))
     best = sorted(
         zip(titles, inputs.sources, strict=True),
-        key=lambda ts: -len(part.terms & term_set(f"{ts[0]}. {ts[1].text}")),
+        key=lambda ts: _stated(part.terms, named, term_set(f"{ts[0]}. {ts[1].text}")),
     )[:3]
     ranked = [f"{t}. {s.text}" for t, s in best]
     leads = [
@@ -218,6 +220,12 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     followed = {t.casefold() for t in inputs.links_followed}
     leads += _link_lead(part, best[0], titles, inputs.question, followed)
     return [lead for lead in leads if normalize_query(lead.query) not in ran]
+
+
+def _stated(terms: set[str], named: set[str], said: set[str]) -> tuple[int, int]:
+    """A sort key, best first: how many of a part's ``named`` words, then of its ``terms``,
+    a source's words (``said``) hold."""
+    return -len(named & said), -len(terms & said)
 
 
 def _link_lead(

@@ -209,6 +209,31 @@ def test_an_entity_question_follows_the_name_its_best_source_gives() -> None:
     assert research.reflect(again).refined_query != "Qin Shi Huang"
 
 
+def test_the_source_stating_the_name_the_part_gives_is_mined_for_bridges_first() -> None:
+    # Three entries state more of the part's common words ("author", "years", "life"),
+    # one its name ("Metamorphoses"): that one's names are followed.
+    question = "Where did the Metamorphoses' author spend the final years of his life?"
+    common = [
+        SourceText(
+            id=f"src-{n}", citation=n, title=f"Poet {n}",
+            text=f"The author Poet {n} spent the final years of his life writing. "
+            f"Kublai {n} was a friend.",
+        )
+        for n in (1, 2, 3)
+    ]  # fmt: skip
+    named = SourceText(
+        id="src-4", citation=4, title="Metamorphoses",
+        text="The Metamorphoses is a narrative poem by the poet Ovid.",
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query=question.rstrip("?"), queries_run=[question.rstrip("?")],
+        tool_calls_used=1, max_tool_calls=5, sources=[*common, named],
+        last_novelty={"new": 4},
+    )  # fmt: skip
+    out = research.reflect(inputs)
+    assert out.continue_searching and out.refined_query == "Ovid"
+
+
 def test_a_who_part_searches_its_words_with_the_doer_noun_first() -> None:
     # Entries word the answer as an agent noun ("the inventor of radio"), which the
     # part's verb does not match: that search comes before the bridge hops.
