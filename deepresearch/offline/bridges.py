@@ -8,6 +8,8 @@ No topic vocabulary here: entities come from capitalisation in what sources say.
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.offline.parts import NAME_JOINERS, WORD_TOKEN, Part
 from deepresearch.text import (
     STOPWORDS,
@@ -53,11 +55,13 @@ def bridge_entities(
     yet and the question does not name: candidates for the next hop. ``texts`` come best
     first; a name scores by how well its sentence matches the part (its own words; those
     it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
-    answer sentence leads. Ties go to longer names (more specific), then to the earlier
+    answer sentence leads; a name never at the end of a clause ("the Roman poet", "Nero
+    was") counts RUN_ON_SHARE. Ties go to longer names (more specific), then to the earlier
     one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
     scores: dict[str, float] = {}
+    heads: set[str] = set()  # names that end a clause somewhere
     for rank, text in enumerate(texts):
         for sent in sentences(text)[:8] or [text]:
             match = _part_match(part, term_set(sent))
@@ -69,12 +73,27 @@ def bridge_entities(
                 if not terms or terms <= asked or any(terms == k for k in known):
                     continue
                 scores[name] = scores.get(name, 0.0) + match / (1 + rank)
+                if not _runs_on(name, sent):
+                    heads.add(name)
+    # a name always followed by a lower-case word counts RUN_ON_SHARE
+    scores = {n: v * (1.0 if n in heads else RUN_ON_SHARE) for n, v in scores.items()}
     order = {name: i for i, name in enumerate(scores)}
     ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
     return ranked[:limit]
 
 
+def _runs_on(name: str, sentence: str) -> bool:
+    """Whether every time ``sentence`` gives ``name`` a lower-case word follows it ("the
+    Roman poet", "Nero was"), never a clause's end ("by the poet Ovid."): the name a
+    sentence ends a clause with is its object, the likelier next entry."""
+    after = [
+        m["next"] for m in re.finditer(rf"{re.escape(name)}(?:\s+(?P<next>[a-z]+))?", sentence)
+    ]
+    return bool(after) and all(after)
+
+
 BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
+RUN_ON_SHARE = 0.5  # of its score, for a name never at a clause's end (see _runs_on)
 
 
 def _part_match(part: Part, terms: set[str]) -> float:

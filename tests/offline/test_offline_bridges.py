@@ -73,3 +73,14 @@ def test_a_word_derived_from_an_own_word_says_it() -> None:
     said = term_set("He is known for his contributions to alternating current electricity.")
     assert own_said(part, said) == 2  # "contribute", "electric"
     assert own_said(part, term_set("An electron is a particle.")) == 0  # "elect..." is short
+
+
+def test_a_name_ending_a_clause_ranks_above_names_followed_by_a_word() -> None:
+    # "Latin" and "Roman" run on into the word after them; "Ovid" ends the sentence.
+    (part,) = question_parts("Where did the Metamorphoses' author live?")
+    texts = ["Metamorphoses. The Metamorphoses is a Latin poem by the Roman poet Ovid."]
+    assert bridge_entities(part, texts, ["Metamorphoses"], part.text)[0] == "Ovid"
+    # ending a clause too, the longer name leads again
+    texts = ["Metamorphoses. The Metamorphoses was written in Roman Egypt, by the poet Ovid."]
+    found = bridge_entities(part, texts, ["Metamorphoses"], part.text, limit=3)
+    assert found[0] == "Roman Egypt"
