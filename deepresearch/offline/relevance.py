@@ -161,8 +161,9 @@ def _antecedents(units: list[str], said: list[set[str]], *, passage: bool) -> li
 
 # Within a source, a statement giving the kind of answer a part asks for (see
 # ``answer_kinds``: a name for "which …" or "where", a date for "when", a number for "how
-# many" …) ranks as if it matched this much more: "He also served as a civil servant for the Commonwealth of England under …
-# Oliver Cromwell" before "Paradise Lost elevated Milton's reputation …".
+# many" …) ranks as if it matched this much more: "He also served as a civil servant for
+# the Commonwealth of England under … Oliver Cromwell" before "Paradise Lost elevated
+# Milton's reputation …".
 ANSWER_KIND_BONUS = 0.05
 
 
@@ -421,8 +422,8 @@ def _naming_answer(
     part asks of it that the entry does not: "The Russian novel in verse … was turned into
     an opera: by which composer" — *Eugene Onegin* states the novel, not the opera, and
     *Pyotr Ilyich Tchaikovsky* names "the opera Eugene Onegin". As strong as the share of
-    those unstated words they state. Only when the leading entry states most of the part's
-    own words and the question does not name it."""
+    those unstated words they state. Only when the leading entry states at least half of
+    the part's own words and the part does not name it."""
     if not leaders:
         return {}
     top = leaders[0]
