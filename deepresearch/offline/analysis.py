@@ -19,6 +19,7 @@ from deepresearch.offline.coverage import (
     unanswered_reason,
     unknown_words,
 )
+from deepresearch.offline.described import untied_description
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relation_words import unstated_relation
@@ -299,6 +300,7 @@ def _unanswered(
     each part that drew findings which only share a word with it."""
     titles = {s.id: s.title for s in sources}
     gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
+    texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
     out: dict[int, str] = {}
     unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
     for i, part in enumerate(parts):
@@ -307,7 +309,9 @@ def _unanswered(
             ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
             statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
-            reason = unanswered_reason(part, said, statements, list(titles.values()), gathered)
+            reason = unanswered_reason(
+                part, said, statements, list(titles.values()), gathered, parts[:i]
+            )
             behind = [
                 ([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine
             ]
@@ -316,6 +320,7 @@ def _unanswered(
             reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
+            reason = reason or untied_description(cased.text, behind, texts)
             reason = reason or unstated_relation(
                 cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
             )

@@ -130,10 +130,11 @@ def _title_roots(title: str) -> set[str]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Whether two word roots are one word's: equal, or the shorter (of at least
-    SAME_WORD letters) begins the longer but for its last letter ("europ" and "european",
-    "china" and "chinese", "zealand" and "zealander")."""
-    short, long = sorted((a, b), key=len)
+    """Whether two word roots are one word's: equal, written with a hyphen or without
+    ("man-made" and "manmade"), or the shorter (of at least SAME_WORD letters) begins the
+    longer but for its last letter ("europ" and "european", "china" and "chinese",
+    "zealand" and "zealander")."""
+    short, long = sorted((a.replace("-", ""), b.replace("-", "")), key=len)
     return short == long or (
         len(short) >= SAME_WORD and long.startswith(short[: max(SAME_WORD, len(short) - 1)])
     )
@@ -171,6 +172,7 @@ def unanswered_reason(
     statements: list[str],
     titles: Sequence[str] = (),
     gathered: Sequence[str] = (),
+    earlier: Sequence[Part] = (),
 ) -> str | None:
     """Why the findings drawn for ``part`` do not answer it, or None when they may.
 
@@ -183,6 +185,7 @@ def unanswered_reason(
         gathered: the texts of the sources gathered, each with its title: a name that
             many of them state is what the whole search is about ("Does Python ship …"
             over Python's documentation), not a thing its findings must name.
+        earlier: the question's parts before it, whose names it may speak of unsaid.
     """
     if not findings:
         return "no finding was drawn for it"
@@ -214,7 +217,10 @@ def unanswered_reason(
             "no source behind its findings speaks of both the thing it asks about and what "
             "it refers to"
         )
-    if len(own) >= THING_ASKED and _found_apart(part.text, own, statements, titles):
+    # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
+    # of its own, not a thing it speaks of unsaid
+    context = [r for p in earlier for n in _names(p.text) if not (r := text_roots(n)) & own]
+    if len(own) >= THING_ASKED and _found_apart(part.text, own, statements, titles, context):
         return (
             "the things it asks about were found only apart: no source behind its findings "
             "states two of its words together"
@@ -360,7 +366,13 @@ def _common(name: set[str], gathered: Sequence[str]) -> bool:
     return stating >= max(2, COMMON_NAME * len(gathered))
 
 
-def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequence[str]) -> bool:
+def _found_apart(
+    text: str,
+    own: set[str],
+    statements: list[str],
+    titles: Sequence[str],
+    context: Sequence[set[str]] = (),
+) -> bool:
     """Whether a part asks about THINGS_APART or more things that gathered sources are
     titled (``_titled_roots``) and no sentence of a source behind its findings states two
     of the part's own words (a long page may use two common words far apart), the words of
@@ -371,7 +383,11 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     pet unicorn. Every sentence of the entry on a thing the part names speaks of that
     thing ("the younger brother of Rajyavardhana" in *Harsha*, for "Harsha's elder
     brother"), though it calls it otherwise ("Harshavardhana"); so does the entry on a
-    thing it gives by a common noun ("it" in *Almond*, for "almonds")."""
+    thing it gives by a common noun ("it" in *Almond*, for "almonds"), and the entry on a
+    thing an earlier part names (``context``: their roots) speaks of what the part asks
+    of it unsaid ("which battle does its story build up to" after "how long is the Bayeux
+    Tapestry"; "what was to blame for the deaths" after "how many died in the Bhola
+    cyclone"), as one of its words."""
     if _COMPARES.search(text):
         return False  # "marmots vs porcupines": each is found in its own entry, as asked
     described = [g for g in _described(text, own) if len(g) > 1]
@@ -385,10 +401,21 @@ def _found_apart(text: str, own: set[str], statements: list[str], titles: Sequen
     held = [r for t in titles if (r := _title_roots(t)) and _held(r, asked)]
     named = set().union(*(text_roots(n) for n in _names(text)), *held)
     return not any(
-        sum(says_any(w, roots | on) for w in words) >= 2
+        sum(says_any(w, roots | on) for w in words) + referent >= 2
         for s in statements
-        for on in [_entry_roots(s, titles, named)]
+        for on, referent in [(_entry_roots(s, titles, named), _entry_on_any(s, titles, context))]
         for roots in (text_roots(line) for line in sentences(s))
+    )
+
+
+def _entry_on_any(statement: str, titles: Sequence[str], names: Sequence[set[str]]) -> bool:
+    """Whether a ``statement`` (a source's title and text) is the entry on one of the
+    ``names`` (their roots): its title, which it opens with, holds the name's words or
+    is made of them (*1970 Bhola cyclone* for "the Bhola cyclone")."""
+    return any(
+        statement.startswith(title) and any(n and (n <= roots or roots <= n) for n in names)
+        for title in titles
+        if (roots := _title_roots(title))
     )
 
 

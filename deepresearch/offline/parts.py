@@ -29,8 +29,8 @@ from deepresearch.text import (
 
 # Words that open a question clause ("..., and where did he found his school?").
 # English prepositions that can open a "which" clause ("…, and under which dynasty …").
-_PREPOSITIONS = "in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
-_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS})\s+(?:which|what|whom))"
+_PREPOSITIONS = "about|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how))"
 _CLAUSE_SPLIT = re.compile(
     rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
@@ -42,6 +42,8 @@ _REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
      "these", "those", "there", "then", "each", "both"]
 )  # fmt: skip
+# "the larger of the two": of the few things just named
+_OF_THE_FEW = re.compile(r"\bof\s+the\s+(?:two|three|four)\b", re.IGNORECASE)
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
@@ -131,7 +133,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         words = {w.lower() for w in WORD_TOKEN.findall(piece)}
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
-        refers = bool(words & _REFERS_BACK) and bool(parts)
+        refers = (bool(words & _REFERS_BACK) or bool(_OF_THE_FEW.search(piece))) and bool(parts)
         query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
@@ -541,8 +543,10 @@ def defines_name(text: str) -> bool:
 
 def points_back(text: str) -> bool:
     """Whether ``text`` has a word that points back to something said before it ("why
-    is it important", "where did he live"), as a part after the first does."""
-    return bool({w.lower() for w in WORD_TOKEN.findall(text)} & _REFERS_BACK)
+    is it important", "where did he live", "the larger of the two"), as a part after the
+    first does."""
+    words = {w.lower() for w in WORD_TOKEN.findall(text)}
+    return bool(words & _REFERS_BACK) or bool(_OF_THE_FEW.search(text))
 
 
 def asks_for_entity(text: str) -> bool:

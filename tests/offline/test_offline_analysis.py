@@ -594,3 +594,28 @@ def test_the_entry_saying_roman_answers_a_part_asking_about_rome() -> None:
         AnalyzeInputs(question="Who was the first emperor of Rome?", sources=srcs)
     )
     assert any("first Roman emperor" in f.content for f in out.findings)
+
+
+def test_an_attribute_of_a_described_thing_from_an_untied_source_is_a_gap() -> None:
+    # Brazil states a capital, but neither names Sonja Henie nor is named by her entry:
+    # it is some country's capital, not the one asked for; Norway, naming her, answers.
+    henie = "Sonja Henie was a Norwegian figure skater and film star."
+    brazil = "Brazil is a country in South America. Its capital is Brasília."
+    norway = "Norway is the country of the skater Sonja Henie. Its capital is Oslo."
+    question = "What is the capital of the country Sonja Henie was from?"
+
+    def run(*texts: tuple[str, str]) -> AnalysisOutput:
+        found = [
+            SourceText(id=f"s{n}", citation=n, title=t, url=f"https://example.org/{n}", text=x)
+            for n, (t, x) in enumerate(texts, 1)
+        ]
+        return analysis.analyze(AnalyzeInputs(question=question, sources=found))
+
+    untied = run(("Sonja Henie", henie), ("Brazil", brazil))
+    assert [g.reason for g in untied.gaps] == [
+        "no finding drawn for it comes from a source tied to Sonja Henie: none states the "
+        "country's capital of a source that names Sonja Henie or that the entry on it names"
+    ]
+    tied = run(("Sonja Henie", henie), ("Norway", norway))
+    assert not tied.gaps
+    assert any("Oslo" in f.content for f in tied.findings)

@@ -429,3 +429,42 @@ def test_a_word_made_from_a_short_name_speaks_of_it_when_choosing_sources() -> N
     assert speaks_of_any(rome, augustus)
     assert not speaks_of_any(rome, text_roots("The Pantheon was a temple of the empire"))
     assert not says_any(rome, augustus)  # the strict test, for answered or not
+
+
+def test_the_entry_on_an_earlier_parts_name_speaks_of_it_unsaid() -> None:
+    # "which battle does its story build up to": the tapestry's entry states the battle,
+    # never "story" or "build"; it is the thing the part asks about, unsaid.
+    question = "How long is the Bayeux Tapestry, and which battle does its story build up to?"
+    parts = question_parts(question)
+    tapestry = (
+        "Bayeux Tapestry The Bayeux Tapestry is an embroidered cloth nearly 70 metres long. "
+        "It culminates in the Battle of Hastings."
+    )
+    titles = ["Bayeux Tapestry", "Battle", "Story"]
+    battle = "Battle A battle is an occurrence of combat in warfare."
+    said = [tapestry, battle]
+    assert unanswered_reason(parts[1], [tapestry], said, titles, earlier=parts[:1]) is None
+    # without the earlier part, the entry is on nothing the part names
+    reason = unanswered_reason(parts[1], [tapestry], said, titles)
+    assert reason is not None and "apart" in reason
+    # another source, not the entry on the tapestry, speaks only of what it says
+    other = "Hastings Hastings is a town. The Battle of Hastings took place nearby."
+    reason = unanswered_reason(parts[1], [other], [other, battle], titles, earlier=parts[:1])
+    assert reason is not None and "apart" in reason
+
+
+def test_an_earlier_name_the_part_gives_again_is_no_word_unsaid() -> None:
+    # "Venus" is the part's own word: the painting's entry stating it is one word, not two
+    question = "When was The Birth of Venus painted, and who posed as the model for Venus?"
+    parts = question_parts(question)
+    painting = "The Birth of Venus The Birth of Venus is a painting by Sandro Botticelli."
+    model = "Model A model is a representation of a system."
+    titles = ["The Birth of Venus", "Model", "Venus"]
+    said = [painting, model]
+    reason = unanswered_reason(parts[1], [painting], said, titles, earlier=parts[:1])
+    assert reason is not None and "apart" in reason
+
+
+def test_a_word_with_a_hyphen_is_the_word_without() -> None:
+    assert says_any(text_roots("man-made"), text_roots("about 80 manmade mounds"))
+    assert says_any(text_roots("email"), text_roots("an e-mail client"))

@@ -372,3 +372,21 @@ def test_a_leading_phrase_that_only_sets_the_scene_is_a_scene_part() -> None:
 def test_a_capitalised_question_word_inside_a_name_asks_nothing() -> None:
     assert not is_question("In the What's New document for Python 2.0")
     assert is_question("WHO founded Rome") and is_question("Tell me who founded Rome")
+
+
+def test_a_clause_opening_with_an_approximation_before_how_is_a_part() -> None:
+    question = "Which city lies across the river, and about how many mounds survive?"
+    assert [p.text for p in question_parts(question)] == [
+        "Which city lies across the river",
+        "about how many mounds survive",
+    ]
+    texts = [p.text for p in question_parts("When was it built, and roughly how tall is it?")]
+    assert texts == ["When was it built", "roughly how tall is it"]
+
+
+def test_the_larger_of_the_two_points_back_to_the_things_just_named() -> None:
+    question = (
+        "On which rivers do Zagreb and Warsaw stand, and how many live in the larger of the two?"
+    )
+    last = question_parts(question)[-1]
+    assert last.refers_back and {"zagreb", "warsaw"} <= set(last.query.split())
