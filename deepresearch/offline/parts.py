@@ -510,13 +510,23 @@ _RELATIVE = re.compile(
 # Where a clause describing a thing the question asks about begins (after its first word:
 # "Which … did", "Who was …" ask).
 _DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
+# A clause may also begin with no relative word ("the river the Lewis and Clark
+# Expedition travelled up", "the country Sonja Henie was from"): a common noun after
+# "the", then the clause's own subject, a name after "the" or a name and a form of
+# "be"/"have"/"do".
+_NAME_WORDS = r"[A-Z][\w'’.\-]*(?:\s+(?:and\s+|of\s+)?[A-Z][\w'’.\-]*)*"
+_CONTACT_CLAUSE = re.compile(
+    rf"\b(?i:the)\s+[a-z]+(?=\s+(?:the\s+[A-Z]|{_NAME_WORDS}\s+(?:{AUXILIARY_VERBS})\b))"
+)
 
 
 def main_clause(text: str) -> str:
     """``text`` up to a clause describing a thing it asks about ("How long is the railway"
     of "How long is the railway that crosses Siberia"): what it names there is the
     thing asked about; a name in the clause only tells which one."""
-    return _DESCRIBING.split(text, maxsplit=1)[0]
+    main = _DESCRIBING.split(text, maxsplit=1)[0]
+    contact = _CONTACT_CLAUSE.search(main)
+    return main[: contact.end()] if contact else main
 
 
 def describes(text: str) -> bool:

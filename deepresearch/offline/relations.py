@@ -268,7 +268,8 @@ def party_names(part: str, names: Sequence[str]) -> list[str]:
     part asks about: not a name after a preposition of place ("the Red Fort in Delhi",
     "the bridge between Kobe and Awaji Island"), which says where or which one ("travel to
     America", "elected to Congress" name a party), nor the owner of a work named next
-    ("Ibsen's A Doll's House")."""
+    ("Ibsen's A Doll's House"), nor a name after "the <noun> of", which describes the
+    party ("the writer of The Sound and the Fury": the writer is the party)."""
     after = "|".join(_PLACE_PREPOSITIONS)
     parties: list[str] = []
     placed = False  # the name before was no party: one joined to it by "and" is none either
@@ -276,6 +277,7 @@ def party_names(part: str, names: Sequence[str]) -> list[str]:
         joined = re.search(rf"\b(?:and|or)\s+(?:the\s+)?{re.escape(n)}", part) is not None
         placed = (joined and placed) or bool(
             re.search(rf"\b(?:{after})\s+(?:the\s+)?{re.escape(n)}", part)
+            or re.search(rf"\b(?i:the)\s+[a-z]+\s+of\s+(?:(?i:the)\s+)?{re.escape(n)}", part)
             or re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
         )
         if not placed:

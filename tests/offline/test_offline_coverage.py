@@ -203,7 +203,7 @@ def test_the_verb_after_does_it_is_no_thing_found_apart() -> None:
     lie = "Lie A lie is an assertion that is believed to be false."
     assert unanswered_reason(part(question, 1), said, [*said, lie], titles) is None
     # the same words as things asked about are found apart
-    things = "What type of star is Arcturus, and in which constellation is the lie?"
+    things = "What type of star is Arcturus, and is the lie in its constellation?"
     reason = unanswered_reason(part(things, 1), said, [*said, lie], titles)
     assert reason is not None and "apart" in reason
 
@@ -238,6 +238,19 @@ def test_the_entry_on_a_thing_given_by_a_common_noun_speaks_of_it_in_every_sente
     olive = "Olive The olive is a species of small tree. Like the peach, it is a drupe."
     said = [olive, peach]
     reason = unanswered_reason(part(question, 0), said, said, ["Olive", "Almond", "Peach"])
+    assert reason is not None and "apart" in reason
+
+
+def test_the_kind_of_thing_asked_for_is_no_thing_found_apart() -> None:
+    # "which city": Rome is a city; the entry names it without saying "city"
+    question = "Who was Caravaggio, and in which city did Caravaggio paint?"
+    said = ["Caravaggio Caravaggio was an Italian painter who painted in Rome."]
+    city = "City A city is a human settlement of a substantial size."
+    titles = ["Caravaggio", "City", "Rome"]
+    assert unanswered_reason(part(question, 1), said, [*said, city], titles) is None
+    # asked as a thing of its own, the city is found apart from the painter
+    things = "Who was Caravaggio, and did Caravaggio visit the city?"
+    reason = unanswered_reason(part(things, 1), said, [*said, city], titles)
     assert reason is not None and "apart" in reason
 
 
@@ -432,9 +445,9 @@ def test_a_word_made_from_a_short_name_speaks_of_it_when_choosing_sources() -> N
 
 
 def test_the_entry_on_an_earlier_parts_name_speaks_of_it_unsaid() -> None:
-    # "which battle does its story build up to": the tapestry's entry states the battle,
-    # never "story" or "build"; it is the thing the part asks about, unsaid.
-    question = "How long is the Bayeux Tapestry, and which battle does its story build up to?"
+    # "how does its story build up to the battle": the tapestry's entry states the
+    # battle, never "story" or "build"; it is the thing the part asks about, unsaid.
+    question = "How long is the Bayeux Tapestry, and how does its story build up to the battle?"
     parts = question_parts(question)
     tapestry = (
         "Bayeux Tapestry The Bayeux Tapestry is an embroidered cloth nearly 70 metres long. "

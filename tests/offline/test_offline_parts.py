@@ -10,6 +10,7 @@ from deepresearch.offline.parts import (
     defines_name,
     follows_names,
     is_question,
+    main_clause,
     question_parts,
     sets_scene,
 )
@@ -390,3 +391,14 @@ def test_the_larger_of_the_two_points_back_to_the_things_just_named() -> None:
     )
     last = question_parts(question)[-1]
     assert last.refers_back and {"zagreb", "warsaw"} <= set(last.query.split())
+
+
+def test_the_main_clause_ends_where_a_clause_describing_its_thing_begins() -> None:
+    assert main_clause("How long is the railway that crosses Siberia") == "How long is the railway"
+    # with no relative word: a name after "the", or a name and a form of "be"
+    asked = "How long is the river the Lewis and Clark Expedition travelled up"
+    assert main_clause(asked) == "How long is the river"
+    asked = "What is the capital of the country Sonja Henie was from"
+    assert main_clause(asked) == "What is the capital of the country"
+    # a name the question gives is not a clause
+    assert main_clause("How tall is the Eiffel Tower") == "How tall is the Eiffel Tower"

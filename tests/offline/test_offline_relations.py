@@ -223,6 +223,11 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     river = (["Limpopo River"], "The river is 1,750 kilometres long.")
     assert unmeasured("How long is the Limpopo River", [city, river]) is None
     assert unmeasured("How long is a day on Mars", [(["Mars"], "A day lasts 24 hours.")]) is None
+    # a name in a clause with no relative word tells which river, it is not measured
+    asked = "How long is the river the Lewis and Clark Expedition travelled up"
+    missouri = (["Missouri River"], "It flows east and south for 2,341 mi (3,767 km).")
+    assert unmeasured(asked, [missouri]) is None
+    assert unmeasured("How long is the Lewis and Clark Expedition", [missouri]) is not None
     # a reign's years answer "how long did", a superlative "how large": not checked here
     assert unmeasured("How long did the dynasty rule", [napoleon]) is None
     assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
@@ -396,6 +401,16 @@ def test_names_saying_where_or_which_one_are_no_party_and_a_surname_gives_one() 
     assert untimed_event(fission, [said]) is None
     apart = (["Lise Meitner"], "Lise Meitner was born in Vienna in 1878.")
     assert untimed_event(fission, [apart]) is not None
+
+
+def test_a_name_after_the_noun_of_describes_the_party_it_is_not() -> None:
+    # the writer of the novel won the prize: the novel is no party to the winning
+    part = _when("In what year did the writer of Hamlet win the Nobel Prize?")
+    won = (["George Orwell"], "Winner of the 1950 Nobel Prize, he wrote plays.")
+    assert untimed_event(part, [won]) is None
+    # named as the party, the play must be given with the prize
+    part = _when("In what year did Hamlet win the Nobel Prize?")
+    assert untimed_event(part, [won]) is not None
 
 
 def test_the_entry_on_a_title_opening_with_a_small_word_is_its_entry() -> None:
