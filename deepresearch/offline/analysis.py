@@ -19,7 +19,6 @@ from deepresearch.offline.coverage import (
     unanswered_reason,
     unknown_words,
 )
-from deepresearch.offline.described import untied_description
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relation_words import unstated_relation
@@ -38,6 +37,7 @@ from deepresearch.offline.relevance import (
     source_scores,
 )
 from deepresearch.offline.statements import CODE, TABLE_ROW, statement_terms, statements
+from deepresearch.offline.ties import untied_description
 from deepresearch.roles import (
     AnalysisOutput,
     AnalyzeInputs,

@@ -6,10 +6,13 @@ import re
 from itertools import combinations
 
 from deepresearch.offline.answer_kinds import SUPERLATIVE, TOKEN_EDGES, answer_kind, gives
+from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
+from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.parts import (
     asks_for_entity,
     is_question,
+    main_clause,
     points_back,
     question_word,
 )
@@ -155,16 +158,18 @@ def _summary_picks(
     shown: set[str],
     room: int,
     titles: dict[int, str],
-    persons: frozenset[int],
+    referred: tuple[frozenset[int], set[int]],
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
     words and, unless the part asks what something is, against a definition (for a part
     asking when, how many or who did something, the best that gives a time, a number or
-    a doer, if one does; among those, or else, one from the entry on a thing the part
-    names, ``titles``: citation → title, or on a person, ``persons``, for a part pointing
-    back to one); then more of the same source's, not ones an earlier part's summary
-    line already ``shown``, nor two that say the same."""
+    a doer, if one does; among those, or else, one from the entry another finding names
+    for a thing the part describes, or from the entry on a thing the part names,
+    ``titles``: citation → title, or on a person, for a part pointing back to one, the
+    first of ``referred``, one an earlier part's line cites first, its second); then more
+    of the same source's, not ones an earlier part's summary line already ``shown``, nor
+    two that say the same."""
     asked = asked | set(words(part))
     kind = answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
@@ -180,12 +185,7 @@ def _summary_picks(
         - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
         for f in fresh
     }
-    giving = [f for f in fresh if gives(f.content, kind, asked, part)] if kind else []
-    named = _naming(part, fresh, titles, persons)
-    # The opening answer: one giving the kind asked for said of the thing the part
-    # names, else one giving that kind, else one said of that thing ("How tall is Mount
-    # Everest": Everest's entry, not Mount Tai's "tallest peak").
-    leads = [f for f in giving if f in named] or giving or named
+    leads = _leads(part, fresh, asked, titles, referred)
     picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
     own = term_set(part)
     while len(picks) < room:
@@ -276,6 +276,70 @@ def _naming(
     ]
 
 
+def _leads(
+    part: str,
+    findings: list[FindingBrief],
+    asked: set[str],
+    titles: dict[int, str],
+    referred: tuple[frozenset[int], set[int]],
+) -> list[FindingBrief]:
+    """The findings a part's summary line may open with (see ``_summary_picks``): one
+    giving the kind asked for from the entry the part's other findings name for a thing
+    it describes (the hop's answer), else said of the thing the part names, else one from
+    that hop's entry, else one giving that kind, else one said of the thing the part
+    names ("How tall is Mount Everest": Everest's entry, not Mount Tai's "tallest
+    peak")."""
+    persons, earlier = referred
+    kind = answer_kind(part)
+    giving = [f for f in findings if gives(f.content, kind, asked, part)] if kind else []
+    named = _naming(part, findings, titles, persons)
+    # what a part pointing back asks of is what the earlier parts' lines are from
+    named = [f for f in named or findings if f.citations[:1] and f.citations[0] in earlier] or named
+    hop = _hop_answers(part, findings, titles)
+    return (
+        [f for f in giving if f in hop]
+        or [f for f in giving if f in named]
+        or hop
+        or giving
+        or named
+    )
+
+
+def _hop_answers(
+    part: str, findings: list[FindingBrief], titles: dict[int, str]
+) -> list[FindingBrief]:
+    """For a part asking about a thing it describes without naming it ("the emperor who
+    carried out later modifications to the Colosseum"), the ``findings`` from an entry
+    another of them names ("… during the reign of Domitian" names *Domitian*, whose entry
+    says when he ruled): the hop's answer. None for a part that names what it asks about
+    ("In which year did the Titanic sink": *Harland and Wolff*, which the Titanic's entry
+    names, is no answer)."""
+    main = main_clause(part)
+    clause = [name_words(n) for n in entities(part[len(main) :])]
+    if not clause or entities(main):
+        return []
+    cited = {n for f in findings for n in f.citations[:1]}
+    # the namer speaks of a thing the describing clause names (*Colosseum*'s line)
+    namers = [
+        (f.citations[:1], tokens)
+        for f in findings
+        for tokens in [TOKEN.findall(f.content)]
+        if any(_entry_of(name, titles, f) or mentions_name(tokens, name) for name in clause)
+    ]
+    named = {
+        n
+        for by, tokens in namers
+        for n in cited
+        if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
+    }
+    return [f for f in findings if f.citations[:1] and f.citations[0] in named]
+
+
+def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) -> bool:
+    """Whether the ``finding``'s first source is the entry on ``name`` (its words)."""
+    return bool(finding.citations) and name_words(titles.get(finding.citations[0], "")) == name
+
+
 def _summary_lines(
     question: str,
     parts: dict[str, list[FindingBrief]],
@@ -287,11 +351,14 @@ def _summary_lines(
     ``referents``)."""
     lines: list[str] = []
     summarised: set[str] = set()
+    earlier: set[int] = set()  # the sources earlier lines open with
     asked = set(words(question))
     room = SUMMARY_ALONE if len(parts) == 1 else SUMMARY_PER_PART
     for part, items in parts.items():
-        picks = _summary_picks(part, items, asked, summarised, room, titles, referents.persons)
+        referred = (referents.persons, earlier if points_back(part) else set())
+        picks = _summary_picks(part, items, asked, summarised, room, titles, referred)
         summarised |= {f.content for f in picks}
+        earlier |= {f.citations[0] for f in picks[:1] if f.citations}
         answer = " ".join(_shown(picks, referents))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
         # "Tell me about the reef" is a request, not a question: no question mark.

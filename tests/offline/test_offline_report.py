@@ -624,3 +624,32 @@ def test_a_part_that_is_a_request_is_labelled_without_a_question_mark() -> None:
     asked = "Where is the Great Barrier Reef"
     found = [finding(1, "The Great Barrier Reef lies off the coast of Queensland.", asked, 1)]
     assert f"- **{asked}?** The Great Barrier Reef" in summary_of(f"{asked}?", found)
+
+
+def test_a_part_describing_what_it_asks_about_opens_with_the_entry_its_findings_name() -> None:
+    """ "the emperor who carried out later modifications to the Colosseum" is not named:
+    the Colosseum's line names Domitian, whose entry says when he ruled; another ruler's
+    dated line ranked above it answers some other emperor. "whose son was he" then opens
+    with the entry the first part's line opened with."""
+    first = "During which years did the emperor who altered the Colosseum rule"
+    then = "whose son was he"
+    found = [
+        finding(1, "The Colosseum was altered during the reign of Domitian.", first, 1),
+        finding(2, "The Kangxi Emperor ruled the Qing dynasty from 1661 to 1722.", first, 2),
+        finding(3, "Domitian was Roman emperor from 81 to 96.", first, 3),
+        finding(4, "Taejo was the founder of Joseon and the father of eight sons.", then, 4),
+        finding(5, "Domitian was the son of Vespasian.", then, 3),
+    ]
+    sources = titled("Colosseum", "Kangxi Emperor", "Domitian", "Taejo of Joseon")
+    md = report.synthesize(
+        inputs(question=f"{first}, and {then}?", findings=found, sources=sources)
+    ).markdown
+    lines = {x.split("**")[1]: x for x in md.splitlines() if x.startswith("- **")}
+    assert lines[f"{first}?"].split("** ", 1)[1].startswith("Domitian was Roman emperor")
+    assert lines[f"{then}?"].split("** ", 1)[1].startswith("Domitian was the son")
+    # a part that names what it asks about is answered by what is said of that
+    named = "During which years did Kangxi rule"
+    found = [finding(n, f.content, named, f.citations[0]) for n, f in enumerate(found[:3], 1)]
+    md = report.synthesize(inputs(question=f"{named}?", findings=found, sources=sources)).markdown
+    summary = md.split("## Key findings")[0]
+    assert summary.split("?**")[1].startswith(" The Kangxi Emperor ruled")

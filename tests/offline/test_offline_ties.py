@@ -4,8 +4,8 @@ by a finding from a source tied to that name."""
 from __future__ import annotations
 
 from deepresearch.offline.coverage import text_roots
-from deepresearch.offline.described import DescribedAttribute, described_attribute
-from deepresearch.offline.described import untied_description as untied
+from deepresearch.offline.ties import DescribedAttribute, described_attribute
+from deepresearch.offline.ties import untied_description as untied
 
 HENIE = "Sonja Henie was a Norwegian figure skater and film star. She won three Olympic titles."
 NORWAY = "Norway is a Nordic country. Its capital and largest city is Oslo."
