@@ -22,6 +22,7 @@ from deepresearch.text import (
     keywords,
     normalize,
     sentences,
+    split_sentences,
     stem,
     term_set,
     words,
@@ -29,8 +30,8 @@ from deepresearch.text import (
 
 # Words that open a question clause ("..., and where did he found his school?").
 # English prepositions that can open a "which" clause ("…, and under which dynasty …").
-_PREPOSITIONS = "about|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
-_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how))"
+_PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 _CLAUSE_SPLIT = re.compile(
     rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
@@ -108,6 +109,12 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     """
     text = normalize(question).strip().rstrip("?.!").strip()
     joined = _join_titles(text, titles)
+    # "Hafnium is named after … where it was discovered. How many people live in that
+    # city?": a statement before the question sets its scene, a clause of its own
+    stated = [s for s in split_sentences(joined)[:-1] if s.endswith(".") and not _opens_asking(s)]
+    for sentence in stated:
+        joined = joined.replace(sentence, f"{sentence[:-1]};", 1)
+    scenes = {_unjoin(s[:-1]) for s in stated}
     clauses, last = _clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
@@ -144,7 +151,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
             query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
-        scene = n < len(pieces) - 1 and sets_scene(piece)
+        scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
 
@@ -269,6 +276,12 @@ def sets_scene(piece: str) -> bool:
     return bool(first) and first[0] in _SCENE_OPENERS and not _asks(piece)
 
 
+def _opens_asking(sentence: str) -> bool:
+    """Whether a sentence opens as a question does: with a question word among its first
+    words or an auxiliary verb ("Hafnium is named after the city where …" does not)."""
+    return question_word(sentence) is not None or bool(_ASKING_OPENER.match(sentence.strip()))
+
+
 def _asks(piece: str) -> bool:
     """The piece asks something: it is worded as a question (``is_question``) or describes
     a thing to identify ("in the sport that the Bambino played": which sport is a part of
@@ -346,7 +359,7 @@ def _split_names(clause: str) -> tuple[list[str], list[str]]:
         shared: list[str] = []
         tail_from = r1
         plural = words[r1 - 1].rstrip(",;:")
-        if last_len == 1 and r1 - r0 >= 2 and stem(plural.lower()) != plural.lower():
+        if last_len == 1 and r1 - r0 >= 2 and _modifies_head(words, items[0][0], c, plural):
             # "the Dutch and the English East India Companies": a one-word name before a
             # plural head is a modifier of that head; each item gets it, in the singular.
             shared = [*words[r0 + 1 : r1 - 1], _singular(plural).rstrip(",;:")]
@@ -371,6 +384,15 @@ def _split_names(clause: str) -> tuple[list[str], list[str]]:
         out = [" ".join([o, *tail]) for o in out]
         return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out], extra
     return [clause], []
+
+
+def _modifies_head(words: list[str], first: int, conjunction: int, plural: str) -> bool:
+    """Whether the one-word name opening a list at ``words[first]`` may modify the plural
+    head that ends it: the head is plural and the list is written with "the" ("the Dutch
+    and the English East India Companies"); a name with its own capitalised "The" after
+    the conjunction is a name of its own ("ABBA and The Beach Boys")."""
+    written = "the" in words[first - 1 : first + 1] and words[conjunction + 1] != "The"
+    return written and stem(plural.lower()) != plural.lower()
 
 
 def _names_ending_at(words: list[str], end: int, *, subject: bool) -> list[tuple[int, int]]:

@@ -35,9 +35,12 @@ def test_a_name_much_of_the_search_states_is_not_required_of_the_findings() -> N
     other = ["gc Python's garbage collector.", "sys Python runtime services."]
     gathered = [said, *other, "os Operating system interfaces.", "re Regular expressions."]
     # the documentation's pages seldom say the name they are all about
-    assert unanswered_reason(part(question, 0), [said], [said], (), gathered) is None
+    # the statement before the question only sets its scene: the question is the part
+    asked = question_parts(question)[-1]
+    assert asked.text == "Does Python ship a tool that finds the lines"
+    assert unanswered_reason(asked, [said], [said], (), gathered) is None
     alone = [said, other[0], *[f"page {n} on something else." for n in range(30)]]
-    reason = unanswered_reason(part(question, 0), [said], [said], (), alone)
+    reason = unanswered_reason(asked, [said], [said], (), alone)
     assert reason is not None and "names" in reason
 
 

@@ -402,3 +402,35 @@ def test_the_main_clause_ends_where_a_clause_describing_its_thing_begins() -> No
     assert main_clause(asked) == "What is the capital of the country"
     # a name the question gives is not a clause
     assert main_clause("How tall is the Eiffel Tower") == "How tall is the Eiffel Tower"
+
+
+def test_a_name_with_its_own_capitalised_the_shares_no_plural_head() -> None:
+    question = "When were the bands ABBA and The Beach Boys formed?"
+    assert [p.text for p in question_parts(question)] == [
+        "When were the bands ABBA formed",
+        "When were the bands The Beach Boys formed",
+    ]
+    # a one-word name after "the", before a plural head, still modifies it
+    question = "Compare the Dutch and the English East India Companies"
+    assert [p.text for p in question_parts(question)] == [
+        "Compare the Dutch East India Company",
+        "Compare the English East India Company",
+    ]
+
+
+def test_a_statement_before_the_question_sets_its_scene() -> None:
+    question = (
+        "Hafnium is named after the city where it was discovered. "
+        "How many people live in that city, and until when was it a capital?"
+    )
+    parts = question_parts(question)
+    assert [(p.text, p.scene, p.refers_back) for p in parts] == [
+        ("Hafnium is named after the city where it was discovered", True, False),
+        ("How many people live in that city", False, True),
+        ("until when was it a capital", False, True),
+    ]
+    # its words are what the question is about: the parts pointing back borrow them
+    assert "hafnium" in parts[1].query.split()
+    # a question of two sentences keeps both as parts
+    texts = [p.text for p in question_parts("Who was Hypatia? Where did she teach?")]
+    assert texts == ["Who was Hypatia", "Where did she teach"]
