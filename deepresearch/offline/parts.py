@@ -25,6 +25,7 @@ from deepresearch.text import (
     split_sentences,
     stem,
     term_set,
+    title_phrases,
     words,
 )
 
@@ -60,6 +61,7 @@ _NAME_OF = re.compile(
     re.IGNORECASE,
 )
 MAX_PARTS = 5  # more pieces than this share the last part
+BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 MAX_CONJUNCT_WORDS = 4
 
 
@@ -108,13 +110,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             two to ask about apart. Syntax alone cannot tell it from "Marx and Engels".
     """
     text = normalize(question).strip().rstrip("?.!").strip()
-    joined = _join_titles(text, titles)
-    # "Hafnium is named after … where it was discovered. How many people live in that
-    # city?": a statement before the question sets its scene, a clause of its own
-    stated = [s for s in split_sentences(joined)[:-1] if s.endswith(".") and not _opens_asking(s)]
-    for sentence in stated:
-        joined = joined.replace(sentence, f"{sentence[:-1]};", 1)
-    scenes = {_unjoin(s[:-1]) for s in stated}
+    joined, scenes = _stated_scenes(_join_titles(text, titles))
     clauses, last = _clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
@@ -132,6 +128,12 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     # A part that points back borrows the first clause's words (all its names, when the
     # clause names several: "who led each effort" after "how Germany and Italy …").
     context = keywords(clauses[0] if clauses else text)
+    # A later part that names nothing and does not point back still asks of what the
+    # first clause names ("since when have ordinary visitors been allowed in" after
+    # "… Saint Petersburg's Hermitage Museum"): it borrows those names alone.
+    first_names = [
+        w for phrase in title_phrases(clauses[0] if clauses else text) for w in keywords(phrase)
+    ]
     parts: list[Part] = []
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
@@ -147,6 +149,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         borrowed = [w for w in context if w not in others][:4]
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + borrowed))
+        elif parts and n not in copies and not title_phrases(piece):
+            query_words = list(dict.fromkeys(query_words + first_names[:BORROWED_NAMES]))
         if not refers and (doer := asked_doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
@@ -154,6 +158,16 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _stated_scenes(text: str) -> tuple[str, set[str]]:
+    """``text`` with each statement before its question ("Hafnium is named after … where
+    it was discovered. How many people live in that city?") ending a clause of its own,
+    and those statements: each sets the question's scene."""
+    stated = [s for s in split_sentences(text)[:-1] if s.endswith(".") and not _opens_asking(s)]
+    for sentence in stated:
+        text = text.replace(sentence, f"{sentence[:-1]};", 1)
+    return text, {_unjoin(s[:-1]) for s in stated}
 
 
 # Joins the words of a title that holds a conjunction while the question is split: not a

@@ -434,3 +434,16 @@ def test_a_statement_before_the_question_sets_its_scene() -> None:
     # a question of two sentences keeps both as parts
     texts = [p.text for p in question_parts("Who was Hypatia? Where did she teach?")]
     assert texts == ["Who was Hypatia", "Where did she teach"]
+
+
+def test_a_later_part_naming_nothing_borrows_the_first_clauses_names() -> None:
+    question = (
+        "Which empress founded the Hermitage Museum, and since when have ordinary visitors "
+        "been allowed in?"
+    )
+    last = question_parts(question)[-1]
+    assert not last.refers_back
+    assert last.query.split() == ["since", "ordinary", "visitors", "allowed", "hermitage", "museum"]
+    # a part with a name of its own asks of that
+    other = question_parts("Who founded the Hermitage Museum, and where is the Louvre?")[-1]
+    assert "hermitage" not in other.query.split()
