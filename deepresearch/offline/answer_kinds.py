@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
 from deepresearch.offline.coverage import SUPERLATIVE_WORD, says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
-from deepresearch.offline.parts import asked_doer, asks_for_entity, asks_when, question_word
 from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.text import words
 

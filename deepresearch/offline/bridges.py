@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.parts import NAME_JOINERS, WORD_TOKEN, Part
+from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
+from deepresearch.offline.parts import Part
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,

@@ -46,8 +46,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from deepresearch.offline.asking import asks_when, main_clause
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.parts import Part, asks_when, main_clause
+from deepresearch.offline.parts import Part
 from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some

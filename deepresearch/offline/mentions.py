@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from deepresearch.offline.parts import NAME_JOINERS, Part
+from deepresearch.offline.asking import NAME_JOINERS
+from deepresearch.offline.parts import Part
 from deepresearch.roles import SourceText
 from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
 

@@ -1,7 +1,7 @@
 """Question decomposition: how the offline engine turns a question into parts it can
-search, check and answer one by one, and what each part asks (an entity it does not name,
-a time, who did something). The entities sources name, and the hops a part follows to
-them, are in ``bridges``.
+search, check and answer one by one. What each part asks (an entity it does not name, a
+time, who did something) is read in ``asking``; the entities sources name, and the hops
+a part follows to them, are in ``bridges``.
 
 No topic vocabulary here: parts come from the question's syntax (clauses, coordinated
 noun phrases) and the titles of what was gathered.
@@ -13,15 +13,24 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from deepresearch.offline.asking import (
+    NAME_JOINERS,
+    OF_THE_FEW,
+    REFERS_BACK,
+    WORD_TOKEN,
+    asked_doer,
+    asks_for_entity,
+    describes,
+    is_question,
+    opens_asking,
+    without_name_of,
+)
 from deepresearch.text import (
-    AUXILIARY_VERBS,
     STOPWORDS,
     TITLE_QUALIFIER,
-    agent_noun,
     content_terms,
     keywords,
     normalize,
-    sentences,
     split_sentences,
     stem,
     term_set,
@@ -40,12 +49,6 @@ _CLAUSE_SPLIT = re.compile(
 )
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 _COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
-_REFERS_BACK = frozenset(
-    ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
-     "these", "those", "there", "then", "each", "both"]
-)  # fmt: skip
-# "the larger of the two": of the few things just named
-_OF_THE_FEW = re.compile(r"\bof\s+the\s+(?:two|three|four)\b", re.IGNORECASE)
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
@@ -54,12 +57,6 @@ _BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 _ONE_THING = frozenset([_BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
-WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first
-# "What was the name of Jesse Owens's wife" asks what "What was Jesse Owens's wife" does.
-_NAME_OF = re.compile(
-    r"^(?P<asks>\W*what(?:\s+(?:is|was|are|were)\s+|['’]s\s+))(?:the\s+)?names?\s+of\s+",
-    re.IGNORECASE,
-)
 MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 MAX_CONJUNCT_WORDS = 4
@@ -142,7 +139,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         words = {w.lower() for w in WORD_TOKEN.findall(piece)}
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
-        refers = (bool(words & _REFERS_BACK) or bool(_OF_THE_FEW.search(piece))) and bool(parts)
+        refers = (bool(words & REFERS_BACK) or bool(OF_THE_FEW.search(piece))) and bool(parts)
         query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
@@ -164,7 +161,7 @@ def _stated_scenes(text: str) -> tuple[str, set[str]]:
     """``text`` with each statement before its question ("Hafnium is named after … where
     it was discovered. How many people live in that city?") ending a clause of its own,
     and those statements: each sets the question's scene."""
-    stated = [s for s in split_sentences(text)[:-1] if s.endswith(".") and not _opens_asking(s)]
+    stated = [s for s in split_sentences(text)[:-1] if s.endswith(".") and not opens_asking(s)]
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
     return text, {_unjoin(s[:-1]) for s in stated}
@@ -260,19 +257,6 @@ def _split_clauses(text: str) -> list[str]:
     return pieces
 
 
-QUESTION_WORDS = frozenset(["what", "how", "why", "when", "where", "who", "whom", "whose", "which"])
-# A question word opening the text (any case) or lower-case inside it: capitalised inside,
-# it is part of a name ("What's New In Python 3.2", "Doctor Who").
-_ASKING_WORD = "|".join(sorted(QUESTION_WORDS))
-_QUESTION_WORD = re.compile(rf"^\W*(?i:{_ASKING_WORD})\b|\b(?:{_ASKING_WORD})\b")
-# A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
-_ASKING_OPENER = re.compile(
-    r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
-    r"had|shall)\b",
-    re.IGNORECASE,
-)
-
-
 # Words that open a phrase setting a scene rather than asking: prepositions and
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
 # 256 into a u8, …").
@@ -290,26 +274,11 @@ def sets_scene(piece: str) -> bool:
     return bool(first) and first[0] in _SCENE_OPENERS and not _asks(piece)
 
 
-def _opens_asking(sentence: str) -> bool:
-    """Whether a sentence opens as a question does: with a question word among its first
-    words or an auxiliary verb ("Hafnium is named after the city where …" does not)."""
-    return question_word(sentence) is not None or bool(_ASKING_OPENER.match(sentence.strip()))
-
-
 def _asks(piece: str) -> bool:
     """The piece asks something: it is worded as a question (``is_question``) or describes
     a thing to identify ("in the sport that the Bambino played": which sport is a part of
     its own)."""
     return is_question(piece) or describes(piece)
-
-
-def is_question(text: str) -> bool:
-    """Whether ``text`` is worded as a question: it has a question word, or its last
-    sentence opens with an auxiliary or modal verb ("Can I …"); "Tell me about the reef"
-    and "Compare A and B" are requests."""
-    said = sentences(text)
-    last = said[-1] if said else text
-    return bool(_QUESTION_WORD.search(text) or _ASKING_OPENER.match(last.strip()))
 
 
 def _is_name_word(word: str) -> bool:
@@ -482,138 +451,15 @@ def _verb_phrase(conjunct: list[str]) -> bool:
     )
 
 
-# Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".
-NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
-# An entity question: its answer is a thing the question does not name ("which emperor",
-# "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
-_ASKS_FOR_ENTITY = re.compile(
-    r"\b(?:who|whom|whose|which|where)\b|\bwhat\s+(?!(?:is|are|was|were|do|does|did|has|have|"
-    r"had|can|could|would|should|will|it|its|else)\b)[a-z]",
-    re.IGNORECASE,
-)
-
-
 # "what did Tesla contribute", "what does the panda eat": the answer is what the thing
 # named does or did, often an entry its own entry names.
 _ASKS_WHAT_DONE = re.compile(r"\bwhat\s+(?:do|does|did)\b", re.IGNORECASE)
-
-
-_LEADING_WORDS = 3  # a part's question word is among its first words ("and so when did …")
-# "When did …", "when was …": a part asking for a time; "When creating a publisher, which
-# flag …" opens with a clause saying when, and asks something else.
-_WHEN_ASKED = re.compile(
-    rf"(?:\S+\s+){{0,{_LEADING_WORDS - 1}}}?when\s+(?:{AUXILIARY_VERBS})\b",
-    re.IGNORECASE,
-)
-
-
-def without_name_of(text: str) -> str:
-    """The part without the words asking for a name ("the name of" after "what was"):
-    "name" says nothing of what it asks about, and draws sources that say "name"."""
-    return _NAME_OF.sub(r"\g<asks>", text, count=1)
-
-
-def question_word(text: str) -> str | None:
-    """The question word that leads a part (the first among its first few words,
-    lower-cased), or None: "and so when did …" → "when"."""
-    return next((w for w in words(text)[:_LEADING_WORDS] if w in QUESTION_WORDS), None)
-
-
-def asks_when(text: str) -> bool:
-    """Whether a part asks when: "when" leads it, before a verb."""
-    return question_word(text) == "when" and bool(_WHEN_ASKED.match(text.strip()))
 
 
 def follows_names(part: Part) -> bool:
     """Whether the entries a part's sources name may hold its answer, so researchers
     follow them: it asks for an entity, asks what a thing does or did, or points back."""
     return part.refers_back or asks_for_entity(part.text) or bool(_ASKS_WHAT_DONE.search(part.text))
-
-
-# A part that is a bare noun phrase ("the goal they raced for", "its most famous work")
-# describes a thing to identify, as "which goal did they race for" would.
-_DESCRIBED = re.compile(r"^(?:the|its|their|his|her)\s+[a-z]", re.IGNORECASE)
-
-
-# A thing described by a relative clause ("the element, other than radium, that her
-# second prize cited"): the question gives what it is, not its name.
-_RELATIVE = re.compile(
-    r"\bthe\s+(?:[a-z-]+\s+){0,2}(?P<noun>[a-z-]+)(?:\s*,[^,]{1,40},)?\s+that\s+(?!is\b|are\b)",
-    re.IGNORECASE,
-)
-
-
-# Where a clause describing a thing the question asks about begins (after its first word:
-# "Which … did", "Who was …" ask).
-_DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
-# A clause may also begin with no relative word ("the river the Lewis and Clark
-# Expedition travelled up", "the country Sonja Henie was from"): a common noun after
-# "the", then the clause's own subject, a name after "the" or a name and a form of
-# "be"/"have"/"do".
-_NAME_WORDS = r"[A-Z][\w'’.\-]*(?:\s+(?:and\s+|of\s+)?[A-Z][\w'’.\-]*)*"
-_CONTACT_CLAUSE = re.compile(
-    rf"\b(?i:the)\s+[a-z]+(?=\s+(?:the\s+[A-Z]|{_NAME_WORDS}\s+(?:{AUXILIARY_VERBS})\b))"
-)
-
-
-def main_clause(text: str) -> str:
-    """``text`` up to a clause describing a thing it asks about ("How long is the railway"
-    of "How long is the railway that crosses Siberia"): what it names there is the
-    thing asked about; a name in the clause only tells which one."""
-    main = _DESCRIBING.split(text, maxsplit=1)[0]
-    contact = _CONTACT_CLAUSE.search(main)
-    return main[: contact.end()] if contact else main
-
-
-def describes(text: str) -> bool:
-    """The text describes a thing by a relative clause ("the sport that the Bambino
-    played") rather than naming it."""
-    return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
-
-
-# "Who was Cleopatra", "What is the Hanseatic League": "who"/"what", a form of "be", then
-# a name (capitalised words, and the words that join a name's), nothing after it.
-_NAME_JOINER = rf"(?:{'|'.join(sorted(NAME_JOINERS))})"
-_DEFINES_NAME = re.compile(
-    rf"^(?i:who|what)\s+(?i:is|was|are|were)\s+(?:the\s+)?(?:[A-Z][\w'’.\-]*|{_NAME_JOINER})"
-    rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*$"
-)
-
-
-def defines_name(text: str) -> bool:
-    """Whether a part asks only who or what a thing it names is ("Who was Cleopatra"):
-    it names its answer's entry, so no entry another names is a hop for it."""
-    stripped = text.strip()
-    return bool(_DEFINES_NAME.match(stripped)) and stripped.split()[-1][:1].isupper()
-
-
-def points_back(text: str) -> bool:
-    """Whether ``text`` has a word that points back to something said before it ("why
-    is it important", "where did he live", "the larger of the two"), as a part after the
-    first does."""
-    words = {w.lower() for w in WORD_TOKEN.findall(text)}
-    return bool(words & _REFERS_BACK) or bool(_OF_THE_FEW.search(text))
-
-
-def asks_for_entity(text: str) -> bool:
-    """Whether a part asks for something it does not name (syntax only)."""
-    if defines_name(text):
-        return False
-    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or describes(text))
-
-
-# A part that asks who did something ("who invented the radio", "who first described
-# it"): the verb right after "who", past one adverb.
-_WHO_DID = re.compile(r"^who\s+(?:[a-z]+ly\s+|first\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
-
-
-def asked_doer(text: str) -> tuple[str, str] | None:
-    """The verb of a part that asks who did something, and the noun for its doer
-    ("who invented the radio" → ("invented", "inventor")), else None."""
-    m = _WHO_DID.match(text.strip())
-    verb = m["verb"].lower() if m else ""
-    noun = agent_noun(verb) if verb else None
-    return (verb, noun) if noun else None
 
 
 def agent_query(part: Part) -> str | None:

@@ -45,6 +45,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from deepresearch.offline.asking import asks_when, main_clause, question_word, without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import (
     ARTICLES,
@@ -55,13 +56,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
-from deepresearch.offline.parts import (
-    Part,
-    asks_when,
-    main_clause,
-    question_word,
-    without_name_of,
-)
+from deepresearch.offline.parts import Part
 from deepresearch.text import STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of

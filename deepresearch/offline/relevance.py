@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from deepresearch.offline.answer_kinds import answer_kind, gives
+from deepresearch.offline.asking import asks_for_entity, defines_name
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
     TOKEN,
@@ -26,7 +27,7 @@ from deepresearch.offline.mentions import (
     opens_document,
     title_named,
 )
-from deepresearch.offline.parts import Part, asks_for_entity, defines_name
+from deepresearch.offline.parts import Part
 from deepresearch.offline.referents import expletive
 from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording

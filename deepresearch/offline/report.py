@@ -6,16 +6,16 @@ import re
 from itertools import combinations
 
 from deepresearch.offline.answer_kinds import SUPERLATIVE, TOKEN_EDGES, answer_kind, gives
-from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import is_entry_on
-from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
-from deepresearch.offline.parts import (
+from deepresearch.offline.asking import (
     asks_for_entity,
     is_question,
     main_clause,
     points_back,
     question_word,
 )
+from deepresearch.offline.bridges import entities
+from deepresearch.offline.coverage import is_entry_on
+from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs

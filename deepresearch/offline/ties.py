@@ -27,10 +27,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from deepresearch.offline.asking import without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, adjective_of, mentions_name, name_words
-from deepresearch.offline.parts import without_name_of
 from deepresearch.text import keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"

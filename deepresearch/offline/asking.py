@@ -1,0 +1,178 @@
+"""What a question part asks, read from its wording alone: its question word, whether
+it is worded as a question, asks when, asks for a thing it does not name, asks who did
+something, describes a thing by a clause (and where its main clause ends), asks only what
+a named thing is, or points back to an earlier part. Used by the decomposition into parts
+(``parts``) and by every check that reads what a part asks.
+
+No topic vocabulary here: only the syntax of English questions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, sentences, words
+
+# Words that point back to something said before them ("where did he live").
+REFERS_BACK = frozenset(
+    ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
+     "these", "those", "there", "then", "each", "both"]
+)  # fmt: skip
+# "the larger of the two": of the few things just named
+OF_THE_FEW = re.compile(r"\bof\s+the\s+(?:two|three|four)\b", re.IGNORECASE)
+WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first
+# "What was the name of Jesse Owens's wife" asks what "What was Jesse Owens's wife" does.
+_NAME_OF = re.compile(
+    r"^(?P<asks>\W*what(?:\s+(?:is|was|are|were)\s+|['’]s\s+))(?:the\s+)?names?\s+of\s+",
+    re.IGNORECASE,
+)
+
+QUESTION_WORDS = frozenset(["what", "how", "why", "when", "where", "who", "whom", "whose", "which"])
+# A question word opening the text (any case) or lower-case inside it: capitalised inside,
+# it is part of a name ("What's New In Python 3.2", "Doctor Who").
+_ASKING_WORD = "|".join(sorted(QUESTION_WORDS))
+_QUESTION_WORD = re.compile(rf"^\W*(?i:{_ASKING_WORD})\b|\b(?:{_ASKING_WORD})\b")
+# A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
+_ASKING_OPENER = re.compile(
+    r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
+    r"had|shall)\b",
+    re.IGNORECASE,
+)
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` is worded as a question: it has a question word, or its last
+    sentence opens with an auxiliary or modal verb ("Can I …"); "Tell me about the reef"
+    and "Compare A and B" are requests."""
+    said = sentences(text)
+    last = said[-1] if said else text
+    return bool(_QUESTION_WORD.search(text) or _ASKING_OPENER.match(last.strip()))
+
+
+def opens_asking(sentence: str) -> bool:
+    """Whether a sentence opens as a question does: with a question word among its first
+    words or an auxiliary verb ("Hafnium is named after the city where …" does not)."""
+    return question_word(sentence) is not None or bool(_ASKING_OPENER.match(sentence.strip()))
+
+
+# Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".
+NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
+# An entity question: its answer is a thing the question does not name ("which emperor",
+# "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
+_ASKS_FOR_ENTITY = re.compile(
+    r"\b(?:who|whom|whose|which|where)\b|\bwhat\s+(?!(?:is|are|was|were|do|does|did|has|have|"
+    r"had|can|could|would|should|will|it|its|else)\b)[a-z]",
+    re.IGNORECASE,
+)
+
+
+_LEADING_WORDS = 3  # a part's question word is among its first words ("and so when did …")
+# "When did …", "when was …": a part asking for a time; "When creating a publisher, which
+# flag …" opens with a clause saying when, and asks something else.
+_WHEN_ASKED = re.compile(
+    rf"(?:\S+\s+){{0,{_LEADING_WORDS - 1}}}?when\s+(?:{AUXILIARY_VERBS})\b",
+    re.IGNORECASE,
+)
+
+
+def without_name_of(text: str) -> str:
+    """The part without the words asking for a name ("the name of" after "what was"):
+    "name" says nothing of what it asks about, and draws sources that say "name"."""
+    return _NAME_OF.sub(r"\g<asks>", text, count=1)
+
+
+def question_word(text: str) -> str | None:
+    """The question word that leads a part (the first among its first few words,
+    lower-cased), or None: "and so when did …" → "when"."""
+    return next((w for w in words(text)[:_LEADING_WORDS] if w in QUESTION_WORDS), None)
+
+
+def asks_when(text: str) -> bool:
+    """Whether a part asks when: "when" leads it, before a verb."""
+    return question_word(text) == "when" and bool(_WHEN_ASKED.match(text.strip()))
+
+
+# A part that is a bare noun phrase ("the goal they raced for", "its most famous work")
+# describes a thing to identify, as "which goal did they race for" would.
+_DESCRIBED = re.compile(r"^(?:the|its|their|his|her)\s+[a-z]", re.IGNORECASE)
+
+
+# A thing described by a relative clause ("the element, other than radium, that her
+# second prize cited"): the question gives what it is, not its name.
+_RELATIVE = re.compile(
+    r"\bthe\s+(?:[a-z-]+\s+){0,2}(?P<noun>[a-z-]+)(?:\s*,[^,]{1,40},)?\s+that\s+(?!is\b|are\b)",
+    re.IGNORECASE,
+)
+
+
+# Where a clause describing a thing the question asks about begins (after its first word:
+# "Which … did", "Who was …" ask).
+_DESCRIBING = re.compile(r"(?<=\S)\s+(?:who|whom|whose|which|that)\b", re.IGNORECASE)
+# A clause may also begin with no relative word ("the river the Lewis and Clark
+# Expedition travelled up", "the country Sonja Henie was from"): a common noun after
+# "the", then the clause's own subject, a name after "the" or a name and a form of
+# "be"/"have"/"do".
+_NAME_WORDS = r"[A-Z][\w'’.\-]*(?:\s+(?:and\s+|of\s+)?[A-Z][\w'’.\-]*)*"
+_CONTACT_CLAUSE = re.compile(
+    rf"\b(?i:the)\s+[a-z]+(?=\s+(?:the\s+[A-Z]|{_NAME_WORDS}\s+(?:{AUXILIARY_VERBS})\b))"
+)
+
+
+def main_clause(text: str) -> str:
+    """``text`` up to a clause describing a thing it asks about ("How long is the railway"
+    of "How long is the railway that crosses Siberia"): what it names there is the
+    thing asked about; a name in the clause only tells which one."""
+    main = _DESCRIBING.split(text, maxsplit=1)[0]
+    contact = _CONTACT_CLAUSE.search(main)
+    return main[: contact.end()] if contact else main
+
+
+def describes(text: str) -> bool:
+    """The text describes a thing by a relative clause ("the sport that the Bambino
+    played") rather than naming it."""
+    return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
+
+
+# "Who was Cleopatra", "What is the Hanseatic League": "who"/"what", a form of "be", then
+# a name (capitalised words, and the words that join a name's), nothing after it.
+_NAME_JOINER = rf"(?:{'|'.join(sorted(NAME_JOINERS))})"
+_DEFINES_NAME = re.compile(
+    rf"^(?i:who|what)\s+(?i:is|was|are|were)\s+(?:the\s+)?(?:[A-Z][\w'’.\-]*|{_NAME_JOINER})"
+    rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*$"
+)
+
+
+def defines_name(text: str) -> bool:
+    """Whether a part asks only who or what a thing it names is ("Who was Cleopatra"):
+    it names its answer's entry, so no entry another names is a hop for it."""
+    stripped = text.strip()
+    return bool(_DEFINES_NAME.match(stripped)) and stripped.split()[-1][:1].isupper()
+
+
+def points_back(text: str) -> bool:
+    """Whether ``text`` has a word that points back to something said before it ("why
+    is it important", "where did he live", "the larger of the two"), as a part after the
+    first does."""
+    words = {w.lower() for w in WORD_TOKEN.findall(text)}
+    return bool(words & REFERS_BACK) or bool(OF_THE_FEW.search(text))
+
+
+def asks_for_entity(text: str) -> bool:
+    """Whether a part asks for something it does not name (syntax only)."""
+    if defines_name(text):
+        return False
+    return bool(_ASKS_FOR_ENTITY.search(text) or _DESCRIBED.match(text.strip()) or describes(text))
+
+
+# A part that asks who did something ("who invented the radio", "who first described
+# it"): the verb right after "who", past one adverb.
+_WHO_DID = re.compile(r"^who\s+(?:[a-z]+ly\s+|first\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+
+
+def asked_doer(text: str) -> tuple[str, str] | None:
+    """The verb of a part that asks who did something, and the noun for its doer
+    ("who invented the radio" → ("invented", "inventor")), else None."""
+    m = _WHO_DID.match(text.strip())
+    verb = m["verb"].lower() if m else ""
+    noun = agent_noun(verb) if verb else None
+    return (verb, noun) if noun else None

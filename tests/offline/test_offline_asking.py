@@ -1,0 +1,74 @@
+"""What a question part asks, read from its wording: entity questions, descriptions,
+requests, "when", a named thing's definition, the main clause."""
+
+from __future__ import annotations
+
+from deepresearch.offline.asking import (
+    asks_for_entity,
+    asks_when,
+    defines_name,
+    is_question,
+    main_clause,
+)
+
+
+def test_entity_questions_are_told_apart_by_syntax() -> None:
+    assert asks_for_entity("Which emperor was buried with an army of clay soldiers")
+    assert asks_for_entity("who spread it in its first century")
+    assert asks_for_entity("What short-lived republic did he lead")
+    assert not asks_for_entity("What is the theory of relativity")
+    assert not asks_for_entity("what else is known about its author's body of work")
+    assert not asks_for_entity("How did the printing press change Europe")
+
+
+def test_a_thing_described_by_a_relative_clause_is_asked_for() -> None:
+    # "the element … that her prize cited" gives what it is, not its name: a hop.
+    assert asks_for_entity(
+        "What is the atomic number of the element, other than radium, that her prize cited"
+    )
+    assert asks_for_entity("How long is the railway that crosses Siberia")
+    # "that" as a pronoun, or after "is", names nothing to identify.
+    assert not asks_for_entity("How is it used for that purpose")
+    assert not asks_for_entity("How did the idea that is popular now spread")
+
+
+def test_a_request_is_not_worded_as_a_question() -> None:
+    assert is_question("How do I teach the json module to handle new types")
+    assert is_question("Can Cargo optimize only the third-party crates")
+    assert is_question("My build is slow. Should I use a release profile")
+    assert not is_question("Tell me about the Great Barrier Reef")
+    assert not is_question("Compare the contributions of Max Planck to quantum theory")
+
+
+def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -> None:
+    for text in ["Who was Cleopatra", "Who were the Beatles", "What is the Hanseatic League",
+                 "Who was Leonardo da Vinci"]:  # fmt: skip
+        assert defines_name(text) and not asks_for_entity(text), text
+    # it asks for an entity it does not name, or about something that is not a name
+    for text in ["Who is the president of France", "Who was the first Roman emperor",
+                 "What is photosynthesis", "What is Pride and Prejudice about"]:  # fmt: skip
+        assert not defines_name(text), text
+    assert asks_for_entity("Who is the president of France")
+
+
+def test_a_part_asks_when_only_with_when_before_a_verb() -> None:
+    assert asks_when("When did World War II end")
+    assert asks_when("and when did geologists come to accept it")
+    assert not asks_when("When creating a trusted publisher, which flag names the file")
+    assert not asks_when("What happened when the war ended")
+
+
+def test_a_capitalised_question_word_inside_a_name_asks_nothing() -> None:
+    assert not is_question("In the What's New document for Python 2.0")
+    assert is_question("WHO founded Rome") and is_question("Tell me who founded Rome")
+
+
+def test_the_main_clause_ends_where_a_clause_describing_its_thing_begins() -> None:
+    assert main_clause("How long is the railway that crosses Siberia") == "How long is the railway"
+    # with no relative word: a name after "the", or a name and a form of "be"
+    asked = "How long is the river the Lewis and Clark Expedition travelled up"
+    assert main_clause(asked) == "How long is the river"
+    asked = "What is the capital of the country Sonja Henie was from"
+    assert main_clause(asked) == "What is the capital of the country"
+    # a name the question gives is not a clause
+    assert main_clause("How tall is the Eiffel Tower") == "How tall is the Eiffel Tower"
