@@ -14,10 +14,6 @@ from deepresearch.roles import SourceText
 from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
 
 TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")  # a statement's words, as written
-# An adjective made from a one-word name ("Norwegian" of Norway, "Chinese" of China,
-# "Taoist" of Taoism): these endings after a stem the name begins with.
-_ADJECTIVE_ENDINGS = ("an", "ian", "ese", "ish", "ic", "i", "ist")
-ADJECTIVE_STEM = 4  # letters a name and its adjective share at least ("Norw")
 
 
 def mentions_name(tokens: list[str], name: list[str], *, linked: bool = False) -> bool:
@@ -142,15 +138,10 @@ def opens_document(src: SourceText) -> bool:
     return src.lines is None or src.lines[0] == 1
 
 
-def adjective_of(token: str, name: str) -> bool:
-    """Whether ``token`` is a capitalised adjective made from the one-word ``name``
-    ("Norwegian" of "norway", "Chinese" of "china"): it shares the name's letters but
-    its last two at most (ADJECTIVE_STEM at least) and ends as such an adjective does."""
-    word = token.lower()
-    # as long as the name at least: "Indian" is no adjective of Indiana
-    if not token[:1].isupper() or len(word) < len(name) or word == name:
-        return False
-    pairs = zip(word, name, strict=False)
-    shared = next((k for k, (a, b) in enumerate(pairs) if a != b), len(name))
-    stem_shared = shared >= min(ADJECTIVE_STEM, len(name) - 1) and shared >= len(name) - 2
-    return stem_shared and word.endswith(_ADJECTIVE_ENDINGS)
+def made_from(token: str, name: str) -> bool:
+    """Whether a capitalised ``token`` is an adjective made from a one-word ``name``
+    (lower-cased), as in "the first Roman emperor" for the emperor of Rome, "the Chinese
+    capital", "a Norwegian figure skater": it begins with the name but for its last two
+    letters, at least three ("Rom", "Chin", "Norw"; not "Austrian" for Australia)."""
+    lead = name[: max(3, len(name) - 2)]
+    return token[:1].isupper() and token.lower().startswith(lead) and len(token) > len(lead)

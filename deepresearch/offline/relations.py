@@ -55,7 +55,7 @@ from deepresearch.offline.coverage import (
     text_roots,
 )
 from deepresearch.offline.dates import DATE, asks_year
-from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.text import STOPWORDS, sentences, stem, term_set, word_root
 
@@ -457,7 +457,7 @@ def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
         if possessive and [stem(_bare(t)) for t in said] == wanted:
             return True
     before = tokens[max(1, at - POSSESSIVE_REACH) : at]  # a sentence's first word may be any
-    return len(name) == 1 and any(_derived(t, name[0]) for t in before)
+    return len(name) == 1 and any(made_from(t, name[0]) for t in before)
 
 
 def _of_adjective(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
@@ -471,7 +471,7 @@ def _of_adjective(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
     # the name itself, standing alone: not the adjective again ("of the Australian state")
     # nor the end of a longer name ("of Western Australia")
     return any(
-        _derived(name[0].capitalize(), _bare(t))
+        made_from(name[0].capitalize(), _bare(t))
         and _bare(t) != name[0]
         and not window[k - 1][:1].isupper()
         for k, t in enumerate(window[1:], 1)
@@ -484,15 +484,6 @@ def _after_joint(tokens: list[str], at: int, reach: int) -> list[str]:
     after = tokens[at + 1 : at + 2 + reach]
     joints = [k for k, t in enumerate(after) if t.lower() in ("of", "in")]
     return after[joints[0] :] if joints else []
-
-
-def _derived(token: str, name: str) -> bool:
-    """Whether a capitalised ``token`` is an adjective made from a one-word name, as in
-    "the first Roman emperor" for the emperor of Rome, "the Chinese capital": it begins
-    with the name but for its last two letters, at least three ("Rom", "Chin"; not
-    "Austrian" for Australia)."""
-    lead = name[: max(3, len(name) - 2)]
-    return token[:1].isupper() and token.lower().startswith(lead) and len(token) > len(lead)
 
 
 def _bare(token: str) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from deepresearch.offline.asking import without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
-from deepresearch.offline.mentions import TOKEN, adjective_of, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.text import keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"
@@ -115,4 +115,4 @@ def _names_source(lines: list[list[str]], title: str) -> bool:
     words = name_words(title)
     if any(mentions_name(tokens, words) for tokens in lines):
         return True
-    return len(words) == 1 and any(adjective_of(t, words[0]) for line in lines for t in line)
+    return len(words) == 1 and any(made_from(t, words[0]) for line in lines for t in line)
