@@ -77,9 +77,14 @@ def untied_description(
     asked = described_attribute(part)
     if asked is None:
         return None
+    # each name's words, and the sentences of the entries on it (read once)
+    entries = {
+        name: [_sentence_tokens(texts[t]) for t in texts if name_words(t) == name_words(name)]
+        for name in asked.names
+    }
     for titles, text in findings:
         if says_any(set(asked.attributes), text_roots(text)) and any(
-            _tied(title, asked.names, texts) for title in titles
+            _tied(title, entries, texts) for title in titles
         ):
             return None
     return (
@@ -89,16 +94,18 @@ def untied_description(
     )
 
 
-def _tied(title: str, names: Sequence[str], texts: Mapping[str, str]) -> bool:
-    """Whether the source titled ``title`` is the entry on one of the ``names``, names
-    one, or is named by the entry on one (see the module's description)."""
+def _tied(
+    title: str, entries: Mapping[str, list[list[list[str]]]], texts: Mapping[str, str]
+) -> bool:
+    """Whether the source titled ``title`` is the entry on one of the names (``entries``:
+    each name → the sentences of the entries on it), names one, or is named by the entry
+    on one (see the module's description)."""
     own = _sentence_tokens(texts.get(title, ""))
-    for name in names:
+    for name, lines in entries.items():
         words = name_words(name)
         if name_words(title)[: len(words)] == words or any(mentions_name(t, words) for t in own):
             return True
-        entries = [t for t in texts if name_words(t) == words]
-        if any(_names_source(_sentence_tokens(texts[e]), title) for e in entries):
+        if any(_names_source(entry, title) for entry in lines):
             return True
     return False
 
