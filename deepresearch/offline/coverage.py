@@ -72,8 +72,6 @@ _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it
 # The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
 # year", "what causes"): its answer need not say it ("1972", "gravity").
 _KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
-# The kind of thing a part asks to name: the word after "which"/"what"/"whose".
-_ANSWER_KIND = re.compile(r"\b(?:which|what|whose)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 _COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 # What a part asks to identify: "what is the zorblax theorem", "who were the Beatles",
@@ -395,8 +393,9 @@ def _found_apart(
         return False  # "marmots vs porcupines": each is found in its own entry, as asked
     described = [g for g in _described(text, own) if len(g) > 1]
     # "in which city did Caravaggio work": a city is what the answer is, which names it
-    # rather than says "city"; not a thing to find beside the others
-    kind = text_roots(" ".join(_ANSWER_KIND.findall(text)))
+    # rather than says "city"; not a thing to find beside the others (what "how many"
+    # counts is: "how many dragons guard it")
+    kind = text_roots(" ".join(_KIND.findall(text))) - text_roots(" ".join(_COUNTED.findall(text)))
     titled = _titled_roots(text, own - kind, titles)
     if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
         return False
