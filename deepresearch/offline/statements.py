@@ -158,7 +158,13 @@ def statements(text: str) -> list[str]:
             reader.line(line, continues=opens)
             prose = True
     reader.flush(end_lead=True)
-    return out
+    # A lead-in stated with its items says nothing more alone ("The first line should:").
+    following = [*out[1:], ""]
+    return [
+        s
+        for s, after in zip(out, following, strict=True)
+        if not (s.endswith(":") and after.startswith(s[:-1]))
+    ]
 
 
 class _Prose:
@@ -278,9 +284,11 @@ class _Prose:
             self.run = None
 
     def _lead_of(self, own: str) -> str:
-        """The lead-in that completes a short item (a fragment); '' for a long one, which
-        stands alone."""
-        if self.indent < 0 or len(own.split()) >= FRAGMENT_WORDS:
+        """The lead-in that completes an item that is a fragment: a short one, or one
+        going on in lower case from its lead-in ("The first line should:" then "contain
+        a short description of the change (preferably 50 characters …)"); '' for a long
+        one that opens as a sentence, which stands alone."""
+        if self.indent < 0 or (len(own.split()) >= FRAGMENT_WORDS and not own[:1].islower()):
             return ""
         lead = self.lead[1] if self.lead is not None else ""
         if not lead and self.parents:
