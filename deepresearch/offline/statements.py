@@ -159,7 +159,7 @@ def statements(text: str) -> list[str]:
             prose = True
     reader.flush(end_lead=True)
     # A lead-in stated with its items says nothing more alone ("The first line should:").
-    following = [*out[1:], ""]
+    following = [*out[1:], ""][: len(out)]
     return [
         s
         for s, after in zip(out, following, strict=True)

@@ -471,3 +471,8 @@ def test_a_sentence_about_the_text_itself_is_a_signpost() -> None:
     ]
     assert [s for s in about_text if not signposts(s)] == []
     assert [s for s in about_subject if signposts(s)] == []
+
+
+def test_no_text_has_no_statements() -> None:
+    assert statements("") == []
+    assert statements("\n\n") == []
