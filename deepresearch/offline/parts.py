@@ -59,6 +59,7 @@ _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
+SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
 MAX_CONJUNCT_WORDS = 4
 
 
@@ -125,12 +126,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     # A part that points back borrows the first clause's words (all its names, when the
     # clause names several: "who led each effort" after "how Germany and Italy …").
     context = keywords(clauses[0] if clauses else text)
-    # A later part that names nothing and does not point back still asks of what the
-    # first clause names ("since when have ordinary visitors been allowed in" after
-    # "… Saint Petersburg's Hermitage Museum"): it borrows those names alone.
-    first_names = [
-        w for phrase in title_phrases(clauses[0] if clauses else text) for w in keywords(phrase)
-    ]
+    first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
@@ -147,7 +143,11 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + borrowed))
         elif parts and n not in copies and not title_phrases(piece):
-            query_words = list(dict.fromkeys(query_words + first_names[:BORROWED_NAMES]))
+            # One sharing the first question's words asks the same of another thing
+            # ("who invented the telephone, and who invented the radio").
+            alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
+            names = first_names or (unnamed if alone else [])
+            query_words = list(dict.fromkeys(query_words + names[:BORROWED_NAMES]))
         if not refers and (doer := asked_doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
@@ -155,6 +155,21 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _first_subject(
+    clauses: list[str], text: str, scenes: set[str], context: list[str]
+) -> tuple[list[str], list[str]]:
+    """What a later part that names nothing and does not point back borrows: the words of
+    the first clause's names ("since when have ordinary visitors been allowed in" after
+    "… Saint Petersburg's Hermitage Museum"), and, without a name there, the first
+    question's words (``context``) for a short part of its own ("how much was produced
+    worldwide" after "where are macadamia trees native to"); none of a scene's, which are
+    the asker's circumstances rather than what is asked about."""
+    first = clauses[0] if clauses else text
+    names = [w for phrase in title_phrases(first) for w in keywords(phrase)]
+    asks = bool(clauses) and first not in scenes and not sets_scene(first)
+    return names, context if asks and not names else []
 
 
 def _stated_scenes(text: str) -> tuple[str, set[str]]:

@@ -12,6 +12,11 @@ _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
 _FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
 
 
+# The directives whose content is code, as a literal block is (reST '.. code-block::',
+# MyST '```{code-block} python').
+_CODE_DIRECTIVE = re.compile(
+    r"code|code-block|code-cell|sourcecode|doctest|testcode|testoutput|literalinclude|math|mermaid|graphviz"
+)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 # A link reference definition ('[dns.lookup()]: #dnslookup'), and a reference link using
 # one: full '[text][label]', collapsed '[text][]' or shortcut '[text]'.
@@ -33,28 +38,89 @@ def as_rendered(text: str) -> str:
 
     out: list[str] = []
     prose: list[str] = []  # the lines since the last code fence
+    labels_at: list[int] = []  # where in ``prose`` each open MyST directive's label is
 
     def flush() -> None:
         chunk = _COMMENT.sub(_line_breaks, "\n".join(prose))
         chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
+        chunk = _MYST_ROLE.sub(r"\1", chunk)
         if labels:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
         out.extend(_without_html_tags(line) for line in chunk.split("\n"))
         prose.clear()
+        labels_at[:] = [-1] * len(labels_at)  # what they label is said (code follows)
 
-    fenced = False
+    fenced = options = False
+    directives: list[str] = []  # the fences of the MyST directives open ('````')
     for line in text.split("\n"):
-        if _FENCE_LINE.match(line):
+        directive = None if fenced else _MYST_DIRECTIVE.match(line)
+        if directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
+            directives.append(directive["fence"])
+            labels_at.append(len(prose))
+            prose.append(directive_label(directive["name"], directive["argument"]))
+            options = True
+        elif not fenced and directives and _closes(line, directives[-1]):
+            directives.pop()
+            prose.append("")
+            at = labels_at[-1] if labels_at else -1
+            if at >= 0 and not any(p.strip() for p in prose[at + 1 :]):
+                # a version note with nothing under it reads as a sentence ('New in
+                # version 22.3.')
+                prose[at] = prose[at].removesuffix(":") + "."
+            labels_at = labels_at[:-1]
+        elif options and _MYST_OPTION.match(line):
+            prose.append("")
+        elif _FENCE_LINE.match(line):
             if not fenced:
                 flush()
-            fenced = not fenced
+            fenced, options = not fenced, False
             out.append(line)
         elif fenced:
             out.append(line)
         else:
             prose.append(line)
+            options = False
     flush()
     return "\n".join(out)
+
+
+# A MyST directive ('```{note}', '````{tab} Linux', '```{versionadded} 22.3'): its content
+# is Markdown a reader sees in a box, a tab or a version note, not code, unless the
+# directive shows code; its options ('  :class: tip') render as nothing.
+_MYST_DIRECTIVE = re.compile(
+    r"^ {0,3}(?P<fence>`{3,}|~{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<argument>.*)$"
+)
+_MYST_OPTION = re.compile(r"^[ \t]*:[\w-]+:")
+# A MyST role reads as its text: '{ref}`Installing from local packages <local>`' reads
+# Installing from local packages, '{pep}`517`' 517.
+_MYST_ROLE = re.compile(r"\{[\w:.+-]+\}`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`")
+# The version notes as Sphinx renders them ('Changed in version 20.0: pip now caches …').
+_VERSION_NOTES = {
+    "versionadded": "New in version",
+    "versionchanged": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+}
+
+
+def directive_label(name: str, argument: str) -> str:
+    """What a directive's own line reads as: a version note's words and version ('New in
+    version 22.3:'), a titled box or tab its title ('Linux:'), an untitled one its kind
+    ('Note:'), each leading into the content under it."""
+    argument = argument.strip()
+    if name in _VERSION_NOTES:
+        # reST may go on after the version on the directive's line ('3.4 Added …').
+        version, _, rest = argument.partition(" ")
+        return f"{_VERSION_NOTES[name]} {version}: {rest.strip()}".replace(" :", ":").rstrip()
+    label = argument or name.replace("-", " ").capitalize()
+    return label if label.endswith((":", ".", "?", "!")) else f"{label}:"
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes a directive opened with ``fence``: the same character, at
+    least as many times, alone on its line."""
+    bare = line.strip()
+    return len(bare) >= len(fence) and set(bare) == {fence[0]}
 
 
 # MDX (Markdown with JSX, as Docusaurus, Nextra and Astro write docs): an ESM block ('import
@@ -157,9 +223,13 @@ def rst_rendered(text: str) -> str:
                 line = _without_literal_mark(line.rstrip())
             out.append(line)
             continue
-        if _CODE_DIRECTIVE.match(m[2] or ""):
+        name = (m[2] or "").split("::", 1)
+        if len(name) == 2 and _CODE_DIRECTIVE.fullmatch(name[0].strip()):
             code.append(len(out))
-        out.append("")
+        if len(name) == 2 and name[0].strip() in _VERSION_NOTES:
+            out.append(m[1] + directive_label(name[0].strip(), name[1]))
+        else:
+            out.append("")
         if "::" in (m[2] or ""):
             options = True
         else:
@@ -175,10 +245,6 @@ def _without_literal_mark(line: str) -> str:
     reads 'Example:'; 'Example ::' and a lone '::' read without it."""
     bare = line[:-2]
     return bare if not bare.strip() or bare[-1].isspace() else bare + ":"
-
-
-# The directives whose content is code, as a literal block is.
-_CODE_DIRECTIVE = re.compile(r"(?:code|code-block|sourcecode|doctest|testcode|testoutput)::")
 
 
 def _fence(lines: list[str], out: list[str], start: int) -> None:

@@ -383,3 +383,17 @@ def test_a_later_part_naming_nothing_borrows_the_first_clauses_names() -> None:
     # a part with a name of its own asks of that
     other = question_parts("Who founded the Hermitage Museum, and where is the Louvre?")[-1]
     assert "hermitage" not in other.query.split()
+
+
+def test_a_short_part_of_its_own_borrows_the_first_questions_words_when_it_names_nothing() -> None:
+    last = question_parts(
+        "Where are macadamia trees native to, and how much was produced in 2025?"
+    )[-1]
+    assert last.query.split() == ["produced", "2025", "macadamia", "trees", "native"]
+    # one asking the same of another thing does not, nor one after a scene
+    radio = question_parts("Who invented the telephone, and who invented the radio?")[-1]
+    assert "telephone" not in radio.query.split()
+    scene = question_parts(
+        "My nightly job got slower. What changed, and how much memory did the workers allocate?"
+    )[-1]
+    assert not {"nightly", "job", "slower"} & set(scene.query.split())

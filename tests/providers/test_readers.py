@@ -253,3 +253,61 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert "template tag" not in doc.text and "Hugo shortcodes wrap text." in doc.text
     assert "[!NOTE]" not in doc.text and "Alerts are text." in doc.text
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
+
+
+MYST_PAGE = """# Caching
+
+```{versionchanged} 20.0
+pip now caches wheels built from a Git commit.
+```
+
+```{note}
+:class: tip
+The cache is safe to delete.
+```
+
+```{versionadded} 22.3
+```
+
+````{tab} Linux
+```
+~/.cache/pip
+```
+
+pip will also respect `XDG_CACHE_HOME`.
+````
+
+See {ref}`Installing from local packages <local-installs>` and {pep}`517`.
+
+```{code-block} python
+print("code")
+```
+"""
+
+
+def test_myst_directives_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    path = tmp_path / "caching.md"
+    path.write_text(MYST_PAGE, "utf-8")
+    doc = read_document(path)
+    # a box, a tab or a version note holds Markdown, not code; its line is its label
+    assert "Changed in version 20.0:\npip now caches wheels built from a Git commit." in doc.text
+    assert "Note:\n\nThe cache is safe to delete." in doc.text  # its option reads as nothing
+    assert "New in version 22.3." in doc.text  # a note with nothing under it is a sentence
+    assert "Linux:\n```\n~/.cache/pip\n```\n\npip will also respect `XDG_CACHE_HOME`." in doc.text
+    assert "See Installing from local packages and 517." in doc.text  # roles read as text
+    assert '```{code-block} python\nprint("code")\n```' in doc.text  # code stays code
+    for hidden in ("{note}", "{tab}", "{versionadded}", ":class:", "````"):
+        assert hidden not in doc.text, hidden
+    assert len(doc.outline.splitlines()) == len(MYST_PAGE.rstrip().splitlines())  # lines kept
+
+
+def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
+    path = tmp_path / "inspect.rst"
+    path.write_text(
+        "pip inspect\n===========\n\n.. versionadded:: 22.2\n\n"
+        ".. versionchanged:: 23.0 The report gained an environment.\n\nText.\n",
+        "utf-8",
+    )
+    doc = read_document(path)
+    assert "New in version 22.2:" in doc.text
+    assert "Changed in version 23.0: The report gained an environment." in doc.text
