@@ -38,7 +38,9 @@ def as_rendered(text: str) -> str:
 
     out: list[str] = []
     prose: list[str] = []  # the lines since the last code fence
-    labels_at: list[int] = []  # where in ``prose`` each open MyST directive's label is
+    # The open MyST directives: each one's fence ('````') and where in ``prose`` its label
+    # is (-1: said already).
+    directives: list[tuple[str, int]] = []
 
     def flush() -> None:
         chunk = _COMMENT.sub(_line_breaks, "\n".join(prose))
@@ -48,26 +50,23 @@ def as_rendered(text: str) -> str:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
         out.extend(_without_html_tags(line) for line in chunk.split("\n"))
         prose.clear()
-        labels_at[:] = [-1] * len(labels_at)  # what they label is said (code follows)
+        # the open directives' labels are said: code follows them
+        directives[:] = [(fence, -1) for fence, _ in directives]
 
     fenced = options = False
-    directives: list[str] = []  # the fences of the MyST directives open ('````')
     for line in text.split("\n"):
         directive = None if fenced else _MYST_DIRECTIVE.match(line)
         if directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
-            directives.append(directive["fence"])
-            labels_at.append(len(prose))
-            prose.append(directive_label(directive["name"], directive["argument"]))
+            directives.append((directive["fence"], len(prose)))
+            prose.append(_directive_label(directive["name"], directive["argument"]))
             options = True
-        elif not fenced and directives and _closes(line, directives[-1]):
-            directives.pop()
+        elif not fenced and directives and _closes(line, directives[-1][0]):
+            _, at = directives.pop()
             prose.append("")
-            at = labels_at[-1] if labels_at else -1
             if at >= 0 and not any(p.strip() for p in prose[at + 1 :]):
                 # a version note with nothing under it reads as a sentence ('New in
                 # version 22.3.')
                 prose[at] = prose[at].removesuffix(":") + "."
-            labels_at = labels_at[:-1]
         elif options and _MYST_OPTION.match(line):
             prose.append("")
         elif _FENCE_LINE.match(line):
@@ -103,7 +102,7 @@ _VERSION_NOTES = {
 }
 
 
-def directive_label(name: str, argument: str) -> str:
+def _directive_label(name: str, argument: str) -> str:
     """What a directive's own line reads as: a version note's words and version ('New in
     version 22.3:'), a titled box or tab its title ('Linux:'), an untitled one its kind
     ('Note:'), each leading into the content under it."""
@@ -223,11 +222,12 @@ def rst_rendered(text: str) -> str:
                 line = _without_literal_mark(line.rstrip())
             out.append(line)
             continue
-        name = (m[2] or "").split("::", 1)
-        if len(name) == 2 and _CODE_DIRECTIVE.fullmatch(name[0].strip()):
+        kind, directive, argument = (m[2] or "").partition("::")
+        kind = kind.strip() if directive else ""
+        if _CODE_DIRECTIVE.fullmatch(kind):
             code.append(len(out))
-        if len(name) == 2 and name[0].strip() in _VERSION_NOTES:
-            out.append(m[1] + directive_label(name[0].strip(), name[1]))
+        if kind in _VERSION_NOTES:
+            out.append(m[1] + _directive_label(kind, argument))
         else:
             out.append("")
         if "::" in (m[2] or ""):
