@@ -18,8 +18,14 @@ REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
      "these", "those", "there", "then", "each", "both"]
 )  # fmt: skip
-# "the larger of the two": of the few things just named
-OF_THE_FEW = re.compile(r"\bof\s+the\s+(?:two|three|four)\b", re.IGNORECASE)
+# "the larger of the two", "the difference between the two", "which one is faster": one
+# or all of the few things just named (not "the two World Wars", which names them).
+OF_THE_FEW = re.compile(
+    r"\b(?:of\s+the\s+(?:two|three|four)|the\s+(?:two|three|four)(?!\s+(?!of\b)[^\W\d_])|which\s+one)\b(?!-)",
+    re.IGNORECASE,
+)
+# Words that point back to all of the few things just named ("what does each of them cost").
+OF_ALL_NAMED = frozenset(["each", "both"])
 WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first
 # "What was the name of Jesse Owens's wife" asks what "What was Jesse Owens's wife" does.
 _NAME_OF = re.compile(

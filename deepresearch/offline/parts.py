@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from deepresearch.offline.asking import (
     NAME_JOINERS,
+    OF_ALL_NAMED,
     OF_THE_FEW,
     REFERS_BACK,
     WORD_TOKEN,
@@ -61,6 +62,14 @@ MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
 MAX_CONJUNCT_WORDS = 4
+# Words of the few things just named that a part pointing back to them borrows.
+NAMED_FEW_WORDS = 6
+# A name as code writes it: dotted ("os.rename"), called ("pop(0)"), camel-case ("cProfile",
+# "FileNotFoundError") or snake_case ("lru_cache").
+_CODE_NAME = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w+(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\([^()\s]*\)"
+    r"|[A-Za-z]\w*[a-z][A-Z]\w*|[a-z]\w*_\w+)"
+)
 
 
 @dataclass(frozen=True)
@@ -112,20 +121,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     clauses, last = _clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
-    pieces: list[str] = []
-    copies: dict[int, list[str]] = {}  # one name's copy of a clause naming several: all copies
-    for n, clause in enumerate(clauses or [joined], 1):
-        named, extra = _split_names(clause)
-        if len(named) > 1:
-            copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
-        split = named + extra if len(named) > 1 else _split_coordination(clause)
-        # "…, and why" asks it of each thing the last clause names.
-        pieces += [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
-    clauses, pieces = [_unjoin(c) for c in clauses], [_unjoin(p) for p in pieces]
-    copies = {n: [_unjoin(c) for c in names] for n, names in copies.items()}
-    # A part that points back borrows the first clause's words (all its names, when the
-    # clause names several: "who led each effort" after "how Germany and Italy …").
-    context = keywords(clauses[0] if clauses else text)
+    pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last)
+    clauses = [_unjoin(c) for c in clauses]
+    context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
     if len(pieces) > MAX_PARTS:
@@ -135,11 +133,19 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         words = {w.lower() for w in WORD_TOKEN.findall(piece)}
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
+        few = bool(OF_THE_FEW.search(piece)) or bool(words & OF_ALL_NAMED)
         refers = (bool(words & REFERS_BACK) or bool(OF_THE_FEW.search(piece))) and bool(parts)
         query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
         borrowed = [w for w in context if w not in others][:4]
+        if refers and few and n not in copies:
+            named, at = _named_before(pieces[:n], siblings, parts)
+            # Things the first clause asks about: what it says of them counts too ("who led
+            # each effort" after "how Germany and Italy were unified"); a scene's words are
+            # the asker's circumstances ("my script moves downloads … with os.rename").
+            said = borrowed if at < first_pieces and not parts[at].scene else []
+            borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + borrowed))
         elif parts and n not in copies and not title_phrases(piece):
@@ -155,6 +161,79 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _pieces(
+    clauses: list[str], last: str
+) -> tuple[list[str], dict[int, list[str]], dict[int, list[str]], int]:
+    """The ``clauses`` cut into the pieces that become parts (names and coordinated noun
+    phrases apart), with, per piece index, the copies of a clause naming several names
+    (one per name), the pieces of a clause split in several, and how many pieces the
+    first clause gave. ``last``: bare question words ending the question ("…, and why")."""
+    pieces: list[str] = []
+    copies: dict[int, list[str]] = {}
+    siblings: dict[int, list[str]] = {}
+    first_pieces = 0
+    for n, clause in enumerate(clauses, 1):
+        named, extra = _split_names(clause)
+        if len(named) > 1:
+            copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
+        split = named + extra if len(named) > 1 else _split_coordination(clause)
+        # "…, and why" asks it of each thing the last clause names.
+        split = [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
+        first_pieces = first_pieces or len(split)
+        if len(split) > 1:
+            siblings |= dict.fromkeys(range(len(pieces), len(pieces) + len(split)), split)
+        pieces += split
+    return (
+        [_unjoin(p) for p in pieces],
+        {n: [_unjoin(c) for c in names] for n, names in copies.items()},
+        {n: [_unjoin(c) for c in split] for n, split in siblings.items()},
+        first_pieces,
+    )
+
+
+def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
+    """What a part that points back borrows: the first clause's words (all its names, when
+    the clause names several: "who led each effort" after "how Germany and Italy …"). A
+    scene's names written as code come first ("that one error" after "… except
+    FileNotFoundError: pass blocks"), before the asker's other words; not its names in
+    prose, which may be what the answer is not ("that other lake" after "Lake Turkana …")."""
+    context = keywords(clauses[0] if clauses else text)
+    if clauses and (clauses[0] in scenes or sets_scene(clauses[0])):
+        return list(dict.fromkeys(_code_words(clauses[0]) + context))
+    return context
+
+
+def _named_before(
+    earlier: list[str], siblings: dict[int, list[str]], parts: list[Part]
+) -> tuple[list[str], int]:
+    """For a part pointing back to the few things just named ("which one gives me an
+    atomic move", "what does each of them cost"), the words naming them in the nearest
+    ``earlier`` piece (its part among ``parts``) that does more than point back: the words
+    its clause's pieces do not share ("with bisect.insort, or use heapq"), else its names
+    when it gives several (code names too: "os.rename … shutil.move"), else all its words.
+    With the words, that piece's index (``len(earlier)`` when there is none). A piece
+    pointing back with a few words of its own ("which one fits my problem") names nothing
+    they could be; one saying more may be where they are named."""
+    for k in range(len(earlier) - 1, -1, -1):
+        if parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS:
+            continue
+        if k in siblings:
+            shared = set.intersection(*(term_set(p) for p in siblings[k]))
+            found = [w for p in siblings[k] for w in keywords(p) if not term_set(w) <= shared]
+        elif len(title_phrases(earlier[k]) + _CODE_NAME.findall(earlier[k])) > 1:
+            found = [w for n in title_phrases(earlier[k]) for w in keywords(n)]
+            found += _code_words(earlier[k])
+        else:
+            found = keywords(earlier[k])
+        return list(dict.fromkeys(found)), k
+    return [], len(earlier)
+
+
+def _code_words(text: str) -> list[str]:
+    """The words of the names ``text`` writes as code ("os.rename" → "os", "rename")."""
+    return [w for n in _CODE_NAME.findall(text) for w in keywords(n)]
 
 
 def _first_subject(

@@ -340,6 +340,81 @@ def test_the_larger_of_the_two_points_back_to_the_things_just_named() -> None:
     assert last.refers_back and {"zagreb", "warsaw"} <= set(last.query.split())
 
 
+def test_which_one_and_the_two_point_back_to_the_code_names_a_scene_gives() -> None:
+    question = (
+        "My script moves downloads to a mounted drive with os.rename and fails with a "
+        "cross-device error, but shutil.move works. "
+        "What is the difference between the two, and which one gives me an atomic move?"
+    )
+    scene, between, which = question_parts(question)
+    assert scene.scene and not scene.refers_back
+    for part in (between, which):
+        assert part.refers_back
+        assert {"os", "rename", "shutil", "move"} <= set(part.query.split())
+        assert not {"script", "downloads", "drive"} & set(part.query.split())
+
+
+def test_each_of_them_borrows_what_the_alternatives_do_not_share() -> None:
+    question = (
+        "Tasks keep arriving and I need the most urgent one next. "
+        "Should I keep a list sorted with bisect.insort, or use heapq? What does each of them cost?"
+    )
+    last = question_parts(question)[-1]
+    assert last.refers_back
+    assert {"cost", "bisect", "insort", "heapq"} <= set(last.query.split())
+    assert not {"keep", "list", "sorted"} & set(last.query.split())
+
+
+def test_each_effort_borrows_the_names_and_what_the_clause_says_of_them() -> None:
+    question = (
+        "Compare how Germany and Italy were unified in the 19th century and who led each effort."
+    )
+    last = question_parts(question)[-1]
+    assert {"led", "effort", "germany", "italy", "unified"} <= set(last.query.split())
+
+
+def test_which_one_after_a_part_pointing_back_looks_further_back() -> None:
+    question = (
+        "One colleague says use timeit, another says cProfile. "
+        "Which one fits my problem, and what is each of them meant for?"
+    )
+    which, each = question_parts(question)[1:]
+    assert {"timeit", "cprofile"} <= set(which.query.split())
+    assert {"timeit", "cprofile"} <= set(each.query.split())
+
+
+def test_the_two_are_named_by_a_part_that_points_back_but_says_more() -> None:
+    question = (
+        "I already have a folder with a few files in it. Should I run cargo new or cargo "
+        "init to make it a project, and what is the difference between the two?"
+    )
+    last = question_parts(question)[-1]
+    assert {"difference", "new", "init"} <= set(last.query.split())
+    assert not {"folder", "files"} & set(last.query.split())
+
+
+def test_a_part_pointing_back_after_a_scene_borrows_the_names_it_writes_as_code() -> None:
+    question = (
+        "Our cleanup code is full of try: os.remove(path) / except FileNotFoundError: pass "
+        "blocks. Is there a neater way in the standard library to ignore just that one error?"
+    )
+    scene, asked = question_parts(question)
+    assert scene.scene and asked.refers_back
+    assert {"os", "remove", "filenotfounderror"} <= set(asked.query.split())
+    # a name in prose is not borrowed first: "that other lake" is none of those named
+    question = (
+        "By volume, Lake Turkana is the fourth-largest salt lake, behind the Caspian Sea, "
+        "Lake Van and one other. In which mountain range does that other lake lie?"
+    )
+    assert "caspian" not in question_parts(question)[-1].query.split()
+
+
+def test_the_two_followed_by_a_name_names_them_and_points_back_to_nothing() -> None:
+    assert not question_parts("When did Spain lose its fleet, and what ended the two World Wars?")[
+        -1
+    ].refers_back
+
+
 def test_a_name_with_its_own_capitalised_the_shares_no_plural_head() -> None:
     question = "When were the bands ABBA and The Beach Boys formed?"
     assert [p.text for p in question_parts(question)] == [
