@@ -182,11 +182,6 @@ STOPWORDS = frozenset(
         "s",
     ]
 )
-# A stopword contracted says as little ("I'm", "doesn't", "we're", "you'll", "can't").
-STOPWORDS |= {
-    *(w + end for w in STOPWORDS for end in ("'m", "'re", "'ve", "'ll", "'d", "n't")),
-    *("can't", "won't", "shan't"),
-}
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"

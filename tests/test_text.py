@@ -122,9 +122,3 @@ def test_an_irregular_past_form_reads_as_its_verb() -> None:
     common noun stays ("rose", "found")."""
     assert {"arise", "win", "fight"} <= term_set("It arose, fought and won.")
     assert {"rose", "found"} <= term_set("The rose was found.")
-
-
-def test_a_contracted_stopword_is_no_keyword_and_a_possessive_name_is() -> None:
-    said = "I'm porting an old sort; it doesn't work, we're stuck and you'll see Python's sorted()"
-    assert keywords(said) == ["porting", "old", "sort", "work", "stuck", "see", "python", "sorted"]
-    assert term_set("I've won't can't they'd") == set()

@@ -27,6 +27,7 @@ from deepresearch.offline.asking import (
     without_name_of,
 )
 from deepresearch.text import (
+    AUXILIARY_VERBS,
     STOPWORDS,
     TITLE_QUALIFIER,
     content_terms,
@@ -64,11 +65,11 @@ SHORT_PART_WORDS = 3  # a part with this few query words says too little of its 
 MAX_CONJUNCT_WORDS = 4
 # Words of the few things just named that a part pointing back to them borrows.
 NAMED_FEW_WORDS = 6
-# A name as code writes it: dotted ("os.rename"), called ("pop(0)"), camel-case ("cProfile",
-# "FileNotFoundError") or snake_case ("lru_cache").
+# A name as code writes it: dotted ("os.rename"), called ("pop(0)"), camel-case after a
+# lower-case letter ("cProfile"; not "GitLab", a brand) or snake_case ("lru_cache").
 _CODE_NAME = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w+(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\([^()\s]*\)"
-    r"|[A-Za-z]\w*[a-z][A-Z]\w*|[a-z]\w*_\w+)"
+    r"|[a-z]+[A-Z]\w*|[a-z]\w*_\w+)"
 )
 
 
@@ -196,8 +197,8 @@ def _pieces(
 def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
     """What a part that points back borrows: the first clause's words (all its names, when
     the clause names several: "who led each effort" after "how Germany and Italy …"). A
-    scene's names written as code come first ("that one error" after "… except
-    FileNotFoundError: pass blocks"), before the asker's other words; not its names in
+    scene's names written as code come first ("is there any catch to using it" after
+    "try: os.remove(path) / except …"), before the asker's other words; not its names in
     prose, which may be what the answer is not ("that other lake" after "Lake Turkana …")."""
     context = keywords(clauses[0] if clauses else text)
     if clauses and (clauses[0] in scenes or sets_scene(clauses[0])):
@@ -215,9 +216,10 @@ def _named_before(
     when it gives several (code names too: "os.rename … shutil.move"), else all its words.
     With the words, that piece's index (``len(earlier)`` when there is none). A piece
     pointing back with a few words of its own ("which one fits my problem") names nothing
-    they could be; one saying more may be where they are named."""
+    they could be, unless its clause was split in several; one saying more may be where
+    they are named."""
     for k in range(len(earlier) - 1, -1, -1):
-        if parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS:
+        if k not in siblings and parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS:
             continue
         if k in siblings:
             shared = set.intersection(*(term_set(p) for p in siblings[k]))
@@ -520,12 +522,46 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]
     if right[0].lower() == head[-1].lower():
         right = right[1:]  # "serve as X and as Y": the head already ends with "as"
+    elif (subject := _after_subject(head)) and _PREPOSITION.fullmatch(left[0]) and _bare(right[0]):
+        # "Should I keep a list sorted with bisect.insort, or use heapq": not a second
+        # thing to keep it sorted with but what else the subject would do ("Should I use
+        # heapq").
+        return [" ".join(head + left), " ".join(head[:subject] + right)]
     elif len(head) > 1 and _verb_phrase(right) and not _verb_phrase(left):
         # "run a shell command and capture its output": the conjuncts are what the subject
         # does, so the second takes the place of the head's verb ("How can I capture its
         # output").
         return [" ".join(head + left), " ".join(head[:-1] + right)]
     return [" ".join(head + left), " ".join(head + right)]
+
+
+_PREPOSITION = re.compile(_PREPOSITIONS, re.IGNORECASE)
+_AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
+_SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
+
+
+def _after_subject(head: list[str]) -> int:
+    """Where a question's head goes on after its subject pronoun, asked after its
+    auxiliary ("Should I | keep a list sorted", "How do we | …"), or 0."""
+    for n, word in enumerate(head[:3]):
+        if (
+            word.lower() in _SUBJECT_PRONOUNS
+            and n > 0
+            and _AUXILIARY_OR_MODAL.fullmatch(head[n - 1])
+        ):
+            return n + 1
+    return 0
+
+
+def _bare(word: str) -> bool:
+    """Whether a conjunct's first word can be a verb: lower case, not a preposition, a
+    determiner or a number ("use heapq", not "with heapq", "the heap", "TOML")."""
+    return (
+        word.isalpha()
+        and word.islower()
+        and not _PREPOSITION.fullmatch(word)
+        and word not in _DETERMINERS
+    )
 
 
 # Words that open a noun phrase: a verb's object or a noun's owner follows a verb.
