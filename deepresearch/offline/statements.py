@@ -375,7 +375,8 @@ def _introduced(lead: str, block: list[str]) -> str | None:
     if any(line.endswith(_PROGRAM_LINE_ENDS) for line in code):
         return None
     joined = f"{lead} {'; '.join(code)}"
-    return joined if len(joined) <= MAX_STATEMENT_CHARS else None
+    # The lead-in may be a whole sentence and its code a quote's length: one statement.
+    return joined if len(joined) <= MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS else None
 
 
 def _resumes(lines: list[str], start: int) -> bool:

@@ -413,6 +413,16 @@ def test_a_lead_in_and_the_short_code_block_it_introduces_are_one_statement() ->
     long = f"Set these options in the file:\n\n```\n{lines}```\n"
     assert statements(long)[0] == "Set these options in the file:"
     assert len(statements(long)) == 8
+    # a whole sentence leading into a one-line setting is still stated with it
+    lead = (
+        "For example, if a project specifies dependencies in pyproject.toml but uses "
+        "setuptools-scm to manage its version, and should thus be rebuilt whenever the "
+        "commit hash or dependencies change, you can add the following to the project's "
+        "pyproject.toml:"
+    )
+    keys = 'cache-keys = [{ file = "pyproject.toml" }, { git = { commit = true } }]'
+    said = statements(f"{lead}\n\n```toml\n[tool.uv]\n{keys}\n```\n")
+    assert said == [f"{lead} [tool.uv] {keys}"]
     program = 'Here is the program:\n\n```\nfn main() {\n    println!("hello there");\n}\n```\n'
     assert statements(program) == ["Here is the program:", 'Code: `println!("hello there");`']
 
