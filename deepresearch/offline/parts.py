@@ -513,6 +513,11 @@ def _split_coordination(clause: str) -> list[str]:
         return [clause]
     # The left conjunct mirrors the right one: as many words, after the shared head.
     head, left = left_all[: -len(right)], left_all[-len(right) :]
+    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in _ARTICLES), 0)
+    if article and right[0].lower() not in _ARTICLES and not _PREPOSITION.fullmatch(right[0]):
+        # "with an INI file read by configparser or TOML read by tomllib": the head would
+        # end inside the left conjunct's noun phrase, which begins at its article.
+        head, left = head[:-article], head[-article:] + left
     before = len(left_all) - len(right) - 1
     while before > 0 and left_all[before].endswith(","):
         before -= 1  # "between Box, Rc and RefCell": the list's earlier items
@@ -536,6 +541,7 @@ def _split_coordination(clause: str) -> list[str]:
 
 
 _PREPOSITION = re.compile(_PREPOSITIONS, re.IGNORECASE)
+_ARTICLES = frozenset(["a", "an", "the"])
 _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 

@@ -114,6 +114,11 @@ def test_two_things_a_subject_does_are_two_parts_with_their_own_verbs() -> None:
     ]
     parts = question_parts("Did the city grow under the Romans or under the Greeks?")
     assert [p.text for p in parts][1] == "Did the city grow under the Greeks"
+    # a conjunct without an article mirrors the whole noun phrase, from its article
+    parts = question_parts(
+        "Should I go with an INI file read by configparser or TOML read by tomllib?"
+    )
+    assert [p.text for p in parts][1] == "Should I go with TOML read by tomllib"
 
 
 def test_names_a_singular_verb_speaks_of_are_one_thing() -> None:
