@@ -26,8 +26,13 @@ from deepresearch.offline.asking import (
     opens_asking,
     without_name_of,
 )
+from deepresearch.offline.coordination import (
+    BETWEEN,
+    COORDINATION,
+    PREPOSITIONS,
+    split_coordination,
+)
 from deepresearch.text import (
-    AUXILIARY_VERBS,
     STOPWORDS,
     TITLE_QUALIFIER,
     content_terms,
@@ -40,29 +45,25 @@ from deepresearch.text import (
     words,
 )
 
-# Words that open a question clause ("..., and where did he found his school?").
-# English prepositions that can open a "which" clause ("…, and under which dynasty …").
-_PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
-_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{_PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
+# Words that open a question clause ("..., and where did he found his school?"), also a
+# preposition before "which" ("…, and under which dynasty …").
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 _CLAUSE_SPLIT = re.compile(
     rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
-_COORD = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
-_BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 # Words before "A and B" that make the pair one thing: "between", and a singular verb.
-_ONE_THING = frozenset([_BETWEEN, "is", "was", "has", "does"])
+_ONE_THING = frozenset([BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
-MAX_CONJUNCT_WORDS = 4
 # Words of the few things just named that a part pointing back to them borrows.
 NAMED_FEW_WORDS = 6
 # A name as code writes it: dotted ("os.rename"), called ("pop(0)"), camel-case after a
@@ -179,7 +180,7 @@ def _pieces(
         named, extra = _split_names(clause)
         if len(named) > 1:
             copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
-        split = named + extra if len(named) > 1 else _split_coordination(clause)
+        split = named + extra if len(named) > 1 else split_coordination(clause)
         # "…, and why" asks it of each thing the last clause names.
         split = [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
         first_pieces = first_pieces or len(split)
@@ -286,7 +287,7 @@ def _join_titles(text: str, titles: Iterable[str]) -> str:
     names = {
         name.casefold()
         for name in (TITLE_QUALIFIER.sub("", t).strip() for t in titles)
-        if _COORD.search(name)
+        if COORDINATION.search(name)
     }
     # "Lewis and Clark" of the *Lewis and Clark Expedition*: a title's opening names
     # joined by "and", written as names in the question, are one name too.
@@ -357,7 +358,7 @@ def _split_clauses(text: str) -> list[str]:
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
 # 256 into a u8, …").
 _SCENE_OPENERS = frozenset(
-    [*_PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
+    [*PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
      "if", "although", "though", "while", "whereas", "since", "as", "because", "given"]
 )  # fmt: skip
 
@@ -494,97 +495,6 @@ def _singular(word: str) -> str:
     pairs = enumerate(zip(lower, single, strict=False))
     same = next((n for n, (a, b) in pairs if a != b), len(single))
     return word[:same] + single[same:]
-
-
-def _split_coordination(clause: str) -> list[str]:
-    """'who invented the telephone and the radio' → two clauses sharing 'who invented'.
-    Only when the conjunct after 'and' is short and ends the clause (a noun phrase), so
-    'rise and fall of Rome' and clauses with their own verb stay whole."""
-    matches = list(_COORD.finditer(clause))
-    if len(matches) != 1:
-        return [clause]
-    m = matches[0]
-    right = clause[m.end() :].split()
-    left_all = clause[: m.start()].split()
-    if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
-        return [clause]
-    right_terms = content_terms(" ".join(right))
-    if not right_terms:
-        return [clause]
-    # The left conjunct mirrors the right one: as many words, after the shared head.
-    head, left = left_all[: -len(right)], left_all[-len(right) :]
-    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in _ARTICLES), 0)
-    if article and right[0].lower() not in _ARTICLES and not _PREPOSITION.fullmatch(right[0]):
-        # "with an INI file read by configparser or TOML read by tomllib": the head would
-        # end inside the left conjunct's noun phrase, which begins at its article.
-        head, left = head[:-article], head[-article:] + left
-    before = len(left_all) - len(right) - 1
-    while before > 0 and left_all[before].endswith(","):
-        before -= 1  # "between Box, Rc and RefCell": the list's earlier items
-    if _BETWEEN in (w.lower() for w in left_all[before:]):
-        return [clause]  # "between 499 and 449 BC" is one span, not two things
-    if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
-        return [clause]
-    if right[0].lower() == head[-1].lower():
-        right = right[1:]  # "serve as X and as Y": the head already ends with "as"
-    elif (subject := _after_subject(head)) and _PREPOSITION.fullmatch(left[0]) and _bare(right[0]):
-        # "Should I keep a list sorted with bisect.insort, or use heapq": not a second
-        # thing to keep it sorted with but what else the subject would do ("Should I use
-        # heapq").
-        return [" ".join(head + left), " ".join(head[:subject] + right)]
-    elif len(head) > 1 and _verb_phrase(right) and not _verb_phrase(left):
-        # "run a shell command and capture its output": the conjuncts are what the subject
-        # does, so the second takes the place of the head's verb ("How can I capture its
-        # output").
-        return [" ".join(head + left), " ".join(head[:-1] + right)]
-    return [" ".join(head + left), " ".join(head + right)]
-
-
-_PREPOSITION = re.compile(_PREPOSITIONS, re.IGNORECASE)
-_ARTICLES = frozenset(["a", "an", "the"])
-_AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
-_SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
-
-
-def _after_subject(head: list[str]) -> int:
-    """Where a question's head goes on after its subject pronoun, asked after its
-    auxiliary ("Should I | keep a list sorted", "How do we | …"), or 0."""
-    for n, word in enumerate(head[:3]):
-        if (
-            word.lower() in _SUBJECT_PRONOUNS
-            and n > 0
-            and _AUXILIARY_OR_MODAL.fullmatch(head[n - 1])
-        ):
-            return n + 1
-    return 0
-
-
-def _bare(word: str) -> bool:
-    """Whether a conjunct's first word can be a verb: lower case, not a preposition, a
-    determiner or a number ("use heapq", not "with heapq", "the heap", "TOML")."""
-    return (
-        word.isalpha()
-        and word.islower()
-        and not _PREPOSITION.fullmatch(word)
-        and word not in _DETERMINERS
-    )
-
-
-# Words that open a noun phrase: a verb's object or a noun's owner follows a verb.
-_DETERMINERS = frozenset(
-    ["the", "a", "an", "its", "his", "her", "their", "my", "your", "our", "this", "that",
-     "these", "those", "some", "any", "each", "every", "all"]
-)  # fmt: skip
-
-
-def _verb_phrase(conjunct: list[str]) -> bool:
-    """Whether a conjunct reads as a verb and its object ("capture its output"): a word
-    that opens no noun phrase, then one that does."""
-    return (
-        len(conjunct) >= 2
-        and conjunct[0].lower() not in _DETERMINERS
-        and conjunct[1].lower() in _DETERMINERS
-    )
 
 
 # "what did Tesla contribute", "what does the panda eat": the answer is what the thing

@@ -1,0 +1,107 @@
+"""How a clause's coordinated phrases become clauses of their own: "who invented the
+telephone and the radio" asks "who invented the telephone" and "who invented the radio";
+"How can I run a shell command and capture its output" asks two things the subject does.
+Syntax only: no topic words."""
+
+from __future__ import annotations
+
+import re
+
+from deepresearch.text import AUXILIARY_VERBS, content_terms
+
+# English prepositions (those that can open a "which" clause: "…, and under which dynasty").
+PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
+COORDINATION = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
+BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+MAX_CONJUNCT_WORDS = 4
+
+
+def split_coordination(clause: str) -> list[str]:
+    """'who invented the telephone and the radio' → two clauses sharing 'who invented'.
+    Only when the conjunct after 'and' is short and ends the clause (a noun phrase), so
+    'rise and fall of Rome' and clauses with their own verb stay whole."""
+    matches = list(COORDINATION.finditer(clause))
+    if len(matches) != 1:
+        return [clause]
+    m = matches[0]
+    right = clause[m.end() :].split()
+    left_all = clause[: m.start()].split()
+    if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
+        return [clause]
+    right_terms = content_terms(" ".join(right))
+    if not right_terms:
+        return [clause]
+    # The left conjunct mirrors the right one: as many words, after the shared head.
+    head, left = left_all[: -len(right)], left_all[-len(right) :]
+    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in _ARTICLES), 0)
+    if article and right[0].lower() not in _ARTICLES and not _PREPOSITION.fullmatch(right[0]):
+        # "with an INI file read by configparser or TOML read by tomllib": the head would
+        # end inside the left conjunct's noun phrase, which begins at its article.
+        head, left = head[:-article], head[-article:] + left
+    before = len(left_all) - len(right) - 1
+    while before > 0 and left_all[before].endswith(","):
+        before -= 1  # "between Box, Rc and RefCell": the list's earlier items
+    if BETWEEN in (w.lower() for w in left_all[before:]):
+        return [clause]  # "between 499 and 449 BC" is one span, not two things
+    if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
+        return [clause]
+    if right[0].lower() == head[-1].lower():
+        right = right[1:]  # "serve as X and as Y": the head already ends with "as"
+    elif (subject := _after_subject(head)) and _PREPOSITION.fullmatch(left[0]) and _bare(right[0]):
+        # "Should I keep a list sorted with bisect.insort, or use heapq": not a second
+        # thing to keep it sorted with but what else the subject would do ("Should I use
+        # heapq").
+        return [" ".join(head + left), " ".join(head[:subject] + right)]
+    elif len(head) > 1 and _verb_phrase(right) and not _verb_phrase(left):
+        # "run a shell command and capture its output": the conjuncts are what the subject
+        # does, so the second takes the place of the head's verb ("How can I capture its
+        # output").
+        return [" ".join(head + left), " ".join(head[:-1] + right)]
+    return [" ".join(head + left), " ".join(head + right)]
+
+
+_PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
+_ARTICLES = frozenset(["a", "an", "the"])
+_AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
+_SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
+
+
+def _after_subject(head: list[str]) -> int:
+    """Where a question's head goes on after its subject pronoun, asked after its
+    auxiliary ("Should I | keep a list sorted", "How do we | …"), or 0."""
+    for n, word in enumerate(head[:3]):
+        if (
+            word.lower() in _SUBJECT_PRONOUNS
+            and n > 0
+            and _AUXILIARY_OR_MODAL.fullmatch(head[n - 1])
+        ):
+            return n + 1
+    return 0
+
+
+def _bare(word: str) -> bool:
+    """Whether a conjunct's first word can be a verb: lower case, not a preposition, a
+    determiner or a number ("use heapq", not "with heapq", "the heap", "TOML")."""
+    return (
+        word.isalpha()
+        and word.islower()
+        and not _PREPOSITION.fullmatch(word)
+        and word not in _DETERMINERS
+    )
+
+
+# Words that open a noun phrase: a verb's object or a noun's owner follows a verb.
+_DETERMINERS = frozenset(
+    ["the", "a", "an", "its", "his", "her", "their", "my", "your", "our", "this", "that",
+     "these", "those", "some", "any", "each", "every", "all"]
+)  # fmt: skip
+
+
+def _verb_phrase(conjunct: list[str]) -> bool:
+    """Whether a conjunct reads as a verb and its object ("capture its output"): a word
+    that opens no noun phrase, then one that does."""
+    return (
+        len(conjunct) >= 2
+        and conjunct[0].lower() not in _DETERMINERS
+        and conjunct[1].lower() in _DETERMINERS
+    )

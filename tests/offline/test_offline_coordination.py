@@ -1,0 +1,28 @@
+"""How a clause's coordinated phrases become clauses of their own."""
+
+from __future__ import annotations
+
+from deepresearch.offline.coordination import split_coordination
+
+
+def test_two_objects_of_one_verb_share_the_head() -> None:
+    assert split_coordination("who invented the telephone and the radio") == [
+        "who invented the telephone",
+        "who invented the radio",
+    ]
+
+
+def test_a_long_conjunct_or_a_span_stays_whole() -> None:
+    assert split_coordination("the rise and fall of the Roman Empire in the west") == [
+        "the rise and fall of the Roman Empire in the west"
+    ]
+    assert split_coordination("what happened between 499 and 449 BC") == [
+        "what happened between 499 and 449 BC"
+    ]
+
+
+def test_a_second_verb_takes_the_place_of_the_heads() -> None:
+    assert split_coordination("Should I keep a list sorted with bisect.insort, or use heapq") == [
+        "Should I keep a list sorted with bisect.insort,",
+        "Should I use heapq",
+    ]
