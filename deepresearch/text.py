@@ -182,6 +182,7 @@ STOPWORDS = frozenset(
         "s",
     ]
 )
+ARTICLES = frozenset({"the", "a", "an"})
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import AUXILIARY_VERBS, content_terms
+from deepresearch.text import ARTICLES, AUXILIARY_VERBS, content_terms
 
 # English prepositions (those that can open a "which" clause: "…, and under which dynasty").
 PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
@@ -33,8 +33,8 @@ def split_coordination(clause: str) -> list[str]:
         return [clause]
     # The left conjunct mirrors the right one: as many words, after the shared head.
     head, left = left_all[: -len(right)], left_all[-len(right) :]
-    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in _ARTICLES), 0)
-    if article and right[0].lower() not in _ARTICLES and not _PREPOSITION.fullmatch(right[0]):
+    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in ARTICLES), 0)
+    if article and right[0].lower() not in ARTICLES and not _PREPOSITION.fullmatch(right[0]):
         # "with an INI file read by configparser or TOML read by tomllib": the head would
         # end inside the left conjunct's noun phrase, which begins at its article.
         head, left = head[:-article], head[-article:] + left
@@ -61,7 +61,6 @@ def split_coordination(clause: str) -> list[str]:
 
 
 _PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
-_ARTICLES = frozenset(["a", "an", "the"])
 _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 

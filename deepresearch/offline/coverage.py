@@ -49,7 +49,15 @@ from collections.abc import Sequence
 from deepresearch.offline.asking import asks_when, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
-from deepresearch.text import TITLE_QUALIFIER, keywords, sentences, term_set, word_root, words
+from deepresearch.text import (
+    ARTICLES,
+    TITLE_QUALIFIER,
+    keywords,
+    sentences,
+    term_set,
+    word_root,
+    words,
+)
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
 # A part asking in this many (fewer than OWN_WORDS_ASKED) names a thing that a source
@@ -64,7 +72,6 @@ THINGS_APART = 2  # titled things a part asks about that no source behind it sta
 COMMON_NAME = 0.1  # share of the gathered sources stating a name the search is about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("black hole")
-ARTICLES = frozenset({"the", "a", "an"})
 SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
 TOPIC_WORDS = 3  # words of its own at most in a part whose topic its sources must speak of
 

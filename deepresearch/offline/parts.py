@@ -135,8 +135,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         words = {w.lower() for w in WORD_TOKEN.findall(piece)}
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
-        few = bool(OF_THE_FEW.search(piece)) or bool(words & OF_ALL_NAMED)
-        refers = (bool(words & REFERS_BACK) or bool(OF_THE_FEW.search(piece))) and bool(parts)
+        of_the_few = bool(OF_THE_FEW.search(piece))
+        few = of_the_few or bool(words & OF_ALL_NAMED)
+        refers = (bool(words & REFERS_BACK) or of_the_few) and bool(parts)
         query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
@@ -225,11 +226,10 @@ def _named_before(
         if k in siblings:
             shared = set.intersection(*(term_set(p) for p in siblings[k]))
             found = [w for p in siblings[k] for w in keywords(p) if not term_set(w) <= shared]
-        elif len(title_phrases(earlier[k]) + _CODE_NAME.findall(earlier[k])) > 1:
-            found = [w for n in title_phrases(earlier[k]) for w in keywords(n)]
-            found += _code_words(earlier[k])
         else:
-            found = keywords(earlier[k])
+            names = title_phrases(earlier[k]) + _CODE_NAME.findall(earlier[k])
+            several = [w for n in names for w in keywords(n)] if len(names) > 1 else []
+            found = several or keywords(earlier[k])
         return list(dict.fromkeys(found)), k
     return [], len(earlier)
 

@@ -48,7 +48,6 @@ from dataclasses import dataclass, field
 from deepresearch.offline.asking import asks_when, main_clause, question_word, without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import (
-    ARTICLES,
     NAME_ADJECTIVE,
     SUPERLATIVE_WORD,
     is_entry_on,
@@ -57,7 +56,7 @@ from deepresearch.offline.coverage import (
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.offline.parts import Part
-from deepresearch.text import STOPWORDS, sentences, stem, term_set, word_root
+from deepresearch.text import ARTICLES, STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
