@@ -272,20 +272,23 @@ def _candidates(
 def _twins(
     cand: Candidate, source_id: str, unit: str, terms: set[str], documents: dict[str, str]
 ) -> bool:
-    """Whether ``unit`` (of source ``source_id``) says what ``cand`` says: the same text, or
-    nearly the same words from another document or from the same passage. Two passages of
-    one document are different stretches of the file, so what they word alike is two
-    entries of the same shape ("fetch-retries: Default: 2; Type: Number" and "maxsockets:
-    Default: 15; Type: Number" in a configuration reference), not one statement found
-    twice. Likewise the quoted rows of a table (they repeat its column names, and often
-    their cells' wording: each is a different record) and the quoted lines of a code block
-    (`opt-level = 0`, `opt-level = 3`)."""
+    """Whether ``unit`` (of source ``source_id``) says what ``cand`` says: the same text,
+    nearly the same words from another document, or nearly word for word from the same
+    passage. Two passages of one document are different stretches of the file, so what
+    they word alike is two entries of the same shape ("fetch-retries: Default: 2; Type:
+    Number" and "maxsockets: Default: 15; Type: Number" in a configuration reference), not
+    one statement found twice. Likewise the quoted rows of a table (they repeat its column
+    names, and often their cells' wording: each is a different record), the quoted lines
+    of a code block (`opt-level = 0`, `opt-level = 3`), and two sentences of one passage
+    that share half their words ("uv installs Python executables into your PATH by
+    default" and "To install python and python3 executables, include the --default
+    option": the second is the answer the first does not give)."""
     if cand.text == unit:
         return True
-    if cand.source_id != source_id:
-        if documents[cand.source_id] == documents[source_id]:
-            return False
-    elif unit.startswith(_QUOTES) and cand.text.startswith(_QUOTES):
+    if cand.source_id == source_id:
+        quoted = unit.startswith(_QUOTES) and cand.text.startswith(_QUOTES)
+        return not quoted and jaccard(terms, cand.terms) >= NEAR_COPY
+    if documents[cand.source_id] == documents[source_id]:
         return False
     return jaccard(terms, cand.terms) >= TWIN
 

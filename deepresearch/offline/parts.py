@@ -17,6 +17,7 @@ from deepresearch.offline.asking import (
     NAME_JOINERS,
     OF_ALL_NAMED,
     OF_THE_FEW,
+    QUESTION_WORDS,
     REFERS_BACK,
     WORD_TOKEN,
     asked_doer,
@@ -128,6 +129,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
+    # The question opens with the asker's story, a sentence of its own ("Our company index
+    # is hosted on GitLab, …. How do I …"), not a phrase naming its topic ("In die casting").
+    told = bool(pieces) and pieces[0] in scenes
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
@@ -150,13 +154,19 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             said = borrowed if at < first_pieces and not parts[at].scene else []
             borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
+            if not refers and told:  # "in what order", after the asker's story
+                borrowed = _asked_before(pieces[:n], parts) or borrowed
             query_words = list(dict.fromkeys(query_words + borrowed))
         elif parts and n not in copies and not title_phrases(piece):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
-            names = first_names or (unnamed if alone else [])
-            query_words = list(dict.fromkeys(query_words + names[:BORROWED_NAMES]))
+            names = (first_names or (unnamed if alone else []))[:BORROWED_NAMES]
+            if alone and told:
+                # After the asker's story, "what happens if none can be found" goes on
+                # from the question just asked, not from the circumstances.
+                names = _asked_before(pieces[:n], parts) or names
+            query_words = list(dict.fromkeys(query_words + names))
         if not refers and (doer := asked_doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
@@ -232,6 +242,18 @@ def _named_before(
             found = several or keywords(earlier[k])
         return list(dict.fromkeys(found)), k
     return [], len(earlier)
+
+
+def _asked_before(earlier: list[str], parts: list[Part]) -> list[str]:
+    """The words of the nearest ``earlier`` piece that asks something of its own (its part
+    among ``parts`` is no scene, nor points back with a few words: "Is that true"), up to
+    NAMED_FEW_WORDS; none when the scene comes first."""
+    for k in range(len(earlier) - 1, -1, -1):
+        if parts[k].scene:
+            return []
+        if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
+            return keywords(earlier[k])[:NAMED_FEW_WORDS]
+    return []
 
 
 def _code_words(text: str) -> list[str]:
@@ -363,12 +385,22 @@ _SCENE_OPENERS = frozenset(
 )  # fmt: skip
 
 
+# Words that open a clause's subject: after "when" they make it a condition, not a question.
+_SUBJECT_OPENERS = frozenset(
+    ["i", "we", "you", "they", "he", "she", "it", "there", "the", "a", "an", "my", "our",
+     "your", "their", "this", "that"]
+)  # fmt: skip
+
+
 def sets_scene(piece: str) -> bool:
     """Whether a piece before the question's next one only sets its scene: it opens with a
     preposition or a subordinating conjunction and neither asks nor describes a thing to
     identify ("In the What's New document for Python 2.0, which switch …")."""
-    first = words(piece)[:1]
-    return bool(first) and first[0] in _SCENE_OPENERS and not _asks(piece)
+    said = words(piece)
+    if said[:1] == ["when"] and said[1:2] and said[1] in _SUBJECT_OPENERS:
+        # "when I don't pass anything, where does uv look": a condition, as "if" opens one.
+        return not QUESTION_WORDS.intersection(said[1:]) and not describes(piece)
+    return bool(said) and said[0] in _SCENE_OPENERS and not _asks(piece)
 
 
 def _asks(piece: str) -> bool:

@@ -416,13 +416,21 @@ def test_rows_of_one_table_worded_alike_are_two_statements() -> None:
     out = analysis.analyze(AnalyzeInputs(question=question, sources=[src]))
     rows = [f.content for f in out.findings if f.content.startswith("Table row: ")]
     assert any("approve" in r for r in rows) and any("reject" in r for r in rows)
-    # the same rows as prose of one passage are worded alike: one of them is enough
+    # the same rows as prose of one passage: worded alike, but each states its own answer
     prose = "\n\n".join(
         f"The {verb} subcommand of npm stage requires 2FA: it prompts for 2FA to {what} "
         "the staged package."
         for verb, what in (("approve", "publish"), ("reject", "remove"))
     )
     src = src.model_copy(update={"text": prose})
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=[src]))
+    assert len(out.findings) == 2
+    # a passage saying the same twice, nearly word for word, gives it once
+    again = (
+        "The approve subcommand of npm stage requires 2FA to publish the staged package. "
+        "The approve subcommand of npm stage always requires 2FA to publish the staged package."
+    )
+    src = src.model_copy(update={"text": again})
     out = analysis.analyze(AnalyzeInputs(question=question, sources=[src]))
     assert len(out.findings) == 1
 

@@ -485,3 +485,40 @@ def test_a_short_part_of_its_own_borrows_the_first_questions_words_when_it_names
         "My nightly job got slower. What changed, and how much memory did the workers allocate?"
     )[-1]
     assert not {"nightly", "job", "slower"} & set(scene.query.split())
+
+
+def test_after_the_askers_story_a_short_part_goes_on_from_the_question_just_asked() -> None:
+    question = (
+        "Our company index is hosted on GitLab, and it passes anonymous requests to PyPI. "
+        "How do I make uv look up credentials for that index up front, and what happens if "
+        "none can be found?"
+    )
+    last = question_parts(question)[-1]
+    assert last.text == "what happens if none can be found"
+    assert {"credentials", "index"} <= set(last.query.split())
+    assert not {"gitlab", "pypi"} & set(last.query.split())
+    # a phrase naming the question's topic is no story: its words are what is asked about
+    casting = question_parts(
+        "In die casting, how is the molten metal pushed into the mould, and what are the dies "
+        "made from?"
+    )[-1]
+    assert {"die", "casting"} <= set(casting.query.split())
+
+
+def test_a_when_clause_with_a_subject_is_a_condition_not_a_question() -> None:
+    question = (
+        "On a CI box, uv pip install complained about a missing venv. How do I install into the "
+        "machine's interpreter, and when I don't pass anything, where does uv look for an "
+        "environment and in what order?"
+    )
+    parts = question_parts(question)
+    assert [(p.text, p.scene) for p in parts[1:]] == [
+        ("How do I install into the machine's interpreter", False),
+        ("when I don't pass anything", True),
+        ("where does uv look for an environment", False),
+        ("in what order", False),
+    ]
+    # a one-word part after the story borrows the question just asked, not the story
+    assert parts[-1].query.split() == ["order", "uv", "look", "environment"]
+    # "when" before a verb asks for a time
+    assert not question_parts("Who founded Rome, and when was it founded?")[-1].scene
