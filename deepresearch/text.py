@@ -430,6 +430,10 @@ def sentences(text: str) -> list[str]:
 _CONTRACTION = re.compile(r"(?:n't|'(?:m|re|ve|ll|d|s|t))$")
 
 
+# Determiners opening a sentence with a capital, never a name's word: "Every time I touch …".
+_DETERMINERS = frozenset(["every", "several", "another", "either", "neither"])
+
+
 def title_phrases(question: str) -> list[str]:
     """Capitalised runs in a question ('Genghis Khan', 'Mongol Empire') — likely entities."""
     tokens = re.findall(r"[^\W\d_][\w'\-]*", normalize(question))
@@ -439,7 +443,7 @@ def title_phrases(question: str) -> list[str]:
         # A word is judged without its contraction: "What's", "Isn't", "I'm".
         base = _CONTRACTION.sub("", tok.lower())
         is_cap = tok[0].isupper() and (i > 0 or base not in QUESTION_FRAME)
-        if is_cap and base not in STOPWORDS:
+        if is_cap and base not in STOPWORDS and base not in _DETERMINERS:
             run.append(tok)
         else:
             if run:

@@ -122,3 +122,10 @@ def test_an_irregular_past_form_reads_as_its_verb() -> None:
     common noun stays ("rose", "found")."""
     assert {"arise", "win", "fight"} <= term_set("It arose, fought and won.")
     assert {"rose", "found"} <= term_set("The rose was found.")
+
+
+def test_a_determiner_opening_a_sentence_is_not_a_name() -> None:
+    assert title_phrases("Every time I touch a file, Docker rebuilds.") == ["Docker"]
+    assert title_phrases("It failed. Several workers open app.log with FileHandler.") == [
+        "FileHandler"
+    ]

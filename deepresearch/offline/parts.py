@@ -129,8 +129,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
-    # The question opens with the asker's story, a sentence of its own ("Our company index
-    # is hosted on GitLab, …. How do I …"), not a phrase naming its topic ("In die casting").
+    # The asker's story opens the question: a sentence, not a phrase ("In die casting, …").
     told = bool(pieces) and pieces[0] in scenes
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
@@ -153,20 +152,15 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             # the asker's circumstances ("my script moves downloads … with os.rename").
             said = borrowed if at < first_pieces and not parts[at].scene else []
             borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
+        asked = _asked_before(pieces[:n], parts) if told else []
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
-            if not refers and told:  # "in what order", after the asker's story
-                borrowed = _asked_before(pieces[:n], parts) or borrowed
-            query_words = list(dict.fromkeys(query_words + borrowed))
+            query_words = list(dict.fromkeys(query_words + ((not refers and asked) or borrowed)))
         elif parts and n not in copies and not title_phrases(piece):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
             names = (first_names or (unnamed if alone else []))[:BORROWED_NAMES]
-            if alone and told:
-                # After the asker's story, "what happens if none can be found" goes on
-                # from the question just asked, not from the circumstances.
-                names = _asked_before(pieces[:n], parts) or names
-            query_words = list(dict.fromkeys(query_words + names))
+            query_words = list(dict.fromkeys(query_words + ((alone and asked) or names)))
         if not refers and (doer := asked_doer(piece)):
             # "who invented the radio" asks for radio's inventor, as its entry words it;
             # a part that points back has the verb matched by root already (relevance).
@@ -247,7 +241,9 @@ def _named_before(
 def _asked_before(earlier: list[str], parts: list[Part]) -> list[str]:
     """The words of the nearest ``earlier`` piece that asks something of its own (its part
     among ``parts`` is no scene, nor points back with a few words: "Is that true"), up to
-    NAMED_FEW_WORDS; none when the scene comes first."""
+    NAMED_FEW_WORDS; none when the scene comes first. After the asker's story, a short part
+    ("what happens if none can be found", "in what order") goes on from the question just
+    asked ("how do I make uv look up credentials …"), not from the circumstances."""
     for k in range(len(earlier) - 1, -1, -1):
         if parts[k].scene:
             return []
@@ -280,7 +276,11 @@ def _stated_scenes(text: str) -> tuple[str, set[str]]:
     """``text`` with each statement before its question ("Hafnium is named after … where
     it was discovered. How many people live in that city?") ending a clause of its own,
     and those statements: each sets the question's scene."""
-    stated = [s for s in split_sentences(text)[:-1] if s.endswith(".") and not opens_asking(s)]
+    stated = [
+        s
+        for s in split_sentences(text)[:-1]
+        if s.endswith(".") and (not opens_asking(s) or _opens_condition(words(s)))
+    ]
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
     return text, {_unjoin(s[:-1]) for s in stated}
@@ -397,10 +397,20 @@ def sets_scene(piece: str) -> bool:
     preposition or a subordinating conjunction and neither asks nor describes a thing to
     identify ("In the What's New document for Python 2.0, which switch …")."""
     said = words(piece)
-    if said[:1] == ["when"] and said[1:2] and said[1] in _SUBJECT_OPENERS:
-        # "when I don't pass anything, where does uv look": a condition, as "if" opens one.
-        return not QUESTION_WORDS.intersection(said[1:]) and not describes(piece)
+    if _opens_condition(said):
+        return not describes(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not _asks(piece)
+
+
+def _opens_condition(said: list[str]) -> bool:
+    """Whether words open a condition as "if" would ("when I don't pass anything, where
+    does uv look"): "when" before a subject, no other question word after it."""
+    return (
+        said[:1] == ["when"]
+        and said[1:2] != []
+        and said[1] in _SUBJECT_OPENERS
+        and not QUESTION_WORDS.intersection(said[1:])
+    )
 
 
 def _asks(piece: str) -> bool:

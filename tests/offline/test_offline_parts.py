@@ -522,3 +522,9 @@ def test_a_when_clause_with_a_subject_is_a_condition_not_a_question() -> None:
     assert parts[-1].query.split() == ["order", "uv", "look", "environment"]
     # "when" before a verb asks for a time
     assert not question_parts("Who founded Rome, and when was it founded?")[-1].scene
+    # a sentence opening with such a condition states the asker's story
+    story = question_parts("When I run uv pip compile, resolution fails. How do I force it?")
+    assert [(p.text, p.scene) for p in story] == [
+        ("When I run uv pip compile, resolution fails", True),
+        ("How do I force it", False),
+    ]
