@@ -406,8 +406,8 @@ def _opens_condition(said: list[str]) -> bool:
     """Whether words open a condition as "if" would ("when I don't pass anything, where
     does uv look"): "when" before a subject, no other question word after it."""
     return (
-        said[:1] == ["when"]
-        and said[1:2] != []
+        len(said) > 1
+        and said[0] == "when"
         and said[1] in _SUBJECT_OPENERS
         and not QUESTION_WORDS.intersection(said[1:])
     )
