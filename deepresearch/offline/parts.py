@@ -17,13 +17,10 @@ from deepresearch.offline.asking import (
     NAME_JOINERS,
     OF_ALL_NAMED,
     OF_THE_FEW,
-    QUESTION_WORDS,
     REFERS_BACK,
     WORD_TOKEN,
     asked_doer,
     asks_for_entity,
-    describes,
-    is_question,
     opens_asking,
     without_name_of,
 )
@@ -33,6 +30,7 @@ from deepresearch.offline.coordination import (
     PREPOSITIONS,
     split_coordination,
 )
+from deepresearch.offline.scenes import asks, opens_condition, sets_scene
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
@@ -268,8 +266,8 @@ def _first_subject(
     the asker's circumstances rather than what is asked about."""
     first = clauses[0] if clauses else text
     names = [w for phrase in title_phrases(first) for w in keywords(phrase)]
-    asks = bool(clauses) and first not in scenes and not sets_scene(first)
-    return names, context if asks and not names else []
+    asking = bool(clauses) and first not in scenes and not sets_scene(first)
+    return names, context if asking and not names else []
 
 
 def _stated_scenes(text: str) -> tuple[str, set[str]]:
@@ -279,7 +277,7 @@ def _stated_scenes(text: str) -> tuple[str, set[str]]:
     stated = [
         s
         for s in split_sentences(text)[:-1]
-        if s.endswith(".") and (not opens_asking(s) or _opens_condition(words(s)))
+        if s.endswith(".") and (not opens_asking(s) or opens_condition(words(s)))
     ]
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
@@ -368,56 +366,12 @@ def _split_clauses(text: str) -> list[str]:
         piece = lead + text[start : m.start()]
         start, lead = m.end(), ""
         leads = m.group().strip() == "," and not _INCLUDING.match(text[start:])
-        if leads and not _asks(piece) and len(content_terms(piece)) <= 1:
+        if leads and not asks(piece) and len(content_terms(piece)) <= 1:
             lead = piece + ", "
             continue
         pieces.append(piece)
     pieces.append(lead + text[start:])
     return pieces
-
-
-# Words that open a phrase setting a scene rather than asking: prepositions and
-# subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
-# 256 into a u8, …").
-_SCENE_OPENERS = frozenset(
-    [*PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
-     "if", "although", "though", "while", "whereas", "since", "as", "because", "given"]
-)  # fmt: skip
-
-
-# Words that open a clause's subject: after "when" they make it a condition, not a question.
-_SUBJECT_OPENERS = frozenset(
-    ["i", "we", "you", "they", "he", "she", "it", "there", "the", "a", "an", "my", "our",
-     "your", "their", "this", "that"]
-)  # fmt: skip
-
-
-def sets_scene(piece: str) -> bool:
-    """Whether a piece before the question's next one only sets its scene: it opens with a
-    preposition or a subordinating conjunction and neither asks nor describes a thing to
-    identify ("In the What's New document for Python 2.0, which switch …")."""
-    said = words(piece)
-    if _opens_condition(said):
-        return not describes(piece)
-    return bool(said) and said[0] in _SCENE_OPENERS and not _asks(piece)
-
-
-def _opens_condition(said: list[str]) -> bool:
-    """Whether words open a condition as "if" would ("when I don't pass anything, where
-    does uv look"): "when" before a subject, no other question word after it."""
-    return (
-        len(said) > 1
-        and said[0] == "when"
-        and said[1] in _SUBJECT_OPENERS
-        and not QUESTION_WORDS.intersection(said[1:])
-    )
-
-
-def _asks(piece: str) -> bool:
-    """The piece asks something: it is worded as a question (``is_question``) or describes
-    a thing to identify ("in the sport that the Bambino played": which sport is a part of
-    its own)."""
-    return is_question(piece) or describes(piece)
 
 
 def _is_name_word(word: str) -> bool:

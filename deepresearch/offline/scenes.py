@@ -1,0 +1,53 @@
+"""Whether a piece of a question only sets its scene: a leading phrase ("According to the
+Phase 6 plan, …", "If I put 256 into a u8, …") or a condition ("when I don't pass anything,
+where does uv look …") that neither asks nor describes a thing to identify. A scene is
+searched, since its words are what the question is about, but never an unanswered part."""
+
+from __future__ import annotations
+
+from deepresearch.offline.asking import QUESTION_WORDS, describes, is_question
+from deepresearch.offline.coordination import PREPOSITIONS
+from deepresearch.text import words
+
+# Words that open a phrase setting a scene rather than asking: prepositions and
+# subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
+# 256 into a u8, …").
+_SCENE_OPENERS = frozenset(
+    [*PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
+     "if", "although", "though", "while", "whereas", "since", "as", "because", "given"]
+)  # fmt: skip
+
+
+# Words that open a clause's subject: after "when" they make it a condition, not a question.
+_SUBJECT_OPENERS = frozenset(
+    ["i", "we", "you", "they", "he", "she", "it", "there", "the", "a", "an", "my", "our",
+     "your", "their", "this", "that"]
+)  # fmt: skip
+
+
+def sets_scene(piece: str) -> bool:
+    """Whether a piece before the question's next one only sets its scene: it opens with a
+    preposition or a subordinating conjunction and neither asks nor describes a thing to
+    identify ("In the What's New document for Python 2.0, which switch …")."""
+    said = words(piece)
+    if opens_condition(said):
+        return not describes(piece)
+    return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
+
+
+def opens_condition(said: list[str]) -> bool:
+    """Whether words open a condition as "if" would ("when I don't pass anything, where
+    does uv look"): "when" before a subject, no other question word after it."""
+    return (
+        len(said) > 1
+        and said[0] == "when"
+        and said[1] in _SUBJECT_OPENERS
+        and not QUESTION_WORDS.intersection(said[1:])
+    )
+
+
+def asks(piece: str) -> bool:
+    """The piece asks something: it is worded as a question (``is_question``) or describes
+    a thing to identify ("in the sport that the Bambino played": which sport is a part of
+    its own)."""
+    return is_question(piece) or describes(piece)

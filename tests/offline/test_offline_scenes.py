@@ -1,0 +1,20 @@
+"""Scenes: a leading phrase or a condition that only sets the question's scene."""
+
+from __future__ import annotations
+
+from deepresearch.offline.scenes import opens_condition, sets_scene
+from deepresearch.text import words
+
+
+def test_a_leading_phrase_that_neither_asks_nor_describes_sets_the_scene() -> None:
+    assert sets_scene("According to the Phase 6 plan") and sets_scene("If I put 256 into a u8")
+    assert not sets_scene("In which year did the war end")  # asks
+    assert not sets_scene("In the sport that the Bambino played")  # describes a thing
+
+
+def test_when_before_a_subject_opens_a_condition_when_before_a_verb_asks() -> None:
+    assert opens_condition(words("when I don't pass anything"))
+    assert sets_scene("when the lockfile is missing")
+    assert not opens_condition(words("when was it founded"))
+    assert not opens_condition(words("when I run it, which flag applies"))  # asks too
+    assert not sets_scene("when if let")
