@@ -48,7 +48,6 @@ from deepresearch.roles import (
 )
 from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set, words
 
-MAX_FINDINGS = 30
 FINDINGS_PER_SOURCE = 3
 # A part's findings, shared among the sources kept for it: a part that one or two sources
 # answer is told from more of each, not left with three lines apiece.
@@ -124,7 +123,11 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unanswered = _unanswered(parts, chosen, sources, units)
-    chosen = _within_limit([c for c in chosen if c.part not in unanswered])
+    # Best first within each part; no cap across parts (30 once), which cut the answers of
+    # a question asking four things: each part is bounded by its sources' shares.
+    chosen = sorted(
+        (c for c in chosen if c.part not in unanswered), key=lambda c: (c.part, -c.score)
+    )
     kept_for = {i: [] if i in unanswered else [s.id for s in ss] for i, ss in kept.items()}
     relevant = {sid for ids in kept_for.values() for sid in ids}
     # A digested source arrives with its text in the compressed topics, not in .text.
@@ -336,18 +339,6 @@ def _unanswered(
                 out[i] = reason
         unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
-
-
-def _within_limit(chosen: list[Candidate]) -> list[Candidate]:
-    """At most MAX_FINDINGS, best first within each part, the limit taken round by round
-    across parts (every part's best, then every part's second, ...) so that it never
-    drops a later part of the question."""
-    by_part: dict[int, list[Candidate]] = {}
-    for cand in sorted(chosen, key=lambda c: (c.part, -c.score)):
-        by_part.setdefault(cand.part, []).append(cand)
-    place = {id(c): n for group in by_part.values() for n, c in enumerate(group)}
-    kept = sorted(chosen, key=lambda c: (place[id(c)], c.part))[:MAX_FINDINGS]
-    return sorted(kept, key=lambda c: (c.part, place[id(c)]))
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:

@@ -4,6 +4,9 @@ source answers is a gap."""
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+
 from deepresearch.offline import analysis
 from deepresearch.offline.parts import question_parts
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
@@ -627,3 +630,28 @@ def test_an_attribute_of_a_described_thing_from_an_untied_source_is_a_gap() -> N
     tied = run(("Sonja Henie", henie), ("Norway", norway))
     assert not tied.gaps
     assert any("Oslo" in f.content for f in tied.findings)
+
+
+def test_a_question_asking_four_things_keeps_every_parts_findings() -> None:
+    # Four parts, four sources each with four different statements answering its part:
+    # no cap across parts cuts one part's answer to make room for another's.
+    syllables = ["ka", "lo", "mi", "ru", "te", "zu", "pa", "ne"]
+    names = ("".join(p) for p in itertools.product(syllables, repeat=3))
+    srcs = []
+    for animal, verb in (("lions", "eat"), ("tigers", "hunt"), ("cheetahs", "run"), ("elephants", "drink")):  # fmt: skip
+        for _ in range(4):
+            n = len(srcs) + 1
+            text = " ".join(
+                f"{animal.capitalize()} {verb} near {next(names)} {next(names)} and "
+                f"{next(names)} {next(names)}."
+                for _ in range(4)
+            )
+            title = f"{animal.capitalize()} {next(names)}"
+            srcs.append(SourceText(id=f"src-{n}", citation=n, title=title, url=f"/{n}", text=text))
+    question = (
+        "Where do lions eat, where do tigers hunt, where do cheetahs run, and where do "
+        "elephants drink?"
+    )
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    per_part = Counter(f.category for f in out.findings)
+    assert len(per_part) == 4 and min(per_part.values()) >= 10
