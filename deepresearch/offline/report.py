@@ -64,7 +64,7 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
 
 
 MAX_CITED = 12  # sources a report cites at most: the ones that answer, not all gathered
-PER_PART = 12  # findings per question part in the report
+PER_PART = 15  # findings per question part in the report
 # Citations shown per finding (its own source first): a statement many documents repeat
 # (a shared configuration block) would otherwise use up the report's MAX_CITED.
 CITES_PER_FINDING = 3

@@ -653,3 +653,16 @@ def test_a_part_describing_what_it_asks_about_opens_with_the_entry_its_findings_
     md = report.synthesize(inputs(question=f"{named}?", findings=found, sources=sources)).markdown
     summary = md.split("## Key findings")[0]
     assert summary.split("?**")[1].startswith(" The Kangxi Emperor ruled")
+
+
+def test_a_part_five_sources_answer_shows_each_ones_three_findings() -> None:
+    # The analysis gives a part at most three statements from each of five sources: the
+    # report shows them all, since they cite no source beyond those five.
+    how = "How does blood circulate"
+    found = [
+        finding(n, f"Physician number {n} traced blood through vessel {n}.", how, 1 + n % 5)
+        for n in range(15)
+    ]
+    md = report.synthesize(inputs(question=f"{how}?", findings=found)).markdown
+    key = md.split("## Key findings", 1)[1]
+    assert all(f.content in key for f in found)
