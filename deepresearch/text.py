@@ -431,7 +431,7 @@ _CONTRACTION = re.compile(r"(?:n't|'(?:m|re|ve|ll|d|s|t))$")
 
 
 # Determiners opening a sentence with a capital, never a name's word: "Every time I touch …".
-_DETERMINERS = frozenset(["every", "several", "another", "either", "neither"])
+_INDEFINITE_DETERMINERS = frozenset(["every", "several", "another", "either", "neither"])
 
 
 def title_phrases(question: str) -> list[str]:
@@ -443,7 +443,7 @@ def title_phrases(question: str) -> list[str]:
         # A word is judged without its contraction: "What's", "Isn't", "I'm".
         base = _CONTRACTION.sub("", tok.lower())
         is_cap = tok[0].isupper() and (i > 0 or base not in QUESTION_FRAME)
-        if is_cap and base not in STOPWORDS and base not in _DETERMINERS:
+        if is_cap and base not in STOPWORDS and base not in _INDEFINITE_DETERMINERS:
             run.append(tok)
         else:
             if run:

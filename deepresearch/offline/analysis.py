@@ -123,8 +123,8 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unanswered = _unanswered(parts, chosen, sources, units)
-    # Best first within each part; no cap across parts (30 once), which cut the answers of
-    # a question asking four things: each part is bounded by its sources' shares.
+    # Best first within each part. No cap across parts: each part is bounded by its
+    # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(
         (c for c in chosen if c.part not in unanswered), key=lambda c: (c.part, -c.score)
     )
