@@ -53,6 +53,10 @@ def split_coordination(clause: str) -> list[str]:
         # heapq").
         return [" ".join(head + left), " ".join(head[:subject] + right)]
     elif len(head) > 1 and _verb_phrase(right) and not _verb_phrase(left):
+        if head[0].lower() in _ONE_THING_ASKED and _bare(right[0]):
+            # "which flag do I use to trust the lockfile and skip the check": both say
+            # what the one thing asked for does; apart, the second loses the lockfile.
+            return [clause]
         # "run a shell command and capture its output": the conjuncts are what the subject
         # does, so the second takes the place of the head's verb ("How can I capture its
         # output").
@@ -61,6 +65,7 @@ def split_coordination(clause: str) -> list[str]:
 
 
 _PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
+_ONE_THING_ASKED = frozenset(["which", "what", "who"])  # question words asking for a thing
 _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 

@@ -26,3 +26,17 @@ def test_a_second_verb_takes_the_place_of_the_heads() -> None:
         "Should I keep a list sorted with bisect.insort,",
         "Should I use heapq",
     ]
+
+
+def test_two_verb_phrases_describing_the_one_thing_asked_for_stay_together() -> None:
+    # One flag does both: asked apart, "skip the verification" would lose the lockfile.
+    clause = "which flag do I use when I want uv to trust the lockfile as-is and skip the check"
+    assert split_coordination(clause) == [clause]
+    assert split_coordination("How can I run a shell command and capture its output") == [
+        "How can I run a shell command",
+        "How can I capture its output",
+    ]
+    # A prepositional phrase is no second description: it asks the same of another thing.
+    assert (
+        len(split_coordination("Which invocation makes make use Ninja, and for the GN build")) == 2
+    )
