@@ -52,6 +52,11 @@ FINDINGS_PER_SOURCE = 3
 # A part's findings, shared among the sources kept for it: a part that one or two sources
 # answer is told from more of each, not left with three lines apiece.
 PART_FINDINGS = 10
+# The part's best source may give LEAD_EXTRA statements beyond its share: in a
+# documentation page the answer often goes on past the sentences that share the question's
+# words (a package ID's short form, `regex@1.4.3`, after the sentences saying what it is).
+LEAD_EXTRA = 2
+AFTER_SHARES = 10.0  # taken from an extra statement's rank: below any share's (scores < 5)
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 # ... unless the statements that answer the part name it (at this strength): the entry on
@@ -243,7 +248,7 @@ def _candidates(
     documents: dict[str, str],
 ) -> list[Candidate]:
     """The statements that may become findings: per part, each kept source's best for it
-    (its share of PART_FINDINGS), not repeating a known finding nor, within a part, each
+    (its share of PART_FINDINGS; the first source LEAD_EXTRA more), not repeating a known finding nor, within a part, each
     other; ranked by the source's score, the statement's and the guidance it answers.
     ``scored``: the sources' scores and the statements' (see ``relevance``); ``documents``:
     each source's document."""
@@ -251,24 +256,30 @@ def _candidates(
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
     chosen: list[Candidate] = []
-    for i, sources in kept.items():
-        share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
-        for rank, src in enumerate(sources):
-            taken = 0
-            for score, unit in statement[(src.id, i)][1]:
-                terms = term_set(unit)
-                if taken >= share:
-                    break
-                if any(jaccard(terms, k) >= 0.6 for k in known):
-                    continue
-                # The same statement may answer two parts, but each part lists it once.
-                twins = [c for c in chosen if _twins(c, src.id, unit, terms, documents)]
-                if any(c.part == i for c in twins) or (twins and taken):
-                    continue
-                bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
-                order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
-                chosen.append(Candidate(unit, src.id, i, order, terms))
-                taken += 1
+    taken: dict[tuple[str, int], int] = {}
+    # Every part's shares first, then the lead sources' extras: an extra the report may not
+    # show must not keep another part from a statement it repeats.
+    for extra in (0, LEAD_EXTRA):
+        for i, sources in kept.items():
+            share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
+            for rank, src in enumerate(sources[:1] if extra else sources):
+                for score, unit in statement[(src.id, i)][1]:
+                    terms = term_set(unit)
+                    done = taken.get((src.id, i), 0)
+                    if done >= share + extra:
+                        break
+                    if any(jaccard(terms, k) >= 0.6 for k in known):
+                        continue
+                    # The same statement may answer two parts, but each part lists it once.
+                    twins = [c for c in chosen if _twins(c, src.id, unit, terms, documents)]
+                    if any(c.part == i for c in twins) or (twins and done):
+                        continue
+                    bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
+                    order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
+                    # After every source's share: the report shows extras only with room left.
+                    order -= AFTER_SHARES if extra else 0.0
+                    chosen.append(Candidate(unit, src.id, i, order, terms))
+                    taken[(src.id, i)] = done + 1
     return chosen
 
 

@@ -655,3 +655,22 @@ def test_a_question_asking_four_things_keeps_every_parts_findings() -> None:
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     per_part = Counter(f.category for f in out.findings)
     assert len(per_part) == 4 and min(per_part.values()) >= 10
+
+
+def test_the_parts_best_source_goes_on_past_its_share_after_the_others() -> None:
+    # Five sources, each with six statements on the part: the one kept first gives
+    # LEAD_EXTRA more than its share, and those come after every source's share, so a
+    # report cutting the part's findings short drops them before another source's.
+    syllables = ["ka", "lo", "mi", "ru", "te", "zu", "pa", "ne"]
+    names = ("".join(p) for p in itertools.product(syllables, repeat=3))
+    srcs = []
+    for n in range(1, 6):
+        text = " ".join(f"Lions sleep near {next(names)} {next(names)}." for _ in range(6))
+        srcs.append(SourceText(id=f"src-{n}", citation=n, title=f"Lions {next(names)}", url=f"/{n}", text=text))  # fmt: skip
+    out = analysis.analyze(AnalyzeInputs(question="Where do lions sleep?", sources=srcs))
+    order = [f.source_ids[0] for f in out.findings]
+    counts = Counter(order)
+    lead, most = counts.most_common(1)[0]
+    assert most == analysis.FINDINGS_PER_SOURCE + analysis.LEAD_EXTRA
+    assert all(c <= analysis.FINDINGS_PER_SOURCE for s, c in counts.items() if s != lead)
+    assert order[-analysis.LEAD_EXTRA :] == [lead] * analysis.LEAD_EXTRA
