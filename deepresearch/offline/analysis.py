@@ -248,8 +248,9 @@ def _candidates(
     documents: dict[str, str],
 ) -> list[Candidate]:
     """The statements that may become findings: per part, each kept source's best for it
-    (its share of PART_FINDINGS; the first source LEAD_EXTRA more), not repeating a known finding nor, within a part, each
-    other; ranked by the source's score, the statement's and the guidance it answers.
+    (its share of PART_FINDINGS; the first source LEAD_EXTRA more), not repeating a known
+    finding nor, within a part, each other; ranked by the source's score, the statement's
+    and the guidance it answers.
     ``scored``: the sources' scores and the statements' (see ``relevance``); ``documents``:
     each source's document."""
     scores, statement = scored
