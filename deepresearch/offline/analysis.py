@@ -56,7 +56,6 @@ PART_FINDINGS = 10
 # documentation page the answer often goes on past the sentences that share the question's
 # words (a package ID's short form, `regex@1.4.3`, after the sentences saying what it is).
 LEAD_EXTRA = 2
-AFTER_SHARES = 10.0  # taken from an extra statement's rank: below any share's (scores < 5)
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 # ... unless the statements that answer the part name it (at this strength): the entry on
@@ -86,6 +85,9 @@ class Candidate:
     score: float
     terms: set[str] = field(default_factory=set)
     supporters: set[str] = field(default_factory=set)
+    # One of the lead source's LEAD_EXTRA: it ranks after every source's share, so the
+    # report shows it only where its part has room left.
+    extra: bool = False
 
 
 def source_texts(inputs: AnalyzeInputs) -> dict[str, list[str]]:
@@ -131,7 +133,8 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     # Best first within each part. No cap across parts: each part is bounded by its
     # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(
-        (c for c in chosen if c.part not in unanswered), key=lambda c: (c.part, -c.score)
+        (c for c in chosen if c.part not in unanswered),
+        key=lambda c: (c.part, c.extra, -c.score),
     )
     kept_for = {i: [] if i in unanswered else [s.id for s in ss] for i, ss in kept.items()}
     relevant = {sid for ids in kept_for.values() for sid in ids}
@@ -277,9 +280,7 @@ def _candidates(
                         continue
                     bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
                     order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
-                    # After every source's share: the report shows extras only with room left.
-                    order -= AFTER_SHARES if extra else 0.0
-                    chosen.append(Candidate(unit, src.id, i, order, terms))
+                    chosen.append(Candidate(unit, src.id, i, order, terms, extra=bool(extra)))
                     taken[(src.id, i)] = done + 1
     return chosen
 
