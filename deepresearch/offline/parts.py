@@ -30,7 +30,7 @@ from deepresearch.offline.coordination import (
     PREPOSITIONS,
     split_coordination,
 )
-from deepresearch.offline.scenes import asks, opens_condition, sets_scene
+from deepresearch.offline.scenes import asks, in_first_person, opens_condition, sets_scene
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
@@ -127,8 +127,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
-    # The asker's story opens the question: a sentence, not a phrase ("In die casting, …").
-    told = bool(pieces) and pieces[0] in scenes
+    told = bool(pieces) and pieces[0] in scenes  # a story opens it, not "In die casting, …"
     if len(pieces) > MAX_PARTS:
         # The rest share the last part rather than vanish: every clause is asked.
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
@@ -150,7 +149,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             # the asker's circumstances ("my script moves downloads … with os.rename").
             said = borrowed if at < first_pieces and not parts[at].scene else []
             borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
-        asked = _asked_before(pieces[:n], parts) if told else []
+        asked, lent = _asked_before(pieces[:n], parts) if told else ([], [])
+        borrowed = (refers and not few and lent) or borrowed
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             query_words = list(dict.fromkeys(query_words + ((not refers and asked) or borrowed)))
         elif parts and n not in copies and not title_phrases(piece):
@@ -236,18 +236,25 @@ def _named_before(
     return [], len(earlier)
 
 
-def _asked_before(earlier: list[str], parts: list[Part]) -> list[str]:
-    """The words of the nearest ``earlier`` piece that asks something of its own (its part
-    among ``parts`` is no scene, nor points back with a few words: "Is that true"), up to
-    NAMED_FEW_WORDS; none when the scene comes first. After the asker's story, a short part
-    ("what happens if none can be found", "in what order") goes on from the question just
-    asked ("how do I make uv look up credentials …"), not from the circumstances."""
+def _asked_before(earlier: list[str], parts: list[Part]) -> tuple[list[str], list[str]]:
+    """After the asker's story (``earlier[0]``), the nearest ``earlier`` piece that asks
+    something of its own (its part among ``parts`` is no scene, nor points back with a few
+    words: "Is that true"): its words, and, when the story is the asker's own, its query's
+    (with those it borrowed), up to NAMED_FEW_WORDS; none when the scene comes first.
+    A short part ("what happens if none can be found", "in what order") goes on from the
+    question just asked ("how do I make uv look up credentials …"), not from the
+    circumstances; so, when the asker tells their own situation (``in_first_person``), does
+    a part pointing back: to what that question names ("what does it throw away" after
+    "… recommends a pruning step: what is it") or points back to in turn ("if I pull it"
+    after "Can I delete that version"). A story stating facts ("Shandong is home to the
+    mountain …") names what a part points back to."""
     for k in range(len(earlier) - 1, -1, -1):
         if parts[k].scene:
-            return []
+            return [], []
         if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
-            return keywords(earlier[k])[:NAMED_FEW_WORDS]
-    return []
+            lent = parts[k].query.split() if in_first_person(earlier[0]) else []
+            return keywords(earlier[k])[:NAMED_FEW_WORDS], lent[:NAMED_FEW_WORDS]
+    return [], []
 
 
 def _code_words(text: str) -> list[str]:

@@ -25,6 +25,25 @@ _SUBJECT_OPENERS = frozenset(
 )  # fmt: skip
 
 
+# Words by which the asker speaks of themselves: a story told with them is the asker's
+# circumstances ("Our CI cache directory for uv keeps ballooning."), not the topic's.
+_FIRST_PERSON = frozenset(
+    ["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "we", "we're", "we've", "we'd",
+     "we'll", "us", "our", "ours"]
+)  # fmt: skip
+
+
+def in_first_person(piece: str) -> bool:
+    """Whether the asker speaks of themselves in ``piece``: it tells their situation. "I"
+    after a name within the sentence is a numeral ("Ferdinand I cultivated ties …")."""
+    tokens = piece.split()
+    return any(
+        said in _FIRST_PERSON and not (token == "I" and n > 1 and tokens[n - 1][:1].isupper())
+        for n, token in enumerate(tokens)
+        for said in words(token)
+    )
+
+
 def sets_scene(piece: str) -> bool:
     """Whether a piece before the question's next one only sets its scene: it opens with a
     preposition or a subordinating conjunction and neither asks nor describes a thing to

@@ -501,6 +501,29 @@ def test_after_the_askers_story_a_short_part_goes_on_from_the_question_just_aske
     assert {"die", "casting"} <= set(casting.query.split())
 
 
+def test_after_the_askers_own_story_a_part_pointing_back_goes_on_from_the_question() -> None:
+    question = (
+        "Our CI cache for uv keeps ballooning. The uv page on caching recommends a pruning "
+        "step for CI: what is it, and what does it throw away?"
+    )
+    last = question_parts(question)[-1]
+    assert last.text == "what does it throw away"
+    assert {"pruning", "caching"} <= set(last.query.split())
+    assert not {"ballooning"} & set(last.query.split())
+    # a question that points back in turn lends the words it borrowed too
+    crate = question_parts(
+        "I published a version of my crate that contains an API key. Can I delete that "
+        "version from crates.io, and if I pull it, what happens to projects that use it?"
+    )[-1]
+    assert {"delete", "published", "crate"} <= set(crate.query.split())
+    # a statement of facts names the topic a part points back to
+    mountain = question_parts(
+        "Shandong is home to the mountain most revered in Taoism. What is that mountain's "
+        "tallest peak called, and how high is it?"
+    )[-1]
+    assert {"shandong", "mountain"} <= set(mountain.query.split())
+
+
 def test_a_when_clause_with_a_subject_is_a_condition_not_a_question() -> None:
     question = (
         "On a CI box, uv pip install complained about a missing venv. How do I install into the "

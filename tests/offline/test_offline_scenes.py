@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deepresearch.offline.scenes import opens_condition, sets_scene
+from deepresearch.offline.scenes import in_first_person, opens_condition, sets_scene
 from deepresearch.text import words
 
 
@@ -18,3 +18,12 @@ def test_when_before_a_subject_opens_a_condition_when_before_a_verb_asks() -> No
     assert not opens_condition(words("when was it founded"))
     assert not opens_condition(words("when I run it, which flag applies"))  # asks too
     assert not sets_scene("when if let")
+
+
+def test_the_asker_speaks_of_themselves_in_the_first_person() -> None:
+    assert in_first_person("Our CI cache directory for uv keeps ballooning")
+    assert in_first_person("I published a version of my crate")
+    assert in_first_person("Yesterday I ran it")
+    assert not in_first_person("Shandong is home to the mountain most revered in Taoism")
+    # a regnal numeral after a name is no "I"
+    assert not in_first_person("Holy Roman Emperor Ferdinand I cultivated ties with a bank")
