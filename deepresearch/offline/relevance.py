@@ -29,7 +29,7 @@ from deepresearch.offline.mentions import (
 )
 from deepresearch.offline.parts import Part
 from deepresearch.offline.referents import expletive
-from deepresearch.offline.statements import signposts, statement_terms
+from deepresearch.offline.statements import CODE, signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText
@@ -134,12 +134,19 @@ def part_scores(
                     whole = weights.part_match(part, terms | context[pos])
                     score += INHERITED_SHARE * (whole - score)
                 score *= shares[pos]
+                if unit.startswith(CODE) and not statement_terms(unit) & part.terms:
+                    score -= CODE_BY_TITLE  # a code line matched by its heading alone
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             best = max((r[0] for r in ranked), default=0.0)
             given = {u for sc, u in ranked if kind and sc > 0 and gives(u, kind, known, part.text)}
             ranked.sort(key=lambda r: -(r[0] + (ANSWER_KIND_BONUS if r[1] in given else 0.0)))
             out[(src.id, i)] = (best, ranked)
     return out
+
+
+# A code line that states none of a part's words matches it through its source's title
+# alone: prose the title matches as well goes first (the explanation after `>>> def bar():`).
+CODE_BY_TITLE = 0.02
 
 
 # A statement opening with a word that points back ("This parameter is tunable through

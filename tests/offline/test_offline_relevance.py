@@ -228,6 +228,28 @@ def test_a_statement_about_the_text_ranks_below_one_about_the_subject(titled: Ti
     assert ranked[0][1] == state
 
 
+def test_a_code_line_matched_by_its_title_alone_ranks_below_prose_matched_so(
+    titled: Titled,
+) -> None:
+    # Both say nothing the part asks but through their title; the code line comes first.
+    opening = "This can be a surprise in code that worked before."
+    code = "Code: `>>> def bar():`"
+    prose = "An assignment to a name in a scope makes that name local to the scope."
+    (src,) = titled({"Why do I get an UnboundLocalError?": f"{opening}\n{code}\n{prose}"})
+    parts = question_parts("Why do I get an UnboundLocalError?")
+    weights = relevance.Weights([term_set(src.text)])
+    units = {src.id: [opening, code, prose]}
+    _, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
+    assert [u for _, u in ranked] == [opening, prose, code]
+    # a code line stating the part's words is matched by them, and keeps its place
+    code = "Code: `>>> counter = 0`"
+    parts = question_parts("Why do I get an UnboundLocalError for my counter?")
+    units = {src.id: [opening, code, prose]}
+    _, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
+    order = [u for _, u in ranked]
+    assert order.index(code) < order.index(prose)
+
+
 def test_a_part_pointing_back_is_bridged_only_by_answerers_tied_to_the_earlier_answer(
     titled: Titled,
 ) -> None:
