@@ -120,6 +120,7 @@ def part_scores(
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         shares = [_share(unit) for unit in units.get(src.id, [])]
+        code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.
@@ -134,7 +135,7 @@ def part_scores(
                     whole = weights.part_match(part, terms | context[pos])
                     score += INHERITED_SHARE * (whole - score)
                 score *= shares[pos]
-                if unit.startswith(CODE) and not statement_terms(unit) & part.terms:
+                if (said_in_code := code[pos]) is not None and not said_in_code & part.terms:
                     score -= CODE_BY_TITLE  # a code line matched by its heading alone
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             best = max((r[0] for r in ranked), default=0.0)
