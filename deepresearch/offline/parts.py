@@ -128,8 +128,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
     told = bool(pieces) and pieces[0] in scenes  # a story opens it, not "In die casting, …"
-    if len(pieces) > MAX_PARTS:
-        # The rest share the last part rather than vanish: every clause is asked.
+    own_story = told and in_first_person(pieces[0])  # ... told by the asker of themselves
+    if len(pieces) > MAX_PARTS:  # the rest share the last part: every clause is asked
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
     for n, piece in enumerate(pieces):
         words = {w.lower() for w in WORD_TOKEN.findall(piece)}
@@ -149,10 +149,10 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             # the asker's circumstances ("my script moves downloads … with os.rename").
             said = borrowed if at < first_pieces and not parts[at].scene else []
             borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
-        asked, lent = _asked_before(pieces[:n], parts) if told else ([], [])
-        borrowed = (refers and not few and lent) or borrowed
+        asked, lent = _asked_before(pieces[:n], parts, lend=own_story) if told else ([], [])
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
-            query_words = list(dict.fromkeys(query_words + ((not refers and asked) or borrowed)))
+            lent = (not refers and asked) or (refers and not few and lent) or borrowed
+            query_words = list(dict.fromkeys(query_words + lent))
         elif parts and n not in copies and not title_phrases(piece):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
@@ -236,11 +236,13 @@ def _named_before(
     return [], len(earlier)
 
 
-def _asked_before(earlier: list[str], parts: list[Part]) -> tuple[list[str], list[str]]:
-    """After the asker's story (``earlier[0]``), the nearest ``earlier`` piece that asks
-    something of its own (its part among ``parts`` is no scene, nor points back with a few
-    words: "Is that true"): its words, and, when the story is the asker's own, its query's
-    (with those it borrowed), up to NAMED_FEW_WORDS; none when the scene comes first.
+def _asked_before(
+    earlier: list[str], parts: list[Part], *, lend: bool
+) -> tuple[list[str], list[str]]:
+    """After the asker's story, the nearest ``earlier`` piece that asks something of its
+    own (its part among ``parts`` is no scene, nor points back with a few words: "Is that
+    true"): its words, and, if the story is the asker's own (``lend``), its query's (with
+    those it borrowed), up to NAMED_FEW_WORDS; none when the scene comes first.
     A short part ("what happens if none can be found", "in what order") goes on from the
     question just asked ("how do I make uv look up credentials …"), not from the
     circumstances; so, when the asker tells their own situation (``in_first_person``), does
@@ -252,7 +254,7 @@ def _asked_before(earlier: list[str], parts: list[Part]) -> tuple[list[str], lis
         if parts[k].scene:
             return [], []
         if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
-            lent = parts[k].query.split() if in_first_person(earlier[0]) else []
+            lent = parts[k].query.split() if lend else []
             return keywords(earlier[k])[:NAMED_FEW_WORDS], lent[:NAMED_FEW_WORDS]
     return [], []
 
