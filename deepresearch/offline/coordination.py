@@ -38,6 +38,12 @@ def split_coordination(clause: str) -> list[str]:
         # "with an INI file read by configparser or TOML read by tomllib": the head would
         # end inside the left conjunct's noun phrase, which begins at its article.
         head, left = head[:-article], head[-article:] + left
+    elif right[0].lower() in _DETERMINERS and left[0].lower() not in _DETERMINERS:
+        # "skip the virtualenv and its activation entirely": a noun phrase, as the right
+        # conjunct is, begins at its determiner; the verb before it is the shared head's.
+        opens = [k for k, w in enumerate(left) if w.lower() in _DETERMINERS]
+        if opens:
+            head, left = head + left[: opens[-1]], left[opens[-1] :]
     before = len(left_all) - len(right) - 1
     while before > 0 and left_all[before].endswith(","):
         before -= 1  # "between Box, Rc and RefCell": the list's earlier items

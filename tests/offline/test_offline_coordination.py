@@ -40,3 +40,18 @@ def test_two_verb_phrases_describing_the_one_thing_asked_for_stay_together() -> 
     assert (
         len(split_coordination("Which invocation makes make use Ninja, and for the GN build")) == 2
     )
+
+
+def test_a_noun_phrase_longer_than_the_first_keeps_the_verb_in_the_head() -> None:
+    # The right conjunct has a word more than the left noun phrase: mirrored word for word,
+    # the left one would take the verb ("to its activation entirely").
+    assert split_coordination(
+        "I'd like my image to skip the virtualenv and its activation entirely"
+    ) == [
+        "I'd like my image to skip the virtualenv",
+        "I'd like my image to skip its activation entirely",
+    ]
+    assert split_coordination("how do I remove the cache and its lock file") == [
+        "how do I remove the cache",
+        "how do I remove its lock file",
+    ]
