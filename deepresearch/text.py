@@ -285,6 +285,11 @@ _IRREGULAR_PAST = {
 }  # fmt: skip
 
 
+# Plurals and third persons that add "-es" to a hissing sound; words whose singular ends in
+# "-che" ("caches", "niches") end otherwise ("-aches", "-iches").
+_SIBILANT_PLURALS = ("sses", "xes", "shes", "tches", "nches", "rches", "zzes")
+
+
 def stem(word: str) -> str:
     """A light plural stripper: enough to match 'empires'/'empire', 'diseases'/'disease';
     an irregular past form reads as its verb ('arose' → 'arise')."""
@@ -294,8 +299,8 @@ def stem(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
+    if word.endswith(_SIBILANT_PLURALS):
+        return word[:-2]  # "boxes", "crashes", "patches": "-es" after a hissing sound
     if word.endswith(("ss", "us", "is", "os")):
         return word
     if word.endswith("s"):

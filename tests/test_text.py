@@ -13,6 +13,7 @@ from deepresearch.text import (
     normalize_query,
     sentences,
     split_sentences,
+    stem,
     sub_citations,
     term_set,
     title_phrases,
@@ -129,3 +130,16 @@ def test_a_determiner_opening_a_sentence_is_not_a_name() -> None:
     assert title_phrases("It failed. Several workers open app.log with FileHandler.") == [
         "FileHandler"
     ]
+
+
+def test_plurals_adding_es_to_a_hissing_sound_lose_it() -> None:
+    # "multiplexes" and "multiplexing" must meet at "multiplex", not "multiplexe"
+    assert [stem(w) for w in ["multiplexes", "boxes", "crashes", "patches", "classes"]] == [
+        "multiplex",
+        "box",
+        "crash",
+        "patch",
+        "class",
+    ]
+    # a singular ending in "-che" keeps its "e"
+    assert [stem(w) for w in ["caches", "niches", "empires"]] == ["cache", "niche", "empire"]

@@ -60,6 +60,9 @@ _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "th
 _ONE_THING = frozenset([BETWEEN, "is", "was", "has", "does"])
 _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
+# Pointing back to a person ("which other materials did her research help explain"), a
+# part goes on from the person named, not from a lead-in just before it ("Apart from DNA").
+_PERSONAL = frozenset(["he", "his", "him", "she", "her", "hers"])
 MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
@@ -124,6 +127,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
     pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last)
     clauses = [_unjoin(c) for c in clauses]
+    scenes |= _told_in(scenes, [*clauses, *pieces])
     context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
@@ -143,13 +147,12 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
         borrowed = [w for w in context if w not in others][:4]
         if refers and few and n not in copies:
-            named, at = _named_before(pieces[:n], siblings, parts)
-            # Things the first clause asks about: what it says of them counts too ("who led
-            # each effort" after "how Germany and Italy were unified"); a scene's words are
-            # the asker's circumstances ("my script moves downloads … with os.rename").
-            said = borrowed if at < first_pieces and not parts[at].scene else []
-            borrowed = list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
-        asked, lent = _asked_before(pieces[:n], parts, lend=own_story) if told else ([], [])
+            borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
+        asked, lent = (
+            _asked_before(pieces[:n], parts, lend=own_story, stated=scenes, said=words)
+            if told
+            else ([], [])
+        )
         if parts and (refers or (len(query_words) <= 1 and not _is_name_word(piece.split()[-1]))):
             lent = (not refers and asked) or (refers and not few and lent) or borrowed
             query_words = list(dict.fromkeys(query_words + lent))
@@ -210,6 +213,25 @@ def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
     return context
 
 
+def _few_named(
+    earlier: list[str],
+    split: tuple[dict[int, list[str]], int],
+    parts: list[Part],
+    borrowed: list[str],
+) -> list[str]:
+    """What a part pointing back to the few things just named borrows: the words naming
+    them (see ``_named_before``), then, when the first clause names them (``split``: the
+    pieces of each split clause, and how many the first clause gave), the words it
+    would borrow anyway (``borrowed``): what the first clause says of them counts too ("who
+    led each effort" after "how Germany and Italy were unified"); a scene's words are the
+    asker's circumstances ("my script moves downloads … with os.rename")."""
+    siblings, first_pieces = split
+    named, at = _named_before(earlier, siblings, parts)
+    circumstances = parts[at].scene and in_first_person(earlier[at])
+    said = borrowed if at < first_pieces and not circumstances else []
+    return list(dict.fromkeys(named + said))[:NAMED_FEW_WORDS] or borrowed
+
+
 def _named_before(
     earlier: list[str], siblings: dict[int, list[str]], parts: list[Part]
 ) -> tuple[list[str], int]:
@@ -237,7 +259,7 @@ def _named_before(
 
 
 def _asked_before(
-    earlier: list[str], parts: list[Part], *, lend: bool
+    earlier: list[str], parts: list[Part], *, lend: bool, stated: set[str], said: set[str]
 ) -> tuple[list[str], list[str]]:
     """After the asker's story, the nearest ``earlier`` piece that asks something of its
     own (its part among ``parts`` is no scene, nor points back with a few words: "Is that
@@ -249,8 +271,16 @@ def _asked_before(
     a part pointing back: to what that question names ("what does it throw away" after
     "… recommends a pruning step: what is it") or points back to in turn ("if I pull it"
     after "Can I delete that version"). A story stating facts ("Shandong is home to the
-    mountain …") names what a part points back to."""
+    mountain …") names what a part points back to.
+    A lead-in just before the part, not a sentence of the story (``stated``), is what it
+    asks about ("Also, when the server hangs up mid-response, what error class is that"),
+    unless the lead-in points back itself or the part to a person (``said``: the part's
+    words; "Apart from DNA, which other materials did her research help explain")."""
     for k in range(len(earlier) - 1, -1, -1):
+        lead_in = k == len(earlier) - 1 and earlier[k] not in stated
+        if parts[k].scene and lead_in and not parts[k].refers_back and not said & _PERSONAL:
+            lent = keywords(earlier[k])[:NAMED_FEW_WORDS]
+            return lent, lent
         if parts[k].scene:
             return [], []
         if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
@@ -291,6 +321,14 @@ def _stated_scenes(text: str) -> tuple[str, set[str]]:
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
     return text, {_unjoin(s[:-1]) for s in stated}
+
+
+def _told_in(stated: set[str], pieces: list[str]) -> set[str]:
+    """The ``pieces`` that are clauses or phrases of a ``stated`` sentence ("Our build
+    agents export a proxy in the shell, which breaks tests on 127.0.0.1."): all their
+    words are that sentence's, so they tell the story too rather than ask."""
+    told = [{w.lower() for w in WORD_TOKEN.findall(s)} for s in stated]
+    return {p for p in pieces if any({w.lower() for w in WORD_TOKEN.findall(p)} <= t for t in told)}
 
 
 # Joins the words of a title that holds a conjunction while the question is split: not a

@@ -14,8 +14,12 @@ from deepresearch.text import words
 # 256 into a u8, …").
 _SCENE_OPENERS = frozenset(
     [*PREPOSITIONS.split("|"), "besides", "according", "apart", "aside", "unlike", "like",
-     "if", "although", "though", "while", "whereas", "since", "as", "because", "given"]
+     "if", "although", "though", "while", "whereas", "since", "as", "because", "given",
+     "once", "unless", "whenever"]
 )  # fmt: skip
+# Words joining a piece to what came before ("And on the upload side, …", "Also, when the
+# server hangs up, …"): the scene opens after them.
+_CONNECTIVES = frozenset(["and", "or", "but", "also", "so", "then", "plus"])
 
 
 # Words that open a clause's subject: after "when" they make it a condition, not a question.
@@ -49,6 +53,8 @@ def sets_scene(piece: str) -> bool:
     preposition or a subordinating conjunction and neither asks nor describes a thing to
     identify ("In the What's New document for Python 2.0, which switch …")."""
     said = words(piece)
+    while said and said[0] in _CONNECTIVES:
+        said = said[1:]
     if opens_condition(said):
         return not describes(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)

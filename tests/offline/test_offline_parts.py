@@ -547,3 +547,33 @@ def test_a_when_clause_with_a_subject_is_a_condition_not_a_question() -> None:
         ("When I run uv pip compile, resolution fails", True),
         ("How do I force it", False),
     ]
+
+
+def test_a_part_pointing_back_right_after_a_lead_in_asks_about_what_it_names() -> None:
+    question = (
+        "A nightly job keeps failing against a flaky upstream. Also, when the server hangs up "
+        "in the middle of a response, what error class is that?"
+    )
+    lead_in, asked = question_parts(question)[-2:]
+    assert lead_in.scene
+    assert {"server", "hangs", "response"} <= set(asked.query.split())
+    assert not {"nightly", "flaky"} & set(asked.query.split())
+    # a person pointed back to is named before the lead-in ("Apart from DNA")
+    chemist = question_parts(
+        "James Watson's 1953 double-helix paper built on the work of an English chemist. "
+        "Apart from DNA, which other materials did her research help explain?"
+    )[-1]
+    assert "watson" in chemist.query.split()
+
+
+def test_the_clauses_of_a_stated_sentence_tell_the_story_rather_than_ask() -> None:
+    question = (
+        "Our build agents export a proxy in the shell, which breaks tests that talk to "
+        "services on localhost. How can I exempt certain hosts?"
+    )
+    parts = question_parts(question)
+    assert [(p.text, p.scene) for p in parts] == [
+        ("Our build agents export a proxy in the shell", True),
+        ("which breaks tests that talk to services on localhost", True),
+        ("How can I exempt certain hosts", False),
+    ]

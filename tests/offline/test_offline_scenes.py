@@ -27,3 +27,10 @@ def test_the_asker_speaks_of_themselves_in_the_first_person() -> None:
     assert not in_first_person("Shandong is home to the mountain most revered in Taoism")
     # a regnal numeral after a name is no "I"
     assert not in_first_person("Holy Roman Emperor Ferdinand I cultivated ties with a bank")
+
+
+def test_a_lead_in_after_a_connective_still_sets_the_scene() -> None:
+    assert sets_scene("And on the upload side")
+    assert sets_scene("Also, when the server hangs up in the middle of a response")
+    assert sets_scene("once a response comes back")
+    assert not sets_scene("And which flag applies")  # asks
