@@ -223,8 +223,10 @@ def _few_named(
     them (see ``_named_before``), then, when the first clause names them (``split``: the
     pieces of each split clause, and how many the first clause gave), the words it
     would borrow anyway (``borrowed``): what the first clause says of them counts too ("who
-    led each effort" after "how Germany and Italy were unified"); a scene's words are the
-    asker's circumstances ("my script moves downloads … with os.rename")."""
+    led each effort" after "how Germany and Italy were unified"); a story the asker tells
+    in the first person is their circumstances ("my script moves downloads … with
+    os.rename"), while a statement of facts names the things ("Vänern and Lake Van are each
+    the largest lake in their country")."""
     siblings, first_pieces = split
     named, at = _named_before(earlier, siblings, parts)
     circumstances = parts[at].scene and in_first_person(earlier[at])
