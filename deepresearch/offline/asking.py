@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, sentences, words
 
 # Words that point back to something said before them ("where did he live").
@@ -18,6 +19,39 @@ REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
      "these", "those", "there", "then", "each", "both"]
 )  # fmt: skip
+# Words after which "that" opens a clause of its own rather than pointing back (its next
+# word an article or an auxiliary: "an error that the response wasn't read", "a file that is
+# loaded"), unless they ask or govern it ("does that have", "for that").
+_THAT_CLAUSE_NEXT = re.compile(rf"(?:the|a|an|{AUXILIARY_VERBS}|shall|may|might|must)$", re.I)
+_THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
+
+
+def pointing_words(piece: str) -> set[str]:
+    """The words of ``piece`` that point back to something said before it (REFERS_BACK),
+    not counting a "that" that opens a clause ("… a file that is loaded", "so that …")."""
+    tokens = [w.lower() for w in WORD_TOKEN.findall(piece)]
+    said = set(tokens) & REFERS_BACK
+    if "that" in said and all(
+        _opens_clause(tokens, n) for n, w in enumerate(tokens) if w == "that"
+    ):
+        said.discard("that")
+    return said
+
+
+def _opens_clause(tokens: list[str], n: int) -> bool:
+    """Whether ``tokens[n]`` ("that") opens a clause: after "so", or after a word that
+    neither asks nor governs it and before an article or an auxiliary."""
+    before = tokens[n - 1] if n else ""
+    after = tokens[n + 1] if n + 1 < len(tokens) else ""
+    if before == "so":
+        return True
+    return (
+        bool(before)
+        and not _THAT_POINTS_AFTER.match(before)
+        and bool(_THAT_CLAUSE_NEXT.match(after))
+    )
+
+
 # "the larger of the two", "the difference between the two", "which one is faster": one
 # or all of the few things just named (not "the two World Wars", which names them).
 OF_THE_FEW = re.compile(

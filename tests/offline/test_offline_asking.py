@@ -9,6 +9,7 @@ from deepresearch.offline.asking import (
     defines_name,
     is_question,
     main_clause,
+    pointing_words,
 )
 
 
@@ -72,3 +73,14 @@ def test_the_main_clause_ends_where_a_clause_describing_its_thing_begins() -> No
     assert main_clause(asked) == "What is the capital of the country"
     # a name the question gives is not a clause
     assert main_clause("How tall is the Eiffel Tower") == "How tall is the Eiffel Tower"
+
+
+def test_a_that_opening_a_clause_points_back_to_nothing() -> None:
+    assert not pointing_words("a configuration file that is loaded first")
+    assert not pointing_words("I got an error that the response wasn't read")
+    assert not pointing_words("what should I use instead so that amounts add up")
+    # a "that" asked about, governed, or naming a thing said before points back
+    assert pointing_words("what does that mean") == {"that"}
+    assert pointing_words("what aliases does the command used for that have") == {"that"}
+    assert pointing_words("when did the republic that dictator ruled end") == {"that"}
+    assert pointing_words("what did it cost") == {"it"}

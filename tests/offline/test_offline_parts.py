@@ -577,3 +577,13 @@ def test_the_clauses_of_a_stated_sentence_tell_the_story_rather_than_ask() -> No
         ("which breaks tests that talk to services on localhost", True),
         ("How can I exempt certain hosts", False),
     ]
+
+
+def test_a_part_whose_that_opens_a_clause_does_not_point_back() -> None:
+    parts = question_parts(
+        "Where does pip read its settings, and which variable names a file that is loaded first?"
+    )
+    assert not parts[-1].refers_back
+    assert question_parts("Who built the Colosseum, and what was that building used for?")[
+        -1
+    ].refers_back
