@@ -193,8 +193,7 @@ def points_back(text: str) -> bool:
     """Whether ``text`` has a word that points back to something said before it ("why
     is it important", "where did he live", "the larger of the two"), as a part after the
     first does."""
-    words = {w.lower() for w in WORD_TOKEN.findall(text)}
-    return bool(words & REFERS_BACK) or bool(OF_THE_FEW.search(text))
+    return bool(pointing_words(text)) or bool(OF_THE_FEW.search(text))
 
 
 def asks_for_entity(text: str) -> bool:
