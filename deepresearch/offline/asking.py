@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.coordination import PREPOSITIONS
-from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, sentences, words
+from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, keywords, sentences, words
 
 # Words that point back to something said before them ("where did he live").
 REFERS_BACK = frozenset(
@@ -20,9 +20,17 @@ REFERS_BACK = frozenset(
      "these", "those", "there", "then", "each", "both"]
 )  # fmt: skip
 # Words after which "that" opens a clause of its own rather than pointing back (its next
-# word an article or an auxiliary: "an error that the response wasn't read", "a file that is
-# loaded"), unless they ask or govern it ("does that have", "for that").
-_THAT_CLAUSE_NEXT = re.compile(rf"(?:the|a|an|{AUXILIARY_VERBS}|shall|may|might|must)$", re.I)
+# word an article, an auxiliary, or a word ending in "s" that no singular noun ends with: a
+# verb or a plural, which "that" cannot point at: "an error that the response wasn't read",
+# "a file that is loaded", "the protocol that multiplexes", "a file that users edit"), unless
+# they ask or govern it ("does that have", "for that").
+_THAT_CLAUSE_NEXT = re.compile(
+    rf"(?:the|a|an|{AUXILIARY_VERBS}|shall|may|might|must|[^\W\d_]+s(?<!ss|us|is|as|os))$", re.I
+)
+# A dash or a colon between two clauses of one piece, and the pronouns that can point
+# across it to a thing named before it.
+_ASIDE = re.compile(r"\s[-–—]\s|:\s")
+_PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
 _THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
 
 
@@ -35,7 +43,18 @@ def pointing_words(piece: str) -> set[str]:
         _opens_clause(tokens, n) for n, w in enumerate(tokens) if w == "that"
     ):
         said.discard("that")
-    return said
+    return said - _named_within(piece)
+
+
+def _named_within(piece: str) -> set[str]:
+    """The pronouns of a clause after a dash or a colon that point to what the piece names
+    before it ("how do I raise the ceiling on connections - what is it by default", "a
+    pruning step meant for CI: what is it"), when that names something (two keywords)."""
+    head, *rest = _ASIDE.split(piece, maxsplit=1)
+    if not rest or len(keywords(head)) < 2:
+        return set()
+    own = {w.lower() for w in WORD_TOKEN.findall(head)}
+    return {w.lower() for w in WORD_TOKEN.findall(rest[0])} & _PRONOUNS - own
 
 
 def _opens_clause(tokens: list[str], n: int) -> bool:

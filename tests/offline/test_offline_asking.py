@@ -79,8 +79,22 @@ def test_a_that_opening_a_clause_points_back_to_nothing() -> None:
     assert not pointing_words("a configuration file that is loaded first")
     assert not pointing_words("I got an error that the response wasn't read")
     assert not pointing_words("what should I use instead so that amounts add up")
+    # before a verb's "-s" form or a plural, which no "that" pointing back can precede
+    assert not pointing_words("how do I turn on the protocol that multiplexes calls")
+    assert not pointing_words("a gateway that needs a username")
+    assert not pointing_words("a settings file that users edit by hand")
+    assert pointing_words("who built that fortress") == {"that"}  # a singular noun in "-ss"
     # a "that" asked about, governed, or naming a thing said before points back
     assert pointing_words("what does that mean") == {"that"}
     assert pointing_words("what aliases does the command used for that have") == {"that"}
     assert pointing_words("when did the republic that dictator ruled end") == {"that"}
     assert pointing_words("what did it cost") == {"it"}
+
+
+def test_a_pronoun_after_a_dash_or_colon_points_to_what_the_piece_named() -> None:
+    asked = "how do I raise the ceiling on simultaneous connections - what is it by default"
+    assert not pointing_words(asked)
+    assert not pointing_words("The uv page on caching recommends a pruning step: what is it")
+    # a name alone before the colon is asked about, and "he" may point past it
+    assert pointing_words("Napoleon: when did he die") == {"he"}
+    assert pointing_words("how did it end - and who won") == {"it"}  # said before the dash
