@@ -98,14 +98,27 @@ _ASKING_OPENER = re.compile(
     re.IGNORECASE,
 )
 
+# ... or after a clause boundary, before the subject: the order only a question has.
+_ASKING_CLAUSE = re.compile(
+    r"(?:[,:;]|\s[-–—])\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|may|"
+    r"might|must|has|have|had|shall)\s+(?:i|we|you|they|he|she|it|there|that|this|the|a|an|"
+    r"my|our|your|their)\b",
+    re.IGNORECASE,
+)
+
 
 def is_question(text: str) -> bool:
     """Whether ``text`` is worded as a question: it has a question word, or its last
-    sentence opens with an auxiliary or modal verb ("Can I …"); "Tell me about the reef"
-    and "Compare A and B" are requests."""
+    sentence opens with an auxiliary or modal verb ("Can I …"), or a clause of it does
+    before its subject ("As a compromise, can I …", "…: does that count as a failure");
+    "Tell me about the reef" and "Compare A and B" are requests."""
     said = sentences(text)
     last = said[-1] if said else text
-    return bool(_QUESTION_WORD.search(text) or _ASKING_OPENER.match(last.strip()))
+    return bool(
+        _QUESTION_WORD.search(text)
+        or _ASKING_OPENER.match(last.strip())
+        or _ASKING_CLAUSE.search(last)
+    )
 
 
 def opens_asking(sentence: str) -> bool:

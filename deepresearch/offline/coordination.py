@@ -26,6 +26,8 @@ def split_coordination(clause: str) -> list[str]:
     m = matches[0]
     right = clause[m.end() :].split()
     left_all = clause[: m.start()].split()
+    if series := _things_done(left_all, right):
+        return series
     if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
         return [clause]
     right_terms = content_terms(" ".join(right))
@@ -76,6 +78,22 @@ _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 
 
+def _things_done(left: list[str], right: list[str]) -> list[str]:
+    """ "How do I keep the line breaks, hide the notes, and make -h work": a series of
+    three things or more the subject would do, each asked on its own ("How do I hide the
+    notes"); [] when ``left`` (before the last "and") and ``right`` (after it) are not one."""
+    subject = _after_subject(left)
+    items = [i.split() for i in " ".join(left[subject:]).split(",") if i.strip()]
+    series = [*items, right]
+    if (
+        not subject
+        or len(items) < 2
+        or not all(_bare(i[0]) and content_terms(" ".join(i)) for i in series)
+    ):
+        return []
+    return [" ".join(left[:subject] + i) for i in series]
+
+
 def _after_subject(head: list[str]) -> int:
     """Where a question's head goes on after its subject pronoun, asked after its
     auxiliary ("Should I | keep a list sorted", "How do we | …"), or 0."""
@@ -108,10 +126,13 @@ _DETERMINERS = frozenset(
 
 
 def _verb_phrase(conjunct: list[str]) -> bool:
-    """Whether a conjunct reads as a verb and its object ("capture its output"): a word
-    that opens no noun phrase, then one that does."""
+    """Whether a conjunct reads as a verb and its object ("capture its output", "print
+    it"): a word that opens no noun phrase, then one that does or a pronoun object."""
     return (
         len(conjunct) >= 2
         and conjunct[0].lower() not in _DETERMINERS
-        and conjunct[1].lower() in _DETERMINERS
+        and conjunct[1].lower() in _DETERMINERS | _OBJECT_PRONOUNS
     )
+
+
+_OBJECT_PRONOUNS = frozenset(["it", "them", "him", "me", "us"])  # "print it"

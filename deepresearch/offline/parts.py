@@ -125,7 +125,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     clauses, last = _clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
-    pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last)
+    pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last, scenes)
     clauses = [_unjoin(c) for c in clauses]
     scenes |= _told_in(scenes, [*clauses, *pieces])
     context = _context(clauses, text, scenes)
@@ -172,12 +172,15 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
 
 
 def _pieces(
-    clauses: list[str], last: str
+    clauses: list[str], last: str, stated: set[str]
 ) -> tuple[list[str], dict[int, list[str]], dict[int, list[str]], int]:
     """The ``clauses`` cut into the pieces that become parts (names and coordinated noun
     phrases apart), with, per piece index, the copies of a clause naming several names
     (one per name), the pieces of a clause split in several, and how many pieces the
-    first clause gave. ``last``: bare question words ending the question ("…, and why")."""
+    first clause gave. ``last``: bare question words ending the question ("…, and why");
+    ``stated``: the question's stated sentences, whose clauses' coordinated phrases tell
+    one story ("users keep typing -h and get an error") and stay together."""
+    told = _told_in(stated, clauses)
     pieces: list[str] = []
     copies: dict[int, list[str]] = {}
     siblings: dict[int, list[str]] = {}
@@ -186,7 +189,9 @@ def _pieces(
         named, extra = _split_names(clause)
         if len(named) > 1:
             copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
-        split = named + extra if len(named) > 1 else split_coordination(clause)
+            split = named + extra
+        else:
+            split = [clause] if clause in told else split_coordination(clause)
         # "…, and why" asks it of each thing the last clause names.
         split = [f"{p}, and {last}" for p in split] if last and n == len(clauses) else split
         first_pieces = first_pieces or len(split)

@@ -98,3 +98,11 @@ def test_a_pronoun_after_a_dash_or_colon_points_to_what_the_piece_named() -> Non
     # a name alone before the colon is asked about, and "he" may point past it
     assert pointing_words("Napoleon: when did he die") == {"he"}
     assert pointing_words("how did it end - and who won") == {"it"}  # said before the dash
+
+
+def test_a_clause_that_puts_its_verb_before_its_subject_asks() -> None:
+    assert is_question("And as a compromise, can I let them type a unique beginning")
+    assert is_question("If nobody passes one, it prints the help: does that count as a failure")
+    # a statement keeps its subject first, whatever follows a comma
+    assert not is_question("If nobody passes one, it prints the help and exits")
+    assert not is_question("Tell me about the reef, as it was before the storm")

@@ -55,3 +55,20 @@ def test_a_noun_phrase_longer_than_the_first_keeps_the_verb_in_the_head() -> Non
         "how do I remove the cache",
         "how do I remove its lock file",
     ]
+
+
+def test_a_series_of_things_to_do_gives_one_clause_each() -> None:
+    assert split_coordination(
+        "How do I keep the line breaks for that block, hide the trailing notes, and make -h work"
+    ) == [
+        "How do I keep the line breaks for that block",
+        "How do I hide the trailing notes",
+        "How do I make -h work",
+    ]
+    # a pronoun object makes a verb phrase too: not "How do I read print it"
+    assert split_coordination("How do I read a file and print it") == [
+        "How do I read a file",
+        "How do I print it",
+    ]
+    # items that do not open with a verb's bare form are no such series
+    assert "How do I Go" not in split_coordination("How do I pick Rust, Go, and Zig")

@@ -587,3 +587,18 @@ def test_a_part_whose_that_opens_a_clause_does_not_point_back() -> None:
     assert question_parts("Who built the Colosseum, and what was that building used for?")[
         -1
     ].refers_back
+
+
+def test_the_phrases_of_a_stated_sentence_are_one_story_not_several() -> None:
+    # "and" inside a told story joins what happened; cut, it gave "On top of that, get an
+    # error" (the subject lost) or "my checkout adds prices the total shows 0.3"
+    question = (
+        "On top of that, users keep typing -h and get an error. "
+        "How do I keep the line breaks, hide the notes, and make -h work?"
+    )
+    assert [p.text for p in question_parts(question)] == [
+        "On top of that, users keep typing -h and get an error",
+        "How do I keep the line breaks",
+        "How do I hide the notes",
+        "How do I make -h work",
+    ]
