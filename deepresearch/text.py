@@ -79,6 +79,7 @@ STOPWORDS = frozenset(
         "my",
         "myself",
         "no",
+        "never",
         "nor",
         "not",
         "now",

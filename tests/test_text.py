@@ -143,3 +143,13 @@ def test_plurals_adding_es_to_a_hissing_sound_lose_it() -> None:
     ]
     # a singular ending in "-che" keeps its "e"
     assert [stem(w) for w in ["caches", "niches", "empires"]] == ["cache", "niche", "empire"]
+
+
+def test_never_is_a_negation_as_not_is() -> None:
+    # a part's words weigh what it asks about: "never" says nothing of it, as "not" does not
+    assert keywords("why do my startup handlers never seem to run") == [
+        "startup",
+        "handlers",
+        "seem",
+        "run",
+    ]
