@@ -98,11 +98,15 @@ _ASKING_OPENER = re.compile(
     re.IGNORECASE,
 )
 
-# ... or after a clause boundary, before the subject: the order only a question has.
+# Words that open a clause's subject ("when I …", "can the client …").
+SUBJECT_OPENERS = frozenset(
+    ["i", "we", "you", "they", "he", "she", "it", "there", "the", "a", "an", "my", "our",
+     "your", "their", "this", "that"]
+)  # fmt: skip
+# ... or, after a clause boundary, before its subject: the order only a question has.
 _ASKING_CLAUSE = re.compile(
-    r"(?:[,:;]|\s[-–—])\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|may|"
-    r"might|must|has|have|had|shall)\s+(?:i|we|you|they|he|she|it|there|that|this|the|a|an|"
-    r"my|our|your|their)\b",
+    rf"(?:[,:;]|\s[-–—])\s+(?:{AUXILIARY_VERBS}|shall|may|might|must)\s+"
+    rf"(?:{'|'.join(sorted(SUBJECT_OPENERS))})\b",
     re.IGNORECASE,
 )
 

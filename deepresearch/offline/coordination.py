@@ -79,9 +79,10 @@ _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 
 
 def _things_done(left: list[str], right: list[str]) -> list[str]:
-    """ "How do I keep the line breaks, hide the notes, and make -h work": a series of
-    three things or more the subject would do, each asked on its own ("How do I hide the
-    notes"); [] when ``left`` (before the last "and") and ``right`` (after it) are not one."""
+    """A series of three things or more the subject would do, each asked on its own:
+    "How do I keep the line breaks, hide the notes, and make -h work" asks "How do I hide
+    the notes"; [] when ``left`` (before the last "and") and ``right`` (after it) are not
+    such a series."""
     subject = _after_subject(left)
     items = [i.split() for i in " ".join(left[subject:]).split(",") if i.strip()]
     series = [*items, right]

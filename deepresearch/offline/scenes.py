@@ -5,7 +5,7 @@ searched, since its words are what the question is about, but never an unanswere
 
 from __future__ import annotations
 
-from deepresearch.offline.asking import QUESTION_WORDS, describes, is_question
+from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
 from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.text import words
 
@@ -20,13 +20,6 @@ _SCENE_OPENERS = frozenset(
 # Words joining a piece to what came before ("And on the upload side, …", "Also, when the
 # server hangs up, …"): the scene opens after them.
 _CONNECTIVES = frozenset(["and", "or", "but", "also", "so", "then", "plus"])
-
-
-# Words that open a clause's subject: after "when" they make it a condition, not a question.
-_SUBJECT_OPENERS = frozenset(
-    ["i", "we", "you", "they", "he", "she", "it", "there", "the", "a", "an", "my", "our",
-     "your", "their", "this", "that"]
-)  # fmt: skip
 
 
 # Words by which the asker speaks of themselves: a story told with them is the asker's
@@ -66,7 +59,7 @@ def opens_condition(said: list[str]) -> bool:
     return (
         len(said) > 1
         and said[0] == "when"
-        and said[1] in _SUBJECT_OPENERS
+        and said[1] in SUBJECT_OPENERS
         and not QUESTION_WORDS.intersection(said[1:])
     )
 
