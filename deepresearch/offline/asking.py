@@ -46,6 +46,11 @@ def pointing_words(piece: str) -> set[str]:
     return said - _named_within(piece)
 
 
+def written_words(text: str) -> set[str]:
+    """The words of ``text`` as written (``WORD_TOKEN``), lower-cased, not stemmed."""
+    return {w.lower() for w in WORD_TOKEN.findall(text)}
+
+
 def _named_within(piece: str) -> set[str]:
     """The pronouns of a clause after a dash or a colon that point to what the piece names
     before it ("how do I raise the ceiling on connections - what is it by default", "a
@@ -53,8 +58,7 @@ def _named_within(piece: str) -> set[str]:
     head, *rest = _ASIDE.split(piece, maxsplit=1)
     if not rest or len(keywords(head)) < 2:
         return set()
-    own = {w.lower() for w in WORD_TOKEN.findall(head)}
-    return {w.lower() for w in WORD_TOKEN.findall(rest[0])} & _PRONOUNS - own
+    return written_words(rest[0]) & _PRONOUNS - written_words(head)
 
 
 def _opens_clause(tokens: list[str], n: int) -> bool:

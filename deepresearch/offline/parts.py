@@ -17,12 +17,12 @@ from deepresearch.offline.asking import (
     NAME_JOINERS,
     OF_ALL_NAMED,
     OF_THE_FEW,
-    WORD_TOKEN,
     asked_doer,
     asks_for_entity,
     opens_asking,
     pointing_words,
     without_name_of,
+    written_words,
 )
 from deepresearch.offline.coordination import (
     BETWEEN,
@@ -136,7 +136,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     if len(pieces) > MAX_PARTS:  # the rest share the last part: every clause is asked
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
     for n, piece in enumerate(pieces):
-        words = {w.lower() for w in WORD_TOKEN.findall(piece)}
+        words = written_words(piece)
         if n in copies:  # "A and B: what did each of them do": they are A and B
             words -= _OF_THE_NAMES
         of_the_few = bool(OF_THE_FEW.search(piece))
@@ -334,8 +334,8 @@ def _told_in(stated: set[str], pieces: list[str]) -> set[str]:
     """The ``pieces`` that are clauses or phrases of a ``stated`` sentence ("Our build
     agents export a proxy in the shell, which breaks tests on 127.0.0.1."): all their
     words are that sentence's, so they tell the story too rather than ask."""
-    told = [{w.lower() for w in WORD_TOKEN.findall(s)} for s in stated]
-    return {p for p in pieces if any({w.lower() for w in WORD_TOKEN.findall(p)} <= t for t in told)}
+    told = [written_words(s) for s in stated]
+    return {p for p in pieces if any(written_words(p) <= t for t in told)}
 
 
 # Joins the words of a title that holds a conjunction while the question is split: not a
