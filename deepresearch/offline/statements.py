@@ -121,15 +121,7 @@ def statements(text: str) -> list[str]:
         line = _QUOTE_MARK.sub("", lines[i].rstrip())
         if _FENCE.match(line) or line.lstrip().startswith("|"):
             code = bool(_FENCE.match(line))
-            reader.flush(end_lead=True)
-            reader.code_follows(prose and code)
-            led = prose and code and bool(out) and out[-1].endswith(":")
-            block, i = _layout_block(lines, i)
-            shown = _introduced(out[-1], block) if led and not _resumes(lines, i) else None
-            if shown is not None:
-                out[-1] = shown
-            else:
-                out.extend(block)
+            i = _read_block(lines, i, reader, after_prose=prose and code)
             prose, fenced = False, code
             continue
         i += 1
@@ -167,6 +159,27 @@ def statements(text: str) -> list[str]:
     ]
 
 
+def _read_block(lines: list[str], start: int, reader: _Prose, *, after_prose: bool) -> int:
+    """State the code block or table at ``start``; returns the index after it. A short
+    code block right after a lead-in or a label (``after_prose``) is stated with it (see
+    ``_introduced``)."""
+    out = reader.out
+    reader.flush(end_lead=True)
+    reader.code_follows(after_prose)
+    label, reader.label = reader.label, ""
+    label = f"{reader.label_lead} {label}".lstrip() if label else ""
+    led = after_prose and (bool(label) or (bool(out) and out[-1].endswith(":")))
+    block, end = _layout_block(lines, start)
+    shown = _introduced(label or out[-1], block) if led and not _resumes(lines, end) else None
+    if shown is not None and label:
+        out.append(shown)
+    elif shown is not None:
+        out[-1] = shown
+    else:
+        out.extend(block)
+    return end
+
+
 class _Prose:
     """Collects prose lines into paragraphs and list items, remembering the lead-in a
     list hangs from (a paragraph or item ending with ':', else a nested item's parent)."""
@@ -185,6 +198,11 @@ class _Prose:
         self.before_code: tuple[str, int | None] | None = None
         self.continues = False
         self.last: tuple[str, int] | None = None  # the last paragraph, where it was stated
+        # The last paragraph when it is a label too short to state ("Linux:", a tab's
+        # title): the code block right after it is stated with it, and with the lead-in
+        # the labels follow ("First, download the archives:"), as a list item is.
+        self.label = ""
+        self.label_lead = ""
 
     def heading(self, line: str) -> None:
         """A heading is the lead-in of a list right under it ("#### fetch-retries" then
@@ -247,6 +265,12 @@ class _Prose:
         """End the paragraph or item being read; ``end_lead``: a list's lead-in ends too."""
         if self.lines:
             own = " ".join(self.lines)
+            short = len(own.split()) < MIN_WORDS
+            self.label = own if self.indent < 0 and short and own.endswith(":") else ""
+            if not self.label:
+                self.label_lead = ""
+            elif self.out and self.out[-1].endswith(":"):
+                self.label_lead = self.out[-1]
             if self.continues and self.indent < 0:
                 own = self._resumed(own)
             mark = len(self.out)

@@ -7,9 +7,10 @@ cite) still match the file."""
 from __future__ import annotations
 
 import re
+import textwrap
 
 _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
-_FENCE_LINE = re.compile(r"^ {0,3}(```|~~~)")
+_FENCE_RUN = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence, all its characters
 
 
 # The directives whose content is code, as a literal block is (reST '.. code-block::',
@@ -54,7 +55,7 @@ def as_rendered(text: str) -> str:
         directives[:] = [(fence, -1) for fence, _ in directives]
 
     fenced = options = False
-    for line in text.split("\n"):
+    for line in _eval_rst_rendered(text).split("\n"):
         directive = None if fenced else _MYST_DIRECTIVE.match(line)
         if directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
             directives.append((directive["fence"], len(prose)))
@@ -69,7 +70,7 @@ def as_rendered(text: str) -> str:
                 prose[at] = prose[at].removesuffix(":") + "."
         elif options and _MYST_OPTION.match(line):
             prose.append("")
-        elif _FENCE_LINE.match(line):
+        elif _FENCE_RUN.match(line):
             if not fenced:
                 flush()
             fenced, options = not fenced, False
@@ -81,6 +82,48 @@ def as_rendered(text: str) -> str:
             options = False
     flush()
     return "\n".join(out)
+
+
+# MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
+# evaluates as such: a code block in it ('.. code-block:: powershell') is code.
+_EVAL_RST = "eval-rst"
+
+
+def _eval_rst_rendered(text: str) -> str:
+    """Markdown with each MyST eval-rst directive read as the reST it holds (see
+    ``rst_rendered``), its own lines blank; one in a code block (a page showing MyST) or
+    never closed stays as written. Every line stays where it is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    code = None  # the fence of the code block being read
+    directives: list[str] = []  # the fences of the open directives holding Markdown
+    rst: tuple[str, int] | None = None  # an open eval-rst directive: its fence, first line
+    for n, line in enumerate(lines):
+        directive = None if code or rst else _MYST_DIRECTIVE.match(line)
+        if rst is not None and _closes(line, rst[0]):
+            body = lines[rst[1] + 1 : n]
+            rendered = rst_rendered(textwrap.dedent("\n".join(body))).split("\n")
+            # a code block running to its end is fenced on the closing line
+            out += ["", *rendered, *[""][: len(body) + 1 - len(rendered)]]
+            rst = None
+        elif rst is not None:
+            continue
+        elif code is not None:
+            code = None if _closes(line, code) else code
+            out.append(line)
+        elif directive and directive["name"] == _EVAL_RST:
+            rst = (directive["fence"], n)
+        elif directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
+            directives.append(directive["fence"])
+            out.append(line)
+        elif directives and _closes(line, directives[-1]):
+            directives.pop()
+            out.append(line)
+        else:
+            opened = directive or _FENCE_RUN.match(line)
+            code = (directive["fence"] if directive else opened[1]) if opened else None
+            out.append(line)
+    return "\n".join(out + (lines[rst[1] :] if rst is not None else []))
 
 
 # A MyST directive ('```{note}', '````{tab} Linux', '```{versionadded} 22.3'): its content
@@ -137,7 +180,7 @@ def mdx_rendered(text: str) -> str:
     out: list[str] = []
     fenced = esm = False
     for line in text.split("\n"):
-        if _FENCE_LINE.match(line):
+        if _FENCE_RUN.match(line):
             fenced = not fenced
         elif not fenced:
             esm = bool(line.strip()) and (esm or bool(_ESM_START.match(line)))
@@ -194,6 +237,15 @@ _RST_ROLE = re.compile(rf":[\w.+-]+(?::[\w.+-]+)*:`({_INLINE}+)`")  # ':mod:`ema
 _RST_LINK = re.compile(rf"(?<![`\w])`((?:(?![<>]){_INLINE})+?)(?:\s*<[^<>`]+>)?`__?(?!\w)")
 
 
+# The reST directives whose argument is a title Sphinx shows ('.. group-tab:: PowerShell',
+# '.. admonition:: Caution with pipes'), read as a MyST tab's or box's title is; other
+# arguments are a language, a path or a target, shown as no text.
+_TITLED = frozenset(
+    ["tab", "group-tab", "tab-item", "admonition", "topic", "sidebar", "rubric",
+     "dropdown", "card", "table", "list-table", "csv-table"]
+)  # fmt: skip
+
+
 def rst_rendered(text: str) -> str:
     """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
     _changes:') with their indented blocks, and directive lines ('.. note::', with their
@@ -226,7 +278,7 @@ def rst_rendered(text: str) -> str:
         kind = kind.strip() if directive else ""
         if _CODE_DIRECTIVE.fullmatch(kind):
             code.append(len(out))
-        if kind in _VERSION_NOTES:
+        if kind in _VERSION_NOTES or (kind in _TITLED and argument.strip()):
             out.append(m[1] + _directive_label(kind, argument))
         else:
             out.append("")
@@ -329,7 +381,7 @@ def rst_headings(text: str) -> str:
         if (
             not m or not bare or _RST_RULE.match(title) or (not over and title[:1].isspace())
             or len(rule.rstrip()) < len(title.rstrip()) or (over and lines[i][0] != m[1])
-            or (i > 0 and lines[i - 1].strip() and not over and not _FENCE_LINE.match(lines[i - 1]))
+            or (i > 0 and lines[i - 1].strip() and not over and not _FENCE_RUN.match(lines[i - 1]))
         ):  # fmt: skip
             i += 1
             continue
@@ -374,7 +426,7 @@ def first_title(text: str) -> str:
     are not titles)."""
     fenced = False
     for line in text.splitlines():
-        if _FENCE_LINE.match(line):
+        if _FENCE_RUN.match(line):
             fenced = not fenced
         elif not fenced and (m := _HEADING.match(line)):
             return m.group(1).strip()

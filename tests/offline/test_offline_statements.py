@@ -427,6 +427,25 @@ def test_a_lead_in_and_the_short_code_block_it_introduces_are_one_statement() ->
     assert statements(program) == ["Here is the program:", 'Code: `println!("hello there");`']
 
 
+def test_a_label_too_short_to_state_is_stated_with_the_code_right_after_it() -> None:
+    # a tab's title ("PowerShell:") says which shell each command is for
+    text = (
+        "To read the exit code, run the following:\n\nPowerShell:\n\n```\n"
+        "> echo $LASTEXITCODE\n```\n\nCommand Prompt:\n\n```\n> echo %ERRORLEVEL%\n```\n"
+    )
+    # ... and with the lead-in the labels follow, as a list item is
+    assert statements(text) == [
+        "To read the exit code, run the following: PowerShell: > echo $LASTEXITCODE",
+        "To read the exit code, run the following: Command Prompt: > echo %ERRORLEVEL%",
+    ]
+    alone = "Ran it.\n\nPowerShell:\n\n```\n> echo $LASTEXITCODE\n```\n"
+    assert statements(alone) == ["PowerShell: > echo $LASTEXITCODE"]
+    # a label followed by prose labels nothing and is no statement
+    assert statements("Linux:\n\nThe cache lives in your home folder.") == [
+        "The cache lives in your home folder."
+    ]
+
+
 def test_a_caption_labels_its_block_and_is_not_a_statement() -> None:
     text = (
         "Consider the program in Listing 6-6 that matches on an Option value.\n\n"

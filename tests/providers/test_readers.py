@@ -301,6 +301,47 @@ def test_myst_directives_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(MYST_PAGE.rstrip().splitlines())  # lines kept
 
 
+MYST_EVAL_RST = """# Exit codes
+
+To read the exit code:
+
+```{eval-rst}
+.. tabs::
+
+    .. group-tab:: PowerShell
+
+        .. code-block:: powershell
+
+           > echo $LASTEXITCODE
+
+    .. group-tab:: Command Prompt
+
+        .. code-block:: text
+
+            > echo %ERRORLEVEL%
+```
+"""
+
+
+def test_a_myst_eval_rst_block_reads_as_rest(tmp_path: Path) -> None:
+    path = tmp_path / "exit-codes.md"
+    path.write_text(MYST_EVAL_RST, "utf-8")
+    doc = read_document(path)
+    # its code blocks are code, each after its tab's title; its directives read as nothing
+    assert "PowerShell:\n\n```\n\n> echo $LASTEXITCODE\n```" in doc.text
+    assert "Command Prompt:\n\n```\n\n> echo %ERRORLEVEL%\n```" in doc.text
+    for hidden in ("eval-rst", "Eval rst", ".. tabs", "code-block"):
+        assert hidden not in doc.text, hidden
+    assert len(doc.outline.splitlines()) == len(MYST_EVAL_RST.rstrip().splitlines())
+    # one a page shows as an example, in a code block, stays as written
+    shown = "# T\n\n````markdown\n```{eval-rst}\n.. note:: Hi.\n```\n````\n"
+    path.write_text(shown, "utf-8")
+    assert "```{eval-rst}\n.. note:: Hi.\n```" in read_document(path).text
+    # a block never closed stays as written
+    path.write_text("# T\n\n```{eval-rst}\n.. note::\n\n   Text.\n", "utf-8")
+    assert "   Text." in read_document(path).outline
+
+
 def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     path = tmp_path / "inspect.rst"
     path.write_text(
@@ -311,3 +352,15 @@ def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     doc = read_document(path)
     assert "New in version 22.2:" in doc.text
     assert "Changed in version 23.0: The report gained an environment." in doc.text
+
+
+def test_a_rst_directive_titled_by_its_argument_reads_as_its_title(tmp_path: Path) -> None:
+    path = tmp_path / "install.rst"
+    path.write_text(
+        "Install\n=======\n\n.. tab:: Windows\n\n   Run the installer.\n\n"
+        ".. image:: logo.png\n\n.. admonition:: Mind the PATH\n\n   Add it.\n",
+        "utf-8",
+    )
+    doc = read_document(path)
+    assert "Windows:" in doc.text and "Mind the PATH:" in doc.text
+    assert "logo.png" not in doc.text  # a path is no title
