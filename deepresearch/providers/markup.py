@@ -6,8 +6,10 @@ cite) still match the file."""
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
+import warnings
 
 _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$")
 _FENCE_RUN = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence, all its characters
@@ -276,7 +278,7 @@ def rst_rendered(text: str) -> str:
             continue
         kind, directive, argument = (m[2] or "").partition("::")
         kind = kind.strip() if directive else ""
-        if _CODE_DIRECTIVE.fullmatch(kind):
+        if _CODE_DIRECTIVE.fullmatch(kind) or (kind and _holds_python(lines, len(out))):
             code.append(len(out))
         if kind in _VERSION_NOTES or (kind in _TITLED and argument.strip()):
             out.append(m[1] + _directive_label(kind, argument))
@@ -299,22 +301,61 @@ def _without_literal_mark(line: str) -> str:
     return bare if not bare.strip() or bare[-1].isspace() else bare + ":"
 
 
-def _fence(lines: list[str], out: list[str], start: int) -> None:
-    """The literal block after ``lines[start]`` fenced as Markdown code in ``out``: the
-    lines indented past it, from the blank line after it (or the directive's own line,
-    which reads as nothing) to the blank line after them, so no line moves."""
+def _block(lines: list[str], start: int) -> tuple[int, int] | None:
+    """The first and last line of the block indented under ``lines[start]`` (past its
+    blank and option lines), or None when none follows."""
     base = _indent(lines[start])
     first = start + 1
     while first < len(lines) and (not lines[first].strip() or _RST_OPTION.match(lines[first])):
         first += 1
     if first >= len(lines) or _indent(lines[first]) <= base:
-        return  # no block follows
+        return None
     last = first
     for i in range(first, len(lines)):
         if lines[i].strip():
             if _indent(lines[i]) <= base:
                 break
             last = i
+    return first, last
+
+
+# What a block of Python does beyond naming a value: a block of prose never parses as
+# these.
+_PYTHON_STATEMENTS = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom,
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.With, ast.For, ast.While, ast.If, ast.Try,
+)  # fmt: skip
+
+
+def _holds_python(lines: list[str], start: int) -> bool:
+    """Whether the block under the directive at ``lines[start]`` is Python code (a custom
+    directive showing an example, '.. click:example::'): it parses, and it defines,
+    imports, assigns, loops or calls."""
+    span = _block(lines, start)
+    if span is None:
+        return False
+    source = textwrap.dedent("\n".join(lines[span[0] : span[1] + 1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an example's escapes ('\\f' in a docstring)
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return False
+    return any(
+        isinstance(node, _PYTHON_STATEMENTS)
+        or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call))
+        for node in tree.body
+    )
+
+
+def _fence(lines: list[str], out: list[str], start: int) -> None:
+    """The literal block after ``lines[start]`` fenced as Markdown code in ``out``: the
+    lines indented past it, from the blank line after it (or the directive's own line,
+    which reads as nothing) to the blank line after them, so no line moves."""
+    span = _block(lines, start)
+    if span is None:
+        return  # no block follows
+    first, last = span
     # a directive's own line reads as nothing; after 'Example::', the blank line under it
     opening = start if not out[start].strip() else first - 1
     closing = last + 1

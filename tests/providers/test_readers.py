@@ -354,6 +354,21 @@ def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     assert "Changed in version 23.0: The report gained an environment." in doc.text
 
 
+def test_a_rst_directive_showing_python_is_code(tmp_path: Path) -> None:
+    # a project's own directive ('.. click:example::') whose content parses as Python
+    # that does something is a code block; a note's prose, or one bare word, is not
+    path = tmp_path / "options.rst"
+    path.write_text(
+        "Options\n=======\n\n.. click:example::\n\n    @click.command()\n"
+        "    @click.option('-v', count=True)\n    def log(v):\n        click.echo(v)\n\n"
+        ".. note::\n\n    Counting is used for verbosity.\n\n.. hint::\n\n    Counting\n",
+        "utf-8",
+    )
+    text = read_document(path).text
+    assert "```\n\n@click.command()\n@click.option('-v', count=True)" in text
+    assert text.endswith("click.echo(v)\n```\n\nCounting is used for verbosity.\n\nCounting")
+
+
 def test_a_rst_directive_titled_by_its_argument_reads_as_its_title(tmp_path: Path) -> None:
     path = tmp_path / "install.rst"
     path.write_text(
