@@ -56,8 +56,8 @@ def as_rendered(text: str) -> str:
         # the open directives' labels are said: code follows them
         directives[:] = [(fence, -1) for fence, _ in directives]
 
-    fenced = options = False
-    for line in _eval_rst_rendered(text).split("\n"):
+    fenced = options = yaml = False
+    for line in _whole_directives_read(text).split("\n"):
         directive = None if fenced else _MYST_DIRECTIVE.match(line)
         if directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
             directives.append((directive["fence"], len(prose)))
@@ -70,7 +70,11 @@ def as_rendered(text: str) -> str:
                 # a version note with nothing under it reads as a sentence ('New in
                 # version 22.3.')
                 prose[at] = prose[at].removesuffix(":") + "."
-        elif options and _MYST_OPTION.match(line):
+        elif options and (_MYST_OPTION.match(line) or line.strip() == "---" or yaml):
+            # options as ':depth: 2' lines, or a YAML block between '---' lines, then none
+            closing = yaml and line.strip() == "---"
+            yaml = (yaml or line.strip() == "---") and not closing
+            options = not closing
             prose.append("")
         elif _FENCE_RUN.match(line):
             if not fenced:
@@ -89,32 +93,38 @@ def as_rendered(text: str) -> str:
 # MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
 # evaluates as such: a code block in it ('.. code-block:: powershell') is code.
 _EVAL_RST = "eval-rst"
+# Directives whose content Sphinx renders as navigation (the pages' or sections' titles),
+# not as text: it reads as nothing.
+_NAVIGATION = frozenset(["toctree", "contents"])
 
 
-def _eval_rst_rendered(text: str) -> str:
+def _whole_directives_read(text: str) -> str:
     """Markdown with each MyST eval-rst directive read as the reST it holds (see
-    ``rst_rendered``), its own lines blank; one in a code block (a page showing MyST) or
-    never closed stays as written. Every line stays where it is."""
+    ``rst_rendered``), its own lines blank, and each navigation directive blank; one in
+    a code block (a page showing MyST) or never closed stays as written. Every line
+    stays where it is."""
     lines = text.split("\n")
     out: list[str] = []
     code = None  # the fence of the code block being read
     directives: list[str] = []  # the fences of the open directives holding Markdown
-    rst: tuple[str, int] | None = None  # an open eval-rst directive: its fence, first line
+    # The open eval-rst or navigation directive: its fence, its line, whether navigation.
+    held: tuple[str, int, bool] | None = None
     for n, line in enumerate(lines):
-        directive = None if code or rst else _MYST_DIRECTIVE.match(line)
-        if rst is not None and _closes(line, rst[0]):
-            body = lines[rst[1] + 1 : n]
-            rendered = rst_rendered(textwrap.dedent("\n".join(body))).split("\n")
+        directive = None if code or held else _MYST_DIRECTIVE.match(line)
+        if held is not None and _closes(line, held[0]):
+            body = lines[held[1] + 1 : n]
+            source = "" if held[2] else textwrap.dedent("\n".join(body))
+            rendered = rst_rendered(source).split("\n")
             # a code block running to its end is fenced on the closing line
-            out += ["", *rendered, *[""][: len(body) + 1 - len(rendered)]]
-            rst = None
-        elif rst is not None:
+            out += ["", *rendered, *[""] * (len(body) + 1 - len(rendered))]
+            held = None
+        elif held is not None:
             continue
         elif code is not None:
             code = None if _closes(line, code) else code
             out.append(line)
-        elif directive and directive["name"] == _EVAL_RST:
-            rst = (directive["fence"], n)
+        elif directive and directive["name"] in (_EVAL_RST, *_NAVIGATION):
+            held = (directive["fence"], n, directive["name"] in _NAVIGATION)
         elif directive and not _CODE_DIRECTIVE.fullmatch(directive["name"]):
             directives.append(directive["fence"])
             out.append(line)
@@ -125,7 +135,7 @@ def _eval_rst_rendered(text: str) -> str:
             opened = directive or _FENCE_RUN.match(line)
             code = (directive["fence"] if directive else opened[1]) if opened else None
             out.append(line)
-    return "\n".join(out + (lines[rst[1] :] if rst is not None else []))
+    return "\n".join(out + (lines[held[1] :] if held is not None else []))
 
 
 # A MyST directive ('```{note}', '````{tab} Linux', '```{versionadded} 22.3'): its content
@@ -284,9 +294,9 @@ def rst_rendered(text: str) -> str:
             out.append(m[1] + _directive_label(kind, argument))
         else:
             out.append("")
-        if "::" in (m[2] or ""):
+        if "::" in (m[2] or "") and kind not in _NAVIGATION:
             options = True
-        else:
+        else:  # a comment, a target or navigation: its block reads as nothing
             body = len(m[1])
     for start in reversed(code):
         _fence(lines, out, start)

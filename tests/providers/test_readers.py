@@ -354,6 +354,24 @@ def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     assert "Changed in version 23.0: The report gained an environment." in doc.text
 
 
+def test_navigation_directives_and_yaml_options_read_as_nothing(tmp_path: Path) -> None:
+    page = (
+        "# Topics\n\n```{contents}\n---\ndepth: 1\nlocal: true\n---\n```\n\n"
+        "```{toctree}\n:maxdepth: 1\n\nauthentication\ncaching\n```\n\n"
+        "```{note}\n---\nclass: tip\n---\nThe cache is safe to delete.\n```\n\nEnd.\n"
+    )
+    path = tmp_path / "index.md"
+    path.write_text(page, "utf-8")
+    doc = read_document(path)
+    for hidden in ("depth", "local", "authentication", "caching", "class", "---", "Contents"):
+        assert hidden not in doc.text, hidden
+    assert "Note:\n\nThe cache is safe to delete." in doc.text
+    assert len(doc.outline.splitlines()) == len(page.rstrip().splitlines())
+    rst = tmp_path / "index.rst"
+    rst.write_text("Topics\n======\n\n.. toctree::\n   :maxdepth: 1\n\n   caching\n\nText.\n")
+    assert "caching" not in read_document(rst).text
+
+
 def test_a_rst_directive_showing_python_is_code(tmp_path: Path) -> None:
     # a project's own directive ('.. click:example::') whose content parses as Python
     # that does something is a code block; a note's prose, or one bare word, is not
