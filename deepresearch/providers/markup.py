@@ -48,6 +48,7 @@ def as_rendered(text: str) -> str:
     def flush() -> None:
         chunk = _COMMENT.sub(_line_breaks, "\n".join(prose))
         chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
+        chunk = _CONTENT_TAB.sub(r"\1:", chunk)
         chunk = _MYST_ROLE.sub(r"\1", chunk)
         if labels:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
@@ -210,6 +211,9 @@ _ADMONITION = re.compile(
     r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
     re.MULTILINE,
 )
+# A content tab's title (MkDocs Material '=== "macOS and Linux"') reads as a MyST tab's
+# does: 'macOS and Linux:', leading into the tab's content.
+_CONTENT_TAB = re.compile(r'^ {0,3}===[!+]?[ \t]+"([^"\n]+)"[ \t]*$', re.MULTILINE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 

@@ -238,6 +238,10 @@ the <b>APP_CACHE</b> variable.
 
 > [!NOTE]
 > Alerts are text.
+
+=== "macOS and Linux"
+
+    Run the script.
 """
 
 
@@ -252,6 +256,7 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert "<" not in doc.text.replace("`<b>`", "")  # tags gone, code spans as written
     assert "template tag" not in doc.text and "Hugo shortcodes wrap text." in doc.text
     assert "[!NOTE]" not in doc.text and "Alerts are text." in doc.text
+    assert "macOS and Linux:\n\nRun the script." in doc.text  # a content tab's title
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
 
 
