@@ -213,7 +213,7 @@ _ADMONITION = re.compile(
 )
 # A content tab's title (MkDocs Material '=== "macOS and Linux"') reads as a MyST tab's
 # does: 'macOS and Linux:', leading into the tab's content.
-_CONTENT_TAB = re.compile(r'^ {0,3}===[!+]?[ \t]+"([^"\n]+)"[ \t]*$', re.MULTILINE)
+_CONTENT_TAB = re.compile(r'^[ \t]*===[!+]?[ \t]+"([^"\n]+)"[ \t]*$', re.MULTILINE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
@@ -253,6 +253,11 @@ _RST_ROLE = re.compile(rf":[\w.+-]+(?::[\w.+-]+)*:`({_INLINE}+)`")  # ':mod:`ema
 _RST_LINK = re.compile(rf"(?<![`\w])`((?:(?![<>]){_INLINE})+?)(?:\s*<[^<>`]+>)?`__?(?!\w)")
 
 
+# An auto-numbered list item ('#. Use JSON') reads as a numbered one; a line of a line
+# block ('| Manages the building of packages') as its text (a grid table's row, which
+# ends with '|', stays a row).
+_RST_AUTO_NUMBER = re.compile(r"^([ \t]*)#\.([ \t]+)")
+_RST_LINE_BLOCK = re.compile(r"^([ \t]*)\|[ \t]+(?=.*[^|\s][ \t]*$)")
 # The reST directives whose argument is a title Sphinx shows ('.. group-tab:: PowerShell',
 # '.. admonition:: Caution with pipes'), read as a MyST tab's or box's title is; other
 # arguments are a language, a path or a target, shown as no text.
@@ -285,6 +290,7 @@ def rst_rendered(text: str) -> str:
         body, options = None, False
         m = _RST_EXPLICIT.match(line)
         if m is None or (m[2] or "").startswith("["):
+            line = _RST_LINE_BLOCK.sub(r"\1", _RST_AUTO_NUMBER.sub(r"\g<1>1.\2", line))
             if line.rstrip().endswith("::"):
                 code.append(len(out))
                 line = _without_literal_mark(line.rstrip())

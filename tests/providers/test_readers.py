@@ -242,6 +242,10 @@ the <b>APP_CACHE</b> variable.
 === "macOS and Linux"
 
     Run the script.
+
+    === "Windows"
+
+        Run the installer.
 """
 
 
@@ -257,6 +261,7 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert "template tag" not in doc.text and "Hugo shortcodes wrap text." in doc.text
     assert "[!NOTE]" not in doc.text and "Alerts are text." in doc.text
     assert "macOS and Linux:\n\nRun the script." in doc.text  # a content tab's title
+    assert "Windows:\n\nRun the installer." in doc.text  # ... also nested in another
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
 
 
@@ -402,3 +407,15 @@ def test_a_rst_directive_titled_by_its_argument_reads_as_its_title(tmp_path: Pat
     doc = read_document(path)
     assert "Windows:" in doc.text and "Mind the PATH:" in doc.text
     assert "logo.png" not in doc.text  # a path is no title
+
+
+def test_rst_auto_numbered_items_and_line_blocks_read_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "list.rst"
+    path.write_text(
+        "List\n====\n\n#. Use JSON output.\n\n| Manages the builds.\n\n"
+        "+---+---+\n| a | b |\n+---+---+\n",
+        "utf-8",
+    )
+    text = read_document(path).text
+    assert "1. Use JSON output." in text and "#." not in text
+    assert "\nManages the builds." in text and "| a | b |" in text  # a grid row stays
