@@ -46,10 +46,7 @@ def as_rendered(text: str) -> str:
     directives: list[tuple[str, int]] = []
 
     def flush() -> None:
-        chunk = _COMMENT.sub(_line_breaks, "\n".join(prose))
-        chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
-        chunk = _CONTENT_TAB.sub(r"\1:", chunk)
-        chunk = _MYST_ROLE.sub(r"\1", chunk)
+        chunk = _marks_read("\n".join(prose))
         if labels:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
         out.extend(_without_html_tags(line) for line in chunk.split("\n"))
@@ -89,6 +86,14 @@ def as_rendered(text: str) -> str:
             options = False
     flush()
     return "\n".join(out)
+
+
+def _marks_read(chunk: str) -> str:
+    """Markdown prose without its comments, template tags and admonition markers, a
+    content tab's title as its label and a MyST role as its text; line breaks kept."""
+    chunk = _COMMENT.sub(_line_breaks, chunk)
+    chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
+    return _MYST_ROLE.sub(r"\1", _CONTENT_TAB.sub(r"\1:", chunk))
 
 
 # MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
