@@ -49,7 +49,8 @@ def as_rendered(text: str) -> str:
         chunk = _marks_read("\n".join(prose))
         if labels:
             chunk = _REFERENCE_LINK.sub(link, _LINK_DEFINITION.sub("", chunk))
-        out.extend(_without_html_tags(line) for line in chunk.split("\n"))
+        if prose:  # none between a code block's end and the next one's start
+            out.extend(_without_html_tags(line) for line in chunk.split("\n"))
         prose.clear()
         # the open directives' labels are said: code follows them
         directives[:] = [(fence, -1) for fence, _ in directives]
@@ -93,7 +94,13 @@ def _marks_read(chunk: str) -> str:
     content tab's title as its label and a MyST role as its text; line breaks kept."""
     chunk = _COMMENT.sub(_line_breaks, chunk)
     chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
-    return _MYST_ROLE.sub(r"\1", _CONTENT_TAB.sub(r"\1:", chunk))
+    return _MYST_ROLE.sub(_role_read, _CONTENT_TAB.sub(r"\1:", chunk))
+
+
+def _role_read(m: re.Match[str]) -> str:
+    """A MyST role as its text, with the line breaks its target wrapped over, so no line
+    moves ('{ref}`the docs` / `<docs>`' over two lines)."""
+    return m[1] + "\n" * m[0].count("\n")
 
 
 # MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
@@ -119,9 +126,9 @@ def _whole_directives_read(text: str) -> str:
         directive = None if code or held else _MYST_DIRECTIVE.match(line)
         if held is not None and _closes(line, held[0]):
             body = lines[held[1] + 1 : n]
-            source = "" if held[2] else textwrap.dedent("\n".join(body))
-            rendered = rst_rendered(source).split("\n")
-            # a code block running to its end is fenced on the closing line
+            rendered = [] if held[2] else rst_rendered(textwrap.dedent("\n".join(body))).split("\n")
+            # navigation reads as nothing; a code block running to its end is fenced on
+            # the closing line
             out += ["", *rendered, *[""] * (len(body) + 1 - len(rendered))]
             held = None
         elif held is not None:

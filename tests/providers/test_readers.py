@@ -364,6 +364,23 @@ def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     assert "Changed in version 23.0: The report gained an environment." in doc.text
 
 
+def test_adjacent_code_blocks_and_wrapped_roles_keep_every_line(tmp_path: Path) -> None:
+    # two example directives one blank line apart: one block ends where the next starts;
+    # a role whose target wraps to the next line; every line stays where it was (the
+    # passages cite line ranges)
+    page = (
+        "# Options\n\n```{eval-rst}\n.. click:example::\n\n    @click.command()\n"
+        "    def log():\n        pass\n\n.. click:run::\n\n    invoke(log)\n```\n\n"
+        "Be {ref}`documented in the docstring\n  <documenting-arguments>`.\n\nEnd.\n"
+    )
+    path = tmp_path / "options.md"
+    path.write_text(page, "utf-8")
+    doc = read_document(path)
+    assert len(doc.outline.splitlines()) == len(page.rstrip().splitlines())
+    assert doc.outline.splitlines()[-1] == "End."
+    assert "Be documented in the docstring\n" in doc.text
+
+
 def test_navigation_directives_and_yaml_options_read_as_nothing(tmp_path: Path) -> None:
     page = (
         "# Topics\n\n```{contents}\n---\ndepth: 1\nlocal: true\n---\n```\n\n"
