@@ -92,9 +92,19 @@ def as_rendered(text: str) -> str:
 def _marks_read(chunk: str) -> str:
     """Markdown prose without its comments, template tags and admonition markers, a
     content tab's title as its label and a MyST role as its text; line breaks kept."""
-    chunk = _COMMENT.sub(_line_breaks, chunk)
+    chunk = _AUTODOC.sub(_autodoc_read, _COMMENT.sub(_line_breaks, chunk))
     chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
     return _MYST_ROLE.sub(_role_read, _CONTENT_TAB.sub(r"\1:", chunk))
+
+
+# mkdocstrings' API entry ('::: httpx.Client' and its indented options, ':docstring:'),
+# which MkDocs renders as the object's name over its docstring: the name is what the
+# sources hold, so it reads as the name in code, its options as nothing.
+_AUTODOC = re.compile(r"^ {0,3}:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$((?:\n[ \t]+\S.*)*)", re.M)
+
+
+def _autodoc_read(m: re.Match[str]) -> str:
+    return f"`{m[1]}`" + "\n" * m[2].count("\n")
 
 
 def _role_read(m: re.Match[str]) -> str:

@@ -265,6 +265,31 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
 
 
+AUTODOC_PAGE = """# Exceptions
+
+Exception classes.
+
+::: httpx.HTTPError
+    :docstring:
+
+::: httpx.Client
+    options:
+      members: [get, post]
+
+Some text after.
+"""
+
+
+def test_an_mkdocstrings_entry_reads_as_its_name(tmp_path: Path) -> None:
+    """'::: httpx.HTTPError' renders as the object's name over its docstring: the name is
+    read, as code, and its option lines (':docstring:') are not."""
+    doc = read_as(tmp_path, "exceptions.md", AUTODOC_PAGE)
+    assert "`httpx.HTTPError`" in doc.text and "`httpx.Client`" in doc.text
+    assert ":::" not in doc.text and "docstring" not in doc.text
+    assert "members" not in doc.text and "Some text after." in doc.text
+    assert len(doc.outline.splitlines()) == len(AUTODOC_PAGE.rstrip().splitlines())
+
+
 MYST_PAGE = """# Caching
 
 ```{versionchanged} 20.0
