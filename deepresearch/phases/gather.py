@@ -11,7 +11,12 @@ from deepresearch.llm import degrade_phase, warn_phase
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
-from deepresearch.providers.corpus import SkippedFile, guessed_encodings, unread_files
+from deepresearch.providers.corpus import (
+    SkippedFile,
+    guessed_encodings,
+    searched_by_words_alone,
+    unread_files,
+)
 from deepresearch.state import CHECK, EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
 
 
@@ -88,6 +93,8 @@ def _report_failures(
     check: the phase warns."""
     _report_unread(state, unread_files(search))
     _report_guessed(state, guessed_encodings(search))
+    if searched_by_words_alone(search):
+        _warn_once(state, WORDS_ALONE)
     if failures:
         degrade_phase(
             state,
@@ -125,7 +132,21 @@ def _report_guessed(state: ResearchState, guessed: dict[str, str]) -> None:
         f"{len(guessed)} corpus file(s) are not UTF-8 and were read in the encoding detected "
         f"for each; if their text looks wrong, re-save them as UTF-8: {named}"
     )
-    # A run superseded by a resume (see ResearchState.run_warnings) no longer says it.
+    _warn_once(state, warning)
+
+
+# Measured without wordllama (docs/results.md, session 34): facts over Click's docs 0.44 →
+# 0.21, over ../shared/seeds 1.00 → 0.86.
+WORDS_ALONE = (
+    "the corpus was searched by words alone, without dense vectors (wordllama is not "
+    "installed), so passages worded differently from the question were missed: install "
+    "the extra (pip install 'deepresearch-sdk[vectors]') and run again"
+)
+
+
+def _warn_once(state: ResearchState, warning: str) -> None:
+    """A warning on the gathering phase, said once: a run superseded by a resume (see
+    ResearchState.run_warnings) no longer says it."""
     if CHECK + warning not in state.run_warnings():
         warn_phase(state, Phase.GATHERING.value, warning)
 

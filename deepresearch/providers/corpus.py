@@ -31,7 +31,7 @@ from filelock import FileLock, Timeout
 from deepresearch.config import default_home
 from deepresearch.errors import CorpusError
 from deepresearch.providers import corpus_index as store
-from deepresearch.providers import corpus_sync, page_chrome, readers
+from deepresearch.providers import corpus_sync, page_chrome, readers, vectors
 from deepresearch.providers.base import SearchHit
 from deepresearch.providers.corpus_index import Lookup
 from deepresearch.providers.corpus_ranking import (
@@ -83,6 +83,13 @@ def guessed_encodings(search: object) -> dict[str, str]:
     """The files of the corpora behind ``search`` that are not UTF-8 and were read in the
     encoding detected for them, by path: the encoding."""
     return {path: enc for corpus in _corpora(search) for path, enc in corpus.encodings.items()}
+
+
+def searched_by_words_alone(search: object) -> bool:
+    """Whether a local corpus behind ``search`` is searched without dense vectors
+    (wordllama not installed): by words alone, it misses passages worded differently from
+    the question, and the offline analysis loses its similarity in meaning too."""
+    return bool(_corpora(search)) and not vectors.available()
 
 
 def default_index_path(folder: Path) -> Path:

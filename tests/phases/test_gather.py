@@ -20,8 +20,9 @@ from phase_support import (
 from pydantic import BaseModel
 
 from deepresearch.config import Config
-from deepresearch.phases.gather import _report_failures, gather
+from deepresearch.phases.gather import WORDS_ALONE, _report_failures, gather
 from deepresearch.phases.supervise import supervise
+from deepresearch.providers import vectors
 from deepresearch.providers.base import LLMRequest
 from deepresearch.providers.corpus import CorpusSearch, CorpusWarning
 from deepresearch.roles import DelegationOutput, DirectiveDraft, ReflectInputs, ReflectOutput
@@ -215,6 +216,31 @@ def test_a_corpus_file_that_could_not_be_read_is_a_warning_of_the_run(tmp_path: 
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
     assert len(warnings) == 1 and "garbled.txt (not UTF-8 text" in warnings[0]
     assert "garbled.txt" in session.report.markdown  # the report's Limitations say it too
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_a_corpus_searched_without_dense_vectors_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, installed: bool
+) -> None:
+    """Without wordllama the corpus is searched by words alone, which finds fewer answers
+    worded otherwise: the run completes with a warning saying which extra to install."""
+    monkeypatch.setattr(vectors, "available", lambda: installed)
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    session = Session(
+        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
+    )
+    session.run_sync()
+    state = session.state
+    said = [w for w in state.run_warnings() if "words alone" in w]
+    if installed:
+        assert not said and state.status == RunStatus.COMPLETED
+        return
+    assert said == [CHECK + WORDS_ALONE]  # once, though every gathering searched
+    assert state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert "deepresearch-sdk[vectors]" in session.report.markdown.split(WARNINGS_HEADING)[1]
+    assert "Gutenberg built a press" in session.report.markdown  # the words still found it
 
 
 def test_a_corpus_file_read_in_a_guessed_encoding_is_a_warning_not_a_degradation(
