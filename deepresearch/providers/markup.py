@@ -104,6 +104,10 @@ _AUTODOC = re.compile(r"^ {0,3}:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$((?:\n[ \t]+\S.*
 
 
 def _autodoc_read(m: re.Match[str]) -> str:
+    """An entry's name in code; a bare word with no options ('::: tip') is a VitePress
+    box's marker, left for _ADMONITION to drop."""
+    if "." not in m[1] and not m[2]:
+        return m[0]
     return f"`{m[1]}`" + "\n" * m[2].count("\n")
 
 

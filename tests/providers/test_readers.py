@@ -276,6 +276,10 @@ Exception classes.
     options:
       members: [get, post]
 
+::: tip
+A VitePress box.
+:::
+
 Some text after.
 """
 
@@ -287,6 +291,7 @@ def test_an_mkdocstrings_entry_reads_as_its_name(tmp_path: Path) -> None:
     assert "`httpx.HTTPError`" in doc.text and "`httpx.Client`" in doc.text
     assert ":::" not in doc.text and "docstring" not in doc.text
     assert "members" not in doc.text and "Some text after." in doc.text
+    assert "A VitePress box." in doc.text and "tip" not in doc.text  # a box's marker
     assert len(doc.outline.splitlines()) == len(AUTODOC_PAGE.rstrip().splitlines())
 
 
