@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "18"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "19"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -31,7 +31,8 @@ SCHEMA_VERSION = "18"  # 3: front-matter titles, table row groups, heading lines
 # 14: a MyST eval-rst directive's content read as reST, reST titles, navigation
 # directives and Python example directives; 15: MkDocs content tabs' titles; 16: nested
 # content tabs, reST auto-numbered items and line blocks; 17: lines kept after adjacent
-# code blocks and wrapped MyST roles; 18: mkdocstrings entries ('::: name') as the name
+# code blocks and wrapped MyST roles; 18: mkdocstrings entries ('::: name') as the name;
+# 19: Sphinx object directives ('.. py:method:: load()') as the signature, '~' roles
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

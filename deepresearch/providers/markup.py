@@ -113,8 +113,11 @@ def _autodoc_read(m: re.Match[str]) -> str:
 
 def _role_read(m: re.Match[str]) -> str:
     """A MyST role as its text, with the line breaks its target wrapped over, so no line
-    moves ('{ref}`the docs` / `<docs>`' over two lines)."""
-    return m[1] + "\n" * m[0].count("\n")
+    moves ('{ref}`the docs` / `<docs>`' over two lines); a target marked '~' as its last
+    name ('{meth}`~ParamType.convert`' reads convert), as Sphinx shows it."""
+    text = m[1].removeprefix("!")
+    text = text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
+    return text + "\n" * m[0].count("\n")
 
 
 # MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
@@ -270,7 +273,8 @@ def _label(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")  # '.. note::', '.. _target:'
+# '.. note::', '.. _target:', and a directive opening a list item ('*   .. autoclass:: Path')
+_RST_EXPLICIT = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\.\.(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")  # a directive's option line ('   :linenos:')
 # Inline text that may wrap to the next line, not past a paragraph's end.
 _INLINE = r"(?:[^`\n]|\n(?![ \t]*\n))"
@@ -293,11 +297,22 @@ _TITLED = frozenset(
 )  # fmt: skip
 
 
+# Sphinx's object directives ('.. py:method:: load()', '.. autoclass:: Choice', with or
+# without a domain): Sphinx shows the object's signature over its description, so the
+# line reads as that signature in code (an autodoc entry's name; its docstring is not here).
+_OBJECT_DIRECTIVE = re.compile(
+    r"(?:(?:py|c|cpp|js):)?(?:function|class|method|classmethod|staticmethod|attribute"
+    r"|property|data|exception|decorator|macro|member|struct|type|var)"
+    r"|auto(?:class|function|method|attribute|property|data|exception|decorator)"
+)
+
+
 def rst_rendered(text: str) -> str:
     """reStructuredText as a reader sees it rendered: comments and hyperlink targets ('..
     _changes:') with their indented blocks, and directive lines ('.. note::', with their
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
-    reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8); a literal
+    reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8); an object's
+    directive ('.. py:method:: load()') reads as its signature in code; a literal
     block and a code directive's content are fenced code. A footnote ('.. [1] …') is text.
     Every line stays where it is, so line numbers still match the file."""
     lines = text.split("\n")
@@ -328,6 +343,8 @@ def rst_rendered(text: str) -> str:
             code.append(len(out))
         if kind in _VERSION_NOTES or (kind in _TITLED and argument.strip()):
             out.append(m[1] + _directive_label(kind, argument))
+        elif _OBJECT_DIRECTIVE.fullmatch(kind) and argument.strip():
+            out.append(f"{m[1]}`{argument.strip()}`")
         else:
             out.append("")
         if "::" in (m[2] or "") and kind not in _NAVIGATION:

@@ -382,6 +382,46 @@ def test_a_myst_eval_rst_block_reads_as_rest(tmp_path: Path) -> None:
     assert "   Text." in read_document(path).outline
 
 
+SPHINX_OBJECTS = """Configuration
+=============
+
+The methods used would be:
+
+.. py:class:: Configuration
+  :noindex:
+
+  .. py:method:: load()
+
+    Loads the configuration data into memory.
+
+Types:
+
+*   .. autoclass:: Choice
+       :noindex:
+
+Override the :meth:`~ParamType.convert` method.
+"""
+
+
+def test_sphinx_object_directives_read_as_their_signatures(tmp_path: Path) -> None:
+    """Sphinx shows '.. py:method:: load()' as the signature over its description, and
+    an autodoc entry ('.. autoclass:: Choice', also opening a list item) as the object's:
+    each reads as its signature in code, its options as nothing; a role marked '~'
+    ('~ParamType.convert') as the target's last name, in MyST as in reST."""
+    path = tmp_path / "configuration.rst"
+    path.write_text(SPHINX_OBJECTS, "utf-8")
+    doc = read_document(path)
+    assert "`Configuration`" in doc.text
+    assert "`load()`\n\nLoads the configuration data into memory." in doc.text
+    assert "* `Choice`" in doc.text and "Override the convert method." in doc.text
+    for hidden in ("py:", "autoclass", "noindex", "~"):
+        assert hidden not in doc.text, hidden
+    assert len(doc.outline.splitlines()) == len(SPHINX_OBJECTS.rstrip().splitlines())
+    myst = tmp_path / "types.md"
+    myst.write_text("# Types\n\nOverride {meth}`~ParamType.convert`, not {class}`!Foo`.\n")
+    assert "Override convert, not Foo." in read_document(myst).text
+
+
 def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     path = tmp_path / "inspect.rst"
     path.write_text(
