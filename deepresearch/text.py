@@ -215,11 +215,12 @@ _WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # any script: 'Königsberg', 'R�
 # word that starts a sentence (capital or digit, maybe after a quote, parenthesis or
 # emphasis mark) or the end. Not before "[": that is a citation marker of the sentence.
 _BOUNDARY = re.compile(r"[.!?…](?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s+[\"'(*]?[A-Z0-9]|\s*$)")
-# ... but not after an abbreviation or an initial ("e.g.", "c. 1775", "J. S. Bach"),
-# nor after one that stands before a number or a name ("Symphony No. 41", "Op. 27",
-# "Prof. Curie", "Mt. Everest").
+# ... but not after an abbreviation or an initial ("e.g.", "a.k.a.", "c. 1775", "J. S.
+# Bach"), nor after one that stands before a number or a name ("Symphony No. 41", "Op.
+# 27", "Prof. Curie", "Mt. Everest"). Letters each followed by a dot ("i.e.", "U.S.",
+# "a.k.a.") are one abbreviation, whatever its letters.
 _ABBREVIATION = re.compile(
-    r"(?:(?<![\w.])(?:e\.g|i\.e|c|ca|St|Dr|Mr|Mrs|Ms|vs|U\.S|No|Nos|Vol|Op|pp|Fig|Prof|Gen|Gov|Mt|Lt|Col|Sgt|Capt|Rev|Fr)|\b[A-Z])\.$"
+    r"(?:(?<![\w.])(?:(?:[A-Za-z]\.)+[A-Za-z]|c|ca|St|Dr|Mr|Mrs|Ms|vs|No|Nos|Vol|Op|pp|Fig|Prof|Gen|Gov|Mt|Lt|Col|Sgt|Capt|Rev|Fr)|\b[A-Z])\.$"
 )
 MIN_SENTENCE_CHARS = 20  # shorter pieces of prose are fragments, not statements
 

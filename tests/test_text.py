@@ -37,6 +37,14 @@ def test_an_abbreviation_before_a_number_or_a_name_ends_no_sentence() -> None:
     ]
 
 
+def test_letters_each_followed_by_a_dot_are_one_abbreviation() -> None:
+    text = "It uses a bundle of certificates (a.k.a. CA bundle) from a CA. The U.K. Parliament met."
+    assert split_sentences(text) == [
+        "It uses a bundle of certificates (a.k.a. CA bundle) from a CA.",
+        "The U.K. Parliament met.",
+    ]
+
+
 def test_a_sentence_ends_only_before_a_new_sentence() -> None:
     assert split_sentences("Prices rose 2.5 percent. the rest follows.") == [
         "Prices rose 2.5 percent. the rest follows."

@@ -27,6 +27,9 @@ MAX_STATEMENT_CHARS = 320  # one or two sentences
 MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
 INTRODUCED_LINES = 6  # code lines a lead-in ending with ':' is stated with, at most
+# How a lead-in ends: a colon, or an ellipsis that some documentation writes for one ("You
+# can disable SSL verification completely..." over its example).
+_LEAD_ENDS = (":", "...", "…")
 _PROGRAM_LINE_ENDS = ("{", "}", ";", ":", ",", "(")
 MAX_LEAD_CHARS = 120  # a lead-in repeated before each item it introduces
 FRAGMENT_WORDS = 12  # ... when the item is shorter than this
@@ -168,7 +171,7 @@ def _read_block(lines: list[str], start: int, reader: _Prose, *, after_prose: bo
     reader.code_follows(after_prose)
     label, reader.label = reader.label, ""
     label = f"{reader.label_lead} {label}".lstrip() if label else ""
-    led = after_prose and (bool(label) or (bool(out) and out[-1].endswith(":")))
+    led = after_prose and (bool(label) or (bool(out) and out[-1].endswith(_LEAD_ENDS)))
     block, end = _layout_block(lines, start)
     shown = _introduced(label or out[-1], block) if led and not _resumes(lines, end) else None
     if shown is not None and label:
@@ -398,6 +401,9 @@ def _introduced(lead: str, block: list[str]) -> str | None:
         return None
     if any(line.endswith(_PROGRAM_LINE_ENDS) for line in code):
         return None
+    # "Using the truststore package to support system certificate stores..." leads in
+    # as a colon does.
+    lead = re.sub(r"(?:\.\.\.|…)$", ":", lead)
     joined = f"{lead} {'; '.join(code)}"
     # The lead-in may be a whole sentence and its code a quote's length: one statement.
     return joined if len(joined) <= MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS else None

@@ -427,6 +427,21 @@ def test_a_lead_in_and_the_short_code_block_it_introduces_are_one_statement() ->
     assert statements(program) == ["Here is the program:", 'Code: `println!("hello there");`']
 
 
+def test_a_lead_in_ending_with_an_ellipsis_introduces_its_code_as_a_colon_does() -> None:
+    # some documentation writes "..." before each example
+    text = (
+        "Using the truststore package to support system certificate stores...\n\n"
+        "```python\nimport truststore\nctx = truststore.SSLContext()\n```\n\n"
+        "A paragraph may end with an ellipsis...\n\nAnd the text goes on after it.\n"
+    )
+    assert statements(text) == [
+        "Using the truststore package to support system certificate stores: "
+        "import truststore; ctx = truststore.SSLContext()",
+        "A paragraph may end with an ellipsis...",
+        "And the text goes on after it.",
+    ]
+
+
 def test_a_label_too_short_to_state_is_stated_with_the_code_right_after_it() -> None:
     # a tab's title ("PowerShell:") says which shell each command is for
     text = (
