@@ -32,6 +32,7 @@ from deepresearch.offline.coordination import (
 )
 from deepresearch.offline.scenes import asks, in_first_person, opens_condition, sets_scene
 from deepresearch.text import (
+    AUXILIARY_VERBS,
     STOPWORDS,
     TITLE_QUALIFIER,
     content_terms,
@@ -53,6 +54,24 @@ _CLAUSE_SPLIT = re.compile(
     re.IGNORECASE,
 )
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
+# A question after a dash asks about the clause before it ("…, and one service insists on
+# our own certificate - how do I hand that over"): a clause joined by "and" that a dash
+# question closes is a part of its own; a direct question before the dash ("how do I raise
+# the ceiling on connections - what is it by default") is another question.
+_DASH_QUESTION = rf"\s+[-–—]\s+(?={_WH}\b)"
+# ... when what "and" joins opens with a subject of its own, not a verb ("…, and entered
+# twice - is there a shortcut" goes on with the clause before).
+_SUBJECT_OPENERS = (
+    "the|a|an|one|some|another|our|my|your|their|its|this|that|these|those|we|i|they|it|he|she|you"
+)
+_CLOSED_BY_DASH_QUESTION = re.compile(
+    rf",\s*(?:and|but)\s+(?=(?:{_SUBJECT_OPENERS})\s[^,;?]*{_DASH_QUESTION})", re.I
+)
+_DIRECT_QUESTION = re.compile(
+    rf"^(?:(?:and|but|so|also),?\s+)?(?:what|how|why|when|where|who|which)(?:\s+\w+)?"
+    rf"\s+(?:am|{AUXILIARY_VERBS})\b",
+    re.IGNORECASE,
+)
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
@@ -425,7 +444,17 @@ def _split_clauses(text: str) -> list[str]:
             continue
         pieces.append(piece)
     pieces.append(lead + text[start:])
-    return pieces
+    return [q for piece in pieces for q in _dash_questions(piece)]
+
+
+def _dash_questions(piece: str) -> list[str]:
+    """``piece`` cut where a dash opens another question (see ``_DASH_QUESTION``)."""
+    out = []
+    for clause in _CLOSED_BY_DASH_QUESTION.split(piece):
+        before, *after = re.split(_DASH_QUESTION, clause, maxsplit=1)
+        direct = bool(after) and bool(_DIRECT_QUESTION.match(before.strip()))
+        out += [before, *after] if direct else [clause]
+    return out
 
 
 def _is_name_word(word: str) -> bool:

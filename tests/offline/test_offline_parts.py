@@ -602,3 +602,29 @@ def test_the_phrases_of_a_stated_sentence_are_one_story_not_several() -> None:
         "How do I hide the notes",
         "How do I make -h work",
     ]
+
+
+def test_a_question_after_a_dash_is_cut_from_a_question_or_a_joined_clause() -> None:
+    # a clause joined by "and" that a dash question closes asks of its own
+    question = (
+        "How do I make httpx trust the OS certificate store, and one internal service "
+        "insists on our own certificate - how do I hand that over?"
+    )
+    assert [p.text for p in question_parts(question)] == [
+        "How do I make httpx trust the OS certificate store",
+        "one internal service insists on our own certificate - how do I hand that over",
+    ]
+    # a direct question before the dash is another question, the one after pointing back
+    parts = question_parts("How do I raise the limit on connections - what is it by default?")
+    assert [p.text for p in parts] == [
+        "How do I raise the limit on connections",
+        "what is it by default",
+    ]
+    assert parts[1].refers_back
+    # a statement before the dash is what the question asks about; a verb joined by "and"
+    # goes on with the clause before it
+    for kept in (
+        "When the output path is bad the error only shows up late - why is that?",
+        "I want the password asked without echo, and entered twice - is there a shortcut?",
+    ):
+        assert [p.text for p in question_parts(kept)] == [kept.rstrip("?")]
