@@ -36,7 +36,7 @@ from deepresearch.offline.relevance import (
     part_scores,
     source_scores,
 )
-from deepresearch.offline.statements import CODE, TABLE_ROW, statement_terms, statements
+from deepresearch.offline.statements import QUOTES, statement_terms, statements
 from deepresearch.offline.ties import untied_description
 from deepresearch.roles import (
     AnalysisOutput,
@@ -71,7 +71,6 @@ MIN_TRIPLES = 8
 MIN_AGREEING_TERMS = 4
 # Why a part is a gap when no source was kept for it (other reasons: coverage.py).
 NO_SOURCE = "no source examined matches it"
-_QUOTES = (TABLE_ROW, CODE)  # how statements.py marks a table row or code line it quotes
 
 
 @dataclass
@@ -302,7 +301,7 @@ def _twins(
     if cand.text == unit:
         return True
     if cand.source_id == source_id:
-        quoted = unit.startswith(_QUOTES) and cand.text.startswith(_QUOTES)
+        quoted = unit.startswith(QUOTES) and cand.text.startswith(QUOTES)
         return not quoted and jaccard(terms, cand.terms) >= NEAR_COPY
     if documents[cand.source_id] == documents[source_id]:
         return False
@@ -414,7 +413,7 @@ def _agreeing(
     statement's source, and near-copies of each other agree once.
     ``origin``: each source's document, and its near-copies (see ``_copies``); ``asked``:
     the question's words."""
-    if len(cand.terms) < MIN_AGREEING_TERMS or cand.text.startswith((CODE, TABLE_ROW)):
+    if len(cand.terms) < MIN_AGREEING_TERMS or cand.text.startswith(QUOTES):
         return set()
     documents, copies = origin
     # The question's words are in every source it found: a source confirms a statement

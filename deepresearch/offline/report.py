@@ -17,7 +17,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
-from deepresearch.offline.statements import CODE
+from deepresearch.offline.statements import CODE, QUOTES
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
 from deepresearch.text import escape_citation_markers, jaccard, term_set, truncate_words, words
@@ -46,21 +46,44 @@ def _shown(items: list[FindingBrief], referents: Referents) -> list[str]:
     ]
 
 
+SAME_CLAIM = 0.6  # word overlap, numbers aside, at which two statements say the same of it
+
+
 def _conflicts(findings: list[FindingBrief]) -> list[str]:
-    """Pairs of findings about the same subject that state different numbers."""
+    """Pairs of findings that say the same of the same subject with different numbers.
+    Quoted code lines and table rows are records, each of its own thing ("opt-level = 0",
+    "opt-level = 3"), and two statements of one template about two named things ("Radon
+    … atomic number 86", "Rubidium … atomic number 37") are not about the same one."""
     out: list[str] = []
-    for a, b in combinations(findings, 2):
+    claims = [f for f in findings if not f.content.startswith(QUOTES)]
+    for a, b in combinations(claims, 2):
         if set(a.citations) & set(b.citations):
             continue
-        ta, tb = term_set(a.content), term_set(b.content)
         na, nb = set(_NUMBER.findall(a.content)), set(_NUMBER.findall(b.content))
-        if na and nb and not (na & nb) and jaccard(ta, tb) >= 0.35:
+        ta, tb = (term_set(_NUMBER.sub(" ", f.content)) for f in (a, b))
+        if (
+            na
+            and nb
+            and not (na & nb)
+            and jaccard(ta, tb) >= SAME_CLAIM
+            and not (_names(a.content, ta - tb) and _names(b.content, tb - ta))
+        ):
             out.append(
                 f"- {_cited(a, 160)} versus {_cited(b, 160)} — the sources give different figures."
             )
         if len(out) >= 3:
             break
     return out
+
+
+def _names(text: str, terms: set[str]) -> bool:
+    """Whether ``text`` writes one of ``terms`` as a name: capitalised, or as code would
+    ("fetch-retries", "max_connections")."""
+    return any(
+        term_set(token) & terms
+        for token in text.split()
+        if token[:1].isupper() or re.search(r"\w[-_.]\w", token.strip(TOKEN_EDGES))
+    )
 
 
 MAX_CITED = 12  # sources a report cites at most: the ones that answer, not all gathered

@@ -36,6 +36,7 @@ FRAGMENT_WORDS = 12  # ... when the item is shorter than this
 CODE_SYMBOL_SHARE = 0.2  # a line this dense with code symbols is code, not prose
 TABLE_ROW = "Table row: "
 CODE = "Code: "
+QUOTES = (TABLE_ROW, CODE)  # how a quoted table row or code line opens
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # A caption: a line of its own naming a numbered float of the document ("Listing 6-6: A
@@ -140,7 +141,7 @@ def statements(text: str) -> list[str]:
             reader.flush()
         elif not reader.lines and _caption(line, lines[i : i + 1]):
             reader.flush(end_lead=True)
-        elif _LIST_MARK.match(line) or line.lstrip().startswith((TABLE_ROW, CODE)):
+        elif _LIST_MARK.match(line) or line.lstrip().startswith(QUOTES):
             reader.item(line)
         elif _looks_like_code(line):
             # Code or markup outside a fence (a PDF loses its code blocks' fences): quoted
@@ -241,7 +242,7 @@ class _Prose:
         text = _LIST_MARK.sub("", line).strip()
         if box := _CHECKBOX.match(text):
             text = CHECKBOX_STATES[box[1].lower()] + text[box.end() :]
-        if text.startswith((TABLE_ROW, CODE)):
+        if text.startswith(QUOTES):
             self.out.append(text)  # already a quote (a line of a summary or digest)
             return
         self.indent = len(line) - len(line.lstrip())
@@ -486,7 +487,9 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
         for sent in _shorter(whole):
             if len(sent.split()) < MIN_WORDS or _FURNITURE.match(sent) or _VERSION.match(sent):
                 continue
-            found.append(_clip(sent, MAX_STATEMENT_CHARS))
+            # A lead-in stated with its code is longer (``_introduced``): read back from
+            # ``as_text``, it stays whole.
+            found.append(_clip(sent, MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS))
     return found
 
 

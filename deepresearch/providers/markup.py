@@ -67,8 +67,10 @@ def as_rendered(text: str) -> str:
             prose.append("")
             if at >= 0 and not any(p.strip() for p in prose[at + 1 :]):
                 # a version note with nothing under it reads as a sentence ('New in
-                # version 22.3.')
-                prose[at] = prose[at].removesuffix(":") + "."
+                # version 22.3.'); one whose line already ends a sentence ('```{note} Try
+                # tqdm.') as written
+                said = prose[at].removesuffix(":")
+                prose[at] = said if said.endswith((".", "?", "!")) else f"{said}."
         elif options and (_MYST_OPTION.match(line) or line.strip() == "---" or yaml):
             # options as ':depth: 2' lines, or a YAML block between '---' lines, then none
             closing = yaml and line.strip() == "---"

@@ -134,6 +134,28 @@ def test_findings_with_different_figures_are_reported_as_conflicting() -> None:
     assert "Some figures differ between sources" in md.split("## Conclusion", 1)[1]
 
 
+def test_records_and_statements_about_different_things_are_not_conflicts() -> None:
+    def brief(n: int, content: str) -> FindingBrief:
+        return FindingBrief(id=f"f-{n}", content=content, confidence="medium", citations=[n])
+
+    pairs = [
+        # two named things described by one template
+        ("Radon is a chemical element; it has symbol Rn and atomic number 86.",
+         "Rubidium is a chemical element; it has symbol Rb and atomic number 37."),
+        # two settings of a reference
+        ("fetch-retries: Default: 2; Type: Number", "fetch-retry-factor: Default: 10; Type: Number"),
+        # quoted code lines and table rows are records of their own
+        ('Code: `[package] version = "0.1.0"`', 'Code: `[dependencies] bar = { version = "0.2" }`'),
+        ("Table row: Level: Full; Fidelity: 100%", "Table row: Level: Full; Fidelity: 90%"),
+        # items of a checklist that share a few words
+        ("Not done: 1.6 Update planning to consume the research brief",
+         "Not done: 1.8 Update supervision to reference the research brief"),
+    ]  # fmt: skip
+    for a, b in pairs:
+        md = report.synthesize(inputs(findings=[brief(1, a), brief(2, b)])).markdown
+        assert "different figures" not in md, (a, b)
+
+
 def test_agreeing_findings_are_not_conflicts() -> None:
     md = report.synthesize(inputs()).markdown
     assert "No direct contradictions were found" in md

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deepresearch.offline import research
 from deepresearch.offline.statements import (
+    MAX_QUOTE_CHARS,
     MAX_STATEMENT_CHARS,
     as_text,
     signposts,
@@ -164,15 +165,22 @@ def test_hyphenated_identifiers_say_their_parts_but_hyphenated_prose_words_do_no
 
 
 def test_an_over_long_sentence_is_cut_at_a_clause_before_it_is_clipped() -> None:
-    long = "word " * 70 + "for aggregation. the mixin is already 80% of this pattern today."
+    long = "word " * 110 + "for aggregation. the mixin is already 80% of this pattern today."
     found = statements(long)
     assert any("80%" in s for s in found)
-    assert all(len(s) <= MAX_STATEMENT_CHARS for s in found)
+    # clipped at the length of the longest statement the reader makes, a lead-in with code
+    assert all(len(s) <= MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS for s in found)
+    assert any(s.endswith("...") for s in found)
 
 
 def test_statements_of_statements_are_the_same_statements() -> None:
     found = statements(DOC)
     assert statements("\n\n".join(found)) == found
+    # also a lead-in stated with its code, longer than a sentence alone may be
+    lead = "For example, if a project uses a tool to manage its version " * 5 + "add this:"
+    introduced = statements(f"{lead}\n\n```toml\n[tool.uv]\ncache-keys = [{{ git = true }}]\n```\n")
+    assert len(introduced[0]) > MAX_STATEMENT_CHARS
+    assert statements(as_text(introduced)) == introduced
 
 
 def test_the_offline_summary_keeps_table_rows_and_code_lines_whole() -> None:

@@ -341,6 +341,12 @@ def test_myst_directives_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(MYST_PAGE.rstrip().splitlines())  # lines kept
 
 
+def test_a_myst_box_whose_line_ends_a_sentence_reads_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "utils.md"
+    path.write_text("# Utils\n\n```{note} If you need more, try using tqdm.\n```\n\nEnd.\n")
+    assert "If you need more, try using tqdm.\n" in read_document(path).text
+
+
 MYST_EVAL_RST = """# Exit codes
 
 To read the exit code:
