@@ -52,8 +52,9 @@ SAME_CLAIM = 0.6  # word overlap, numbers aside, at which two statements say the
 def _conflicts(findings: list[FindingBrief]) -> list[str]:
     """Pairs of findings that say the same of the same subject with different numbers.
     Quoted code lines and table rows are records, each of its own thing ("opt-level = 0",
-    "opt-level = 3"), and two statements of one template about two named things ("Radon
-    … atomic number 86", "Rubidium … atomic number 37") are not about the same one."""
+    "opt-level = 3"), as are entries under different labels ("fetch-retries: Default: 2",
+    "maxsockets: Default: 15"); two statements of one template about two named things
+    ("Radon … atomic number 86", "Rubidium … atomic number 37") are not about one."""
     out: list[str] = []
     claims = [f for f in findings if not f.content.startswith(QUOTES)]
     for a, b in combinations(claims, 2):
@@ -67,6 +68,7 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
             and not (na & nb)
             and jaccard(ta, tb) >= SAME_CLAIM
             and not (_names(a.content, ta - tb) and _names(b.content, tb - ta))
+            and _label(a.content) == _label(b.content)
         ):
             out.append(
                 f"- {_cited(a, 160)} versus {_cited(b, 160)} — the sources give different figures."
@@ -74,6 +76,13 @@ def _conflicts(findings: list[FindingBrief]) -> list[str]:
         if len(out) >= 3:
             break
     return out
+
+
+def _label(text: str) -> str:
+    """The label a statement opens with, the record it is about ("maxsockets" of
+    "maxsockets: Default: 15"), or ""."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    return first[:-1].casefold() if first.endswith(":") else ""
 
 
 def _names(text: str, terms: set[str]) -> bool:

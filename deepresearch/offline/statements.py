@@ -80,7 +80,11 @@ _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 # Emphasis marks come in pairs around text ("**bold**", "*word*"); a lone asterisk is
 # text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a footnote mark.
 _STRONG = re.compile(r"(\*\*|__)(?=\S)([^\n]+?)(?<=\S)\1")
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])")
+_EMPHASIS = re.compile(
+    r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])"
+    # '_not_', not a word's inner underscores ('snake_case_name'), as CommonMark reads them
+    r"|(?<![\w_])_(?=[^\s_])([^\n_]*?[^\s_])_(?![\w_])"
+)
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")  # a fence closes a span of its length
 _HELD = re.compile("\ue000(\\d+)\ue001")
 _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
@@ -513,7 +517,7 @@ def _plain(text: str) -> str:
         return f"\ue000{len(spans) - 1}\ue001"  # private-use marks: no text has them
 
     held = _CODE_SPAN.sub(hold, text)
-    plain = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\2", held))
+    plain = _EMPHASIS.sub(lambda m: m[1] or m[2], _STRONG.sub(r"\2", held))
     return _BACKTICKS.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
 
 

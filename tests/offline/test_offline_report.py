@@ -144,6 +144,7 @@ def test_records_and_statements_about_different_things_are_not_conflicts() -> No
          "Rubidium is a chemical element; it has symbol Rb and atomic number 37."),
         # two settings of a reference
         ("fetch-retries: Default: 2; Type: Number", "fetch-retry-factor: Default: 10; Type: Number"),
+        ("fetch-retries: Default: 2; Type: Number", "maxsockets: Default: 15; Type: Number"),
         # quoted code lines and table rows are records of their own
         ('Code: `[package] version = "0.1.0"`', 'Code: `[dependencies] bar = { version = "0.2" }`'),
         ("Table row: Level: Full; Fidelity: 100%", "Table row: Level: Full; Fidelity: 90%"),

@@ -398,6 +398,9 @@ def test_a_lone_asterisk_is_text_and_emphasis_pairs_are_marks() -> None:
     assert statements(coded) == [
         "Define __init__() and guard with if __name__ == '__main__': in main.py."
     ]
+    # underscores around a word emphasise it; inside a word ('snake_case') they are text
+    said = "Its dependencies are _not_ installed for snake_case_name or _private modules."
+    assert statements(said) == [said.replace("_not_", "not")]
 
 
 def test_a_code_line_under_a_table_header_is_quoted_with_it() -> None:
