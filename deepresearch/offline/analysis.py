@@ -57,6 +57,7 @@ PART_FINDINGS = 10
 # words (a package ID's short form, `regex@1.4.3`, after the sentences saying what it is).
 LEAD_EXTRA = 2
 RELEVANCE_FLOOR = 0.2  # a source's combined score for a part must reach this
+ANSWERED_PART_FLOOR = 0.12  # ... or this, for a part another source reaches RELEVANCE_FLOOR
 MIN_STATEMENT_MATCH = 0.1  # a kept source states something about the part itself
 # ... unless the statements that answer the part name it (at this strength): the entry on
 # the answer of "which artist carved …" need not repeat the question's words.
@@ -120,7 +121,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)
     topical = _topical(parts, sources, units, scores)
-    kept = {i: _kept(i, topical[i], scores, statement) for i in range(len(parts))}
+    kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}
     chosen = _candidates(inputs, kept, (scores, statement), documents)
     origin = (documents, _copies(sources, units))
@@ -196,12 +197,13 @@ def _speaks_of(said: set[str], topic: set[str], names: list[set[str]]) -> bool:
 
 def _kept(
     i: int,
+    part: Part,
     sources: list[SourceText],
     scores: SourceScores,
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
 ) -> list[SourceText]:
-    """The sources that answer part ``i``: above the relevance floor (absolute and
-    relative to the part's best), stating something about the part or named by the
+    """The sources that answer part ``i`` (``part``): above the relevance floor (absolute
+    and relative to the part's best), stating something about the part or named by the
     statements that answer it, from several sides."""
     total = scores.total
     ranked = sorted(sources, key=lambda s: (-total[(s.id, i)], s.citation))
@@ -217,15 +219,26 @@ def _kept(
     # of the section that answers best goes on with that answer (a long section is packed
     # into several passages), so it needs only the absolute floor.
     lead = _section(ranked[0]) if ranked else None
-    above = [
-        s
-        for s in ranked
-        if total[(s.id, i)] >= (RELEVANCE_FLOOR if _section(s) == lead else floor)
-        and (
+
+    def stated(s: SourceText) -> bool:
+        return (
             statement[(s.id, i)][0] >= MIN_STATEMENT_MATCH
             or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
         )
+
+    above = [
+        s
+        for s in ranked
+        if total[(s.id, i)] >= (RELEVANCE_FLOOR if _section(s) == lead else floor) and stated(s)
     ]
+    if above and not part.refers_back:
+        # A part some source answers: the next sources need only the lower floor, relative
+        # to its best as before (a part none answers stays unanswered). Not for a part that
+        # points back ("when did he die"): what it says of its own ("die") is said of
+        # others too (*William Pitt* "until his death").
+        lower = max(ANSWERED_PART_FLOOR, RELATIVE_FLOOR * best)
+        above += [s for s in ranked if s not in above and total[(s.id, i)] >= lower and stated(s)]
+        above.sort(key=lambda s: (-total[(s.id, i)], s.citation))
     kept = _diverse(above, [statement[(s.id, i)][1] for s in above])
     # The source with the part's best statement answers it most directly, whatever the
     # other signals say: it is kept (in place of the last one when the part is full),

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 
 from deepresearch.offline import analysis
-from deepresearch.offline.parts import question_parts
+from deepresearch.offline.parts import Part, question_parts
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
 from deepresearch.text import sentences
 from tests.offline.conftest import Titled
+
+PART = Part("What does the thing do", "thing do", refers_back=False)
 
 QUESTION = "How did the printing press spread in Europe?"
 SHARED = "Gutenberg built the first European movable type printing press in Mainz around 1440."
@@ -260,10 +263,10 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     scores = {(s.id, 0): 1.0 - 0.05 * n for n, s in enumerate(srcs)}
     said = {(s.id, 0): (0.2, [(0.2, f"statement {s.id}")]) for s in srcs}
     said[("src-7", 0)] = (0.6, [(0.6, "the answer")])
-    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert [s.id for s in kept] == ["src-1", "src-2", "src-3", "src-4", "src-7"]
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
-    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert "src-7" not in [s.id for s in kept]
 
 
@@ -281,8 +284,29 @@ def test_the_next_passage_of_the_best_answers_section_needs_only_the_absolute_fl
     scores = {("src-1", 0): best, ("src-2", 0): 0.3, ("src-3", 0): 0.3}
     assert analysis.RELEVANCE_FLOOR <= 0.3 < analysis.RELATIVE_FLOOR * best
     said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
-    kept = analysis._kept(0, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
     assert [s.id for s in kept] == ["src-1", "src-2"]
+
+
+def test_a_part_a_source_answers_keeps_the_next_above_a_lower_floor() -> None:
+    """Once one source reaches the relevance floor for a part, the next ones need only
+    ANSWERED_PART_FLOOR (and the relative floor); a part none reaches stays without
+    sources, and so does a part pointing back, whose own words others say too."""
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=f"T{n}", url=f"https://e.org/{n}", text="x")
+        for n in (1, 2, 3)
+    ]
+    low = (analysis.ANSWERED_PART_FLOOR + analysis.RELEVANCE_FLOOR) / 2
+    scores = {("src-1", 0): 0.3, ("src-2", 0): low, ("src-3", 0): 0.1}
+    said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
+
+    def kept(part: Part, scores: dict[tuple[str, int], float]) -> list[str]:
+        out = analysis._kept(0, part, srcs, analysis.SourceScores(scores, {}, {}), said)
+        return [s.id for s in out]
+
+    assert kept(PART, scores) == ["src-1", "src-2"]
+    assert kept(PART, {**scores, ("src-1", 0): low}) == []
+    assert kept(replace(PART, refers_back=True), scores) == ["src-1"]
 
 
 def test_a_part_one_source_answers_is_told_from_more_of_it() -> None:
