@@ -66,11 +66,7 @@ def as_rendered(text: str) -> str:
             _, at = directives.pop()
             prose.append("")
             if at >= 0 and not any(p.strip() for p in prose[at + 1 :]):
-                # a version note with nothing under it reads as a sentence ('New in
-                # version 22.3.'); one whose line already ends a sentence ('```{note} Try
-                # tqdm.') as written
-                said = prose[at].removesuffix(":")
-                prose[at] = said if said.endswith((".", "?", "!")) else f"{said}."
+                prose[at] = _said_alone(prose[at])
         elif options and (_MYST_OPTION.match(line) or line.strip() == "---" or yaml):
             # options as ':depth: 2' lines, or a YAML block between '---' lines, then none
             closing = yaml and line.strip() == "---"
@@ -89,6 +85,14 @@ def as_rendered(text: str) -> str:
             options = False
     flush()
     return "\n".join(out)
+
+
+def _said_alone(label: str) -> str:
+    """A directive's label with nothing under it, as a sentence: a version note's ('New in
+    version 22.3.'); one whose line already ends a sentence ('```{note} Try tqdm.') as
+    written."""
+    said = label.removesuffix(":")
+    return said if said.endswith((".", "?", "!")) else f"{said}."
 
 
 def _marks_read(chunk: str) -> str:
