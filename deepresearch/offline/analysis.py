@@ -237,8 +237,8 @@ def _kept(
         # points back ("when did he die"): what it says of its own ("die") is said of
         # others too (*William Pitt* "until his death").
         lower = max(ANSWERED_PART_FLOOR, RELATIVE_FLOOR * best)
-        above += [s for s in ranked if s not in above and total[(s.id, i)] >= lower and stated(s)]
-        above.sort(key=lambda s: (-total[(s.id, i)], s.citation))
+        passed = {s.id for s in above}
+        above = [s for s in ranked if s.id in passed or (total[(s.id, i)] >= lower and stated(s))]
     kept = _diverse(above, [statement[(s.id, i)][1] for s in above])
     # The source with the part's best statement answers it most directly, whatever the
     # other signals say: it is kept (in place of the last one when the part is full),

@@ -121,9 +121,14 @@ def _role_read(m: re.Match[str]) -> str:
     """A MyST role as its text, with the line breaks its target wrapped over, so no line
     moves ('{ref}`the docs` / `<docs>`' over two lines); a target marked '~' as its last
     name ('{meth}`~ParamType.convert`' reads convert), as Sphinx shows it."""
-    text = m[1].removeprefix("!")
-    text = text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
-    return text + "\n" * m[0].count("\n")
+    return _target_shown(m[1]) + "\n" * m[0].count("\n")
+
+
+def _target_shown(target: str) -> str:
+    """A role's target as Sphinx shows it: '!' only stops it making a link (':option:`!-x`'),
+    and a target marked '~' shows its last name ('~email.message.Message' reads Message)."""
+    target = target.removeprefix("!")
+    return target[1:].rsplit(".", 1)[-1] if target.startswith("~") else target
 
 
 # MyST's directive whose content is reStructuredText ('```{eval-rst}'), which Sphinx
@@ -455,13 +460,13 @@ def looks_like_rst(text: str) -> bool:
 
 
 def _role_text(m: re.Match[str]) -> str:
-    text = m[1].removeprefix("!")  # '!' only stops Sphinx making a link: ':option:`!-x`'
+    text = m[1].removeprefix("!")
     kind = m[0][1 : m[0].index(":", 1)]
     if kind in ("pep", "rfc") and text.isdigit():
         return f"{kind.upper()} {text}"  # as Sphinx shows them: ':pep:`8`' reads PEP 8
     if (target := re.match(r"(.+?)\s*<[^<>]+>$", text, re.DOTALL)) is not None:
         return target[1]  # ':ref:`the guide <guide>`' reads the guide
-    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
+    return _target_shown(text)
 
 
 # A reStructuredText section title: a line underlined (and maybe overlined) by a run of
