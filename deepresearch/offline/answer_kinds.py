@@ -1,8 +1,8 @@
 """The kind of answer a question part asks for, and whether a statement gives one.
 
 "When …" is answered by a statement giving a time, "how many …" by one giving a number,
-"who invented …" by one naming the doer with the deed, "which …" or "where …" by one giving
-a name. The analysis ranks a source's statements by it (the one that can answer first) and
+"who invented …" by one naming the doer with the deed, "how do I …" by one giving code,
+"which …" or "where …" by one giving a name. The analysis ranks a source's statements by it (the one that can answer first) and
 the report opens a part's summary with one that gives it. Syntax only: no topic words.
 """
 
@@ -14,6 +14,7 @@ from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, 
 from deepresearch.offline.coverage import SUPERLATIVE_WORD, says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.relations import asks_now, says_now
+from deepresearch.offline.statements import CODE
 from deepresearch.text import words
 
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
@@ -26,6 +27,18 @@ _ASKS_NUMBER = re.compile(
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
 _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
+# "How do I …", "how can we …", "how to …", "can I …", "is there a way to …": a part asking
+# how to do something, which documentation answers with the code that does it.
+_ASKS_USAGE = re.compile(
+    r"\b(?:how\s+(?:do|can|could|would)\s+(?:i|we|you|one)|how\s+to|(?:can|could)\s+(?:i|we)"
+    r"|is\s+there\s+(?:a|any)\s+way)\b",
+    re.IGNORECASE,
+)
+# A token of code: an option ("--locked", "-o"), a call, a setting or an item opened
+# ("load_cert_chain(", "nargs=-1", "httpx[http2]"), a snake_case or dotted name.
+_CODE_TOKEN = re.compile(
+    r"-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*[(=\[]|[A-Za-z_]\w*(?:_\w|\.[A-Za-z_]\w)[\w.]*"
+)
 # "the largest ocean", "the first emperor": a part asks for the one thing that is so,
 # which the entry on the kind (*Ocean*) does not name.
 SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
@@ -37,8 +50,9 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
     ("the current president"), "doer" for one asking who did something, "number" for one
     asking how many, how much or for a measure ("how tall is"), "superlative" for one
     asking for the first, last or most of a kind ("the first man on the Moon", "the
-    largest planet"); with ``names``, "name" for another part asking for a thing it does
-    not name ("which government", "where"); else None."""
+    largest planet"), "usage" for one asking how to do something ("how do I", "can we");
+    with ``names``, "name" for another part asking for a thing it does not name ("which
+    government", "where"); else None."""
     if asks_when(part) or (question_word(part) and asks_year(part)):
         return "time"
     if asks_now(part):
@@ -49,6 +63,8 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
         return "number"
     if question_word(part) and SUPERLATIVE.search(part):
         return "superlative"
+    if _ASKS_USAGE.search(part):
+        return "usage"
     return "name" if names and asks_for_entity(part) else None
 
 
@@ -58,7 +74,8 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     amount but a year for a number, the part's words said in the present tense for
     ``now``, the part's superlative for a ``superlative``, a name said with the deed ("for
     the discovery of penicillin", with Fleming's name, not the definition of penicillin)
-    for a ``doer`` (the part's verb and doer noun), a name for a ``name``."""
+    for a ``doer`` (the part's verb and doer noun), a name for a ``name``, code (a quoted
+    line, an option, a call, a setting) for ``usage``."""
     tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
     if kind == "time":
         return gives_date(text, asked)
@@ -66,6 +83,10 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         return _states_superlative(tokens, part)
     if kind == "now":
         return says_now(part, text) is True
+    if kind == "usage":
+        return text.startswith(CODE) or any(
+            _CODE_TOKEN.match(t) and not set(words(t)) <= asked for t in tokens
+        )
     if kind in ("doer", "name"):
         named = any(
             i and len(t) > 1 and t[0].isupper() and not set(words(t)) <= asked

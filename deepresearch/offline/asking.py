@@ -31,6 +31,7 @@ _THAT_CLAUSE_NEXT = re.compile(
 # across it to a thing named before it.
 _ASIDE = re.compile(r"\s[-–—]\s|:\s")
 _PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
+_DEMONSTRATIVES = frozenset(["this", "that", "these", "those"])
 _THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
 
 
@@ -43,7 +44,16 @@ def pointing_words(piece: str) -> set[str]:
         _opens_clause(tokens, n) for n, w in enumerate(tokens) if w == "that"
     ):
         said.discard("that")
-    return said - _named_within(piece)
+    return said - _named_within(piece, _PRONOUNS)
+
+
+def pointing_before(piece: str) -> set[str]:
+    """The words of ``piece`` that point to something said before the piece itself: not a
+    demonstrative after a dash or a colon whose clause before it names something ("every
+    call goes to the same host - can I set that prefix once"). Such a part still asks of a
+    thing it does not name (``pointing_words``): "a Mediterranean island: what is that
+    island's capital" is not answered by *Italy*'s."""
+    return pointing_words(piece) - _named_within(piece, _DEMONSTRATIVES)
 
 
 def written_words(text: str) -> set[str]:
@@ -51,14 +61,14 @@ def written_words(text: str) -> set[str]:
     return {w.lower() for w in WORD_TOKEN.findall(text)}
 
 
-def _named_within(piece: str) -> set[str]:
-    """The pronouns of a clause after a dash or a colon that point to what the piece names
+def _named_within(piece: str, pronouns: frozenset[str]) -> set[str]:
+    """The ``pronouns`` of a clause after a dash or a colon that point to what the piece names
     before it ("how do I raise the ceiling on connections - what is it by default", "a
     pruning step meant for CI: what is it"), when that names something (two keywords)."""
     head, *rest = _ASIDE.split(piece, maxsplit=1)
     if not rest or len(keywords(head)) < 2:
         return set()
-    return written_words(rest[0]) & _PRONOUNS - written_words(head)
+    return written_words(rest[0]) & pronouns - written_words(head)
 
 
 def _opens_clause(tokens: list[str], n: int) -> bool:

@@ -20,7 +20,7 @@ from deepresearch.offline.asking import (
     asked_doer,
     asks_for_entity,
     opens_asking,
-    pointing_words,
+    pointing_before,
     without_name_of,
     written_words,
 )
@@ -160,7 +160,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             words -= _OF_THE_NAMES
         of_the_few = bool(OF_THE_FEW.search(piece))
         few = of_the_few or bool(words & OF_ALL_NAMED)
-        refers = (bool(words & pointing_words(piece)) or of_the_few) and bool(parts)
+        refers = (bool(words & pointing_before(piece)) or of_the_few) and bool(parts)
         query_words = keywords(without_name_of(piece))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)

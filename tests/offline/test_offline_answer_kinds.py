@@ -16,6 +16,9 @@ from deepresearch.offline.answer_kinds import answer_kind, gives
         ("Who invented the telephone", "doer"),
         ("How tall is Mount Everest", "number"),
         ("Which is the largest planet", "superlative"),
+        ("How do I pin the interpreter version for a project", "usage"),
+        ("Separately, can we set that prefix once", "usage"),
+        ("How did the printing press change Europe", None),
         ("Under which government did he serve", None),
         ("What is democracy", None),
     ],
@@ -45,3 +48,14 @@ def test_a_statement_gives_a_time_or_a_number_beyond_the_question() -> None:
     assert not gives("It was completed in 1998.", "time", {"1998"}, "Was it done in 1998")
     assert gives("It stands 8,849 metres high.", "number", set(), "How tall is it")
     assert not gives("It was built in 1931.", "number", set(), "How tall is it")
+
+
+def test_a_statement_gives_code_for_a_part_asking_how_to_do_something() -> None:
+    part = "How do I keep the lockfile from changing in CI"
+    asked = {"how", "do", "keep", "lockfile", "from", "changing", "ci", "locked"}
+    assert gives("Pass --frozen to uv sync.", "usage", asked, part)
+    assert gives("Set the base_url parameter on the client.", "usage", asked, part)
+    assert gives("Code: `uv sync`", "usage", asked, part)
+    # an option the question already says, or prose, gives nothing new
+    assert not gives("Use --locked for that.", "usage", asked, part)
+    assert not gives("The lockfile is updated on every run, e.g. by a sync.", "usage", asked, part)

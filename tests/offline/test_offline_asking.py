@@ -9,6 +9,7 @@ from deepresearch.offline.asking import (
     defines_name,
     is_question,
     main_clause,
+    pointing_before,
     pointing_words,
 )
 
@@ -95,6 +96,11 @@ def test_a_pronoun_after_a_dash_or_colon_points_to_what_the_piece_named() -> Non
     asked = "how do I raise the ceiling on simultaneous connections - what is it by default"
     assert not pointing_words(asked)
     assert not pointing_words("The uv page on caching recommends a pruning step: what is it")
+    # a demonstrative points within, to a thing the part describes but does not name
+    asked = "every call goes to the same host - can I set that prefix once"
+    assert not pointing_before(asked)
+    assert pointing_words(asked) == {"that"}
+    assert pointing_before("who built it - and when did that war end") == {"it", "that"}
     # a name alone before the colon is asked about, and "he" may point past it
     assert pointing_words("Napoleon: when did he die") == {"he"}
     assert pointing_words("how did it end - and who won") == {"it"}  # said before the dash
