@@ -171,6 +171,18 @@ def without_name_of(text: str) -> str:
     return _NAME_OF.sub(r"\g<asks>", text, count=1)
 
 
+# An adverb opening a part before a comma ("Separately, …", "Additionally, …") links it to
+# the question before: it says nothing of what the part asks about. Its stem has five
+# letters at least, as a name ending in "ly" does not ("Italy, …", "Sicily, …").
+_CONNECTIVE = re.compile(r"^\s*[A-Za-z]{5,}ly,\s+")
+
+
+def without_connective(text: str) -> str:
+    """The part without an opening adverb that only links it to the part before it
+    ("Separately, every call goes to one host" → "every call goes to one host")."""
+    return _CONNECTIVE.sub("", text, count=1)
+
+
 def question_word(text: str) -> str | None:
     """The question word that leads a part (the first among its first few words,
     lower-cased), or None: "and so when did …" → "when"."""

@@ -21,6 +21,7 @@ from deepresearch.offline.asking import (
     asks_for_entity,
     opens_asking,
     pointing_before,
+    without_connective,
     without_name_of,
     written_words,
 )
@@ -161,7 +162,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         of_the_few = bool(OF_THE_FEW.search(piece))
         few = of_the_few or bool(words & OF_ALL_NAMED)
         refers = (bool(words & pointing_before(piece)) or of_the_few) and bool(parts)
-        query_words = keywords(without_name_of(piece))
+        query_words = keywords(without_name_of(without_connective(piece)))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
         borrowed = [w for w in context if w not in others][:4]

@@ -11,6 +11,7 @@ from deepresearch.offline.asking import (
     main_clause,
     pointing_before,
     pointing_words,
+    without_connective,
 )
 
 
@@ -112,3 +113,12 @@ def test_a_clause_that_puts_its_verb_before_its_subject_asks() -> None:
     # a statement keeps its subject first, whatever follows a comma
     assert not is_question("If nobody passes one, it prints the help and exits")
     assert not is_question("Tell me about the reef, as it was before the storm")
+
+
+def test_an_opening_adverb_that_links_a_part_to_the_one_before_is_not_asked() -> None:
+    asked = "Separately, every call goes to the same host"
+    assert without_connective(asked) == "every call goes to the same host"
+    assert without_connective("Finally, how long does it take") == "how long does it take"
+    # an adverb that is not set off by a comma says how: it is asked
+    assert without_connective("Quickly install it") == "Quickly install it"
+    assert without_connective("Italy, a country") == "Italy, a country"
