@@ -2,8 +2,9 @@
 
 "When …" is answered by a statement giving a time, "how many …" by one giving a number,
 "who invented …" by one naming the doer with the deed, "how do I …" by one giving code,
-"which …" or "where …" by one giving a name. The analysis ranks a source's statements by it (the one that can answer first) and
-the report opens a part's summary with one that gives it. Syntax only: no topic words.
+"which …" or "where …" by one giving a name. The analysis ranks a source's statements by it
+(the one that can answer first) and the report opens a part's summary with one that gives
+it. Syntax only: no topic words.
 """
 
 from __future__ import annotations
