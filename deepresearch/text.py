@@ -80,6 +80,7 @@ STOPWORDS = frozenset(
         "myself",
         "no",
         "never",
+        "none",
         "nor",
         "not",
         "now",

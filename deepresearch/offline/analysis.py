@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from deepresearch.offline.bridges import bridge_entities
+from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.coverage import (
     borrowed_names,
     says_all,
@@ -492,7 +492,7 @@ def _gaps(
         if kept_for.get(i) or part.text in inputs.answered_parts or part.scene:
             continue
         earlier = [sid for j in range(i) for sid in kept_for.get(j, [])]
-        texts = [" ".join(units[sid]) for sid in earlier]
+        texts = [prose_sentences(units[sid]) for sid in earlier]
         leads = bridge_entities(part, texts, titles, inputs.question) if texts else []
         queries = [f"{lead} {' '.join(keywords(part.text)[:4])}" for lead in leads]
         gaps.append(

@@ -12,6 +12,7 @@ import re
 
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
 from deepresearch.offline.parts import Part
+from deepresearch.offline.statements import CODE
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
@@ -45,16 +46,23 @@ def entities(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def prose_sentences(statements: list[str]) -> list[str]:
+    """A source's statements as the sentences a bridge is read from: code lines quoted as
+    statements ("Code: `Client()`") name code, not entries, and are left out."""
+    return [sent for st in statements if not st.startswith(CODE) for sent in sentences(st)]
+
+
 def bridge_entities(
     part: Part,
-    texts: list[str],
+    texts: list[list[str]],
     known_titles: list[str],
     question: str,
     limit: int = 2,
 ) -> list[str]:
     """Entities that the texts answering ``part`` name, which no gathered source is about
     yet and the question does not name: candidates for the next hop. ``texts`` come best
-    first; a name scores by how well its sentence matches the part (its own words; those
+    first, each as its sentences or statements (statements joined would run into one
+    another: "… Code: `import httpx`" would name "Code"); a name scores by how well its sentence matches the part (its own words; those
     it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
     answer sentence leads; a name never at the end of a clause ("the Roman poet", "Nero
     was") counts RUN_ON_SHARE. Ties go to longer names (more specific), then to the earlier
@@ -64,7 +72,7 @@ def bridge_entities(
     scores: dict[str, float] = {}
     heads: set[str] = set()  # names that end a clause somewhere
     for rank, text in enumerate(texts):
-        for sent in sentences(text)[:8] or [text]:
+        for sent in text[:8]:
             match = _part_match(part, term_set(sent))
             if match <= 0 or not _own_match(part, term_set(sent)):
                 continue  # a sentence that only repeats the borrowed words is about them

@@ -207,7 +207,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
         zip(titles, inputs.sources, strict=True),
         key=lambda ts: _stated(part.terms, named, term_set(f"{ts[0]}. {ts[1].text}")),
     )[:3]
-    ranked = [f"{t}. {s.text}" for t, s in best]
+    ranked = [sentences(text) or [text] for text in (f"{t}. {s.text}" for t, s in best)]
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
         for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)

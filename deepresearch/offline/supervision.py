@@ -7,7 +7,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from deepresearch.offline.bridges import bridge_entities, linked_entries, own_said
+from deepresearch.offline.bridges import (
+    bridge_entities,
+    linked_entries,
+    own_said,
+    prose_sentences,
+)
 from deepresearch.offline.parts import Part, follows_names, question_parts
 from deepresearch.offline.research import LINKS_PER_TOPIC
 from deepresearch.roles import (
@@ -44,25 +49,32 @@ _PART_GAP = re.compile(
 PART_ANSWERED = 0.5  # share of a part's words one gathered statement must hold
 
 
-def _digest_sources(inputs: SupervisionInputs) -> tuple[list[str], list[str]]:
-    """Each cited source's text (its lines in order) and the titles of all gathered sources,
-    read back from the compressed topics."""
-    texts: dict[int, list[str]] = {}
-    titles: list[str] = []
-    for topic in inputs.topics:
-        for n, statement in cited_lines(topic.compressed):
-            texts.setdefault(n, []).append(statement)
-        for line in topic.compressed.splitlines():
-            if m := _DIGEST_SOURCE.match(line.strip()):
-                titles.append(m["title"])
-    return [" ".join(t) for t in texts.values()], titles
+class _Cited(NamedTuple):
+    """A cited source as the compressed topics give it back: its title and statements."""
+
+    title: str
+    statements: list[str]
 
 
-def _answered(part: Part, texts: list[str], titles: list[str]) -> bool:
-    """Some gathered statement (with its source's title) holds most of the part's words."""
-    for text, title in zip(texts, [*titles, *[""] * len(texts)], strict=False):
-        extra = term_set(title)
-        for sent in sentences(text) or [text]:
+def _digest_sources(inputs: SupervisionInputs) -> tuple[list[_Cited], list[str]]:
+    """Each cited source (its statements in order, with its title) and the titles of all
+    gathered sources, read back from the compressed topics."""
+    titled = {
+        int(m["n"]): m["title"]
+        for topic in inputs.topics
+        for line in topic.compressed.splitlines()
+        if (m := _DIGEST_SOURCE.match(line.strip()))
+    }
+    cited = [_Cited(titled.get(n, ""), said) for n, said in _cited_statements(inputs).items()]
+    return cited, list(titled.values())
+
+
+def _answered(part: Part, cited: list[_Cited]) -> bool:
+    """Some gathered statement (with its source's title) holds most of the part's words;
+    each statement on its own, as one run into the next would hold words neither says."""
+    for source in cited:
+        extra = term_set(source.title)
+        for sent in (s for st in source.statements for s in sentences(st) or [st]):
             if containment(part.terms, term_set(sent) | extra) >= PART_ANSWERED:
                 return True
     return False
@@ -84,21 +96,23 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     when the sources that answer earlier parts name one, else the entries they link; and
     one per part that asks for an entity or points back whose best source, whichever
     topic gathered it, links entries nobody has followed."""
-    texts, titles = _digest_sources(inputs)
+    sources, titles = _digest_sources(inputs)
     parts = question_parts(inputs.question, titles)
     cited = _cited_texts(inputs)
     gaps: list[_Gap] = []
     for i, part in enumerate(parts):
-        if _answered(part, texts, titles):
+        if _answered(part, sources):
             if gap := _answer_link(part, cited, inputs):
                 gaps.append(gap)
             continue
         missing = f"no source answers '{part.text}' yet"
-        earlier = [t for t in texts if any(_answered(p, [t], []) for p in parts[:i])]
-        leads = bridge_entities(part, earlier, titles, inputs.question, 1) if earlier else []
+        untitled = [_Cited("", s.statements) for s in sources]
+        earlier = [s for s in untitled if any(_answered(p, [s]) for p in parts[:i])]
+        prose = [prose_sentences(s.statements) for s in earlier]
+        leads = bridge_entities(part, prose, titles, inputs.question, 1) if earlier else []
         if leads:
             gaps.append(_Gap(f"{missing}; sources name {leads[0]}"))
-        elif linked := _gap_link(parts[:i], cited, inputs):
+        elif linked := _gap_link(parts[:i], _cited_statements(inputs), inputs):
             follow = LinkFollow(titles=linked, words=sorted(part.own or part.terms))
             gaps.append(_Gap(f"{missing}; sources link {_quoted(linked)}", follow))
         else:
@@ -106,13 +120,18 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     return gaps
 
 
-def _cited_texts(inputs: SupervisionInputs) -> dict[int, str]:
+def _cited_statements(inputs: SupervisionInputs) -> dict[int, list[str]]:
     """Each cited source's statements, by citation, read back from the compressed topics."""
     texts: dict[int, list[str]] = {}
     for topic in inputs.topics:
         for n, statement in cited_lines(topic.compressed):
             texts.setdefault(n, []).append(statement)
-    return {n: " ".join(lines) for n, lines in texts.items()}
+    return texts
+
+
+def _cited_texts(inputs: SupervisionInputs) -> dict[int, str]:
+    """Each cited source's statements as one text, by citation."""
+    return {n: " ".join(lines) for n, lines in _cited_statements(inputs).items()}
 
 
 def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> list[str]:
@@ -133,7 +152,9 @@ def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> list[str]:
     return kept
 
 
-def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInputs) -> list[str]:
+def _gap_link(
+    earlier: list[Part], cited: dict[int, list[str]], inputs: SupervisionInputs
+) -> list[str]:
     """The entries that sources answering an earlier part link from their answering
     statements, in any case ("a diet of *bamboo*"), for a part that hangs on that answer
     and that no gathered statement answers, whichever topic gathered the source. The
@@ -142,9 +163,10 @@ def _gap_link(earlier: list[Part], cited: dict[int, str], inputs: SupervisionInp
     linking = {s.citation: s for t in inputs.topics for s in t.links}
     leads: list[str] = []
     for part in earlier:
-        for n, text in cited.items():
-            if n in linking and _answered(part, [text], []):
+        for n, statements in cited.items():
+            if n in linking and _answered(part, [_Cited("", statements)]):
                 src = linking[n]
+                text = " ".join(statements)
                 leads += linked_entries(part, (src.title, text, src.links), inputs.question)
     return _unfollowed(leads, inputs)
 

@@ -3,9 +3,15 @@ give, ranked by the part's own words; entities by capitalisation only, no topic 
 
 from __future__ import annotations
 
-from deepresearch.offline.bridges import bridge_entities, entities, linked_entries, own_said
+from deepresearch.offline.bridges import (
+    bridge_entities,
+    entities,
+    linked_entries,
+    own_said,
+    prose_sentences,
+)
 from deepresearch.offline.parts import question_parts
-from deepresearch.text import term_set
+from deepresearch.text import sentences, term_set
 
 
 def test_names_keep_their_joining_words() -> None:
@@ -28,7 +34,7 @@ def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
         "emperor of China, in 210 BCE."
     )
     worse = "Soldiers of Rome served the emperor Marcus Aurelius for years."
-    leads = bridge_entities(part, [best, worse], ["Clay Army"], question, 6)
+    leads = bridge_entities(part, [sentences(best), sentences(worse)], ["Clay Army"], question, 6)
     # the best text's names first, the longer (more specific) name before shorter ones
     assert leads[0] == "Qin Shi Huang"
     assert "Clay Army" not in leads  # already gathered
@@ -43,14 +49,14 @@ def test_bridges_are_ranked_by_the_parts_own_words_by_root() -> None:
         "It ended with the Treaty of Somewhere, signed by both sides."
     )
     # "ended" answers "end"; the first sentence only repeats the borrowed words
-    assert bridge_entities(part, [text], [], question, 1) == ["Treaty of Somewhere"]
+    assert bridge_entities(part, [sentences(text)], [], question, 1) == ["Treaty of Somewhere"]
 
 
 def test_a_sentence_holding_only_borrowed_words_names_no_bridge() -> None:
     question = "What is democracy, and where did it originate?"
     part = question_parts(question)[1]
     text = "Christian democracy is an ideology. Democracy originated in Classical Athens."
-    assert bridge_entities(part, [text], [], question, 3) == ["Classical Athens"]
+    assert bridge_entities(part, [sentences(text)], [], question, 3) == ["Classical Athens"]
 
 
 def test_links_named_in_lower_case_by_the_answering_sentence_are_hops() -> None:
@@ -78,9 +84,27 @@ def test_a_word_derived_from_an_own_word_says_it() -> None:
 def test_a_name_ending_a_clause_ranks_above_names_followed_by_a_word() -> None:
     # "Latin" and "Roman" run on into the word after them; "Ovid" ends the sentence.
     (part,) = question_parts("Where did the Metamorphoses' author live?")
-    texts = ["Metamorphoses. The Metamorphoses is a Latin poem by the Roman poet Ovid."]
+    texts = [sentences("Metamorphoses. The Metamorphoses is a Latin poem by the Roman poet Ovid.")]
     assert bridge_entities(part, texts, ["Metamorphoses"], part.text)[0] == "Ovid"
     # ending a clause too, the longer name leads again
-    texts = ["Metamorphoses. The Metamorphoses was written in Roman Egypt, by the poet Ovid."]
+    texts = [
+        sentences("Metamorphoses. The Metamorphoses was written in Roman Egypt, by the poet Ovid.")
+    ]
     found = bridge_entities(part, texts, ["Metamorphoses"], part.text, limit=3)
     assert found[0] == "Roman Egypt"
+
+
+def test_statements_are_read_one_by_one_and_code_lines_name_nothing() -> None:
+    # Run together, the code line's label and literal read as names ("Code", "None"); a
+    # capitalised "None" in prose is the function word, not a name either.
+    (part,) = question_parts("Which class limits the pool of connections?")
+    statements = [
+        "Code: `import httpx`",
+        "Code: `client = httpx.Client()`",
+        "Connections are pooled by the Transport class, or None for no pool limits.",
+    ]
+    assert prose_sentences(statements) == [statements[2]]
+    found = bridge_entities(part, [prose_sentences(statements)], [], part.text, limit=3)
+    assert found == ["Transport"]
+    joined = bridge_entities(part, [sentences(" ".join(statements))], [], part.text, limit=3)
+    assert "Code" in joined  # what reading them as one text did

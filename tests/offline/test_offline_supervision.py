@@ -105,3 +105,18 @@ def test_keywords_already_searched_in_another_order_are_not_searched_again() -> 
     # A capitalised name is searched as written (its phrase names a title): a new query.
     named = inputs.model_copy(update={"existing_queries": ["Democracy originate"]})
     assert supervision.supervise_delegate(named).directives
+
+
+def test_a_statement_is_read_with_its_own_sources_title() -> None:
+    # [1] gave no statement: its title must not be read with [2]'s statement
+    compressed = (
+        "Queries made: Beta Tower\n\nFindings:\n- It rises 300 metres over the bay. [2]\n\n"
+        "Sources:\n[1] Alpha Spire — corpus://alpha\n[2] Beta Tower — corpus://beta"
+    )
+    topic = TopicDigest(sub_query_id="sq-1", query="Beta Tower", compressed=compressed)
+    inputs = SupervisionInputs(
+        question="How tall is the Beta Tower?", round=1, max_rounds=2, topics=[topic]
+    )
+    assert not any(
+        g.startswith("no source answers") for g in supervision.supervise_think(inputs).gaps
+    )
