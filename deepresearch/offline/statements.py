@@ -77,11 +77,17 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ 
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
 CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
-# Emphasis marks come in pairs around text ("**bold**", "*word*"); a lone asterisk is
-# text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a footnote mark.
-_STRONG = re.compile(r"(\*\*|__)(?=\S)([^\n]+?)(?<=\S)\1")
+# Emphasis marks come in pairs around text ("**bold**", "*word*", "*[a note]*"); a lone
+# asterisk is text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a
+# footnote mark. Underscores mark nothing inside a word (CommonMark), and a dunder name
+# ("__main__.py", "__init__") is a name, not strong emphasis: a statement read back from a
+# summary has lost the code span that held it.
+_STRONG = re.compile(
+    r"\*\*(?=\S)([^\n]+?)(?<=\S)\*\*"
+    r"|(?<!\w)__(?![a-z][a-z0-9_]*__)(?=\S)([^\n]+?)(?<=\S)__(?!\w)"
+)
 _EMPHASIS = re.compile(
-    r"(?<![\w*])\*(?=\w)([^\n*]+?)(?<=[^\s*])\*(?![\w*])"
+    r"(?<![\w*])\*(?=[\w\[(])([^\n*]+?)(?<=[^\s*])\*(?![\w*])"
     # '_not_', not a word's inner underscores ('snake_case_name'), as CommonMark reads them
     r"|(?<![\w_])_(?=[^\s_])([^\n_]*?[^\s_])_(?![\w_])"
 )
@@ -517,7 +523,8 @@ def _plain(text: str) -> str:
         return f"\ue000{len(spans) - 1}\ue001"  # private-use marks: no text has them
 
     held = _CODE_SPAN.sub(hold, text)
-    plain = _EMPHASIS.sub(lambda m: m[1] or m[2], _STRONG.sub(r"\2", held))
+    strong = _STRONG.sub(lambda m: m[1] or m[2], held)
+    plain = _EMPHASIS.sub(lambda m: m[1] or m[2], strong)
     return _BACKTICKS.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
 
 

@@ -459,11 +459,19 @@ def looks_like_rst(text: str) -> bool:
     return _RST_MARK.search(text) is not None
 
 
+# Roles whose target is a value, shown as written (':const:`0`'), not a numbered record.
+_VALUE_ROLES = frozenset(["const", "data", "attr", "obj", "code", "literal", "samp", "math"])
+
+
 def _role_text(m: re.Match[str]) -> str:
     text = m[1].removeprefix("!")
-    kind = m[0][1 : m[0].index(":", 1)]
+    kind = m[0][1 : m[0].rindex(":")].rsplit(":", 1)[-1]  # ':py:const:' is a const
     if kind in ("pep", "rfc") and text.isdigit():
         return f"{kind.upper()} {text}"  # as Sphinx shows them: ':pep:`8`' reads PEP 8
+    if text.isdigit() and kind not in _VALUE_ROLES:
+        # a numbered record of a tracker (':issue:`2335`', ':gh:`1234`'), as Sphinx's
+        # extlinks show one ('gh-1234'): a number alone would read as a figure
+        return f"{kind}-{text}"
     if (target := re.match(r"(.+?)\s*<[^<>]+>$", text, re.DOTALL)) is not None:
         return target[1]  # ':ref:`the guide <guide>`' reads the guide
     return _target_shown(text)

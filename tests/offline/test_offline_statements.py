@@ -401,6 +401,16 @@ def test_a_lone_asterisk_is_text_and_emphasis_pairs_are_marks() -> None:
     # underscores around a word emphasise it; inside a word ('snake_case') they are text
     said = "Its dependencies are _not_ installed for snake_case_name or _private modules."
     assert statements(said) == [said.replace("_not_", "not")]
+    # a dunder name is a name, also read back from a summary that lost its code span
+    dunder = "Briefcase runs the package, so a ``__main__.py`` file **must** exist in it."
+    said = statements(dunder)
+    assert said == ["Briefcase runs the package, so a __main__.py file must exist in it."]
+    assert statements(said[0]) == said
+    hooks = "The __subclasshook__() method says a class with __iter__() in its __dict__ counts."
+    assert statements(hooks) == [hooks]
+    # emphasis around a bracketed note, over sentences: no mark is left half-open
+    note = "The news/ folder *[pip stores news fragments. A file per change is added.]*"
+    assert [s for s in statements(note) if "*" in s] == []
 
 
 def test_a_code_line_under_a_table_header_is_quoted_with_it() -> None:
