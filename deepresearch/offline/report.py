@@ -22,7 +22,9 @@ from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
 from deepresearch.text import escape_citation_markers, jaccard, term_set, truncate_words, words
 
-_NUMBER = re.compile(r"\b\d[\d,.]*\b")
+# A figure; not a number glued to a word by a hyphen, which names a record ("issue-2335",
+# "gh-1234") or a thing ("F-16").
+_NUMBER = re.compile(r"(?<![A-Za-z]-)\b\d[\d,.]*\b")
 _SEARCHES = re.compile(rf"(?:; )?{SEARCHED}.*(?=\)$)")  # the searches a stated gap lists
 
 
@@ -191,6 +193,7 @@ def _summary_picks(
     room: int,
     titles: dict[int, str],
     referred: tuple[frozenset[int], set[int]],
+    reserved: frozenset[str] = frozenset(),
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
     summary: the first ranked for the names and numbers they state beyond the ``asked``
@@ -201,7 +204,7 @@ def _summary_picks(
     ``titles``: citation → title, or on a person, for a part pointing back to one, the
     first of ``referred``, one an earlier part's line cites first, its second); then more
     of the same source's, not ones an earlier part's summary line already ``shown``, nor
-    two that say the same."""
+    two that say the same, nor one ``reserved`` to open a later part's line."""
     asked = asked | set(words(part))
     kind = answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
@@ -226,6 +229,7 @@ def _summary_picks(
             f
             for f in fresh
             if f not in picks
+            and not (picks and f.content in reserved)
             and all(jaccard(term_set(f.content), term_set(p.content)) < 0.5 for p in picks)
             # after the first, one that goes on from its source or says a word of the
             # part: not a stray line ("Vladivostok is the largest city …" after the fall
@@ -374,21 +378,32 @@ def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) ->
 
 def _summary_lines(
     question: str,
-    parts: dict[str, list[FindingBrief]],
+    parts: tuple[dict[str, list[FindingBrief]], dict[str, list[FindingBrief]]],
     titles: dict[int, str],
     referents: Referents,
 ) -> list[str]:
     """The executive summary's line per part of the ``question``: its answer findings
     (an opening pronoun glossed with its entry's name after another source's, see
-    ``referents``)."""
+    ``referents``). ``parts``: the findings each line chooses from, and those the key
+    findings list under each part."""
     lines: list[str] = []
     summarised: set[str] = set()
     earlier: set[int] = set()  # the sources earlier lines open with
+    # ... and, for a part pointing back to a person ("he") when the lines before found
+    # no answer, the entries on a person the question names
+    tokens = TOKEN.findall(question)
+    named = {n for n, title in titles.items() if mentions_name(tokens, name_words(title))}
     asked = set(words(question))
-    room = SUMMARY_ALONE if len(parts) == 1 else SUMMARY_PER_PART
-    for part, items in parts.items():
-        referred = (referents.persons, earlier if points_back(part) else set())
-        picks = _summary_picks(part, items, asked, summarised, room, titles, referred)
+    choices, listed = parts
+    room = SUMMARY_ALONE if len(choices) == 1 else SUMMARY_PER_PART
+    order = list(choices)
+    for n, (part, items) in enumerate(choices.items()):
+        pointed = earlier | (named & referents.persons if PERSON_WORDS.search(part) else set())
+        referred = (referents.persons, pointed if points_back(part) else set())
+        # a statement the key findings list under a later part does not pad this line
+        # ("… on the Chajnantor plateau" after ALMA's 66 antennas: "on what plateau" has it)
+        later = frozenset(f.content for p in order[n + 1 :] for f in listed.get(p, []))
+        picks = _summary_picks(part, items, asked, summarised, room, titles, referred, later)
         summarised |= {f.content for f in picks}
         earlier |= {f.citations[0] for f in picks[:1] if f.citations}
         answer = " ".join(_shown(picks, referents))
@@ -413,7 +428,7 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     if parts:
         titles = {s.citation: s.title for s in inputs.sources}
         summary_parts = _summary_parts(findings, parts, in_report)
-        lines += _summary_lines(inputs.question, summary_parts, titles, referents)
+        lines += _summary_lines(inputs.question, (summary_parts, parts), titles, referents)
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
     for gap in inputs.gaps:

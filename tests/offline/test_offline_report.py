@@ -151,6 +151,9 @@ def test_records_and_statements_about_different_things_are_not_conflicts() -> No
         # items of a checklist that share a few words
         ("Not done: 1.6 Update planning to consume the research brief",
          "Not done: 1.8 Update supervision to reference the research brief"),
+        # numbered records of a tracker are names, not figures
+        ("Backported by Alexandre Vassalotti; issue-2335.",
+         "Backported to 2.7 by Alexandre Vassalotti; issue-1967."),
     ]  # fmt: skip
     for a, b in pairs:
         md = report.synthesize(inputs(findings=[brief(1, a), brief(2, b)])).markdown
@@ -588,8 +591,29 @@ def test_a_part_whose_answer_is_shown_under_another_part_still_summarises_it() -
     md = report.synthesize(inputs(question=CIRCULATION, findings=found)).markdown
     key = md.split("## Key findings", 1)[1].split(f"### {WHO}", 1)[0]
     assert shared not in key  # shown once, under the part that ranks it first
-    line = next(x for x in summary_of(CIRCULATION, found).splitlines() if x.startswith("- **How"))
-    assert shared in line
+    lines = summary_of(CIRCULATION, found).splitlines()
+    # it opens the line of the part it answers first ("who first described …"), rather
+    # than going on the line before, which opens with its own best finding
+    who = next(x for x in lines if x.startswith("- **who"))
+    assert who.split("** ", 1)[1].startswith(shared)
+    assert not any(shared in x for x in lines if x.startswith("- **How"))
+    # alone, the part's summary line takes it from under the other part
+    assert shared in summary_of(how, found[:3])
+
+
+def test_a_part_pointing_back_is_summarised_from_the_entry_the_question_names() -> None:
+    # the first part found no answer, so no line before names whom "he" is: the
+    # question does, and the entry on him answers before another person's
+    question = "How many times did Ada Quill win the Crest Race, and where did he train?"
+    part = "where did he train"
+    found = [
+        finding(1, "Bo Vetch was a runner; he trained in Oslo for many years.", part, 1),
+        finding(2, "He trained in Addis Ababa with his coach for many years.", part, 2),
+    ]
+    draft = inputs(question=question, findings=found, sources=titled("Bo Vetch", "Ada Quill"))
+    md = report.synthesize(draft).markdown
+    line = next(x for x in md.splitlines() if x.startswith("- **where"))
+    assert line.split("** ", 1)[1].startswith("He (Ada Quill) trained in Addis Ababa")
 
 
 def test_a_part_answered_by_a_statement_shown_under_another_part_cites_the_copy_shown() -> None:
