@@ -62,11 +62,11 @@ def bridge_entities(
     """Entities that the texts answering ``part`` name, which no gathered source is about
     yet and the question does not name: candidates for the next hop. ``texts`` come best
     first, each as its sentences or statements (statements joined would run into one
-    another: "… Code: `import httpx`" would name "Code"); a name scores by how well its sentence matches the part (its own words; those
-    it borrowed count BORROWED_SHARE), the text's rank discounting it, so the best source's
-    answer sentence leads; a name never at the end of a clause ("the Roman poet", "Nero
-    was") counts RUN_ON_SHARE. Ties go to longer names (more specific), then to the earlier
-    one."""
+    another: "… Code: `import httpx`" would name "Code"); a name scores by how well its
+    sentence matches the part (its own words; those it borrowed count BORROWED_SHARE), the
+    text's rank discounting it, so the best source's answer sentence leads; a name never
+    at the end of a clause ("the Roman poet", "Nero was") counts RUN_ON_SHARE. Ties go to
+    longer names (more specific), then to the earlier one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
     scores: dict[str, float] = {}

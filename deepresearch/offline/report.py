@@ -204,7 +204,7 @@ def _summary_picks(
     ``titles``: citation → title, or on a person, for a part pointing back to one, the
     first of ``referred``, one an earlier part's line cites first, its second); then more
     of the same source's, not ones an earlier part's summary line already ``shown``, nor
-    two that say the same, nor one ``reserved`` to open a later part's line."""
+    two that say the same, nor one ``reserved`` for a later part (listed under it)."""
     asked = asked | set(words(part))
     kind = answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on

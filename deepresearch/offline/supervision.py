@@ -98,7 +98,8 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     topic gathered it, links entries nobody has followed."""
     sources, titles = _digest_sources(inputs)
     parts = question_parts(inputs.question, titles)
-    cited = _cited_texts(inputs)
+    statements = _cited_statements(inputs)
+    cited = {n: " ".join(lines) for n, lines in statements.items()}
     gaps: list[_Gap] = []
     for i, part in enumerate(parts):
         if _answered(part, sources):
@@ -112,7 +113,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
         leads = bridge_entities(part, prose, titles, inputs.question, 1) if earlier else []
         if leads:
             gaps.append(_Gap(f"{missing}; sources name {leads[0]}"))
-        elif linked := _gap_link(parts[:i], _cited_statements(inputs), inputs):
+        elif linked := _gap_link(parts[:i], statements, inputs):
             follow = LinkFollow(titles=linked, words=sorted(part.own or part.terms))
             gaps.append(_Gap(f"{missing}; sources link {_quoted(linked)}", follow))
         else:
@@ -127,11 +128,6 @@ def _cited_statements(inputs: SupervisionInputs) -> dict[int, list[str]]:
         for n, statement in cited_lines(topic.compressed):
             texts.setdefault(n, []).append(statement)
     return texts
-
-
-def _cited_texts(inputs: SupervisionInputs) -> dict[int, str]:
-    """Each cited source's statements as one text, by citation."""
-    return {n: " ".join(lines) for n, lines in _cited_statements(inputs).items()}
 
 
 def _unfollowed(leads: list[str], inputs: SupervisionInputs) -> list[str]:

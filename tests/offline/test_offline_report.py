@@ -592,8 +592,8 @@ def test_a_part_whose_answer_is_shown_under_another_part_still_summarises_it() -
     key = md.split("## Key findings", 1)[1].split(f"### {WHO}", 1)[0]
     assert shared not in key  # shown once, under the part that ranks it first
     lines = summary_of(CIRCULATION, found).splitlines()
-    # it opens the line of the part it answers first ("who first described …"), rather
-    # than going on the line before, which opens with its own best finding
+    # listed under the part that ranks it first ("who first described …"), it opens that
+    # part's line and does not pad the line before, which opens with its own best finding
     who = next(x for x in lines if x.startswith("- **who"))
     assert who.split("** ", 1)[1].startswith(shared)
     assert not any(shared in x for x in lines if x.startswith("- **How"))
