@@ -381,12 +381,13 @@ def _summary_lines(
     parts: tuple[dict[str, list[FindingBrief]], dict[str, list[FindingBrief]]],
     titles: dict[int, str],
     referents: Referents,
-) -> list[str]:
+) -> tuple[list[str], FindingBrief | None]:
     """The executive summary's line per part of the ``question``: its answer findings
     (an opening pronoun glossed with its entry's name after another source's, see
-    ``referents``). ``parts``: the findings each line chooses from, and those the key
-    findings list under each part."""
+    ``referents``), and the finding the first line opens with. ``parts``: the findings
+    each line chooses from, and those the key findings list under each part."""
     lines: list[str] = []
+    opening: FindingBrief | None = None
     summarised: set[str] = set()
     earlier: set[int] = set()  # the sources earlier lines open with
     # ... and, for a part pointing back to a person ("he") when the lines before found
@@ -406,11 +407,12 @@ def _summary_lines(
         picks = _summary_picks(part, items, asked, summarised, room, titles, referred, later)
         summarised |= {f.content for f in picks}
         earlier |= {f.citations[0] for f in picks[:1] if f.citations}
+        opening = opening or next(iter(picks), None)
         answer = " ".join(_shown(picks, referents))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
         # "Tell me about the reef" is a request, not a question: no question mark.
         lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {answer}")
-    return lines
+    return lines, opening
 
 
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
@@ -425,17 +427,16 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
     referents = Referents(inputs.sources, inputs.findings)
     strong = sum(1 for f in shown if len(f.citations) > 1)
     lines = [f"# {inputs.question.strip()}", "", "## Executive summary", ""]
+    opening = shown[0] if shown else None  # what the conclusion says first
     if parts:
         titles = {s.citation: s.title for s in inputs.sources}
         summary_parts = _summary_parts(findings, parts, in_report)
-        lines += _summary_lines(inputs.question, (summary_parts, parts), titles, referents)
+        summary, first = _summary_lines(inputs.question, (summary_parts, parts), titles, referents)
+        lines += summary
+        opening = first or opening
     else:
         lines.append("The sources examined did not yield findings that answer the question.")
-    for gap in inputs.gaps:
-        if gap.startswith("No source found answers"):
-            # What was searched for it is for the gaps section; the summary says why.
-            said = _SEARCHES.sub("", gap.split(":", 1)[-1].strip())
-            lines.append(f"- Not answered: {escape_citation_markers(said.replace(' ()', ''))}")
+    lines += _not_answered(inputs.gaps)
     if parts:
         cited = len({n for f in shown for n in f.citations})
         lines += [
@@ -468,13 +469,26 @@ def synthesize(inputs: SynthesizeInputs) -> ReportDraft:
         f"{inputs.high_quality_count} of {inputs.source_count} sources were rated high quality."
     )
 
-    lines += ["", "## Conclusion", "", _conclusion(shown, strong, bool(conflicts))]
+    lead = opening and opening.model_copy(update={"content": referents.said(opening, None)})
+    lines += ["", "## Conclusion", "", _conclusion(lead, strong, bool(conflicts))]
     return ReportDraft(markdown="\n".join(lines) + "\n")
 
 
-def _conclusion(shown: list[FindingBrief], strong: int, conflicts: bool) -> str:
-    """The first finding shown, and what the cross-checking found (no more than it did)."""
-    if not shown:
+def _not_answered(gaps: list[str]) -> list[str]:
+    """The summary's line per part no source answers, saying why; what was searched for
+    it is for the gaps section."""
+    return [
+        f"- Not answered: {escape_citation_markers(said.replace(' ()', ''))}"
+        for gap in gaps
+        if gap.startswith("No source found answers")
+        for said in [_SEARCHES.sub("", gap.split(":", 1)[-1].strip())]
+    ]
+
+
+def _conclusion(lead: FindingBrief | None, strong: int, conflicts: bool) -> str:
+    """The summary's first answer (the first finding shown when it has none), and what
+    the cross-checking found (no more than it did)."""
+    if lead is None:
         return "More sources are needed before a conclusion can be drawn."
     if conflicts:
         checked = "Some figures differ between sources; see the conflicts above."
@@ -486,4 +500,4 @@ def _conclusion(shown: list[FindingBrief], strong: int, conflicts: bool) -> str:
         )
     else:
         checked = "No finding above was confirmed by a second source."
-    return f"In short: {_cited(shown[0])} {checked}"
+    return f"In short: {_cited(lead)} {checked}"

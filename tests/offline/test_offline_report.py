@@ -614,6 +614,8 @@ def test_a_part_pointing_back_is_summarised_from_the_entry_the_question_names() 
     md = report.synthesize(draft).markdown
     line = next(x for x in md.splitlines() if x.startswith("- **where"))
     assert line.split("** ", 1)[1].startswith("He (Ada Quill) trained in Addis Ababa")
+    # the conclusion opens with the summary's answer, not the first finding listed
+    assert "In short: He (Ada Quill) trained in Addis Ababa" in md.split("## Conclusion")[1]
 
 
 def test_a_part_answered_by_a_statement_shown_under_another_part_cites_the_copy_shown() -> None:
