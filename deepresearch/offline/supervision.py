@@ -50,8 +50,10 @@ PART_ANSWERED = 0.5  # share of a part's words one gathered statement must hold
 
 
 class _Cited(NamedTuple):
-    """A cited source as the compressed topics give it back: its title and statements."""
+    """A cited source as the compressed topics give it back: its citation, title and
+    statements."""
 
+    citation: int
     title: str
     statements: list[str]
 
@@ -65,7 +67,7 @@ def _digest_sources(inputs: SupervisionInputs) -> tuple[list[_Cited], list[str]]
         for line in topic.compressed.splitlines()
         if (m := _DIGEST_SOURCE.match(line.strip()))
     }
-    cited = [_Cited(titled.get(n, ""), said) for n, said in _cited_statements(inputs).items()]
+    cited = [_Cited(n, titled.get(n, ""), said) for n, said in _cited_statements(inputs).items()]
     return cited, list(titled.values())
 
 
@@ -98,7 +100,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
     topic gathered it, links entries nobody has followed."""
     sources, titles = _digest_sources(inputs)
     parts = question_parts(inputs.question, titles)
-    statements = _cited_statements(inputs)
+    statements = {s.citation: s.statements for s in sources}
     cited = {n: " ".join(lines) for n, lines in statements.items()}
     gaps: list[_Gap] = []
     for i, part in enumerate(parts):
@@ -107,7 +109,7 @@ def _part_gaps(inputs: SupervisionInputs) -> list[_Gap]:
                 gaps.append(gap)
             continue
         missing = f"no source answers '{part.text}' yet"
-        untitled = [_Cited("", s.statements) for s in sources]
+        untitled = [s._replace(title="") for s in sources]
         earlier = [s for s in untitled if any(_answered(p, [s]) for p in parts[:i])]
         prose = [prose_sentences(s.statements) for s in earlier]
         leads = bridge_entities(part, prose, titles, inputs.question, 1) if earlier else []
@@ -160,7 +162,7 @@ def _gap_link(
     leads: list[str] = []
     for part in earlier:
         for n, statements in cited.items():
-            if n in linking and _answered(part, [_Cited("", statements)]):
+            if n in linking and _answered(part, [_Cited(n, "", statements)]):
                 src = linking[n]
                 text = " ".join(statements)
                 leads += linked_entries(part, (src.title, text, src.links), inputs.question)
