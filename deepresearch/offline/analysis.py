@@ -351,7 +351,8 @@ def _unanswered(
             reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
-            reason = reason or untied_description(cased.text, behind, texts)
+            before = names_cased(parts[i - 1].text, titles.values()) if i else None
+            reason = reason or untied_description(cased.text, behind, texts, before)
             reason = reason or unstated_relation(
                 cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
             )

@@ -51,6 +51,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
 from deepresearch.text import (
     ARTICLES,
+    STOPWORDS,
     TITLE_QUALIFIER,
     keywords,
     sentences,
@@ -458,10 +459,13 @@ _NAME_ADJECTIVE = re.compile(rf"\b{NAME_ADJECTIVE}\s+[a-z][a-z'\-]+")
 
 def _described(text: str, own: set[str]) -> list[set[str]]:
     """The roots in ``own`` of each thing ``text`` names by a name's adjective and a noun
-    ("the Roman emperors": roman, emperor)."""
+    ("the Roman emperors": roman, emperor); not a name and the verb after it ("why did the
+    Titanic sink")."""
+    verbs = _do_verbs(text)
     return [
         {w for w in own if says_any({w}, text_roots(m.group()))}
         for m in _NAME_ADJECTIVE.finditer(_readable(text))
+        if word_root(m.group().split()[-1].lower()) not in verbs
     ]
 
 
@@ -474,7 +478,7 @@ def _titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]
     roots = text_roots(_readable(text))
     # "in which constellation does it lie": the word after "does it" is the part's verb,
     # not a thing the entry *Lie* is on
-    verbs = {word_root(m["verb"].lower()) for m in _DO_VERB.finditer(text)}
+    verbs = _do_verbs(text)
     out: set[str] = set()
     for title in titles:
         title_roots = _title_roots(title)
@@ -487,6 +491,24 @@ _DO_VERB = re.compile(
     r"\b(?:do|does|did)\s+(?:it|he|she|they|we|you|i)\s+(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
+# "did the Titanic sink": after "do" and a name, the lower-case word the clause ends with
+# (or that a function word follows: "sink in 1912") is the verb; one a content word
+# follows is the name's noun ("did the Roman emperors persecute Christians").
+_DO_NAME_VERB = re.compile(
+    r"\b(?i:do|does|did)\s+(?:(?i:the|a|an)\s+)?(?:[A-Z][\w'’.-]*\s+)+(?P<verb>[a-z]+)\b"
+    r"(?P<after>\s*[^\W\d_]*)"
+)
+
+
+def _do_verbs(text: str) -> set[str]:
+    """The roots of the verbs a question's "do" asks with: after a pronoun ("in which
+    constellation does it lie") or after a name (see ``_DO_NAME_VERB``)."""
+    verbs = {word_root(m["verb"].lower()) for m in _DO_VERB.finditer(text)}
+    for m in _DO_NAME_VERB.finditer(text):
+        after = m["after"].strip().lower()
+        if not after or after in STOPWORDS:
+            verbs.add(word_root(m["verb"]))
+    return verbs
 
 
 def _speaks_of_both(

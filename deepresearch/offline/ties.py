@@ -14,24 +14,29 @@ asked and comes from a source tied to a name the clause gives:
 - a source that the entry on that name names, by its title or by an adjective made
   from it ("Sonja Henie was a Norwegian figure skater" names *Norway*).
 
-Only parts asking "what/who/which is the <attribute> [and <attribute>] of the <thing>"
+Parts asking "what/who/which is the <attribute> [and <attribute>] of the <thing>"
 followed by a clause that gives a name, after a relative word ("the country where Sonja
 Henie was born") or at once ("the country Sonja Henie was from"), are checked: a thing
 described without a name ("the dictator assassinated in 44 BC") has no name to tie it
-to, and other askings ("where does the river that …") hold their attribute in a verb.
+to. So are parts asking in a verb of "the <thing> of <Name>" ("where was the composer of
+The Magic Flute born"), and a part pointing back to such a thing ("at what age did he
+die"): there an attribute is said in other words as often as in the part's ("where did
+he come from": "a Dutch painter from Brabant"), so such a part is left to the other
+checks unless a finding states it, and one that does comes from a source tied to none of
+the names (*Claude Debussy*'s "born in Saint-Germain-en-Laye" for Mozart's birthplace).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from deepresearch.offline.asking import without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
-from deepresearch.text import keywords, sentences
+from deepresearch.text import ARTICLES, keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"
 _DESCRIBED_ATTRIBUTE = re.compile(
@@ -42,15 +47,30 @@ _DESCRIBED_ATTRIBUTE = re.compile(
     r"[^?]+|[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*\s+[a-z][^?]*))\W*$"
 )
 
+# "where was the composer of The Magic Flute born": the name right after "of", the
+# attribute in the words after it
+_NAMED_THING_VERB = re.compile(
+    r"^\W*(?:(?i:where|when|how|why)|(?i:in|at|on|from|for|by|to|with)\s+(?i:what|which)\s+"
+    r"[a-z]+)\s+(?i:is|was|are|were|did|does|do)\s+the\s+(?P<noun>[a-z][\w\-]*)\s+of\s+"
+    r"(?P<clause>(?:[Tt]he\s+)?[A-Z][\w'’\-]*(?:\s+(?:(?:of|the|and)\s+)*[A-Z][\w'’\-]*)*)"
+    r"\s+(?P<attributes>[a-z][^?]*?)\W*$"
+)
+# A part pointing back to a thing just described ("at what age did he die").
+_POINTS_BACK = re.compile(r"\b(?i:he|she|him|his|her|it|its|they|them|their)\b")
+
 
 @dataclass(frozen=True)
 class DescribedAttribute:
     """What a part asks: the roots of its ``attributes`` of a thing (its ``noun``) that a
-    clause gives by ``names``."""
+    clause gives by ``names``; ``in_verb`` when they are asked in a verb or of a thing
+    pointed back to (see the module's description)."""
 
     attributes: frozenset[str]
     noun: str
     names: tuple[str, ...]
+    in_verb: bool = False
+    asked_words: tuple[str, ...] = ()  # the attributes' words as the part gives them
+    clause: str = ""  # the words that describe the thing
 
 
 def described_attribute(part: str) -> DescribedAttribute | None:
@@ -58,39 +78,71 @@ def described_attribute(part: str) -> DescribedAttribute | None:
     it asks something else (see the module's description)."""
     # "what was the name of the periodical in which …" asks for the periodical itself
     m = _DESCRIBED_ATTRIBUTE.match(without_name_of(part.strip()))
+    in_verb = m is None
+    m = m or _NAMED_THING_VERB.match(part.strip())
     if m is None:
         return None
-    names = tuple(entities(m["clause"]))
-    attributes = frozenset(text_roots(" ".join(keywords(m["attributes"]))))
+    # a name opening the clause reads as one only in the part ("of Hamlet born")
+    names = tuple(n for n in entities(m.string) if n in m["clause"]) if in_verb else ()
+    names = names or tuple(entities(m["clause"]))
+    said = tuple(keywords(m["attributes"]))
+    attributes = frozenset(text_roots(" ".join(said)))
     if not names or not attributes:
         return None
-    return DescribedAttribute(attributes, m["noun"].lower(), names)
+    return DescribedAttribute(attributes, m["noun"].lower(), names, in_verb, said, m["clause"])
+
+
+def _asked(part: str, before: str | None) -> DescribedAttribute | None:
+    """What ``part`` asks of a thing described through a name: itself, or, when it points
+    back to the thing the part ``before`` it describes, its own words of that thing."""
+    if (asked := described_attribute(part)) is not None:
+        return asked
+    if before is None or not _POINTS_BACK.search(part):
+        return None
+    described = described_attribute(before)
+    said = tuple(keywords(part))
+    attributes = frozenset(text_roots(" ".join(said)))
+    if described is None or not attributes:
+        return None
+    return replace(described, attributes=attributes, in_verb=True, asked_words=said)
 
 
 def untied_description(
-    part: str, findings: Sequence[tuple[Sequence[str], str]], texts: Mapping[str, str]
+    part: str,
+    findings: Sequence[tuple[Sequence[str], str]],
+    texts: Mapping[str, str],
+    before: str | None = None,
 ) -> str | None:
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
     asking for an attribute of a thing it describes through a name do not answer it, or
     None when they may or the part asks something else. ``texts``: each gathered
-    source's title → its text."""
-    asked = described_attribute(part)
+    source's title → its text; ``before``: the part before it, when the part points back
+    to what that one describes."""
+    asked = _asked(part, before)
     if asked is None:
         return None
+    # a name of several capitalised words is read whole where a source is titled by it
+    # ("The Sound and the Fury", which capitals alone read as two names)
+    asked = replace(asked, names=_titled_in(asked.clause, texts) or asked.names)
     # each name's words, and the sentences of the entries on it (read once)
     entries = {
-        name: [_sentence_tokens(texts[t]) for t in texts if name_words(t) == name_words(name)]
+        name: [_sentence_tokens(texts[t]) for t in texts if _as_name(t) == _as_name(name)]
         for name in asked.names
     }
-    for titles, text in findings:
-        if says_any(set(asked.attributes), text_roots(text)) and any(
-            _tied(title, entries, texts) for title in titles
-        ):
-            return None
+    stating = [t for t, text in findings if says_any(set(asked.attributes), text_roots(text))]
+    if asked.in_verb and not stating:
+        # said in other words, perhaps: a finding from a tied source may say it
+        stating = [titles for titles, _ in findings]
+    if any(_tied(title, entries, texts) for titles in stating for title in titles):
+        return None
+    if asked.in_verb:
+        what = " or ".join(f"'{w}'" for w in asked.asked_words)
+    else:
+        what = f"the {asked.noun}'s {' and '.join(sorted(asked.attributes))}"
     return (
         f"no finding drawn for it comes from a source tied to {' or '.join(asked.names)}: "
-        f"none states the {asked.noun}'s {' and '.join(sorted(asked.attributes))} of a "
-        f"source that names {asked.names[0]} or that the entry on it names"
+        f"none states {what} of a source that names {asked.names[0]} or that the entry "
+        "on it names"
     )
 
 
@@ -102,12 +154,38 @@ def _tied(
     on one (see the module's description)."""
     own = _sentence_tokens(texts.get(title, ""))
     for name, lines in entries.items():
-        words = name_words(name)
-        if name_words(title)[: len(words)] == words or any(mentions_name(t, words) for t in own):
+        words = _as_name(name)
+        if _as_name(title)[: len(words)] == words or any(mentions_name(t, words) for t in own):
             return True
         if any(_names_source(entry, title) for entry in lines):
             return True
     return False
+
+
+def _titled_in(clause: str, titles: Iterable[str]) -> tuple[str, ...]:
+    """The ``titles`` the ``clause`` gives whole, capitalised, none inside a longer one."""
+    tokens = TOKEN.findall(clause)
+    lowered = [t.lower() for t in tokens]
+    found: list[str] = []
+    for title in sorted(titles, key=lambda t: -len(_as_name(t))):
+        words = _as_name(title)
+        for at in range(len(lowered) - len(words) + 1):
+            given = lowered[at : at + len(words)] == words and tokens[at][:1].isupper()
+            if given and not any(_inside(words, _as_name(f)) for f in found):
+                found.append(title)
+                break
+    return tuple(found)
+
+
+def _inside(words: list[str], longer: list[str]) -> bool:
+    return any(longer[i : i + len(words)] == words for i in range(len(longer) - len(words) + 1))
+
+
+def _as_name(title: str) -> list[str]:
+    """A title's words as a name (see ``name_words``), without a leading article: the
+    name *The Magic Flute* is "Magic Flute" in a question's clause."""
+    words = name_words(title)
+    return words[1:] if len(words) > 1 and words[0] in ARTICLES else words
 
 
 def _sentence_tokens(text: str) -> list[list[str]]:

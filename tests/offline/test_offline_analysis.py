@@ -656,6 +656,26 @@ def test_an_attribute_of_a_described_thing_from_an_untied_source_is_a_gap() -> N
     assert any("Oslo" in f.content for f in tied.findings)
 
 
+def test_a_part_pointing_back_to_a_described_thing_needs_a_tied_source() -> None:
+    # "he" is the composer of The Magic Flute: a cellist's age is no answer
+    flute = "The Magic Flute is an opera in two acts by Wolfgang Amadeus Mozart."
+    casals = "Pablo Casals was a Catalan cellist. He died at the age of 96 in Puerto Rico."
+    mozart = "Wolfgang Amadeus Mozart was born in Salzburg. He died at the age of 35."
+    question = "Where was the composer of The Magic Flute born, and at what age did he die?"
+
+    def gaps(*texts: tuple[str, str]) -> dict[str, str]:
+        found = [
+            SourceText(id=f"s{n}", citation=n, title=t, url=f"https://example.org/{n}", text=x)
+            for n, (t, x) in enumerate(texts, 1)
+        ]
+        out = analysis.analyze(AnalyzeInputs(question=question, sources=found))
+        return {g.description.rsplit(": ", 1)[-1]: g.reason for g in out.gaps}
+
+    untied = gaps(("The Magic Flute", flute), ("Pablo Casals", casals))
+    assert "Magic Flute" in untied["at what age did he die"]
+    assert not gaps(("The Magic Flute", flute), ("Wolfgang Amadeus Mozart", mozart))
+
+
 def test_a_question_asking_four_things_keeps_every_parts_findings() -> None:
     # Four parts, four sources each with four different statements answering its part:
     # no cap across parts cuts one part's answer to make room for another's.

@@ -211,6 +211,15 @@ def test_the_verb_after_does_it_is_no_thing_found_apart() -> None:
     assert reason is not None and "apart" in reason
 
 
+def test_the_verb_after_do_and_a_name_is_no_thing_the_name_describes() -> None:
+    # "why did the Titanic sink": "sink" is the verb, not a sink the Titanic describes
+    # ("the Roman emperors"), so a sentence stating the ship and its sinking states both
+    question = "Why did the Titanic sink, and how many people died?"
+    sank = "Sinking of the Titanic RMS Titanic sank in the North Atlantic Ocean in 1912."
+    titles = ["Sinking of the Titanic", "Sink", "Titan (moon)"]
+    assert unanswered_reason(part(question, 0), [sank], [sank], titles) is None
+
+
 def test_the_entry_on_a_thing_named_speaks_of_it_in_every_sentence() -> None:
     # *Harsha* calls him Harshavardhana: its "younger brother" line still speaks of Harsha.
     question = "Who was Harsha's elder brother?"

@@ -4,7 +4,7 @@ by a finding from a source tied to that name."""
 from __future__ import annotations
 
 from deepresearch.offline.coverage import text_roots
-from deepresearch.offline.ties import DescribedAttribute, described_attribute
+from deepresearch.offline.ties import described_attribute
 from deepresearch.offline.ties import untied_description as untied
 
 HENIE = "Sonja Henie was a Norwegian figure skater and film star. She won three Olympic titles."
@@ -16,8 +16,12 @@ JORDAN = "Jordan is a country in West Asia. Amman is the country's capital."
 
 def test_the_attributes_and_the_names_of_the_described_thing_are_read() -> None:
     asked = "What is the capital and population of the country Sonja Henie was from?"
-    assert described_attribute(asked) == DescribedAttribute(
-        frozenset(text_roots("capital population")), "country", ("Sonja Henie",)
+    read = described_attribute(asked)
+    assert read is not None and not read.in_verb
+    assert (read.attributes, read.noun, read.names) == (
+        frozenset(text_roots("capital population")),
+        "country",
+        ("Sonja Henie",),
     )
     where = described_attribute("What is the capital of the country where Petra lies")
     assert where is not None and where.names == ("Petra",) and where.noun == "country"
@@ -69,3 +73,60 @@ def test_a_name_only_beginning_the_same_letters_is_no_adjective_of_it() -> None:
     texts = {"Sonja Henie": "Sonja Henie skated in Norfolk.", "Norway": NORWAY}
     findings = [(["Norway"], "Its capital and largest city is Oslo.")]
     assert untied("What is the capital of the country Sonja Henie was from", findings, texts)
+
+
+FLUTE = "The Magic Flute is an opera in two acts by Wolfgang Amadeus Mozart."
+MOZART = "Wolfgang Amadeus Mozart was a Classical composer. He died in Vienna in 1791."
+DEBUSSY = "Claude Debussy was a French composer, born in Saint-Germain-en-Laye."
+CASALS = "Pablo Casals was a Catalan cellist and composer. He lived to the age of 96."
+
+
+def test_an_attribute_asked_in_a_verb_of_a_thing_named_after_of_is_read() -> None:
+    asked = described_attribute("Where was the composer of The Magic Flute born")
+    assert asked is not None and asked.in_verb
+    assert asked.names == ("Magic Flute",) and asked.attributes == frozenset(text_roots("born"))
+    # a name opening the clause is read as one there ("of Hamlet born")
+    hamlet = described_attribute("When was the author of Hamlet born")
+    assert hamlet is not None and hamlet.names == ("Hamlet",)
+
+
+def test_a_finding_stating_the_verb_from_a_source_tied_to_no_name_does_not_answer() -> None:
+    texts = {"The Magic Flute": FLUTE, "Claude Debussy": DEBUSSY, "Wolfgang Amadeus Mozart": MOZART}
+    asked = "Where was the composer of The Magic Flute born"
+    untied_only = [(["The Magic Flute"], FLUTE), (["Claude Debussy"], DEBUSSY)]
+    reason = untied(asked, untied_only, texts)
+    assert reason is not None and "'born'" in reason and "Magic Flute" in reason
+    # stated by the entry the opera's entry names, it may answer
+    mozart = "Wolfgang Amadeus Mozart was born in Salzburg."
+    assert untied(asked, [(["Wolfgang Amadeus Mozart"], mozart)], texts) is None
+
+
+def test_a_verb_no_finding_states_is_left_to_findings_from_a_tied_source() -> None:
+    # "come from" is answered in other words ("a Dutch painter from Brabant")
+    texts = {"The Magic Flute": FLUTE, "Wolfgang Amadeus Mozart": MOZART, "Pablo Casals": CASALS}
+    asked = "Where did the composer of The Magic Flute come from"
+    assert untied(asked, [(["Wolfgang Amadeus Mozart"], MOZART)], texts) is None
+    assert untied(asked, [(["Pablo Casals"], CASALS)], texts)
+
+
+def test_a_part_pointing_back_to_the_thing_described_needs_a_tied_source() -> None:
+    texts = {"The Magic Flute": FLUTE, "Wolfgang Amadeus Mozart": MOZART, "Pablo Casals": CASALS}
+    before = "Where was the composer of The Magic Flute born"
+    asked = "at what age did he die"
+    reason = untied(asked, [(["Pablo Casals"], CASALS)], texts, before)
+    assert reason is not None and "'age' or 'die'" in reason
+    assert untied(asked, [(["Wolfgang Amadeus Mozart"], MOZART)], texts, before) is None
+    # without the description before it, the part is not this check's
+    assert untied(asked, [(["Pablo Casals"], CASALS)], texts, "Who was Mozart") is None
+
+
+def test_a_title_the_clause_gives_whole_is_one_name() -> None:
+    # capitals alone read "The Sound and the Fury" as two names, "Sound" and "Fury"
+    novel = "The Sound and the Fury is a novel by the American author William Faulkner."
+    faulkner = "Winner of the 1949 Nobel Prize in Literature, Faulkner was an American writer."
+    texts = {"The Sound and the Fury": novel, "William Faulkner": faulkner, "Nobel Prize": ""}
+    asked = "In what year did the writer of The Sound and the Fury win the Nobel Prize"
+    assert untied(asked, [(["William Faulkner"], faulkner)], texts) is None
+    nobel = "The Nobel Prize was first awarded in 1901."
+    reason = untied(asked, [(["Nobel Prize"], nobel)], {**texts, "Nobel Prize": nobel})
+    assert reason is not None and "The Sound and the Fury" in reason
