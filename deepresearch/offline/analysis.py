@@ -173,7 +173,7 @@ def _topical(
     out: dict[int, list[SourceText]] = {}
     for i, part in enumerate(parts):
         topic = topic_roots(part, titles)
-        names = [] if topic else borrowed_names(part, parts[:i])
+        names = [] if topic else borrowed_names(part, parts[:i], titles)
         if not topic and not names:
             out[i] = sources
             continue

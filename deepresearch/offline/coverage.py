@@ -270,23 +270,31 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
     return _titled_roots(part.text, asked, titles) | (named & asked)
 
 
-def borrowed_names(part: Part, earlier: Sequence[Part]) -> list[set[str]]:
+def borrowed_names(
+    part: Part, earlier: Sequence[Part], titles: Sequence[str] = ()
+) -> list[set[str]]:
     """For a short part that asks with the words of an earlier one without pointing back
     ("who won" after "When was the Battle of Hastings", asking for the battle's winner),
     the roots of each name the ``earlier`` parts give that it borrowed whole: a source
     that answers it states one of them (*William the Conqueror* says "Battle of
-    Hastings", *Battle of Vienna* only "battle"). Empty for any other part.
+    Hastings", *Battle of Vienna* only "battle"). Without such a name, each word it
+    borrowed that a gathered source is titled (``titles``): "in what year" after "who
+    discovered penicillin" asks of penicillin, which *Gregorian calendar*'s years do not
+    speak of. Empty for any other part.
 
     Args:
         part: the question part.
         earlier: the parts before it.
+        titles: the titles of the sources gathered.
     """
     own = _own_roots(part)
     borrowed = text_roots(" ".join(part.terms - part.own))
     if part.refers_back or not own or len(own) > TOPIC_WORDS or not borrowed:
         return []
     names = (text_roots(name) for p in earlier for name in _names(p.text))
-    return [n for n in names if n and n <= borrowed]
+    given = [n for n in names if n and n <= borrowed]
+    titled = _titled_roots(" ".join(part.terms - part.own), borrowed, titles)
+    return given or [{r} for r in sorted(titled)]
 
 
 def says_all(wanted: set[str], roots: set[str]) -> bool:

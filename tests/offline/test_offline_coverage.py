@@ -424,6 +424,15 @@ def test_a_short_part_borrowing_an_earlier_name_asks_about_that_name() -> None:
     assert borrowed_names(climbed, [tall]) == []
 
 
+def test_a_short_part_borrowing_no_name_asks_about_the_words_sources_are_titled() -> None:
+    # "in what year" asks of penicillin, a gathered source's title; *Gregorian calendar*'s
+    # years do not speak of it
+    who, year = question_parts("Who discovered penicillin and in what year?")
+    titles = ["Penicillin", "Alexander Fleming", "Gregorian calendar", "Year"]
+    assert borrowed_names(year, [who], titles) == [text_roots("penicillin")]
+    assert borrowed_names(year, [who]) == []
+
+
 def test_a_part_asking_when_is_answered_only_by_findings_giving_a_time() -> None:
     """ "when did geologists come to accept it" answered by statements about the theory
     that give no time is not answered; a year, "every 75 years" or a century answers."""
