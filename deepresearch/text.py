@@ -321,6 +321,13 @@ def word_root(term: str) -> str:
     nouns match their question words."""
     root = _INFLECTION.sub("", term)
     root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
+    if (
+        len(term) > 3
+        and len(root) < 3
+        and term.endswith(("ed", "es"))
+        and term[:-1] not in STOPWORDS
+    ):
+        return term[:-1]  # "died", "dies" → "die"; "used" → "use"; not "shed" → "she"
     return root if len(root) >= 3 else term
 
 

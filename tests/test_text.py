@@ -17,6 +17,7 @@ from deepresearch.text import (
     sub_citations,
     term_set,
     title_phrases,
+    word_root,
 )
 
 
@@ -161,3 +162,17 @@ def test_never_is_a_negation_as_not_is() -> None:
         "seem",
         "run",
     ]
+
+
+def test_a_words_root_drops_its_inflection() -> None:
+    assert [word_root(w) for w in ("ended", "founder", "originated")] == [
+        "end",
+        "found",
+        "originat",
+    ]
+    # a verb ending in "e" keeps it when the ending would leave too little: "died" is
+    # "die", so "when did he die" is answered by "he died in 1616"
+    assert word_root("died") == word_root("dies") == word_root("die") == "die"
+    assert word_root("tied") == "tie"
+    # short words, and a form that would read as a function word, stay as written
+    assert [word_root(w) for w in ("bed", "red", "led", "shed")] == ["bed", "red", "led", "shed"]

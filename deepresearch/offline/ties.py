@@ -20,10 +20,13 @@ Henie was born") or at once ("the country Sonja Henie was from"), are checked: a
 described without a name ("the dictator assassinated in 44 BC") has no name to tie it
 to. So are parts asking in a verb of "the <thing> of <Name>" ("where was the composer of
 The Magic Flute born"), and a part pointing back to such a thing ("at what age did he
-die"): there an attribute is said in other words as often as in the part's ("where did
-he come from": "a Dutch painter from Brabant"), so such a part is left to the other
-checks unless a finding states it, and one that does comes from a source tied to none of
-the names (*Claude Debussy*'s "born in Saint-Germain-en-Laye" for Mozart's birthplace).
+die"): there an attribute is said in other words as often as in the part's ("what
+instrument did he play": "a virtuoso violinist"), so such a part needs a finding from a
+tied source, and, when some finding states the attribute, one from a tied source that
+does (*Claude Debussy*'s "born in Saint-Germain-en-Laye" is no answer for Mozart's
+birthplace); one asking when the verb happened always needs the latter: any time the
+tied entry gives may be another event's. A place is said with other verbs too often to
+ask the same ("where does he work now": "a professor at the University of Oxford").
 """
 
 from __future__ import annotations
@@ -32,11 +35,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from deepresearch.offline.asking import without_name_of
+from deepresearch.offline.asking import asks_when, without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
-from deepresearch.text import ARTICLES, keywords, sentences
+from deepresearch.text import ARTICLES, TITLE_QUALIFIER, keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"
 _DESCRIBED_ATTRIBUTE = re.compile(
@@ -47,11 +50,11 @@ _DESCRIBED_ATTRIBUTE = re.compile(
     r"[^?]+|[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*\s+[a-z][^?]*))\W*$"
 )
 
-# "where was the composer of The Magic Flute born": the name right after "of", the
-# attribute in the words after it
+# "where was the composer of The Magic Flute born", "what language did the founder of
+# Buddhism speak": the name right after "of", the attribute in the words after it
 _NAMED_THING_VERB = re.compile(
-    r"^\W*(?:(?i:where|when|how|why)|(?i:in|at|on|from|for|by|to|with)\s+(?i:what|which)\s+"
-    r"[a-z]+)\s+(?i:is|was|are|were|did|does|do)\s+the\s+(?P<noun>[a-z][\w\-]*)\s+of\s+"
+    r"^\W*(?:(?i:where|when|how|why)|(?:(?i:in|at|on|from|for|by|to|with)\s+)?(?i:what|which)"
+    r"\s+[a-z]+)\s+(?i:is|was|are|were|did|does|do)\s+the\s+(?P<noun>[a-z][\w\-]*)\s+of\s+"
     r"(?P<clause>(?:[Tt]he\s+)?[A-Z][\w'’\-]*(?:\s+(?:(?:of|the|and)\s+)*[A-Z][\w'’\-]*)*)"
     r"\s+(?P<attributes>[a-z][^?]*?)\W*$"
 )
@@ -130,8 +133,9 @@ def untied_description(
         for name in asked.names
     }
     stating = [t for t, text in findings if says_any(set(asked.attributes), text_roots(text))]
-    if asked.in_verb and not stating:
-        # said in other words, perhaps: a finding from a tied source may say it
+    if asked.in_verb and not stating and not asks_when(part):
+        # said in other words, perhaps: a finding from a tied source may say it; not a time
+        # ("when did the author of Don Quixote die": "published in 1605" is another event's)
         stating = [titles for titles, _ in findings]
     if any(_tied(title, entries, texts) for titles in stating for title in titles):
         return None
@@ -172,7 +176,7 @@ def _titled_in(clause: str, titles: Iterable[str]) -> tuple[str, ...]:
         for at in range(len(lowered) - len(words) + 1):
             given = lowered[at : at + len(words)] == words and tokens[at][:1].isupper()
             if given and not any(_inside(words, _as_name(f)) for f in found):
-                found.append(title)
+                found.append(TITLE_QUALIFIER.sub("", title).strip())  # "Guernica (Picasso)"
                 break
     return tuple(found)
 

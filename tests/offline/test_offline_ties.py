@@ -130,3 +130,33 @@ def test_a_title_the_clause_gives_whole_is_one_name() -> None:
     nobel = "The Nobel Prize was first awarded in 1901."
     reason = untied(asked, [(["Nobel Prize"], nobel)], {**texts, "Nobel Prize": nobel})
     assert reason is not None and "The Sound and the Fury" in reason
+
+
+def test_what_kind_of_thing_is_asked_in_a_verb_of_a_thing_named_after_of() -> None:
+    asked = described_attribute("What language did the founder of Buddhism speak")
+    assert asked is not None and asked.in_verb and asked.names == ("Buddhism",)
+    assert asked.attributes == frozenset(text_roots("speak"))
+
+
+def test_a_time_of_another_event_does_not_answer_when_the_verb_happened() -> None:
+    # *Don Quixote* is tied, but "published in 1605" is no time of its author's death
+    novel = "Don Quixote is a novel by Miguel de Cervantes, published in 1605 and 1615."
+    texts = {"Don Quixote": novel, "Miguel de Cervantes": "Miguel de Cervantes died in 1616."}
+    asked = "When did the author of Don Quixote die"
+    reason = untied(asked, [(["Don Quixote"], novel)], texts)
+    assert reason is not None and "'die'" in reason
+    died = "Miguel de Cervantes died in 1616."
+    assert untied(asked, [(["Miguel de Cervantes"], died)], texts) is None
+
+
+def test_a_title_read_as_the_name_is_given_without_its_qualifier() -> None:
+    picasso = "Pablo Picasso was a Spanish painter. Among his works is Guernica (1937)."
+    texts = {
+        "Guernica (Picasso)": "Guernica is a painting by Pablo Picasso.",
+        "Pablo Picasso": picasso,
+    }
+    asked = "When did the painter of Guernica die"
+    reason = untied(asked, [(["Pablo Picasso"], picasso)], texts)
+    assert reason is not None and "tied to Guernica:" in reason
+    died = "Picasso died in Mougins in 1973."
+    assert untied(asked, [(["Pablo Picasso"], died)], texts) is None
