@@ -30,7 +30,7 @@ _THAT_CLAUSE_NEXT = re.compile(
 # A dash or a colon between two clauses of one piece, and the pronouns that can point
 # across it to a thing named before it.
 _ASIDE = re.compile(r"\s[-–—]\s|:\s")
-_PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
+PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
 _DEMONSTRATIVES = frozenset(["this", "that", "these", "those"])
 _THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
 
@@ -44,7 +44,7 @@ def pointing_words(piece: str) -> set[str]:
         _opens_clause(tokens, n) for n, w in enumerate(tokens) if w == "that"
     ):
         said.discard("that")
-    return said - _named_within(piece, _PRONOUNS)
+    return said - _named_within(piece, PRONOUNS)
 
 
 def pointing_before(piece: str) -> set[str]:

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from deepresearch.offline.asking import asks_when, without_name_of
+from deepresearch.offline.asking import PRONOUNS, asks_when, without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
@@ -59,7 +59,7 @@ _NAMED_THING_VERB = re.compile(
     r"\s+(?P<attributes>[a-z][^?]*?)\W*$"
 )
 # A part pointing back to a thing just described ("at what age did he die").
-_POINTS_BACK = re.compile(r"\b(?i:he|she|him|his|her|it|its|they|them|their)\b")
+_POINTS_BACK = re.compile(rf"\b(?i:{'|'.join(sorted(PRONOUNS))})\b")
 
 
 @dataclass(frozen=True)
