@@ -21,6 +21,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.referred import hangs_on_unanswered, unconnected_answer
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
     unmeasured,
@@ -129,7 +130,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
-    unanswered = _unanswered(parts, chosen, sources, units)
+    unanswered = _unanswered(parts, chosen, sources, units, inputs)
     # Best first within each part. No cap across parts: each part is bounded by its
     # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(
@@ -326,16 +327,23 @@ def _unanswered(
     chosen: list[Candidate],
     sources: list[SourceText],
     units: dict[str, list[str]],
+    inputs: AnalyzeInputs,
 ) -> dict[int, str]:
     """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
-    each part that drew findings which only share a word with it."""
+    each part that drew findings which only share a word with it. ``inputs``: the parts
+    earlier iterations' findings answer, and those findings."""
     titles = {s.id: s.title for s in sources}
+    # a source by its title and by the document it is part of (a passage of a file)
+    where = {s.id: {s.title, s.document} for s in sources}
     gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
     texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
     out: dict[int, str] = {}
     unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
+    previous: list[tuple[set[str], str]] = []  # the answered part before's findings
     for i, part in enumerate(parts):
         mine = [c for c in chosen if c.part == i]
+        behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
+        found = [set().union(*(where[s] for s in {c.source_id, *c.supporters})) for c in mine]
         if mine:
             ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
@@ -343,9 +351,6 @@ def _unanswered(
             reason = unanswered_reason(
                 part, said, statements, list(titles.values()), gathered, parts[:i]
             )
-            behind = [
-                ([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine
-            ]
             # "where is charles baudelaire buried": the checks below read names by capitals
             cased = replace(part, text=names_cased(part.text, titles.values()))
             reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
@@ -356,15 +361,37 @@ def _unanswered(
             reason = reason or unstated_relation(
                 cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
             )
-            # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
-            asked = text_roots(part.query) if part.refers_back and unknown else set()
-            hung = [w for r, w in unknown.items() if r in asked]
-            if reason is None and hung:
-                reason = f"it refers to {' '.join(hung)!r}, which no source found speaks of"
+            if i:  # the part before's answer: this iteration's findings and earlier ones'
+                previous += [
+                    (set(w), t) for p, w, t in inputs.earlier_answers if p == parts[i - 1].text
+                ]
+            answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
+            reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
+            if reason is None and i and part.refers_back:
+                reason = unconnected_answer(
+                    part.text, parts[i - 1].text, found, previous, titles.values()
+                )
             if reason is not None:
                 out[i] = reason
+        previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]
         unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
+
+
+def _unanswered_referent(
+    parts: list[Part], before_answered: bool, unknown: dict[str, str]
+) -> str | None:
+    """Why the last of ``parts``, pointing back, is not answered: what it points back to
+    was found nowhere, or is what the part before it asks for and that part was not
+    answered, in this iteration or an earlier one (``before_answered``)."""
+    part = parts[-1]
+    if len(parts) < 2 or not part.refers_back:
+        return None
+    # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
+    asked = text_roots(part.query) if unknown else set()
+    if hung := [w for r, w in unknown.items() if r in asked]:
+        return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
+    return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:

@@ -18,6 +18,7 @@ from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
 from deepresearch.text import words
 
+_COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
 # the question's verb (not "how he died", "how a steam engine works").
 _ASKS_NUMBER = re.compile(
@@ -94,7 +95,9 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
             for i, t in enumerate(tokens)
         )
         doer = asked_doer(part) if kind == "doer" else None
-        return named and (doer is None or says_any(text_roots(" ".join(doer)), text_roots(text)))
+        # a compound's last word is what it does: "co-founded" says "founded"
+        said = text_roots(text) | text_roots(" ".join(_COMPOUND_HEAD.findall(text)))
+        return named and (doer is None or says_any(text_roots(" ".join(doer)), said))
     return any(
         _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
     )

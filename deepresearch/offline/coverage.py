@@ -297,6 +297,22 @@ def borrowed_names(
     return given or [{r} for r in sorted(titled)]
 
 
+# A number labelling the thing a part asks about picks it out ("which element has the
+# atomic number 1", "the first perfect 10"): sources none of which states it speak of
+# another. Only a number written after a lower-case word that names the label, and in
+# digits alone ("8-core", "1960s" may be written otherwise); a year that dates a thing
+# ("a 1781 book", "in 1998") may go unsaid by the entry on the thing.
+_LABEL_NUMBER = re.compile(r"\b(?P<label>[a-z]+)\s+(?P<number>\d+)(?![\w\-]|[.,]\d)")
+
+
+def _unstated_numbers(text: str, statements: Sequence[str]) -> list[str]:
+    """The numbers labelling what ``text`` asks about that none of the ``statements``
+    states."""
+    given = [m["number"] for m in _LABEL_NUMBER.finditer(text) if m["label"] not in STOPWORDS]
+    said = {n for s in statements for n in re.findall(r"\d+", s.replace(",", ""))}  # "1,000"
+    return [n for n in dict.fromkeys(given) if n not in said]
+
+
 def says_all(wanted: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold every one of the ``wanted`` roots, each
     as the same word (see ``_same``)."""
@@ -307,7 +323,8 @@ def _unnamed(
     part: Part, said: set[str], statements: list[str], gathered: Sequence[str]
 ) -> str | None:
     """Why the sources behind a part's findings (their roots: ``said``; their texts:
-    ``statements``) do not name what it names, or None when they may."""
+    ``statements``) do not name what it names, or state a number labelling it, or None
+    when they may."""
     names = [n for n in (text_roots(name) for name in _names(part.text)) if n]
     if names and not any(_named(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
@@ -315,6 +332,8 @@ def _unnamed(
     if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):
         # "the GDP of Mars": *Gross domestic product* says "GDP", *Mars* says "Mars"
         return "no source behind its findings states the name it gives as one"
+    if numbers := _unstated_numbers(part.text, statements):
+        return f"no source behind its findings states {' or '.join(numbers)}, which it gives"
     return None
 
 

@@ -101,9 +101,21 @@ async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) ->
         parts=[p.text for p in question_parts(state.question, titles)],
         titles=titles,
         answered_parts=list(dict.fromkeys(f.category for f in state.findings if f.category)),
+        earlier_answers=_earlier_answers(state),
         guidance=state.consume_guidance(Phase.ANALYSIS),
         today=ctx.today,
     )
+
+
+def _earlier_answers(state: ResearchState) -> list[tuple[str, list[str], str]]:
+    """Each filed finding as (its part, its sources' titles and documents, its text)."""
+    by_id = {s.id: s for s in state.sources}
+    found = [(f, [by_id[i] for i in f.source_ids if i in by_id]) for f in state.findings]
+    return [
+        (f.category, [x for s in srcs for x in (s.title, s.url.split("#", 1)[0])], f.content)
+        for f, srcs in found
+        if f.category
+    ]
 
 
 def _snippets(fresh: list[Source]) -> AnalysisOutput:

@@ -143,6 +143,10 @@ class AnalyzeInputs(Contract):
     # splits the question as the phase did (``parts``: a title the question gives whole,
     # "War and Peace", is one part). Left out of the schema and the prompt.
     titles: SkipJsonSchema[list[str]] = Field(default_factory=list)
+    # The findings earlier iterations filed under each part: (the part, its sources' titles
+    # and documents, its text). What a later part pointing back to that part's answer is
+    # answered of (``offline.referred``). Left out of the schema and the prompt.
+    earlier_answers: SkipJsonSchema[list[tuple[str, list[str], str]]] = Field(default_factory=list)
 
 
 class FindingDraft(Contract):

@@ -59,3 +59,10 @@ def test_a_statement_gives_code_for_a_part_asking_how_to_do_something() -> None:
     # an option the question already says, or prose, gives nothing new
     assert not gives("Use --locked for that.", "usage", asked, part)
     assert not gives("The lockfile is updated on every run, e.g. by a sync.", "usage", asked, part)
+
+
+def test_a_compound_verb_gives_the_doer_of_its_last_word() -> None:
+    part, asked = "Who founded Microsoft", {"who", "founded", "microsoft"}
+    said = "In 1975 he co-founded the company Microsoft with Paul Allen."
+    assert gives(said, "doer", asked, part)
+    assert not gives("In 1975 he ran the company Microsoft with Paul Allen.", "doer", asked, part)

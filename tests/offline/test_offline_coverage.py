@@ -502,3 +502,16 @@ def test_an_earlier_name_the_part_gives_again_is_no_word_unsaid() -> None:
 def test_a_word_with_a_hyphen_is_the_word_without() -> None:
     assert says_any(text_roots("man-made"), text_roots("about 80 manmade mounds"))
     assert says_any(text_roots("email"), text_roots("an e-mail client"))
+
+
+def test_a_number_labelling_what_a_part_asks_about_must_be_stated() -> None:
+    (asked,) = question_parts("Which element has the atomic number 1?")
+    oxygen = "Atomic number The atomic number of an element is the number of protons: oxygen has 8."
+    reason = unanswered_reason(asked, [oxygen], [oxygen])
+    assert reason is not None and "1" in reason
+    hydrogen = "Hydrogen Hydrogen is the element with the atomic number 1."
+    assert unanswered_reason(asked, [hydrogen], [hydrogen]) is None
+    # a year dating the thing asked about may go unsaid by the entry on it
+    (dated,) = question_parts("Which philosopher wrote a 1781 book on metaphysics?")
+    kant = "Immanuel Kant Kant was a philosopher whose book on metaphysics changed it."
+    assert unanswered_reason(dated, [kant], [kant]) is None

@@ -34,6 +34,26 @@ async def test_the_parts_earlier_findings_answer_reach_the_analyzer_and_stay_ans
     assert not any(g.description.endswith(first) for g in state.gaps)
 
 
+async def test_the_findings_earlier_iterations_filed_reach_the_analyzer_with_their_sources() -> (
+    None
+):
+    state = ResearchState(question=QUESTION)
+    first = "What erupts from volcanoes"
+    sq = completed(state, "volcanoes")
+    src = add_source(state, sq, "https://e.org/volcano#L1-9")
+    state.findings.append(
+        Finding(id="f-1", content="Volcanoes erupt lava.", category=first, source_ids=[src.id])
+    )
+    llm = FunctionLLM()
+    ctx, _ = make_context(llm, StaticSearch([]))
+    await analyze(state, ctx)
+    (request,) = llm.requests_for(AnalysisOutput)
+    assert isinstance(request.inputs, AnalyzeInputs)
+    assert request.inputs.earlier_answers == [
+        (first, [src.title, "https://e.org/volcano"], "Volcanoes erupt lava.")
+    ]
+
+
 _PRESS_GAP = "No source found answers this part of the question: how did the press spread"
 
 

@@ -1,0 +1,113 @@
+"""A part pointing back to the thing the part before it asks for is answered only about
+that thing: not at all when that part was not answered, and otherwise only from a source
+behind its answer or one its answer names."""
+
+from __future__ import annotations
+
+from deepresearch.offline import analysis
+from deepresearch.offline.parts import question_parts
+from deepresearch.offline.referred import (
+    hangs_on_unanswered,
+    points_to_asked,
+    unconnected_answer,
+)
+from deepresearch.roles import AnalyzeInputs
+from tests.offline.conftest import Titled
+
+
+def test_a_pronoun_stands_for_what_the_part_before_asks_for() -> None:
+    assert points_to_asked("when was it founded", "What is the capital of Australia")
+    assert points_to_asked("who discovered it", "Which element has the atomic number 1")
+    assert points_to_asked("how did he come to power", "Who was the first emperor of Rome")
+
+
+def test_a_pronoun_stands_for_what_was_asked_only_where_that_is_the_subject_of_its_kind() -> None:
+    # "it" is Microsoft, not its founder; "Who was Cleopatra" asks for no other thing
+    assert not points_to_asked("where is it headquartered", "Who founded Microsoft")
+    assert not points_to_asked("where did she die", "Who was Cleopatra")
+    assert not points_to_asked("where did he die", "When was the Battle of Hastings")
+    # the part before asks for what its subject does: "it" is the plan
+    before = "What execution order does the plan recommend"
+    assert not points_to_asked("what targets does it set", before)
+    assert not points_to_asked("how does it rank in age", "in which city does it stand")
+    # a possessive, or a person after "what": a name the question gives, as often
+    assert not points_to_asked(
+        "which disease did his vaccines target", "Which chemist lent his name"
+    )
+    before = "What technique is the director of Battleship Potemkin known for"
+    assert not points_to_asked("what else did he make", before)
+
+
+def test_a_part_hanging_on_an_unanswered_part_is_not_answered() -> None:
+    before = "What is the capital of Australia"
+    reason = hangs_on_unanswered("when was it founded", before, before_answered=False)
+    assert reason is not None and before in reason
+    assert hangs_on_unanswered("when was it founded", before, before_answered=True) is None
+
+
+TIBERIUS = (["Tiberius"], "He succeeded his stepfather Augustus, the first Roman emperor.")
+TITLES = ["Tiberius", "Augustus", "Sulla", "Rome"]
+
+
+def test_an_answer_from_a_source_the_answer_before_does_not_name_is_no_answer() -> None:
+    before, part = "Who was the first emperor of Rome", "how did he come to power"
+    assert unconnected_answer(part, before, [["Sulla"]], [TIBERIUS], TITLES)
+    # Rome is named by the answer, but it is the question's own name, not the emperor
+    answer = (["Tiberius"], "Tiberius was born in Rome and succeeded Augustus.")
+    assert unconnected_answer(part, before, [["Rome"]], [answer], TITLES)
+
+
+def test_an_answer_from_the_source_behind_the_answer_or_one_it_names_is_kept() -> None:
+    before, part = "Who was the first emperor of Rome", "how did he come to power"
+    assert unconnected_answer(part, before, [["Augustus"]], [TIBERIUS], TITLES) is None
+    assert unconnected_answer(part, before, [["Sulla"], ["Tiberius"]], [TIBERIUS], TITLES) is None
+
+
+def test_the_analyzer_reports_both_parts_when_the_thing_pointed_to_was_not_found(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Australia": "Australia is a country made up of the mainland and Tasmania.",
+        "Tasmania": "Tasmania is an island state of Australia, founded as a colony in 1825.",
+    }
+    question = "What is the capital of Australia, and when was it founded?"
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    founded = question_parts(question)[1].text
+    assert not [f for f in out.findings if f.category == founded]
+    assert any(founded in g.description for g in out.gaps)
+
+
+def test_a_part_answered_by_an_earlier_iteration_is_answered(titled: Titled) -> None:
+    # a later iteration's analyzer sees only its fresh sources: the part before is
+    # answered by findings it does not see, so what points back to it stands
+    texts = {"Ottawa River": "The Ottawa River flows through the city of Ottawa."}
+    question = "What is the capital of Canada, and what river runs through it?"
+    first, runs = (p.text for p in question_parts(question))
+    inputs = AnalyzeInputs(question=question, sources=titled(texts), answered_parts=[first])
+    out = analysis.analyze(inputs)
+    assert [f for f in out.findings if f.category == runs]
+    assert not any(runs in g.description for g in out.gaps)
+    unseen = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert not [f for f in unseen.findings if f.category == runs]
+
+
+def test_what_points_back_to_an_earlier_iterations_answer_is_answered_of_it(
+    titled: Titled,
+) -> None:
+    question = "Who was the first emperor of Rome, and how did he come to power?"
+    first, power = (p.text for p in question_parts(question))
+    answer = (first, ["Tiberius", "https://e.org/tiberius"], TIBERIUS[1])
+    texts = {
+        "Sulla": "Sulla came to power by marching his army on Rome.",
+        "Augustus": "Augustus came to power after defeating Mark Antony at Actium.",
+    }
+    inputs = AnalyzeInputs(
+        question=question, sources=titled(texts), answered_parts=[first], earlier_answers=[answer]
+    )
+    out = analysis.analyze(inputs)
+    cited = {sid for f in out.findings if f.category == power for sid in f.source_ids}
+    assert "src-2" in cited  # Augustus, whom the answer names
+    alone = analysis.analyze(
+        inputs.model_copy(update={"sources": titled({"Sulla": texts["Sulla"]})})
+    )
+    assert not [f for f in alone.findings if f.category == power]
