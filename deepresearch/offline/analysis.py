@@ -368,8 +368,14 @@ def _unanswered(
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
+                stated = [" ".join(texts.get(t, "") for t in of) for of, _ in behind]
+                asked = (parts[i - 1].text, text_roots(" ".join(parts[i - 1].own)))
                 reason = unconnected_answer(
-                    part.text, parts[i - 1].text, found, previous, titles.values()
+                    part.text,
+                    asked,
+                    list(zip(found, stated, strict=True)),
+                    previous,
+                    titles.values(),
                 )
             if reason is not None:
                 out[i] = reason

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from deepresearch.offline.asking import WORD_TOKEN, defines_name
+from deepresearch.offline.coverage import says_all, text_roots
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.text import AUXILIARY_VERBS
 
@@ -66,22 +67,27 @@ def hangs_on_unanswered(part: str, before: str, before_answered: bool) -> str | 
 
 def unconnected_answer(
     part: str,
-    before: str,
-    findings: Sequence[Collection[str]],
+    before: tuple[str, Collection[str]],
+    findings: Sequence[tuple[Collection[str], str]],
     answers: Sequence[tuple[Collection[str], str]],
     titles: Collection[str],
 ) -> str | None:
     """Why the ``findings`` drawn for a part pointing back to what the answered part
-    ``before`` it asks for do not answer it of that thing, else None. Each finding is
-    given by its sources, each source by its title and the document it is part of (a
-    passage of a file answers with the rest of the file); ``answers``: the findings drawn
+    before it asks for do not answer it of that thing, else None. ``before``: that part
+    and the roots of its own words. Each finding is given by its sources, each source by
+    its title and the document it is part of (a passage of a file answers with the rest of
+    the file), and by what those sources state: a source stating every word of the part
+    before answers it too, though its answer was drawn from others ("She won the 1911
+    Nobel Prize in Chemistry for the discovery of the elements radium and polonium" for
+    "Who discovered radium, and what prize did she win"). ``answers``: the findings drawn
     for the part before (their sources so given, their text); ``titles``: the titles of
     the sources gathered."""
-    if not answers or not points_to_asked(part, before):
+    before_text, asked = before
+    if not answers or not points_to_asked(part, before_text):
         return None
     behind = {t for sources, _ in answers for t in sources}
     said = [TOKEN.findall(text) for _, text in answers]
-    given = [t.lower() for t in TOKEN.findall(f"{before} {part}")]
+    given = [t.lower() for t in TOKEN.findall(f"{before_text} {part}")]
     # a name the question gives is not the thing asked for ("the first emperor of Rome")
     named = {
         t
@@ -89,11 +95,13 @@ def unconnected_answer(
         if any(mentions_name(tokens, name_words(t)) for tokens in said)
         and not _contains(given, name_words(t))
     }
-    if any(set(sources) & (behind | named) for sources in findings):
+    if any(set(sources) & (behind | named) for sources, _ in findings):
+        return None
+    if asked and any(says_all(set(asked), text_roots(stated)) for _, stated in findings):
         return None
     return (
-        f"no finding drawn for it comes from a source behind the answer to '{before.strip()}' "
-        "or one that answer names"
+        f"no finding drawn for it comes from a source behind the answer to "
+        f"'{before_text.strip()}', one that answer names or one stating all it asks"
     )
 
 

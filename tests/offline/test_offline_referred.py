@@ -5,6 +5,7 @@ behind its answer or one its answer names."""
 from __future__ import annotations
 
 from deepresearch.offline import analysis
+from deepresearch.offline.coverage import text_roots
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
     hangs_on_unanswered,
@@ -50,17 +51,33 @@ TITLES = ["Tiberius", "Augustus", "Sulla", "Rome"]
 
 
 def test_an_answer_from_a_source_the_answer_before_does_not_name_is_no_answer() -> None:
-    before, part = "Who was the first emperor of Rome", "how did he come to power"
-    assert unconnected_answer(part, before, [["Sulla"]], [TIBERIUS], TITLES)
+    before = ("Who was the first emperor of Rome", text_roots("first emperor Rome"))
+    part = "how did he come to power"
+    sulla = (["Sulla"], "Sulla was the first general to march on Rome.")
+    assert unconnected_answer(part, before, [sulla], [TIBERIUS], TITLES)
     # Rome is named by the answer, but it is the question's own name, not the emperor
     answer = (["Tiberius"], "Tiberius was born in Rome and succeeded Augustus.")
-    assert unconnected_answer(part, before, [["Rome"]], [answer], TITLES)
+    assert unconnected_answer(part, before, [(["Rome"], "Rome is a city.")], [answer], TITLES)
 
 
 def test_an_answer_from_the_source_behind_the_answer_or_one_it_names_is_kept() -> None:
-    before, part = "Who was the first emperor of Rome", "how did he come to power"
-    assert unconnected_answer(part, before, [["Augustus"]], [TIBERIUS], TITLES) is None
-    assert unconnected_answer(part, before, [["Sulla"], ["Tiberius"]], [TIBERIUS], TITLES) is None
+    before = ("Who was the first emperor of Rome", text_roots("first emperor Rome"))
+    part = "how did he come to power"
+    augustus = (["Augustus"], "Augustus came to power at Actium.")
+    assert unconnected_answer(part, before, [augustus], [TIBERIUS], TITLES) is None
+    sulla, tiberius = (["Sulla"], "Sulla marched on Rome."), (["Tiberius"], TIBERIUS[1])
+    assert unconnected_answer(part, before, [sulla, tiberius], [TIBERIUS], TITLES) is None
+
+
+def test_an_answer_from_a_source_stating_all_the_part_before_asks_is_kept() -> None:
+    # the part before was answered from other sources; this one answers it too
+    before = ("Who discovered radium", text_roots("discovered radium"))
+    part, answer = "what prize did she win", (["Actinium"], "Actinium was discovered in 1902.")
+    curie = (["Marie Curie"], "She won the Nobel Prize for the discovery of radium.")
+    tagore = (["Rabindranath Tagore"], "Tagore won the Nobel Prize in Literature.")
+    titles = ["Actinium", "Marie Curie", "Rabindranath Tagore"]
+    assert unconnected_answer(part, before, [curie], [answer], titles) is None
+    assert unconnected_answer(part, before, [tagore], [answer], titles)
 
 
 def test_the_analyzer_reports_both_parts_when_the_thing_pointed_to_was_not_found(
