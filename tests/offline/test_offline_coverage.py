@@ -511,6 +511,11 @@ def test_a_number_labelling_what_a_part_asks_about_must_be_stated() -> None:
     assert reason is not None and "1" in reason
     hydrogen = "Hydrogen Hydrogen is the element with the atomic number 1."
     assert unanswered_reason(asked, [hydrogen], [hydrogen]) is None
+    # a number that is part of a name labels what it names
+    (games,) = question_parts("Which city hosted the 1964 Summer Olympics?")
+    athens = "Summer Olympic Games The inaugural Summer Olympics took place in 1896 in Athens."
+    reason = unanswered_reason(games, [athens], [athens])
+    assert reason is not None and "1964" in reason
     # a year dating the thing asked about may go unsaid by the entry on it
     (dated,) = question_parts("Which philosopher wrote a 1781 book on metaphysics?")
     kant = "Immanuel Kant Kant was a philosopher whose book on metaphysics changed it."
