@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
-from deepresearch.offline.coverage import SUPERLATIVE_WORD, says_any, text_roots
+from deepresearch.offline.coverage import RANKED_BELOW, SUPERLATIVE_WORD, says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
@@ -110,7 +110,11 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     m = SUPERLATIVE.search(part)
     if m is None:
         return False
-    said = {t.lower() for t in tokens}
+    lowered = [t.lower() for t in tokens]
     wanted = m[0].split()[-1].lower()
     others = set(words(part)) - {wanted, "the"}
-    return wanted in said and bool(others & set(words(" ".join(tokens))))
+    own = any(
+        t == wanted and not (k and RANKED_BELOW.match(lowered[k - 1]))
+        for k, t in enumerate(lowered)
+    )  # not "the 12th largest"
+    return own and bool(others & set(words(" ".join(tokens))))

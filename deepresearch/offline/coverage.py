@@ -483,6 +483,12 @@ def _entry_roots(statement: str, titles: Sequence[str], named: set[str]) -> set[
 NAME_ADJECTIVE = r"[A-Z][a-z]+(?:an|ese|ish|ic)"
 # A superlative word ("largest", "first", "most"), lower-cased.
 SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
+# A rank below the first said before a superlative ("the 12th largest desert", "the third
+# most populous city"): the thing is not the superlative itself.
+RANKED_BELOW = re.compile(
+    r"^(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)$",
+    re.IGNORECASE,
+)
 # A name's adjective and the word it qualifies ("the Roman emperors").
 _NAME_ADJECTIVE = re.compile(rf"\b{NAME_ADJECTIVE}\s+[a-z][a-z'\-]+")
 

@@ -49,6 +49,7 @@ from deepresearch.offline.asking import asks_when, main_clause, question_word, w
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import (
     NAME_ADJECTIVE,
+    RANKED_BELOW,
     SUPERLATIVE_WORD,
     is_entry_on,
     text_roots,
@@ -408,10 +409,16 @@ def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
     or "the third-most populous city")."""
     if not asked.superlative:
         return True
-    before = [t.lower() for t in tokens[max(0, at - SUPERLATIVE_REACH) : at]]
+    start = max(0, at - SUPERLATIVE_REACH)
+    before = [t.lower() for t in tokens[start:at]]
     if asked.superlative in _ORDINALS:
         return asked.superlative in before
-    return any(_SUPERLATIVE.match(w) and w not in _ORDINALS for w in before)
+    return any(
+        _SUPERLATIVE.match(w)
+        and w not in _ORDINALS
+        and not (start + j and RANKED_BELOW.match(tokens[start + j - 1]))  # "the 12th largest"
+        for j, w in enumerate(before)
+    )
 
 
 def _agent(attribute: str) -> bool:

@@ -66,3 +66,10 @@ def test_a_compound_verb_gives_the_doer_of_its_last_word() -> None:
     said = "In 1975 he co-founded the company Microsoft with Paul Allen."
     assert gives(said, "doer", asked, part)
     assert not gives("In 1975 he ran the company Microsoft with Paul Allen.", "doer", asked, part)
+
+
+def test_a_superlative_after_a_lower_rank_is_not_the_superlative_asked() -> None:
+    part, asked = "What is the largest desert in the world", {"largest", "desert", "world"}
+    assert not gives("The Karakum is the 12th largest desert in the world.", "superlative", asked, part)  # fmt: skip
+    assert not gives("It is the third largest desert in the world.", "superlative", asked, part)
+    assert gives("It is the largest hot desert in the world.", "superlative", asked, part)

@@ -304,6 +304,9 @@ def test_a_superlative_attribute_is_answered_only_with_its_superlative() -> None
     assert unstated_attribute("Who was the first emperor of Rome", [augustus]) is None
     second = (["Tiberius"], "Tiberius was the second Roman emperor.")
     assert unstated_attribute("Who was the first emperor of Rome", [second]) is not None
+    # a lower rank said before the superlative, in two words
+    ranked = (["Perth"], "Perth is the fourth most populous city in Australia.")
+    assert unstated_attribute("What is the most populous city of Australia", [ranked])
 
 
 def test_an_attribute_of_a_thing_named_by_its_adjective_is_said_of_that_thing() -> None:
