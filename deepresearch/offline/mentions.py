@@ -60,6 +60,12 @@ def _function_word(word: str) -> bool:
     return word.lower() in STOPWORDS
 
 
+def holds_phrase(tokens: list[str], words: list[str]) -> bool:
+    """Whether ``tokens`` hold ``words`` (not empty) one after another."""
+    n = len(words)
+    return bool(n) and any(tokens[k : k + n] == words for k in range(len(tokens) - n + 1))
+
+
 def name_words(title: str) -> list[str]:
     """A title's words as a name, lower-cased, without its bracketed qualifier."""
     return [w.lower() for w in TOKEN.findall(TITLE_QUALIFIER.sub("", title))]

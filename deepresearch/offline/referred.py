@@ -32,7 +32,7 @@ from collections.abc import Collection, Sequence
 
 from deepresearch.offline.asking import WORD_TOKEN, defines_name
 from deepresearch.offline.coverage import says_all, text_roots
-from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.text import AUXILIARY_VERBS
 
 _STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}
@@ -93,7 +93,7 @@ def unconnected_answer(
         t
         for t in titles
         if any(mentions_name(tokens, name_words(t)) for tokens in said)
-        and not _contains(given, name_words(t))
+        and not holds_phrase(given, name_words(t))
     }
     if any(set(sources) & (behind | named) for sources, _ in findings):
         return None
@@ -102,10 +102,4 @@ def unconnected_answer(
     return (
         f"no finding drawn for it comes from a source behind the answer to "
         f"'{before_text.strip()}', one that answer names or one stating all it asks"
-    )
-
-
-def _contains(tokens: list[str], words: list[str]) -> bool:
-    return bool(words) and any(
-        tokens[k : k + len(words)] == words for k in range(len(tokens) - len(words) + 1)
     )

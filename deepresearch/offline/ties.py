@@ -38,7 +38,13 @@ from dataclasses import dataclass, replace
 from deepresearch.offline.asking import PRONOUNS, asks_when, without_name_of
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_any, text_roots
-from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
+from deepresearch.offline.mentions import (
+    TOKEN,
+    holds_phrase,
+    made_from,
+    mentions_name,
+    name_words,
+)
 from deepresearch.text import ARTICLES, TITLE_QUALIFIER, keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"
@@ -173,16 +179,14 @@ def _titled_in(clause: str, titles: Iterable[str]) -> tuple[str, ...]:
     found: list[str] = []
     for title in sorted(titles, key=lambda t: -len(_as_name(t))):
         words = _as_name(title)
+        if not words:  # a title of no words ("(1)") names nothing
+            continue
         for at in range(len(lowered) - len(words) + 1):
             given = lowered[at : at + len(words)] == words and tokens[at][:1].isupper()
-            if given and not any(_inside(words, _as_name(f)) for f in found):
+            if given and not any(holds_phrase(_as_name(f), words) for f in found):
                 found.append(TITLE_QUALIFIER.sub("", title).strip())  # "Guernica (Picasso)"
                 break
     return tuple(found)
-
-
-def _inside(words: list[str], longer: list[str]) -> bool:
-    return any(longer[i : i + len(words)] == words for i in range(len(longer) - len(words) + 1))
 
 
 def _as_name(title: str) -> list[str]:

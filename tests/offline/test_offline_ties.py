@@ -160,3 +160,10 @@ def test_a_title_read_as_the_name_is_given_without_its_qualifier() -> None:
     assert reason is not None and "tied to Guernica:" in reason
     died = "Picasso died in Mougins in 1973."
     assert untied(asked, [(["Pablo Picasso"], died)], texts) is None
+
+
+def test_a_title_of_no_words_names_nothing() -> None:
+    # a file titled only by a bracket ("(1)") once raised IndexError here
+    texts = {"(1)": "A draft.", "The Magic Flute": FLUTE, "Wolfgang Amadeus Mozart": MOZART}
+    asked = "Where was the composer of The Magic Flute born"
+    assert untied(asked, [(["(1)"], "A draft.")], texts) is not None
