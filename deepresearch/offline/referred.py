@@ -20,9 +20,10 @@ before, and of the pronoun's kind:
 
 When the part before is answered, its answer is what the pronoun stands for, and a finding
 answers the later part of it only from a source behind that answer (or another passage of
-its file) or one the answer names: "Who was the first emperor of Rome, and how did he come to power?" answered "He
-succeeded his stepfather Augustus, the first Roman emperor" (*Tiberius*), so *Augustus*
-may say how he came to power, and *Sulla*, whose general "was the first … to march on
+its file), one the answer names, or one that states all the part before asks and so
+answers it too: "Who was the first emperor of Rome, and how did he come to power?" was
+answered "He succeeded his stepfather Augustus, the first Roman emperor" (*Tiberius*), so
+*Augustus* may say how he came to power, and *Sulla*, "the first general … to march on
 Rome", does not.
 """
 
