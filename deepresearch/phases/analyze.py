@@ -112,7 +112,7 @@ def _earlier_answers(state: ResearchState) -> list[tuple[str, list[str], str]]:
     by_id = {s.id: s for s in state.sources}
     found = [(f, [by_id[i] for i in f.source_ids if i in by_id]) for f in state.findings]
     return [
-        (f.category, [x for s in srcs for x in (s.title, s.url.split("#", 1)[0])], f.content)
+        (f.category, [x for s in srcs for x in (s.title, s.document)], f.content)
         for f, srcs in found
         if f.category
     ]

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
-from deepresearch.state.models import LinkFollow, ReflectionDecision
+from deepresearch.state.models import LinkFollow, ReflectionDecision, document_of
 
 
 def _without_class_description(schema: JsonDict, cls: type[Any]) -> None:
@@ -51,9 +51,8 @@ class SourceText(Contract):
 
     @property
     def document(self) -> str:
-        """The document this source is part of: its URL without the fragment (a long
-        file's passages, ``#L10-20``, share their file's)."""
-        return self.url.split("#", 1)[0]
+        """The document this source is part of (see ``state.models.document_of``)."""
+        return document_of(self.url)
 
 
 class SourceLinks(Contract):

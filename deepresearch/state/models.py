@@ -211,6 +211,17 @@ class Source(Record):
     citation_count: int | None = None
     open_access_url: str | None = None
 
+    @property
+    def document(self) -> str:
+        """The document this source is part of (see ``document_of``)."""
+        return document_of(self.url)
+
+
+def document_of(url: str) -> str:
+    """The document a source's URL is part of: the URL without its fragment (a long
+    file's passages, ``#L10-20``, share their file's)."""
+    return url.split("#", 1)[0]
+
 
 class ClaimStatus(StrEnum):
     """How well a report sentence's citations back it (ALCE-style claim check)."""
