@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from deepresearch.offline.asking import asks_when, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
+from deepresearch.offline.ranks import unstated_numbers
 from deepresearch.text import (
     ARTICLES,
     STOPWORDS,
@@ -297,25 +298,6 @@ def borrowed_names(
     return given or [{r} for r in sorted(titled)]
 
 
-# A number labelling the thing a part asks about picks it out ("which element has the
-# atomic number 1", "the first perfect 10", "the 1964 Summer Olympics"): sources none of
-# which states it speak of another. Only a number written after a lower-case word that
-# names the label or before a capitalised one it is part of the name with, and in digits
-# alone ("8-core", "1960s" may be written otherwise); a year that dates a thing ("a 1781
-# book", "in 1998") may go unsaid by the entry on the thing.
-_LABEL_NUMBER = re.compile(r"\b(?P<label>[a-z]+)\s+(?P<number>\d+)(?![\w\-]|[.,]\d)")
-_NAMED_NUMBER = re.compile(r"(?<![\w.,\-])(?P<number>\d+)\s+[A-Z]")
-
-
-def _unstated_numbers(text: str, statements: Sequence[str]) -> list[str]:
-    """The numbers labelling what ``text`` asks about that none of the ``statements``
-    states."""
-    labels = [m["number"] for m in _LABEL_NUMBER.finditer(text) if m["label"] not in STOPWORDS]
-    given = labels + [m["number"] for m in _NAMED_NUMBER.finditer(text)]
-    said = {n for s in statements for n in re.findall(r"\d+", s.replace(",", ""))}  # "1,000"
-    return [n for n in dict.fromkeys(given) if n not in said]
-
-
 def says_all(wanted: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold every one of the ``wanted`` roots, each
     as the same word (see ``_same``)."""
@@ -335,7 +317,7 @@ def _unnamed(
     if joined and len(joined) == len(names) and not any(_together(n, statements) for n in joined):
         # "the GDP of Mars": *Gross domestic product* says "GDP", *Mars* says "Mars"
         return "no source behind its findings states the name it gives as one"
-    if numbers := _unstated_numbers(part.text, statements):
+    if numbers := unstated_numbers(part.text, statements):
         return f"no source behind its findings states {' or '.join(numbers)}, which it gives"
     return None
 
@@ -481,14 +463,6 @@ def _entry_roots(statement: str, titles: Sequence[str], named: set[str]) -> set[
 
 # An adjective made from a name ("Roman", "Chinese", "English", "Arabic"), as written.
 NAME_ADJECTIVE = r"[A-Z][a-z]+(?:an|ese|ish|ic)"
-# A superlative word ("largest", "first", "most"), lower-cased.
-SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
-# A rank below the first said before a superlative ("the 12th largest desert", "the third
-# most populous city"): the thing is not the superlative itself.
-RANKED_BELOW = re.compile(
-    r"^(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)$",
-    re.IGNORECASE,
-)
 # A name's adjective and the word it qualifies ("the Roman emperors").
 _NAME_ADJECTIVE = re.compile(rf"\b{NAME_ADJECTIVE}\s+[a-z][a-z'\-]+")
 

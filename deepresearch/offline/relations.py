@@ -49,14 +49,13 @@ from deepresearch.offline.asking import asks_when, main_clause, question_word, w
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import (
     NAME_ADJECTIVE,
-    RANKED_BELOW,
-    SUPERLATIVE_WORD,
     is_entry_on,
     text_roots,
 )
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.offline.parts import Part
+from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD
 from deepresearch.text import ARTICLES, STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
