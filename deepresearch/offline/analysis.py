@@ -21,7 +21,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
-from deepresearch.offline.referred import hangs_on_unanswered, unconnected_answer
+from deepresearch.offline.referred import answer_titles, hangs_on_unanswered, unconnected_answer
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
     unmeasured,
@@ -358,9 +358,8 @@ def _unanswered(
             reason = reason or unstated_now(cased, behind)
             before = names_cased(parts[i - 1].text, titles.values()) if i else None
             reason = reason or untied_description(cased.text, behind, texts, before)
-            reason = reason or unstated_relation(
-                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
-            )
+            statements_of = [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
+            reason = reason or unstated_relation(cased, statements_of)
             if i:  # the part before's answer: this iteration's findings and earlier ones'
                 previous += [
                     (set(w), t) for p, w, t in inputs.earlier_answers if p == parts[i - 1].text
@@ -368,15 +367,7 @@ def _unanswered(
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
-                stated = [" ".join(texts.get(t, "") for t in of) for of, _ in behind]
-                asked = (parts[i - 1].text, text_roots(" ".join(parts[i - 1].own)))
-                reason = unconnected_answer(
-                    part.text,
-                    asked,
-                    list(zip(found, stated, strict=True)),
-                    previous,
-                    titles.values(),
-                )
+                reason = _unconnected(cased, parts[i - 1], (behind, found), previous, texts)
             if reason is not None:
                 out[i] = reason
         previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]
@@ -398,6 +389,28 @@ def _unanswered_referent(
     if hung := [w for r, w in unknown.items() if r in asked]:
         return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
     return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
+
+
+def _unconnected(
+    part: Part,
+    before: Part,
+    findings: tuple[list[tuple[list[str], str]], list[set[str]]],
+    answers: list[tuple[set[str], str]],
+    texts: dict[str, str],
+) -> str | None:
+    """Why a part pointing back to what the answered part ``before`` it asks for is not
+    answered of that thing (see ``referred``): its ``findings`` (the titles of each one's
+    sources and its text; the titles and documents of those sources) come from no source
+    tied to the ``answers`` to the part before, or, asking when, date nothing of it.
+    ``texts``: each gathered source's text by title."""
+    behind, found = findings
+    stated = [" ".join(texts.get(t, "") for t in of) for of, _ in behind]
+    asked = (before.text, text_roots(" ".join(before.own)))
+    tied = list(zip(found, stated, strict=True))
+    if reason := unconnected_answer(part.text, asked, tied, answers, texts.keys()):
+        return reason
+    referents = answer_titles(part.text, before.text, answers, texts.keys())
+    return untimed_event(part, behind, referents) if referents else None
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:

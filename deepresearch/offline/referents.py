@@ -12,8 +12,11 @@ Only where that is what the pronoun stands for:
 - the source is a whole entry (a passage of a long file continues its section, whose
   subject its title does not say);
 - "He", "She", "His", "Her" in an entry that speaks of a person (its statements in the
-  report say "he", "his", "she" or "her"), "It", "Its" in one that does not (in *Murasaki
-  Shikibu*, "It is the first novel written by a woman" is *The Tale of Genji*), "They",
+  report say "he", "his", "she" or "her", or describe its subject as one "who" did
+  something: "Johannes Gutenberg was a German inventor and craftsman who invented the
+  movable-type printing press"), "It", "Its" in one that does not (in *Murasaki
+  Shikibu*, "It is the first novel written by a woman" is *The Tale of Genji*; in
+  *Johannes Gutenberg*, "It had a profound impact on … the Renaissance" is his press), "They",
   "Their" in one whose name is plural (*Atlas Mountains*; in *Vincent van Gogh*, "They
   include landscapes" are his paintings);
 - not "It" standing for nothing ("It is estimated that …", "It was not until …").
@@ -35,6 +38,9 @@ _POSSESSIVE = frozenset({"Its", "His", "Her", "Their"})
 # A personal pronoun: an entry whose statements use one speaks of a person, and a part
 # using one asks about a person (report.py).
 PERSON_WORDS = re.compile(r"\b(?:he|she|his|her|him)\b", re.IGNORECASE)
+# "… was a German inventor and craftsman who invented …": a subject described as one who
+# did something is a person.
+_DESCRIBED_PERSON = re.compile(r"\b(?:is|was)\s+(?:an?|the)\s+[^.;,]*?\bwho\b")
 # "It is estimated that", "It was not until", "It is possible to": an "it" standing for
 # nothing, which the clause after it fills.
 _EXPLETIVE = re.compile(
@@ -60,7 +66,10 @@ class Referents:
             if "#" not in s.url and HEADING_SEPARATOR not in s.title
         }
         self.persons = frozenset(
-            f.citations[0] for f in findings if f.citations and PERSON_WORDS.search(f.content)
+            f.citations[0]
+            for f in findings
+            if f.citations
+            and (PERSON_WORDS.search(f.content) or _DESCRIBED_PERSON.search(f.content))
         )
 
     def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:

@@ -87,15 +87,7 @@ def unconnected_answer(
     if not answers or not points_to_asked(part, before_text):
         return None
     behind = {t for sources, _ in answers for t in sources}
-    said = [TOKEN.findall(text) for _, text in answers]
-    given = [t.lower() for t in TOKEN.findall(f"{before_text} {part}")]
-    # a name the question gives is not the thing asked for ("the first emperor of Rome")
-    named = {
-        t
-        for t in titles
-        if any(mentions_name(tokens, name_words(t)) for tokens in said)
-        and not holds_phrase(given, name_words(t))
-    }
+    named = _named_by(answers, titles, _given(part, before_text))
     if any(set(sources) & (behind | named) for sources, _ in findings):
         return None
     if asked and any(says_all(set(asked), text_roots(stated)) for _, stated in findings):
@@ -104,3 +96,44 @@ def unconnected_answer(
         f"no finding drawn for it comes from a source behind the answer to "
         f"'{before_text.strip()}', one that answer names or one stating all it asks"
     )
+
+
+def answer_titles(
+    part: str,
+    before: str,
+    answers: Sequence[tuple[Collection[str], str]],
+    titles: Collection[str],
+) -> list[str]:
+    """The titles of the things a part pointing back to what the part ``before`` it asks
+    for may stand for, as ``answers`` (the findings drawn for that part: their sources by
+    title and document, their text) gave it: the gathered ``titles`` of their sources, not
+    the names the question gives ("Who wrote Hamlet, and when did he die": *William
+    Shakespeare*, not *Hamlet*); none when the part does not point back so. The titles the
+    answers' texts name are read only when no other source is behind them: "The Tragedy
+    of Hamlet, Prince of Denmark, … written by William Shakespeare" names *Denmark* too."""
+    if not answers or not points_to_asked(part, before):
+        return []
+    given = _given(part, before)
+    behind = {t for sources, _ in answers for t in sources}
+    found = [t for t in titles if t in behind and not holds_phrase(given, name_words(t))]
+    return sorted(found or _named_by(answers, titles, given))
+
+
+def _given(part: str, before: str) -> list[str]:
+    """The words, lower-cased, of the question's two parts."""
+    return [t.lower() for t in TOKEN.findall(f"{before} {part}")]
+
+
+def _named_by(
+    answers: Sequence[tuple[Collection[str], str]], titles: Collection[str], given: list[str]
+) -> set[str]:
+    """The ``titles`` the ``answers``' texts name, but for those the question gives
+    (``given``, its words): a name the question gives is not the thing asked for ("the
+    first emperor of Rome")."""
+    said = [TOKEN.findall(text) for _, text in answers]
+    return {
+        t
+        for t in titles
+        if any(mentions_name(tokens, name_words(t)) for tokens in said)
+        and not holds_phrase(given, name_words(t))
+    }

@@ -222,14 +222,19 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     return "no finding drawn for it gives a measure of what it asks about"
 
 
-def untimed_event(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
+def untimed_event(
+    part: Part, findings: Sequence[tuple[Sequence[str], str]], referents: Sequence[str] = ()
+) -> str | None:
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
     asking when something happened to a thing it names give no date of it, or None when
     one may or the part asks something else (see the module's description). A part that
     names nothing ("when will it return") is answered in other words than it asks in
-    ("will next appear in mid-2061"), so it is not checked here."""
+    ("will next appear in mid-2061"), so it is checked only of the names of what its
+    pronoun stands for (``referents``: "when did he die" after "Who wrote Hamlet" of
+    *William Shakespeare*, whose entry may date his death; *Hamlet*'s "written … between
+    1599 and 1601" does not)."""
     dated = asks_when(part.text) or asks_year(part.text)
-    names = [name_words(n) for n in entities(part.text)] if dated else []
+    names = [name_words(n) for n in entities(part.text) or referents] if dated else []
     if not names:
         return None
     named = {stem(w) for n in names for w in n}

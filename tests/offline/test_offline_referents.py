@@ -73,3 +73,11 @@ def test_the_report_glosses_pronouns_in_the_summary_and_the_findings() -> None:
     summary, findings = markdown.split("## Key findings")
     assert "It (Mount Kilimanjaro) is the highest" in summary
     assert "- It (Mount Kilimanjaro) is the highest" in findings
+
+
+def test_an_entry_describing_its_subject_as_one_who_did_something_is_on_a_person() -> None:
+    inventor = brief(9, "Johannes Gutenberg was a German inventor who invented the press.", 6)
+    impact = brief(10, "It had a profound impact on the development of the Renaissance.", 6)
+    referents = Referents([*SOURCES, source(6, "Johannes Gutenberg")], [inventor, impact])
+    assert referents.said(impact, ATLAS) == impact.content
+    assert REFERENTS.said(HIGHEST, ATLAS).startswith("It (Mount Kilimanjaro)")

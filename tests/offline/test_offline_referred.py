@@ -8,6 +8,7 @@ from deepresearch.offline import analysis
 from deepresearch.offline.coverage import text_roots
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
+    answer_titles,
     hangs_on_unanswered,
     points_to_asked,
     unconnected_answer,
@@ -128,3 +129,32 @@ def test_what_points_back_to_an_earlier_iterations_answer_is_answered_of_it(
         inputs.model_copy(update={"sources": titled({"Sulla": texts["Sulla"]})})
     )
     assert not [f for f in alone.findings if f.category == power]
+
+
+HAMLET = (["Hamlet"], "Hamlet is a tragedy written by William Shakespeare between 1599 and 1601.")
+
+
+def test_what_a_pronoun_stands_for_is_the_answer_s_sources_not_the_question_s_names() -> None:
+    shakespeare = (["William Shakespeare"], "He is often called England's national poet.")
+    titles = ["Hamlet", "William Shakespeare", "Denmark"]
+    before = "Who wrote Hamlet"
+    found = answer_titles("when did he die", before, [HAMLET, shakespeare], titles)
+    assert found == ["William Shakespeare"]
+    assert answer_titles("when did he die", "When was Hamlet written", [HAMLET], titles) == []
+
+
+def test_a_date_of_another_thing_does_not_say_when_what_was_pointed_to_happened(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Hamlet": HAMLET[1],
+        "William Shakespeare": "William Shakespeare was an English playwright and poet.",
+        "Stratford": "Stratford is a market town in Warwickshire.",
+    }
+    question = "Who wrote Hamlet, and when did he die?"
+    died = question_parts(question)[1].text
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert any(died in g.description for g in out.gaps)
+    texts["William Shakespeare"] += " He died in Stratford in 1616."
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert not any(died in g.description for g in out.gaps)

@@ -182,6 +182,14 @@ def test_dates_of_other_events_do_not_say_when_the_thing_asked_about_happened() 
     assert untimed_event(_when("When did Vincent van Gogh die?"), [counts]) is not None
 
 
+def test_a_part_naming_nothing_is_dated_of_what_its_pronoun_stands_for() -> None:
+    part = _when("when did he die?")
+    assert untimed_event(part, [MACBETH]) is None  # of nothing named: not checked
+    assert untimed_event(part, [MACBETH], ["William Shakespeare"]) is not None
+    died = (["William Shakespeare"], "He is buried at Stratford, where he died in 1616.")
+    assert untimed_event(part, [MACBETH, died], ["William Shakespeare"]) is None
+
+
 def test_a_date_with_what_happened_or_from_the_thing_s_entry_answers() -> None:
     part = _when("When did William Shakespeare die?")
     died = (["Stratford"], "William Shakespeare died in Stratford in 1616.")
