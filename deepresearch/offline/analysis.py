@@ -360,10 +360,8 @@ def _unanswered(
             reason = reason or untied_description(cased.text, behind, texts, before)
             statements_of = [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
             reason = reason or unstated_relation(cased, statements_of)
-            if i:  # the part before's answer: this iteration's findings and earlier ones'
-                previous += [
-                    (set(w), t) for p, w, t in inputs.earlier_answers if p == parts[i - 1].text
-                ]
+            if i:
+                previous = answer_before(parts[i - 1].text, inputs, previous)
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
@@ -391,6 +389,17 @@ def _unanswered_referent(
     return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
 
 
+def answer_before(
+    before: str, inputs: AnalyzeInputs, drawn: list[tuple[set[str], str]]
+) -> list[tuple[set[str], str]]:
+    """The answer to the part ``before`` (each finding's sources by title and document,
+    its text): an earlier iteration's findings for it, else those ``drawn`` in this one. A
+    later iteration searches for what is missing, and the findings it draws for a part
+    already answered come from whatever it found ("Daylight illuminates one side of Earth"
+    for "Who painted The Starry Night")."""
+    return [(set(w), t) for p, w, t in inputs.earlier_answers if p == before] or drawn
+
+
 def _unconnected(
     part: Part,
     before: Part,
@@ -409,7 +418,7 @@ def _unconnected(
     tied = list(zip(found, stated, strict=True))
     if reason := unconnected_answer(part.text, asked, tied, answers, texts.keys()):
         return reason
-    referents = answer_titles(part.text, before.text, answers, texts.keys())
+    referents = answer_titles(part.text, asked, answers, texts.keys())
     return untimed_event(part, behind, referents) if referents else None
 
 

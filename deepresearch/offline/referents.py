@@ -12,11 +12,11 @@ Only where that is what the pronoun stands for:
 - the source is a whole entry (a passage of a long file continues its section, whose
   subject its title does not say);
 - "He", "She", "His", "Her" in an entry that speaks of a person (its statements in the
-  report say "he", "his", "she" or "her", or describe its subject as one "who" did
-  something: "Johannes Gutenberg was a German inventor and craftsman who invented the
-  movable-type printing press"), "It", "Its" in one that does not (in *Murasaki
-  Shikibu*, "It is the first novel written by a woman" is *The Tale of Genji*; in
-  *Johannes Gutenberg*, "It had a profound impact on … the Renaissance" is his press), "They",
+  report say "he", "his", "she" or "her"), "It", "Its" in one that does not, nor
+  describes its subject as one "who" did something (in *Murasaki Shikibu*, "It is the
+  first novel written by a woman" is *The Tale of Genji*; in *Johannes Gutenberg*, "… was
+  a German inventor and craftsman who invented the movable-type printing press", "It had
+  a profound impact on … the Renaissance" is his press), "They",
   "Their" in one whose name is plural (*Atlas Mountains*; in *Vincent van Gogh*, "They
   include landscapes" are his paintings);
 - not "It" standing for nothing ("It is estimated that …", "It was not until …").
@@ -65,11 +65,15 @@ class Referents:
             for s in sources
             if "#" not in s.url and HEADING_SEPARATOR not in s.title
         }
+        findings = list(findings)
         self.persons = frozenset(
-            f.citations[0]
-            for f in findings
-            if f.citations
-            and (PERSON_WORDS.search(f.content) or _DESCRIBED_PERSON.search(f.content))
+            f.citations[0] for f in findings if f.citations and PERSON_WORDS.search(f.content)
+        )
+        # an entry describing its subject as one "who" did something is on a person too,
+        # which an "it" does not stand for; the report reads ``persons`` alone for what a
+        # part's "he" may stand for
+        self._described_persons = frozenset(
+            f.citations[0] for f in findings if f.citations and _DESCRIBED_PERSON.search(f.content)
         )
 
     def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:
@@ -83,6 +87,8 @@ class Referents:
             return finding.content
         pronoun = m["pronoun"]
         if (pronoun in _PERSONAL) != (source in self.persons) or expletive(finding.content):
+            return finding.content
+        if source in self._described_persons and pronoun not in _PERSONAL:
             return finding.content
         if (pronoun in _PLURAL) != _plural(name):
             return finding.content

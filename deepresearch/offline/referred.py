@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from deepresearch.offline.asking import WORD_TOKEN, defines_name
-from deepresearch.offline.coverage import says_all, text_roots
+from deepresearch.offline.coverage import says_all, says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.text import AUXILIARY_VERBS
 
@@ -87,7 +87,7 @@ def unconnected_answer(
     if not answers or not points_to_asked(part, before_text):
         return None
     behind = {t for sources, _ in answers for t in sources}
-    named = _named_by(answers, titles, _given(part, before_text))
+    named = _named_by(answers, titles, _given(part, before_text), asked)
     if any(set(sources) & (behind | named) for sources, _ in findings):
         return None
     if asked and any(says_all(set(asked), text_roots(stated)) for _, stated in findings):
@@ -100,23 +100,25 @@ def unconnected_answer(
 
 def answer_titles(
     part: str,
-    before: str,
+    before: tuple[str, Collection[str]],
     answers: Sequence[tuple[Collection[str], str]],
     titles: Collection[str],
 ) -> list[str]:
     """The titles of the things a part pointing back to what the part ``before`` it asks
-    for may stand for, as ``answers`` (the findings drawn for that part: their sources by
-    title and document, their text) gave it: the gathered ``titles`` of their sources, not
+    for may stand for (``before``: that part and the roots of its own words), as
+    ``answers`` (the findings drawn for that part: their sources by title and document,
+    their text) gave it: the gathered ``titles`` of their sources, not
     the names the question gives ("Who wrote Hamlet, and when did he die": *William
     Shakespeare*, not *Hamlet*); none when the part does not point back so. The titles the
     answers' texts name are read only when no other source is behind them: "The Tragedy
     of Hamlet, Prince of Denmark, … written by William Shakespeare" names *Denmark* too."""
-    if not answers or not points_to_asked(part, before):
+    before_text, asked = before
+    if not answers or not points_to_asked(part, before_text):
         return []
-    given = _given(part, before)
+    given = _given(part, before_text)
     behind = {t for sources, _ in answers for t in sources}
     found = [t for t in titles if t in behind and not holds_phrase(given, name_words(t))]
-    return sorted(found or _named_by(answers, titles, given))
+    return sorted(found or _named_by(answers, titles, given, asked))
 
 
 def _given(part: str, before: str) -> list[str]:
@@ -125,12 +127,21 @@ def _given(part: str, before: str) -> list[str]:
 
 
 def _named_by(
-    answers: Sequence[tuple[Collection[str], str]], titles: Collection[str], given: list[str]
+    answers: Sequence[tuple[Collection[str], str]],
+    titles: Collection[str],
+    given: list[str],
+    asked: Collection[str],
 ) -> set[str]:
     """The ``titles`` the ``answers``' texts name, but for those the question gives
     (``given``, its words): a name the question gives is not the thing asked for ("the
-    first emperor of Rome")."""
-    said = [TOKEN.findall(text) for _, text in answers]
+    first emperor of Rome"). Read only the answers stating a word the part before asks
+    with (``asked``, their roots): a finding drawn for "Who painted The Starry Night" from
+    *Night*, "Daylight illuminates one side of Earth", says nothing of what was asked."""
+    said = [
+        TOKEN.findall(text)
+        for _, text in answers
+        if not asked or says_any(set(asked), text_roots(text))
+    ]
     return {
         t
         for t in titles
