@@ -24,7 +24,10 @@ its file), one the answer names, or one that states all the part before asks and
 answers it too: "Who was the first emperor of Rome, and how did he come to power?" was
 answered "He succeeded his stepfather Augustus, the first Roman emperor" (*Tiberius*), so
 *Augustus* may say how he came to power, and *Sulla*, "the first general … to march on
-Rome", does not.
+Rome", does not. A later part asking when of that thing ("Who wrote Hamlet, and when did
+he die") is dated of it (``answer_titles``, read by ``relations.untimed_event``): of the
+sources behind the answer but the question's own names, not *Hamlet*'s "written … between
+1599 and 1601".
 """
 
 from __future__ import annotations
@@ -107,11 +110,11 @@ def answer_titles(
     """The titles of the things a part pointing back to what the part ``before`` it asks
     for may stand for (``before``: that part and the roots of its own words), as
     ``answers`` (the findings drawn for that part: their sources by title and document,
-    their text) gave it: the gathered ``titles`` of their sources, not
-    the names the question gives ("Who wrote Hamlet, and when did he die": *William
-    Shakespeare*, not *Hamlet*); none when the part does not point back so. The titles the
-    answers' texts name are read only when no other source is behind them: "The Tragedy
-    of Hamlet, Prince of Denmark, … written by William Shakespeare" names *Denmark* too."""
+    their text) gave it: the gathered ``titles`` of their sources, not the names the
+    question gives ("Who wrote Hamlet, and when did he die": *William Shakespeare*, not
+    *Hamlet*); none when the part does not point back so. The titles the answers' texts
+    name are read only when no other source is behind them: "The Tragedy of Hamlet,
+    Prince of Denmark, … written by William Shakespeare" names *Denmark* too."""
     before_text, asked = before
     if not answers or not points_to_asked(part, before_text):
         return []

@@ -72,4 +72,16 @@ def test_a_superlative_after_a_lower_rank_is_not_the_superlative_asked() -> None
     part, asked = "What is the largest desert in the world", {"largest", "desert", "world"}
     assert not gives("The Karakum is the 12th largest desert in the world.", "superlative", asked, part)  # fmt: skip
     assert not gives("It is the third largest desert in the world.", "superlative", asked, part)
-    assert gives("It is the largest hot desert in the world.", "superlative", asked, part)
+    assert gives("It is the largest desert in the world.", "superlative", asked, part)
+
+
+def test_a_superlative_of_a_narrower_noun_is_not_the_superlative_asked() -> None:
+    part, asked = "What is the largest desert in the world", {"largest", "desert", "world"}
+    assert not gives("It is the largest hot desert in the world.", "superlative", asked, part)
+    part, asked = "Which planet has the most moons", {"planet", "most", "moons"}
+    said = "Ganymede is the most massive moon of any planet."
+    assert not gives(said, "superlative", asked, part)
+    assert gives("Saturn is the planet with the most moons.", "superlative", asked, part)
+    part, asked = "Who was the first to receive a patent", {"first", "receive", "patent"}
+    said = "Brunelleschi became the first person to receive a patent in the Western world."
+    assert gives(said, "superlative", asked, part)
