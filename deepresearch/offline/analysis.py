@@ -358,8 +358,9 @@ def _unanswered(
             reason = reason or unstated_now(cased, behind)
             before = names_cased(parts[i - 1].text, titles.values()) if i else None
             reason = reason or untied_description(cased.text, behind, texts, before)
-            statements_of = [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
-            reason = reason or unstated_relation(cased, statements_of)
+            reason = reason or unstated_relation(
+                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
+            )
             if i:
                 previous = answer_before(parts[i - 1].text, inputs, previous)
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)

@@ -14,10 +14,10 @@ import re
 from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
 from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
-from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD
+from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, narrowed
 from deepresearch.offline.relations import asks_now, says_now
 from deepresearch.offline.statements import CODE
-from deepresearch.text import STOPWORDS, word_root, words
+from deepresearch.text import STOPWORDS, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
@@ -45,7 +45,6 @@ _CODE_TOKEN = re.compile(
 # "the largest ocean", "the first emperor": a part asks for the one thing that is so,
 # which the entry on the kind (*Ocean*) does not name.
 SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
-RESTRICT_REACH = 3  # words after a superlative that may narrow the noun it is asked of
 TOKEN_EDGES = ".,;:()[]\"'“”‘’"
 
 
@@ -120,16 +119,7 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     own = any(
         t == wanted
         and not (k and RANKED_BELOW.match(lowered[k - 1]))  # not "the 12th largest"
-        and not (noun and _restricted(lowered[k + 1 : k + 1 + RESTRICT_REACH], noun[0]))
+        and not (noun and narrowed(lowered[k + 1 :], noun[0]))
         for k, t in enumerate(lowered)
     )
     return own and bool(others & set(words(" ".join(tokens))))
-
-
-def _restricted(after: list[str], noun: str) -> bool:
-    """Whether the words ``after`` a superlative give the noun it is asked of only after
-    another word narrowing it: "the largest Lusophone population" is not "the largest
-    population", "the largest hot desert" not "the largest desert", "the most massive
-    moon" not "the most moons"."""
-    said = [word_root(w) for t in after for w in words(t)]
-    return word_root(noun) in said[1:] and said[0] != word_root(noun)

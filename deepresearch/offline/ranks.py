@@ -1,13 +1,14 @@
 """Words and numbers that single out one thing of a kind: a superlative ("the largest"),
-a rank below the first said before one ("the 12th largest"), and a number labelling the
-thing a part asks about ("the atomic number 1")."""
+a rank below the first said before one ("the 12th largest"), a word narrowing the noun
+after one ("the largest hot desert"), and a number labelling the thing a part asks about
+("the atomic number 1")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from deepresearch.text import STOPWORDS
+from deepresearch.text import STOPWORDS, word_root, words
 
 # A superlative word ("largest", "first", "most"), lower-cased.
 SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
@@ -17,6 +18,17 @@ RANKED_BELOW = re.compile(
     r"^(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)$",
     re.IGNORECASE,
 )
+
+NARROWING_REACH = 3  # words after a superlative that may narrow the noun it is said of
+
+
+def narrowed(after: list[str], noun: str) -> bool:
+    """Whether the words ``after`` a superlative give the ``noun`` it is asked of only
+    after another word narrowing it (within NARROWING_REACH): "the largest Lusophone
+    population" is not "the largest population", "the largest hot desert" not "the
+    largest desert", "the most massive moon" not "the most moons"."""
+    said = [word_root(w) for t in after[:NARROWING_REACH] for w in words(t)]
+    return word_root(noun) in said[1:] and said[0] != word_root(noun)
 
 
 # A number labelling the thing a part asks about picks it out ("which element has the
