@@ -167,8 +167,8 @@ def _topical(
     """Per part, the sources that may answer it: for a short part naming what it asks
     about (``coverage.topic_roots``), those that speak of it, and for a short part asking
     about a name an earlier part gives (``coverage.borrowed_names``), those that state the
-    name whole; in either case also those that the statements answering the part name (a
-    bridge). For any other part, all of them."""
+    name whole; in either case also those that such a source's statements answering the
+    part name (a bridge). For any other part, all of them."""
     titles = [s.title for s in sources]
     roots: dict[str, set[str]] = {}
     out: dict[int, list[SourceText]] = {}
@@ -181,11 +181,17 @@ def _topical(
         for s in sources:
             if s.id not in roots:
                 roots[s.id] = text_roots(f"{s.title} {' '.join(units[s.id])}")
+        speaking = {s.id for s in sources if _speaks_of(roots[s.id], topic, names)}
+        # A bridge counts when a source that speaks of the thing names it: *Year*'s
+        # statements name *Gregorian calendar*, which says nothing of penicillin's year.
         out[i] = [
             s
             for s in sources
-            if _speaks_of(roots[s.id], topic, names)
-            or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+            if s.id in speaking
+            or (
+                scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
+                and scores.namers.get((s.id, i), speaking) & speaking
+            )
         ]
     return out
 
@@ -370,7 +376,8 @@ def _unanswered(
             if reason is not None:
                 out[i] = reason
         previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]
-        unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
+        if part.text not in inputs.answered_parts:  # else its thing was found before
+            unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
 
 

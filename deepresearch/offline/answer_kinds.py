@@ -104,6 +104,34 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     )
 
 
+# Words at most between the deed a who-did part asks about and what it was done to:
+# "founded Buddhism", "Buddhism was founded by", "the discoverer of penicillin".
+DEED_REACH = 6
+
+
+def deed_on_object(text: str, part: str) -> bool:
+    """Whether ``text`` says the deed a who-did ``part`` asks about ("Who founded
+    Buddhism"), or a word made from it ("discovery"), within DEED_REACH words of a word of what it was done to: "… and founded
+    Buddhism", not "one of the main founders of the Yogacara school" in a sentence on
+    Mahayana Buddhism. False for another part."""
+    doer = asked_doer(part)
+    if doer is None:
+        return False
+    asked = words(part)
+    done_to = {
+        r for w in asked[asked.index(doer[0]) + 1 :] if w not in STOPWORDS for r in text_roots(w)
+    }
+    deed = text_roots(" ".join(doer))
+    roots = [text_roots(w) for w in words(text)]
+    # the deed's noun too: "the discovery of penicillin" says "discovered"
+    deeds = [k for k, r in enumerate(roots) if any(w.startswith(d) for w in r for d in deed)]
+    return any(
+        roots[j] & done_to
+        for k in deeds
+        for j in range(max(0, k - DEED_REACH - 1), min(len(roots), k + DEED_REACH + 2))
+    )
+
+
 def _states_superlative(tokens: list[str], part: str) -> bool:
     """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
     ("the first person to walk on the Moon" for "the first man on the Moon"; not

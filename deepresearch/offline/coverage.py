@@ -323,8 +323,9 @@ def _unnamed(
 
 
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
-    """For a part asking what a thing is, the words of the thing's name (lower-cased)
-    that none of the ``gathered`` texts states; none for another part. Only a word no
+    """For a part asking what a thing is, or what something of a thing is ("what is the
+    main ingredient of guacamole"), the words of the thing's name (lower-cased) that none
+    of the ``gathered`` texts states; none for another part. Only a word no
     source found states at all counts: a rare word of a real name is still in the source
     on it.
 
@@ -337,11 +338,15 @@ def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:
     thing = m["after"] or m["before"]
     named = keywords(thing)
     said = [w for w in words(thing) if w not in ARTICLES]
-    if len(named) > THING_WORDS or len(named) != len(said):
-        # a description ("the right way to get the current time") or a relation ("the
-        # difference between the Iliad and the Odyssey"), not a thing's name
-        return []
-    return _unstated(named, gathered)
+    if len(named) <= THING_WORDS and len(named) == len(said):
+        return _unstated(named, gathered)
+    # Not a name but a description ("the right way to get the current time") or a
+    # relation ("the difference between the Iliad and the Odyssey"). One asking of the
+    # thing after its last "of" ("the main ingredient of guacamole") asks of nothing found
+    # when no source states a word of it ("the capital of Germany today" is of Germany).
+    of = keywords(thing.rsplit(" of ", 1)[1]) if " of " in thing else []
+    unstated = _unstated(of, gathered) if len(of) <= THING_WORDS else []
+    return unstated if unstated and len(unstated) == len(of) else []
 
 
 def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:

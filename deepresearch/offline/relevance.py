@@ -53,11 +53,13 @@ SIGNPOST_SHARE = 0.5
 class SourceScores:
     """Per (source id, part index): the combined score, and two of its signals alone —
     the bridged strength (named by the part's answering statements) and the opening
-    match (the entry opens by describing what the part asks for)."""
+    match (the entry opens by describing what the part asks for) — and, for a source
+    bridged by the part's own answers, the ids of the sources whose statements name it."""
 
     total: dict[tuple[str, int], float]
     bridged: dict[tuple[str, int], float]
     opening: dict[tuple[str, int], float]
+    namers: dict[tuple[str, int], set[str]]
 
 
 class Weights:
@@ -210,12 +212,16 @@ def source_scores(
     answerers = dict(leaders)
     out: dict[tuple[str, int], float] = {}
     named_by_answers: dict[tuple[str, int], float] = {}
+    namers: dict[tuple[str, int], set[str]] = {}
     for i in range(len(parts)):
         asked = (term_set(question), names)
-        bridged = _bridged(i, parts, sources, (statement, said), answerers, asked)
+        named_by: dict[str, set[str]] = {}
+        bridged = _bridged(i, parts, sources, (statement, said), answerers, asked, named_by)
         for sid, strength in _naming_answer(parts[i], leaders[i], sources, units, said).items():
             bridged[sid] = max(bridged.get(sid, 0.0), strength)
+            named_by.setdefault(sid, set()).add(leaders[i][0].id)
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
+        namers.update({(sid, i): by for sid, by in named_by.items()})
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
         for s in sources:
@@ -235,7 +241,7 @@ def source_scores(
             )
             named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
-    return SourceScores(out, named_by_answers, opening)
+    return SourceScores(out, named_by_answers, opening, namers)
 
 
 def _named_by_parts(
@@ -461,36 +467,28 @@ def _bridged(
     ],
     answerers: dict[int, list[SourceText]],
     asked: tuple[set[str], list[set[str]]],
+    named_by: dict[str, set[str]] | None = None,
 ) -> dict[str, float]:
     """Sources that the best statements about part ``i`` name (as a name, capitalised, not
     a common noun: *Army* is not named by "an army of clay soldiers"), as strongly as the
     naming statement answers; for a part that points back ("the river *it* dams"), also
     those the answers to the first and the previous part name in a statement that also
     speaks to this part's own words (the hop's next entity). ``texts``: the statements'
-    scores and each source's statement tokens."""
-    statement, said = texts
+    scores and each source's statement tokens; ``named_by`` collects, per source named,
+    the sources whose statements name it."""
+    said = texts[1]
+    named_by = {} if named_by is None else named_by
     if defines_name(parts[i].text):
         # "Who was Cleopatra" asks about the entry it names: *Ptolemaic Kingdom*, which
         # that entry's answer names, is context, not the answer.
         return {}
     given = asked[1]
     points_back = parts[i].refers_back and i > 0
-    referenced = [i, *([0, i - 1] if points_back else [])]
     # A part that points back asks about what the earlier parts found: its own answerers
     # name a hop only when tied to those answers ("why was it important" after "What did
     # Alexander Fleming discover": *Alexander Pushkin*, sharing only "Alexander", does not).
     earlier = _joined(answerers[0][:3], answerers[i - 1][:3]) if points_back else []
-    mentions: list[tuple[list[str], float, str, set[str]]] = []
-    for j in dict.fromkeys(referenced):
-        for rank, src in enumerate(answerers[j]):
-            if j == i and earlier and not _tied(src, earlier, said, asked[0]):
-                continue
-            links = set(src.links)
-            for score, unit in statement[(src.id, j)][1][:3]:
-                strength = score / (1 + rank)
-                if j != i:
-                    strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
-                mentions.append((TOKEN.findall(unit), strength, src.id, links))
+    mentions = _answer_mentions(i, parts, texts, answerers, (earlier, asked[0]))
     out: dict[str, float] = {}
     for src in sources:
         title = term_set(src.title)
@@ -503,15 +501,47 @@ def _bridged(
         # capitalises ("software like Windows"): only the corpus's link says it is meant.
         common = is_common_noun(said.get(src.id, []), name)
         for tokens, strength, by, links in mentions:
-            if by == src.id or strength <= out.get(src.id, 0.0):
+            if by == src.id or strength <= 0.0:
                 continue
             # The corpus links the entry from this text: a mention in any case counts.
             linked = src.title in links
             if (common and not linked) or not mentions_name(tokens, name, linked=linked):
                 continue
             if not sense or sense & term_set(" ".join(tokens)):
-                out[src.id] = strength
+                named_by.setdefault(src.id, set()).add(by)
+                out[src.id] = max(out.get(src.id, 0.0), strength)
     return out
+
+
+def _answer_mentions(
+    i: int,
+    parts: list[Part],
+    texts: tuple[
+        dict[tuple[str, int], tuple[float, list[tuple[float, str]]]], dict[str, list[str]]
+    ],
+    answerers: dict[int, list[SourceText]],
+    tie: tuple[list[SourceText], set[str]],
+) -> list[tuple[list[str], float, str, set[str]]]:
+    """The best three statements of each answerer of part ``i`` (and, for a part pointing
+    back, of the first and the previous part, weighed by how much they speak to its own
+    words): their tokens, strength, source id and the source's links. ``tie``: the
+    earlier answers a pointing part's own answerers must be tied to, and the question's
+    words."""
+    statement, said = texts
+    earlier, question = tie
+    referenced = [i, *([0, i - 1] if parts[i].refers_back and i > 0 else [])]
+    mentions: list[tuple[list[str], float, str, set[str]]] = []
+    for j in dict.fromkeys(referenced):
+        for rank, src in enumerate(answerers[j]):
+            if j == i and earlier and not _tied(src, earlier, said, question):
+                continue
+            links = set(src.links)
+            for score, unit in statement[(src.id, j)][1][:3]:
+                strength = score / (1 + rank)
+                if j != i:
+                    strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
+                mentions.append((TOKEN.findall(unit), strength, src.id, links))
+    return mentions
 
 
 def _dense(

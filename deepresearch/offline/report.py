@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.answer_kinds import SUPERLATIVE, TOKEN_EDGES, answer_kind, gives
+from deepresearch.offline.answer_kinds import (
+    SUPERLATIVE,
+    TOKEN_EDGES,
+    answer_kind,
+    deed_on_object,
+    gives,
+)
 from deepresearch.offline.asking import (
     asks_for_entity,
     is_question,
@@ -305,11 +311,26 @@ def _naming(
     # "which political system did he support": asked of a person an earlier part gives
     if points_back(part) and PERSON_WORDS.search(part):
         return [f for f in findings if f.citations and f.citations[0] in persons]
+    # "Which is larger, Jupiter" (of "…, Jupiter or Saturn") asks it of the one it names
+    if about := _choice(part):
+        return [f for f in findings if _entry_of(name_words(about), titles, f)]
     if asks_for_entity(part) or points_back(part) or SUPERLATIVE.search(part):
         return []
     return [
         f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))
     ]
+
+
+# "Which is larger, Jupiter", "Which mountain is higher, Mount Kailash": a choice between
+# things it names, one per part; the name closes it after a comma.
+_CHOICE = re.compile(r"^\W*(?:which|who)\b[^,]+,\s*(?:the\s+)?(?P<name>[^,]+?)\W*$", re.I)
+
+
+def _choice(part: str) -> str | None:
+    """The name a part asking which of several named things is so closes with, else None."""
+    m = _CHOICE.match(part)
+    # the name is the whole of it, however it begins ("The" makes its first word no opener)
+    return m["name"] if m and entities(f"The {m['name']}") == [m["name"]] else None
 
 
 def _leads(
@@ -328,6 +349,8 @@ def _leads(
     persons, earlier = referred
     kind = answer_kind(part)
     giving = [f for f in findings if gives(f.content, kind, asked, part)] if kind else []
+    # a doer said with the deed done to what the part names, if one is ("founded Buddhism")
+    giving = [f for f in giving if deed_on_object(f.content, part)] or giving
     named = _naming(part, findings, titles, persons)
     # what a part pointing back asks of is what the earlier parts' lines are from
     named = [f for f in named or findings if f.citations[:1] and f.citations[0] in earlier] or named

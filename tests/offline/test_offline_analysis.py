@@ -263,10 +263,10 @@ def test_the_source_that_states_a_part_best_is_kept_unless_others_state_it_as_we
     scores = {(s.id, 0): 1.0 - 0.05 * n for n, s in enumerate(srcs)}
     said = {(s.id, 0): (0.2, [(0.2, f"statement {s.id}")]) for s in srcs}
     said[("src-7", 0)] = (0.6, [(0.6, "the answer")])
-    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}, {}), said)
     assert [s.id for s in kept] == ["src-1", "src-2", "src-3", "src-4", "src-7"]
     said[("src-2", 0)] = (0.6, [(0.6, "the answer, also")])  # a tie: no direct answer
-    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}, {}), said)
     assert "src-7" not in [s.id for s in kept]
 
 
@@ -284,7 +284,7 @@ def test_the_next_passage_of_the_best_answers_section_needs_only_the_absolute_fl
     scores = {("src-1", 0): best, ("src-2", 0): 0.3, ("src-3", 0): 0.3}
     assert analysis.RELEVANCE_FLOOR <= 0.3 < analysis.RELATIVE_FLOOR * best
     said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
-    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}), said)
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}, {}), said)
     assert [s.id for s in kept] == ["src-1", "src-2"]
 
 
@@ -301,7 +301,7 @@ def test_a_part_a_source_answers_keeps_the_next_above_a_lower_floor() -> None:
     said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
 
     def kept(part: Part, scores: dict[tuple[str, int], float]) -> list[str]:
-        out = analysis._kept(0, part, srcs, analysis.SourceScores(scores, {}, {}), said)
+        out = analysis._kept(0, part, srcs, analysis.SourceScores(scores, {}, {}, {}), said)
         return [s.id for s in out]
 
     assert kept(PART, scores) == ["src-1", "src-2"]
@@ -718,3 +718,28 @@ def test_the_parts_best_source_goes_on_past_its_share_after_the_others() -> None
     assert most == analysis.FINDINGS_PER_SOURCE + analysis.LEAD_EXTRA
     assert all(c <= analysis.FINDINGS_PER_SOURCE for s, c in counts.items() if s != lead)
     assert order[-analysis.LEAD_EXTRA :] == [lead] * analysis.LEAD_EXTRA
+
+
+def test_a_bridge_to_a_short_parts_thing_counts_only_from_a_source_that_speaks_of_it() -> None:
+    # "in what year" asks of penicillin: *Year* names *Gregorian calendar*, which is no bridge
+    parts = question_parts("Who discovered penicillin and in what year?")
+    texts = {
+        "Penicillin": "Penicillins are antibiotics. A number of penicillins have been discovered.",
+        "Year": "A year is the time Earth takes to orbit. The Gregorian calendar counts years.",
+        "Gregorian calendar": "The Gregorian calendar went into effect in October 1582.",
+    }
+    srcs = [
+        SourceText(id=title, citation=n, title=title, url=f"https://example.org/{n}", text=text)
+        for n, (title, text) in enumerate(texts.items(), 1)
+    ]
+    units = {s.id: sentences(s.text) for s in srcs}
+    total = {(s.id, i): 0.5 for s in srcs for i in range(len(parts))}
+    bridged = {("Gregorian calendar", 1): 0.5}
+
+    def topical(namer: str) -> list[str]:
+        namers = {("Gregorian calendar", 1): {namer}}
+        scores = analysis.SourceScores(total, bridged, {}, namers)
+        return [s.title for s in analysis._topical(parts, srcs, units, scores)[1]]
+
+    assert topical("Year") == ["Penicillin"]
+    assert topical("Penicillin") == ["Penicillin", "Gregorian calendar"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.answer_kinds import answer_kind, gives
+from deepresearch.offline.answer_kinds import answer_kind, deed_on_object, gives
 
 
 @pytest.mark.parametrize(
@@ -85,3 +85,16 @@ def test_a_superlative_of_a_narrower_noun_is_not_the_superlative_asked() -> None
     part, asked = "Who was the first to receive a patent", {"first", "receive", "patent"}
     said = "Brunelleschi became the first person to receive a patent in the Western world."
     assert gives(said, "superlative", asked, part)
+
+
+def test_a_deed_is_said_of_what_the_part_names_only_within_reach() -> None:
+    who = "Who founded Buddhism"
+    assert deed_on_object("The Buddha lived in the 5th century BCE and founded Buddhism.", who)
+    assert deed_on_object("Buddhism was founded by the Buddha.", who)
+    far = "After turning to Mahayana Buddhism, along with his brother, he was one of the founders of the Yogacara school."
+    assert not deed_on_object(far, who)
+    # a word made from the deed: "the discovery of penicillin"
+    assert deed_on_object(
+        "He was honoured for the discovery of penicillin.", "Who discovered penicillin"
+    )
+    assert not deed_on_object("Buddhism was founded by the Buddha.", "Where was Buddhism founded")

@@ -329,6 +329,10 @@ def test_a_thing_asked_about_that_no_source_found_speaks_of_is_not_answered() ->
     reason = unanswered_reason(part(question, 0), [PRIME], [PRIME], (), gathered)
     assert reason is not None and "'zorblax'" in reason
     assert unknown_words("explain what a zorblax theorem is", gathered) == ["zorblax"]
+    # asked of a thing: the thing after "of" ("main" and "theorem" are found)
+    assert unknown_words("What is the main theorem of zorblax", gathered) == ["zorblax"]
+    assert unknown_words("What is the main theorem of the prime", gathered) == []
+    assert unknown_words("What is the main theorem of the prime today", gathered) == []
     # found somewhere in what was gathered: the usual checks decide
     found = [*gathered, "Zorblax theorem Proved by Ada Zorblax in 1901."]
     assert unanswered_reason(part(question, 0), [PRIME], [PRIME], (), found) is None

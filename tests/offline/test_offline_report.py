@@ -419,6 +419,45 @@ def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() 
     assert line.index("green mineral") < line.index("glows")
 
 
+def test_a_part_asking_who_did_something_opens_with_the_deed_done_to_its_thing() -> None:
+    """ "Who founded Glimmerism" opens with the finding that founded Glimmerism, not with
+    one naming the founders of another school in a sentence about Glimmerism."""
+    who = "Who founded Glimmerism"
+    found = [
+        finding(
+            1,
+            "After turning to Glimmerism in his youth, with his brother, Ada Brandt was one of the founders of Vell.",
+            who,
+            1,
+        ),
+        finding(2, "Glimmerism was founded by Otto Kessel in 1890.", who, 2),
+    ]
+    line = summary_of(f"{who}?", found)
+    assert line.index("Otto Kessel") < line.index("Ada Brandt")
+
+
+def test_a_part_asking_which_of_named_things_is_so_opens_with_the_entry_on_each() -> None:
+    """ "Which is larger, Zorbo or Kessel" asks it of each: a part's line opens with the
+    entry titled with its name, not with another entry's line saying "larger", nor with
+    an entry whose title only begins with the name (*Zorbo V*)."""
+    question = "Which is larger, Zorbo or Kessel?"
+    first, second = "Which is larger, Zorbo", "Which is larger, Kessel"
+    sources = titled("Vell (moon)", "Zorbo", "Zorbo V", "Kessel")
+    found = [
+        finding(
+            1, "Vell is a third larger than the Moon and orbits Zorbo at 1.9 million km.", first, 1
+        ),
+        finding(3, "Zorbo V was a rocket launched 13 times from 1967 to 1973.", first, 3),
+        finding(2, "Zorbo is the fifth planet and the largest of its system.", first, 2),
+        finding(4, "Kessel is the second largest planet after Zorbo.", second, 4),
+    ]
+    md = report.synthesize(inputs(question=question, findings=found, sources=sources)).markdown
+    summary = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    lines = summary.splitlines()
+    assert next(x for x in lines if x.startswith(f"- **{first}?**")).index("fifth planet") < 60
+    assert next(x for x in lines if x.startswith(f"- **{second}?**")).index("second largest") < 60
+
+
 def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
     """ "How tall is Mount Zorbo" opens with what the entry on Zorbo says, not with the
     "tallest peak" of another mountain the analysis ranked first; a part asking for a
