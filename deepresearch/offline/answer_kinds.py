@@ -111,9 +111,9 @@ DEED_REACH = 6
 
 def deed_on_object(text: str, part: str) -> bool:
     """Whether ``text`` says the deed a who-did ``part`` asks about ("Who founded
-    Buddhism"), or a word made from it ("discovery"), within DEED_REACH words of a word of what it was done to: "… and founded
-    Buddhism", not "one of the main founders of the Yogacara school" in a sentence on
-    Mahayana Buddhism. False for another part."""
+    Buddhism"), or a word made from it ("discovery"), within DEED_REACH words of a word
+    of what it was done to: "… and founded Buddhism", not "one of the main founders of
+    the Yogacara school" in a sentence on Mahayana Buddhism. False for another part."""
     doer = asked_doer(part)
     if doer is None:
         return False
