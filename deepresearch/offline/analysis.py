@@ -184,13 +184,14 @@ def _topical(
         speaking = {s.id for s in sources if _speaks_of(roots[s.id], topic, names)}
         # A bridge counts when a source that speaks of the thing names it: *Year*'s
         # statements name *Gregorian calendar*, which says nothing of penicillin's year.
+        # (Such a part does not point back, so its every bridge has its namers.)
         out[i] = [
             s
             for s in sources
             if s.id in speaking
             or (
                 scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
-                and scores.namers.get((s.id, i), speaking) & speaking
+                and scores.namers.get((s.id, i), set()) & speaking
             )
         ]
     return out

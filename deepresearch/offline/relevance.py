@@ -467,7 +467,7 @@ def _bridged(
     ],
     answerers: dict[int, list[SourceText]],
     asked: tuple[set[str], list[set[str]]],
-    named_by: dict[str, set[str]] | None = None,
+    named_by: dict[str, set[str]],
 ) -> dict[str, float]:
     """Sources that the best statements about part ``i`` name (as a name, capitalised, not
     a common noun: *Army* is not named by "an army of clay soldiers"), as strongly as the
@@ -477,7 +477,6 @@ def _bridged(
     scores and each source's statement tokens; ``named_by`` collects, per source named,
     the sources whose statements name it."""
     said = texts[1]
-    named_by = {} if named_by is None else named_by
     if defines_name(parts[i].text):
         # "Who was Cleopatra" asks about the entry it names: *Ptolemaic Kingdom*, which
         # that entry's answer names, is context, not the answer.
@@ -501,7 +500,9 @@ def _bridged(
         # capitalises ("software like Windows"): only the corpus's link says it is meant.
         common = is_common_noun(said.get(src.id, []), name)
         for tokens, strength, by, links in mentions:
-            if by == src.id or strength <= 0.0:
+            # a weaker mention by a namer already recorded changes nothing
+            weaker = strength <= out.get(src.id, 0.0) and by in named_by.get(src.id, ())
+            if by == src.id or strength <= 0.0 or weaker:
                 continue
             # The corpus links the entry from this text: a mention in any case counts.
             linked = src.title in links

@@ -39,7 +39,7 @@ def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]
     weights = relevance.Weights([term_set(s.text) for s in srcs])
     statement = relevance.part_scores(parts, srcs, units, weights)
     texts = (statement, _said(srcs))
-    return relevance._bridged(0, parts, srcs, texts, {0: srcs[:1]}, (term_set(question), []))
+    return relevance._bridged(0, parts, srcs, texts, {0: srcs[:1]}, (term_set(question), []), {})
 
 
 def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
@@ -273,7 +273,7 @@ def test_a_part_pointing_back_is_bridged_only_by_answerers_tied_to_the_earlier_a
     statement = relevance.part_scores(parts, srcs, units, weights)
     answerers = {0: srcs[:1], 1: [srcs[1], srcs[0]]}  # the poet answers "important" first
     asked = (term_set(question), [term_set("Alexander Fleming")])
-    bridged = relevance._bridged(1, parts, srcs, (statement, _said(srcs)), answerers, asked)
+    bridged = relevance._bridged(1, parts, srcs, (statement, _said(srcs)), answerers, asked, {})
     assert "src-3" not in bridged  # Pushkin, named only by the untied poet
     assert bridged.get("src-4", 0.0) > 0  # Penicillin, named by Fleming's entry
 
