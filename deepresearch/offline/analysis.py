@@ -21,7 +21,15 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
-from deepresearch.offline.referred import answer_titles, hangs_on_unanswered, unconnected_answer
+from deepresearch.offline.referred import (
+    answer_titles,
+    given_names,
+    hangs_on_unanswered,
+    named_on_given,
+    on_given,
+    unconnected_answer,
+    ungiven_reason,
+)
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
     unmeasured,
@@ -129,8 +137,9 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     asked = statement_terms(inputs.question)
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
+    chosen, ungiven = _on_given(parts, chosen, sources)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
-    unanswered = _unanswered(parts, chosen, sources, units, inputs)
+    unanswered = ungiven | _unanswered(parts, chosen, sources, units, inputs)
     # Best first within each part. No cap across parts: each part is bounded by its
     # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(
@@ -349,6 +358,7 @@ def _unanswered(
     previous: list[tuple[set[str], str]] = []  # the answered part before's findings
     for i, part in enumerate(parts):
         mine = [c for c in chosen if c.part == i]
+        before = names_cased(parts[i - 1].text, titles.values()) if i else None
         behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
         found = [set().union(*(where[s] for s in {c.source_id, *c.supporters})) for c in mine]
         if mine:
@@ -363,7 +373,6 @@ def _unanswered(
             reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
-            before = names_cased(parts[i - 1].text, titles.values()) if i else None
             reason = reason or untied_description(cased.text, behind, texts, before)
             reason = reason or unstated_relation(
                 cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
@@ -373,13 +382,47 @@ def _unanswered(
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
+                given = given_names(part.text, before or "")
                 reason = _unconnected(cased, parts[i - 1], (behind, found), previous, texts)
+                reason = reason or (untimed_event(cased, behind, given) if given else None)
             if reason is not None:
                 out[i] = reason
         previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
+
+
+def _on_given(
+    parts: list[Part], chosen: list[Candidate], sources: list[SourceText]
+) -> tuple[list[Candidate], dict[int, str]]:
+    """The ``chosen`` findings less those drawn for a part whose pronoun stands for a name
+    the part before gives that are not on that thing nor from an entry the part before's
+    findings on it name ("when was it first performed" after "Who wrote Hamlet":
+    *Hamlet*'s, not *Macbeth*'s), and part index → why such a part left with none is not
+    answered."""
+    titles = {s.id: s.title for s in sources}
+    where = {s.id: {s.title, s.document} for s in sources}
+    links = {s.id: s.links for s in sources}
+    dropped: set[int] = set()
+    ungiven: dict[int, str] = {}
+    for i, part in enumerate(parts[1:], 1):
+        given = given_names(part.text, names_cased(parts[i - 1].text, titles.values()))
+        mine = [n for n, c in enumerate(chosen) if c.part == i] if part.refers_back else []
+        if not given or not mine:
+            continue
+        drawn = [(set().union(*(where[s] for s in _behind(c))), c.text, c) for c in chosen]
+        before = [(at, text, links[c.source_id]) for at, text, c in drawn if c.part == i - 1]
+        named = named_on_given(given, before, titles.values())
+        off = {n for n in mine if not (on_given(given, *drawn[n][:2]) or drawn[n][0] & named)}
+        dropped |= off
+        if off == set(mine):
+            ungiven[i] = ungiven_reason(given)
+    return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
+
+
+def _behind(c: Candidate) -> set[str]:
+    return {c.source_id, *c.supporters}
 
 
 def _unanswered_referent(

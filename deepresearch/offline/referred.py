@@ -32,14 +32,21 @@ sources behind the answer but the question's own names, not *Hamlet*'s "written 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
-from deepresearch.offline.asking import WORD_TOKEN, defines_name
+from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main_clause
+from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_all, says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.text import AUXILIARY_VERBS
 
 _STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}
+_THING = frozenset({"it"})
+_PERSONAL = frozenset({"he", "she", "him"})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+_WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
 _AUXILIARY = frozenset(AUXILIARY_VERBS.split("|")) | {"must", "may", "might", "shall"}
 _COPULA = frozenset({"is", "are", "was", "were"})
 _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic number 1"
@@ -59,6 +66,84 @@ def points_to_asked(part: str, before: str) -> bool:
     if at is None or words[at] in _MAIN_VERB:
         return True
     return words[at] in _COPULA and words[at + 1 : at + 2] == ["the"]
+
+
+def given_names(part: str, before: str) -> list[str]:
+    """The names the part ``before`` gives in its main clause that a pronoun of ``part``
+    stands for: "he", "she", "him" or "it" after a part asking who or what a named thing
+    is ("Who was Cleopatra, and how did she die"), "it" after one asking who did something
+    to a named thing ("Who wrote Hamlet, and when was it first performed": a "who" asks
+    for a person, which "it" is not). Not a possessive ("its author", "his second
+    emperor": another thing, of the named one), nor a pronoun in a clause describing what
+    the part asks about ("the rules of the game he dominated")."""
+    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    if defines_name(before.strip()):
+        stands = bool(said & (_PERSONAL | _THING))
+    else:
+        asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
+        stands = asks == ["who"] and bool(said & _THING) and not said & _PERSONAL
+    if not stands:
+        return []
+    # "Disney's Snow White": two names, the owner's and the thing's
+    return [n.strip() for e in entities(_main(before)) for n in _POSSESSIVE.split(e) if n.strip()]
+
+
+def _main(text: str) -> str:
+    """The text's main clause (``asking.main_clause``), up to a "where" clause too ("the
+    stock exchange where Black Thursday took place")."""
+    return _WHERE_CLAUSE.split(main_clause(text), maxsplit=1)[0]
+
+
+def _in_contact_clause(text: str) -> set[str]:
+    """The pronouns of ``text`` opening a clause that describes the noun before them ("the
+    game he dominated")."""
+    tokens = [w.lower() for w in WORD_TOKEN.findall(text)]
+    return {
+        w for k, w in enumerate(tokens) if k > 1 and tokens[k - 2] in _DETERMINERS and w in PRONOUNS
+    }
+
+
+def on_given(names: Collection[str], sources: Collection[str], text: str) -> bool:
+    """Whether a finding drawn for a part whose pronoun stands for one of the ``names``
+    the part before gives (``given_names``) is on that thing: it comes from a source
+    titled with the name (``sources``: its sources' titles and documents) or its ``text``
+    states the name, or its last word alone ("Linnaeus" for *Carl Linnaeus*). *Macbeth*'s
+    "first performed in 1606" does not say when *Hamlet* was."""
+    said = TOKEN.findall(text)
+    wanted = [name_words(n) for n in names]
+    wanted += [n[-1:] for n in wanted if len(n) > 1]
+    return any(holds_phrase(name_words(t), n) for t in sources for n in wanted) or any(
+        mentions_name(said, n) for n in wanted
+    )
+
+
+def named_on_given(
+    names: Collection[str],
+    before: Sequence[tuple[Collection[str], str, Collection[str]]],
+    titles: Collection[str],
+) -> set[str]:
+    """The ``titles`` that the findings drawn for the part before which are on one of the
+    ``names`` (``on_given``) name: "Carl Linnaeus … formalised binomial nomenclature"
+    names *Binomial nomenclature*, which answers "what naming system did he formalise"
+    without naming him. Each finding is given by its sources' titles and documents, its
+    text, and the titles its sources link to (a common noun names a linked entry)."""
+    on = [
+        (TOKEN.findall(text), links)
+        for where, text, links in before
+        if on_given(names, where, text)
+    ]
+    return {
+        t
+        for t in titles
+        if any(mentions_name(said, name_words(t), linked=t in links) for said, links in on)
+    }
+
+
+def ungiven_reason(names: Collection[str]) -> str:
+    """Why a part whose pronoun stands for one of the ``names`` the part before gives is
+    not answered when no finding drawn for it is on that thing (``on_given``)."""
+    shown = " or ".join(repr(n) for n in names)
+    return f"no finding drawn for it comes from a source on {shown} or states it"
 
 
 def hangs_on_unanswered(part: str, before: str, before_answered: bool) -> str | None:

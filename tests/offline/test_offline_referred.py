@@ -9,7 +9,10 @@ from deepresearch.offline.coverage import text_roots
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
     answer_titles,
+    given_names,
     hangs_on_unanswered,
+    named_on_given,
+    on_given,
     points_to_asked,
     unconnected_answer,
 )
@@ -186,3 +189,61 @@ def test_the_answer_pointed_back_to_is_an_earlier_iteration_s_when_there_is_one(
         ({"The Starry Night", "https://e.org/starry"}, STARRY[1])
     ]
     assert analysis.answer_before("Who wrote Hamlet", inputs, drawn) == drawn
+
+
+def test_a_pronoun_stands_for_the_name_given_where_the_part_before_asks_who_or_what_it_is() -> None:
+    assert given_names("when was it first performed", "Who wrote Hamlet") == ["Hamlet"]
+    assert given_names("how did she die", "Who was Cleopatra") == ["Cleopatra"]
+    assert given_names("where is it located", "What is the Great Barrier Reef") == [
+        "Great Barrier Reef"
+    ]
+    # "he" after a "who" part is the person asked for, not a name the part gives
+    assert given_names("who released it", "Who directed Disney's Snow White") == [
+        "Disney",
+        "Snow White",
+    ]
+    assert given_names("when did he die", "Who wrote Hamlet") == []
+    assert given_names("when was it founded", "What is the capital of Australia") == []
+    # a possessive speaks of another thing of the named one, and a pronoun in a clause
+    # describing what the part asks about is not what it asks about
+    assert given_names("who was its second emperor", "Who founded the Mughal Empire") == []
+    assert given_names("what are the rules of the game he dominated", "Who is Garry Kasparov") == []
+    assert given_names("how big is it", "Who owns the exchange where Black Thursday happened") == []
+
+
+def test_a_finding_is_on_the_given_name_by_its_source_s_title_or_by_stating_it() -> None:
+    assert on_given(["Mona Lisa"], {"Mona Lisa"}, "It is a half-length portrait.")
+    assert on_given(["Mona Lisa"], {"Louvre"}, "The Louvre is home to the Mona Lisa.")
+    assert not on_given(["Mona Lisa"], {"The Night Watch"}, "It is displayed in the Rijksmuseum.")
+    assert on_given(["Carl Linnaeus"], {"Taxonomy"}, "In 1753 Linnaeus formalised binomial names.")
+
+
+def test_the_analyzer_answers_a_part_pointing_to_a_given_name_only_of_that_thing(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Hamlet": "Hamlet is a tragedy written by William Shakespeare between 1599 and 1601.",
+        "Macbeth": "Macbeth is a tragedy by William Shakespeare, first performed in 1606.",
+    }
+    question = "Who wrote Hamlet, and when was it first performed?"
+    performed = question_parts(question)[1].text
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert not [f for f in out.findings if f.category == performed and "1606" in f.content]
+    # a source stating the name answers of it
+    texts["Theatre"] = "A theatre first performed Hamlet in 1602."
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    shown = [f.content for f in out.findings if f.category == performed]
+    assert not any("1606" in c for c in shown)
+
+
+def test_an_entry_the_answer_on_the_given_name_names_is_on_it_too() -> None:
+    linnaeus = ({"Carl Linnaeus"}, "Carl Linnaeus formalised binomial nomenclature.", ())
+    titles = ["Carl Linnaeus", "Binomial nomenclature", "Linnaean taxonomy"]
+    named = named_on_given(["Carl Linnaeus"], [linnaeus], titles)
+    # a common noun names an entry its source links to, as a bridge does
+    assert "Binomial nomenclature" not in named
+    linked = (*linnaeus[:2], ("Binomial nomenclature",))
+    assert "Binomial nomenclature" in named_on_given(["Carl Linnaeus"], [linked], titles)
+    # what a finding not on the name names is not
+    other = ({"Taxonomy"}, "Taxonomy names Binomial nomenclature.", ())
+    assert not named_on_given(["Carl Linnaeus"], [other], titles) - {"Carl Linnaeus"}
