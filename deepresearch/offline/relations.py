@@ -61,6 +61,8 @@ from deepresearch.text import ARTICLES, STOPWORDS, sentences, stem, term_set, wo
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
 ATTRIBUTE_REACH = 4
+_WORLD = frozenset({"world", "earth", "planet"})
+_COPULAS = frozenset({"is", "was", "are", "were"})
 POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
 
 # A name: capitalised words, joined by "of", "the", "de" ("United States of America"); or,
@@ -400,10 +402,28 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             of_it = _of_adjective if asked.adjective else _of_name
             if at and (entry or any(of_it(tokens, i, asked.name) for i in at)):
                 return True
+            if at and _of_world(tokens, at, asked):
+                return True
             # "Who was the author of Hamlet": *Hamlet* says "written by William Shakespeare"
             if entry and asked.who and _agent(asked.attribute) and _BY_NAME.search(line):
                 return True
     return False
+
+
+def _of_world(tokens: list[str], at: list[int], asked: Attribute) -> bool:
+    """Whether the line says the superlative asked of the whole world, of a thing it
+    places in the asked place before saying so: "The Amazon River in South America is …
+    the longest river system in the world" is the longest river of South America too."""
+    if not asked.superlative or asked.superlative in _ORDINALS or asked.adjective:
+        return False
+    copula = next((k for k, t in enumerate(tokens) if t.lower() in _COPULAS), None)
+    if copula is None or not mentions_name(tokens[:copula], list(asked.name)):
+        return False
+    return any(
+        {w.lower() for w in tokens[i + 1 : i + 1 + ATTRIBUTE_REACH]} & _WORLD
+        and {w.lower() for w in tokens[i + 1 : i + 1 + ATTRIBUTE_REACH]} & {"in", "on"}
+        for i in at
+    )
 
 
 def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:

@@ -317,6 +317,15 @@ def test_a_superlative_attribute_is_answered_only_with_its_superlative() -> None
     assert unstated_attribute("What is the most populous city of Australia", [ranked])
 
 
+def test_the_superlative_of_the_world_said_of_a_thing_placed_in_the_asked_place_answers() -> None:
+    part = "What is the longest river in South America"
+    amazon = (["Rivers"], "The Amazon River in South America is the longest river in the world.")
+    assert unstated_attribute(part, [amazon]) is None
+    # of a thing placed elsewhere
+    nile = (["Rivers"], "The Nile in Africa is the longest river in the world.")
+    assert unstated_attribute(part, [nile])
+
+
 def test_an_attribute_of_a_thing_named_by_its_adjective_is_said_of_that_thing() -> None:
     """ "the first Roman emperor" is Augustus's "the first Roman emperor" or "the first
     emperor of Rome", not "the last Holy Roman Emperor … the first Emperor of Austria"."""
