@@ -132,10 +132,13 @@ def named_on_given(
         for where, text, links in before
         if on_given(names, where, text)
     ]
+    given = [name_words(n) for n in names]
     return {
         t
         for t in titles
         if any(mentions_name(said, name_words(t), linked=t in links) for said, links in on)
+        # "Martin Luther King Jr." names no *Martin Luther*
+        and not any(holds_phrase(n, name_words(t)) and n != name_words(t) for n in given)
     }
 
 

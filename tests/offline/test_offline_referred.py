@@ -247,3 +247,9 @@ def test_an_entry_the_answer_on_the_given_name_names_is_on_it_too() -> None:
     # what a finding not on the name names is not
     other = ({"Taxonomy"}, "Taxonomy names Binomial nomenclature.", ())
     assert not named_on_given(["Carl Linnaeus"], [other], titles) - {"Carl Linnaeus"}
+
+
+def test_a_shorter_name_inside_the_given_name_is_not_named_by_it() -> None:
+    king = ({"Martin Luther King Jr."}, "Martin Luther King Jr. was a minister.", ())
+    titles = ["Martin Luther King Jr.", "Martin Luther"]
+    assert "Martin Luther" not in named_on_given(["Martin Luther King Jr"], [king], titles)
