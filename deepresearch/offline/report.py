@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import combinations
 
 from deepresearch.offline.answer_kinds import (
@@ -21,7 +22,7 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
-from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
 from deepresearch.offline.statements import CODE, QUOTES
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
@@ -228,7 +229,7 @@ def _summary_picks(
     }
     leads = _leads(part, fresh, asked, titles, referred)
     picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
-    own = term_set(part)
+    own = _said_of(part)
     while len(picks) < room:
         lead = picks[0].citations[:1] if picks else None
         options = [
@@ -240,7 +241,7 @@ def _summary_picks(
             # after the first, one that goes on from its source or says a word of the
             # part: not a stray line ("Vladivostok is the largest city …" after the fall
             # of maternal mortality)
-            and (not picks or f.citations[:1] == lead or term_set(f.content) & own)
+            and (not picks or f.citations[:1] == lead or own(f.content))
         ]
         if not options:
             break
@@ -248,6 +249,22 @@ def _summary_picks(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )
     return _antecedent_first(picks, fresh, room)
+
+
+def _said_of(part: str) -> Callable[[str], bool]:
+    """Whether a statement says a word of the ``part``: one it writes in lower case, or a
+    name it gives, written as the part writes it ("Jaws" the film, not "The jaws are a
+    pair of …"), or the name's last word ("Joyner-Kersee")."""
+    # the part's first word is capitalised whatever it is ("Compare Confucius …")
+    names = [TOKEN.findall(n) for n in entities(part[:1].lower() + part[1:])]
+    plain = term_set(part) - term_set(" ".join(" ".join(n) for n in names))
+    names += [n[-1:] for n in names if len(n) > 1]
+
+    def said(text: str) -> bool:
+        tokens = [t.removesuffix("'s").removesuffix("’s") for t in TOKEN.findall(text)]
+        return bool(term_set(text) & plain) or any(holds_phrase(tokens, n) for n in names)
+
+    return said
 
 
 # A statement opening with a pronoun continues one before it ("He shared the 1945 Nobel

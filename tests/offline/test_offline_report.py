@@ -754,3 +754,14 @@ def test_a_part_five_sources_answer_shows_each_ones_three_findings() -> None:
     md = report.synthesize(inputs(question=f"{how}?", findings=found)).markdown
     key = md.split("## Key findings", 1)[1]
     assert all(f.content in key for f in found)
+
+
+def test_a_line_goes_on_with_a_name_the_part_gives_only_where_it_is_written_as_one() -> None:
+    question = "Who directed Jaws?"
+    found = [
+        finding(1, "Jaws is a 1975 thriller film directed by Steven Spielberg.", question, 1),
+        finding(2, "The jaws are a pair of structures at the entrance of the mouth.", question, 2),
+        finding(3, "Peter Benchley wrote the novel on which Jaws was based.", question, 3),
+    ]
+    line = next(x for x in summary_of(question, found).splitlines() if x.startswith("- **"))
+    assert "Steven Spielberg" in line and "the mouth" not in line
