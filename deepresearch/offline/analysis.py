@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
+from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
     borrowed_names,
     says_all,
@@ -25,10 +26,8 @@ from deepresearch.offline.referred import (
     answer_titles,
     given_names,
     hangs_on_unanswered,
-    named_on_given,
-    on_given,
+    off_given,
     unconnected_answer,
-    ungiven_reason,
 )
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
@@ -55,7 +54,7 @@ from deepresearch.roles import (
     QualityUpdate,
     SourceText,
 )
-from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set, words
+from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set
 
 FINDINGS_PER_SOURCE = 3
 # A part's findings, shared among the sources kept for it: a part that one or two sources
@@ -74,10 +73,6 @@ ANSWER_NAMED = 0.1
 RELATIVE_FLOOR = 0.5  # ... and this share of the best source's score for the part
 AGREEMENT = 0.5  # idf-weighted share of a statement's words another document must hold
 TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
-# Two sources whose texts share this much of the shorter one's word triples say the same
-# words (a page saved as Markdown and as HTML), when the shorter has MIN_TRIPLES at least.
-NEAR_COPY = 0.8
-MIN_TRIPLES = 8
 MIN_AGREEING_TERMS = 4
 # Why a part is a gap when no source was kept for it (other reasons: coverage.py).
 NO_SOURCE = "no source examined matches it"
@@ -133,7 +128,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}
     chosen = _candidates(inputs, kept, (scores, statement), documents)
-    origin = (documents, _copies(sources, units))
+    origin = (documents, near_copies(sources, units))
     asked = statement_terms(inputs.question)
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
@@ -396,33 +391,19 @@ def _unanswered(
 def _on_given(
     parts: list[Part], chosen: list[Candidate], sources: list[SourceText]
 ) -> tuple[list[Candidate], dict[int, str]]:
-    """The ``chosen`` findings less those drawn for a part whose pronoun stands for a name
-    the part before gives that are not on that thing nor from an entry the part before's
-    findings on it name ("when was it first performed" after "Who wrote Hamlet":
-    *Hamlet*'s, not *Macbeth*'s), and part index → why such a part left with none is not
-    answered."""
+    """The ``chosen`` findings less those ``referred.off_given`` drops, and part index →
+    why a part left with none is not answered."""
     titles = {s.id: s.title for s in sources}
     where = {s.id: {s.title, s.document} for s in sources}
     links = {s.id: s.links for s in sources}
-    dropped: set[int] = set()
-    ungiven: dict[int, str] = {}
-    for i, part in enumerate(parts[1:], 1):
-        given = given_names(part.text, names_cased(parts[i - 1].text, titles.values()))
-        mine = [n for n, c in enumerate(chosen) if c.part == i] if part.refers_back else []
-        if not given or not mine:
-            continue
-        drawn = [(set().union(*(where[s] for s in _behind(c))), c.text, c) for c in chosen]
-        before = [(at, text, links[c.source_id]) for at, text, c in drawn if c.part == i - 1]
-        named = named_on_given(given, before, titles.values())
-        off = {n for n in mine if not (on_given(given, *drawn[n][:2]) or drawn[n][0] & named)}
-        dropped |= off
-        if off == set(mine):
-            ungiven[i] = ungiven_reason(given)
+    asked = [(names_cased(p.text, titles.values()), p.refers_back) for p in parts]
+    drawn = [
+        (c.part, set().union(*(where[s] for s in {c.source_id, *c.supporters})), c.text)
+        for c in chosen
+    ]
+    found = [(*d, links[c.source_id]) for d, c in zip(drawn, chosen, strict=True)]
+    dropped, ungiven = off_given(asked, found, titles.values())
     return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
-
-
-def _behind(c: Candidate) -> set[str]:
-    return {c.source_id, *c.supporters}
 
 
 def _unanswered_referent(
@@ -489,32 +470,6 @@ def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -
         firsts.append(first)
         kept.append(src)
     return (kept + later)[:SOURCES_PER_PART]
-
-
-def _copies(sources: list[SourceText], units: dict[str, list[str]]) -> dict[str, set[str]]:
-    """Source id → the other sources whose texts are near-copies of its own (NEAR_COPY of
-    the shorter's word triples): "dns.md" and "dns.html", a mirrored page, an option's
-    paragraph repeated on many command pages. The same words again are not a second
-    source agreeing; each stays a source of its own."""
-    triples = {s.id: _triples(" ".join(units.get(s.id, []))) for s in sources}
-    out: dict[str, set[str]] = {s.id: set() for s in sources}
-    for n, src in enumerate(sources):
-        for other in sources[:n]:
-            if _near_copy(triples[src.id], triples[other.id]):
-                out[src.id].add(other.id)
-                out[other.id].add(src.id)
-    return out
-
-
-def _triples(text: str) -> set[tuple[str, ...]]:
-    """The text's runs of three words (case, punctuation and markup aside)."""
-    said = words(text)
-    return {tuple(said[i : i + 3]) for i in range(len(said) - 2)}
-
-
-def _near_copy(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
-    small, big = (a, b) if len(a) <= len(b) else (b, a)
-    return len(small) >= MIN_TRIPLES and len(small & big) >= NEAR_COPY * len(small)
 
 
 def _agreeing(

@@ -142,6 +142,40 @@ def named_on_given(
     }
 
 
+def off_given(
+    parts: Sequence[tuple[str, bool]],
+    findings: Sequence[tuple[int, Collection[str], str, Collection[str]]],
+    titles: Collection[str],
+) -> tuple[set[int], dict[int, str]]:
+    """The findings (by index) drawn for a part whose pronoun stands for a name the part
+    before gives (``given_names``) that are not on that thing (``on_given``) nor from an
+    entry the part before's findings on it name (``named_on_given``): "when was it first
+    performed" after "Who wrote Hamlet" keeps *Hamlet*'s, not *Macbeth*'s; and part index
+    → why such a part left with none is not answered. ``parts``: each part's text (names
+    cased as the gathered titles write them) and whether it points back; each finding:
+    its part, its sources' titles and documents, its text, the titles its source links
+    to; ``titles``: the gathered sources' titles."""
+    dropped: set[int] = set()
+    ungiven: dict[int, str] = {}
+    for i in range(1, len(parts)):
+        (part, refers_back), (before, _) = parts[i], parts[i - 1]
+        given = given_names(part, before) if refers_back else []
+        mine = [n for n, f in enumerate(findings) if f[0] == i]
+        if not given or not mine:
+            continue
+        earlier = [(at, text, links) for p, at, text, links in findings if p == i - 1]
+        named = named_on_given(given, earlier, titles)
+        off = {
+            n
+            for n in mine
+            if not (on_given(given, findings[n][1], findings[n][2]) or set(findings[n][1]) & named)
+        }
+        dropped |= off
+        if off == set(mine):
+            ungiven[i] = ungiven_reason(given)
+    return dropped, ungiven
+
+
 def ungiven_reason(names: Collection[str]) -> str:
     """Why a part whose pronoun stands for one of the ``names`` the part before gives is
     not answered when no finding drawn for it is on that thing (``on_given``)."""
