@@ -28,6 +28,10 @@ Rome", does not. A later part asking when of that thing ("Who wrote Hamlet, and 
 he die") is dated of it (``answer_titles``, read by ``relations.untimed_event``): of the
 sources behind the answer but the question's own names, not *Hamlet*'s "written … between
 1599 and 1601".
+
+A pronoun may instead stand for a name the part before gives (``given_names``): "she"
+after "Who was Cleopatra", "it" after "Who wrote Hamlet" (a "who" asks for a person, which
+"it" is not). Such a part keeps only its findings on that thing (``off_given``).
 """
 
 from __future__ import annotations
@@ -172,11 +176,11 @@ def off_given(
         }
         dropped |= off
         if off == set(mine):
-            ungiven[i] = ungiven_reason(given)
+            ungiven[i] = _ungiven_reason(given)
     return dropped, ungiven
 
 
-def ungiven_reason(names: Collection[str]) -> str:
+def _ungiven_reason(names: Collection[str]) -> str:
     """Why a part whose pronoun stands for one of the ``names`` the part before gives is
     not answered when no finding drawn for it is on that thing (``on_given``)."""
     shown = " or ".join(repr(n) for n in names)
