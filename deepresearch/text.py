@@ -188,6 +188,7 @@ ARTICLES = frozenset({"the", "a", "an"})
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"
+COPULAS = frozenset({"is", "are", "was", "were"})  # the forms of "be" a statement says
 # Words that shape a question but name no topic of it.
 QUESTION_FRAME = frozenset(
     [

@@ -355,7 +355,7 @@ def _unanswered(
         mine = [c for c in chosen if c.part == i]
         before = names_cased(parts[i - 1].text, titles.values()) if i else None
         behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
-        found = [set().union(*(where[s] for s in {c.source_id, *c.supporters})) for c in mine]
+        found = [_places(c, where) for c in mine]
         if mine:
             ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
@@ -397,13 +397,14 @@ def _on_given(
     where = {s.id: {s.title, s.document} for s in sources}
     links = {s.id: s.links for s in sources}
     asked = [(names_cased(p.text, titles.values()), p.refers_back) for p in parts]
-    drawn = [
-        (c.part, set().union(*(where[s] for s in {c.source_id, *c.supporters})), c.text)
-        for c in chosen
-    ]
-    found = [(*d, links[c.source_id]) for d, c in zip(drawn, chosen, strict=True)]
+    found = [(c.part, _places(c, where), c.text, links[c.source_id]) for c in chosen]
     dropped, ungiven = off_given(asked, found, titles.values())
     return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
+
+
+def _places(c: Candidate, where: dict[str, set[str]]) -> set[str]:
+    """The titles and documents (``where``: per source) of a finding's sources."""
+    return set().union(*(where[s] for s in {c.source_id, *c.supporters}))
 
 
 def _unanswered_referent(

@@ -43,7 +43,7 @@ from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import says_all, says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
-from deepresearch.text import AUXILIARY_VERBS
+from deepresearch.text import AUXILIARY_VERBS, COPULAS
 
 _STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}
 _THING = frozenset({"it"})
@@ -52,7 +52,6 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
 _AUXILIARY = frozenset(AUXILIARY_VERBS.split("|")) | {"must", "may", "might", "shall"}
-_COPULA = frozenset({"is", "are", "was", "were"})
 _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic number 1"
 
 
@@ -69,7 +68,7 @@ def points_to_asked(part: str, before: str) -> bool:
     at = next((k for k, w in enumerate(words[1:], 1) if w in _AUXILIARY), None)
     if at is None or words[at] in _MAIN_VERB:
         return True
-    return words[at] in _COPULA and words[at + 1 : at + 2] == ["the"]
+    return words[at] in COPULAS and words[at + 1 : at + 2] == ["the"]
 
 
 def given_names(part: str, before: str) -> list[str]:

@@ -56,13 +56,12 @@ from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD
-from deepresearch.text import ARTICLES, STOPWORDS, sentences, stem, term_set, word_root
+from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
 ATTRIBUTE_REACH = 4
 _WORLD = frozenset({"world", "earth", "planet"})
-_COPULAS = frozenset({"is", "was", "are", "were"})
 POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
 
 # A name: capitalised words, joined by "of", "the", "de" ("United States of America"); or,
@@ -416,14 +415,11 @@ def _of_world(tokens: list[str], at: list[int], asked: Attribute) -> bool:
     the longest river system in the world" is the longest river of South America too."""
     if not asked.superlative or asked.superlative in _ORDINALS or asked.adjective:
         return False
-    copula = next((k for k, t in enumerate(tokens) if t.lower() in _COPULAS), None)
+    copula = next((k for k, t in enumerate(tokens) if t.lower() in COPULAS), None)
     if copula is None or not mentions_name(tokens[:copula], list(asked.name)):
         return False
-    return any(
-        {w.lower() for w in tokens[i + 1 : i + 1 + ATTRIBUTE_REACH]} & _WORLD
-        and {w.lower() for w in tokens[i + 1 : i + 1 + ATTRIBUTE_REACH]} & {"in", "on"}
-        for i in at
-    )
+    after = [{w.lower() for w in tokens[i + 1 : i + 1 + ATTRIBUTE_REACH]} for i in at]
+    return any(said & _WORLD and said & {"in", "on"} for said in after)
 
 
 def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
