@@ -24,6 +24,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
+from deepresearch.offline.referred import points_to_asked
 from deepresearch.offline.statements import CODE, QUOTES
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -199,7 +200,7 @@ def _summary_picks(
     shown: set[str],
     room: int,
     titles: dict[int, str],
-    referred: tuple[frozenset[int], set[int]],
+    referred: tuple[frozenset[int], set[int], set[int]],
     reserved: frozenset[str] = frozenset(),
 ) -> list[FindingBrief]:
     """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
@@ -209,7 +210,8 @@ def _summary_picks(
     a doer, if one does; among those, or else, one from the entry another finding names
     for a thing the part describes, or from the entry on a thing the part names,
     ``titles``: citation → title, or on a person, for a part pointing back to one, the
-    first of ``referred``, one an earlier part's line cites first, its second); then more
+    first of ``referred``, one an earlier part's line cites first, its second; see
+    ``_again`` for its third); then more
     of the same source's, not ones an earlier part's summary line already ``shown``, nor
     two that say the same, nor one ``reserved`` for a later part (listed under it)."""
     asked = asked | set(words(part))
@@ -225,9 +227,10 @@ def _summary_picks(
         f.id: 1 / (1 + rank[f.id])
         + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)
         - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
-        for f in fresh
+        for f in findings
     }
-    leads = _leads(part, fresh, asked, titles, referred)
+    leads = _leads(part, fresh, asked, titles, referred[:2])
+    leads = _again(part, findings, leads, referred[2])
     picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
     own = _said_of(part)
     while len(picks) < room:
@@ -251,6 +254,36 @@ def _summary_picks(
     return _antecedent_first(picks, fresh, room)
 
 
+def _again(
+    part: str, findings: list[FindingBrief], leads: list[FindingBrief], answer: set[int]
+) -> list[FindingBrief]:
+    """For a part pointing back to what the part before asks for, whose line opened with
+    the source ``answer``, when its ``leads`` hold none of that source's: its findings
+    among the part's own that say a word of it, though the line before showed them
+    ("Alexander Graham Bell was a Scottish-born … inventor" for "where was he born", not
+    *Max Born*'s entry); any of them when the part has no word of its own ("where is
+    it")."""
+    if not answer or any(f.citations[:1] and f.citations[0] in answer for f in leads):
+        return leads
+    # the kind asked for ("in which city is it") is seldom said by the answer ("in Dubai")
+    bare = _KIND_ASKED.sub(lambda m: m[0].split()[0], part)
+    said = _said_of(bare) if term_set(bare) else lambda _: True
+    # nor, of a person, the verb ("where did he work": "a professor at … MIT")
+    asked = answer_kind(part, names=True) if PERSON_WORDS.search(part) else None
+    known = set(words(part))
+    again = [
+        f
+        for f in findings
+        if f.citations[:1]
+        and f.citations[0] in answer
+        and (said(f.content) or (asked and gives(f.content, asked, known, part)))
+    ]
+    return again or leads
+
+
+_KIND_ASKED = re.compile(r"\b(?:which|what)\s+\w+", re.IGNORECASE)
+
+
 def _said_of(part: str) -> Callable[[str], bool]:
     """Whether a statement says a word of the ``part``: one it writes in lower case, or a
     name it gives, written as the part writes it ("Jaws" the film, not "The jaws are a
@@ -262,9 +295,18 @@ def _said_of(part: str) -> Callable[[str], bool]:
 
     def said(text: str) -> bool:
         tokens = [t.removesuffix("'s").removesuffix("’s") for t in TOKEN.findall(text)]
-        return bool(term_set(text) & plain) or any(holds_phrase(tokens, n) for n in names)
+        # a word the part writes in lower case is not said inside a name (*Max Born* does
+        # not say "born"); in a compound it is ("Scottish-born" does)
+        pieces = [p for t in tokens for p in (t, *t.split("-")[1:]) if p]
+        lower = " ".join(p for k, p in enumerate(pieces) if not (k and _in_name(pieces[k - 1], p)))
+        return bool(term_set(lower) & plain) or any(holds_phrase(tokens, n) for n in names)
 
     return said
+
+
+def _in_name(before: str, word: str) -> bool:
+    """Whether a capitalised ``word`` goes on a name (after a capitalised word ``before``)."""
+    return word[:1].isupper() and not word.isupper() and before[:1].isupper()
 
 
 # A statement opening with a pronoun continues one before it ("He shared the 1945 Nobel
@@ -430,6 +472,7 @@ def _summary_lines(
     opening: FindingBrief | None = None
     summarised: set[str] = set()
     earlier: set[int] = set()  # the sources earlier lines open with
+    opened: set[int] = set()  # ... the line before
     # ... and, for a part pointing back to a person ("he") when the lines before found
     # no answer, the entries on a person the question names
     tokens = TOKEN.findall(question)
@@ -440,18 +483,21 @@ def _summary_lines(
     order = list(choices)
     for n, (part, items) in enumerate(choices.items()):
         pointed = earlier | (named & referents.persons if PERSON_WORDS.search(part) else set())
-        referred = (referents.persons, pointed if points_back(part) else set())
+        # "where was he born" after "Who invented the telephone": what that line opened with
+        answer = opened if n and points_to_asked(part, order[n - 1]) else set()
+        referred = (referents.persons, pointed if points_back(part) else set(), answer)
         # a statement the key findings list under a later part does not pad this line
         # ("… on the Chajnantor plateau" after ALMA's 66 antennas: "on what plateau" has it)
         later = frozenset(f.content for p in order[n + 1 :] for f in listed.get(p, []))
         picks = _summary_picks(part, items, asked, summarised, room, titles, referred, later)
         summarised |= {f.content for f in picks}
-        earlier |= {f.citations[0] for f in picks[:1] if f.citations}
+        opened = {f.citations[0] for f in picks[:1] if f.citations}
+        earlier |= opened
         opening = opening or next(iter(picks), None)
-        answer = " ".join(_shown(picks, referents))
+        said = " ".join(_shown(picks, referents))
         label = escape_citation_markers(part.rstrip("?"))  # the user's "[1]" is no citation
         # "Tell me about the reef" is a request, not a question: no question mark.
-        lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {answer}")
+        lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {said}")
     return lines, opening
 
 

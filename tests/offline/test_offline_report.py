@@ -765,3 +765,32 @@ def test_a_line_goes_on_with_a_name_the_part_gives_only_where_it_is_written_as_o
     ]
     line = next(x for x in summary_of(question, found).splitlines() if x.startswith("- **"))
     assert "Steven Spielberg" in line and "the mouth" not in line
+
+
+def test_a_part_pointing_back_opens_with_the_answer_before_it_though_shown_there() -> None:
+    # "he" is whoever the first line found; that line showed the finding saying where he
+    # was born, and an entry titled with the word "born" is not him
+    question = "Who invented the Zelophone, and where was he born?"
+    first, then = "Who invented the Zelophone", "where was he born"
+    quill = "Ada Quill was a Scottish-born engineer who invented the Zelophone."
+    found = [
+        finding(1, quill, first, 1),
+        finding(2, quill, then, 1),
+        finding(3, "Max Born was a German physicist who taught in Edinburgh.", then, 2),
+    ]
+    draft = inputs(question=question, findings=found, sources=titled("Ada Quill", "Max Born"))
+    md = report.synthesize(draft).markdown
+    line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
+    assert line.split("** ", 1)[1].startswith(quill)
+    assert "Max Born" not in line
+
+
+def test_a_word_the_part_writes_in_lower_case_is_not_said_inside_a_name() -> None:
+    said = report._said_of("where was he born")
+    assert not said("Max Born was a German physicist.")
+    assert said("Ada Quill was a Scottish-born engineer.")
+    assert said("Born in Leith, she trained as a nurse.")
+    # a capitalised word after a label is a word, not part of a name
+    assert report._said_of("who is the champion of the initiative")(
+        "Table row: Initiative: Next-10; Champion: Michael Dawson"
+    )
