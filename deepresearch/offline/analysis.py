@@ -28,6 +28,7 @@ from deepresearch.offline.referred import (
     hangs_on_unanswered,
     off_given,
     unconnected_answer,
+    untied_either,
 )
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
@@ -380,6 +381,10 @@ def _unanswered(
                 given = given_names(part.text, before or "")
                 reason = _unconnected(cased, parts[i - 1], (behind, found), previous, texts)
                 reason = reason or (untimed_event(cased, behind, given) if given else None)
+                tied = [(f, c.text) for f, c in zip(found, mine, strict=True)]
+                reason = reason or untied_either(
+                    cased.text, before or "", tied, previous, texts.keys()
+                )
             if reason is not None:
                 out[i] = reason
         previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]

@@ -31,7 +31,9 @@ sources behind the answer but the question's own names, not *Hamlet*'s "written 
 
 A pronoun may instead stand for a name the part before gives (``given_names``): "she"
 after "Who was Cleopatra", "it" after "Who wrote Hamlet" (a "who" asks for a person, which
-"it" is not). Such a part keeps only its findings on that thing (``off_given``).
+"it" is not). Such a part keeps only its findings on that thing (``off_given``). Where
+"it" may stand for either ("What sport is played at Wimbledon, and in which city is it
+held"), a finding must be on one of them (``untied_either``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
 _AUXILIARY = frozenset(AUXILIARY_VERBS.split("|")) | {"must", "may", "might", "shall"}
 _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic number 1"
+# "in which city is it held": a part asking which, its "it" in its own clause
+_ASKS_WHICH = re.compile(r"^\W*(?:\w+\s+)?(?:which|what)\b", re.IGNORECASE)
+_QUESTION_OPENINGS = [[w] for w in ("what", "which", "who", "when", "where", "how")]
 
 
 def points_to_asked(part: str, before: str) -> bool:
@@ -224,6 +229,41 @@ def unconnected_answer(
         f"no finding drawn for it comes from a source behind the answer to "
         f"'{before_text.strip()}', one that answer names or one stating all it asks"
     )
+
+
+def untied_either(
+    part: str,
+    before: str,
+    findings: Sequence[tuple[Collection[str], str]],
+    answers: Sequence[tuple[Collection[str], str]],
+    titles: Collection[str],
+) -> str | None:
+    """Why the ``findings`` drawn for a part whose "it" may stand for the thing the part
+    ``before`` asks for or for a name it gives ("What sport is played at Wimbledon, and in
+    which city is it held": the sport, or Wimbledon) answer it of neither, else None: none
+    comes from a source behind the ``answers`` to the part before nor is on a name it
+    gives (``on_given``) nor from an entry the answers name. Each finding is given by its
+    sources (titles and documents) and its text; ``titles``: the gathered sources'. None
+    where the pronoun's thing is known (``points_to_asked``, ``given_names``), is no "it"
+    of the part's own clause ("the city where it stands" describes a city), or the part
+    before asks nothing (a story's "it" may be anything it tells of)."""
+    own = part if _ASKS_WHICH.match(part) else _main(part)
+    said = {w.lower() for w in WORD_TOKEN.findall(own)} - _in_contact_clause(own)
+    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
+    if not said & _THING or asks not in _QUESTION_OPENINGS:
+        return None
+    if points_to_asked(part, before) or given_names(part, before):
+        return None
+    names = [n.strip() for e in entities(_main(before)) for n in _POSSESSIVE.split(e)]
+    names = [n for n in names if n]
+    if not names or not findings:
+        return None
+    behind = {t for sources, _ in answers for t in sources}
+    behind |= _named_by(answers, titles, _given(part, before), ())
+    if any(set(sources) & behind or on_given(names, sources, text) for sources, text in findings):
+        return None
+    shown = " or ".join(repr(n) for n in names)
+    return f"no finding drawn for it is on {shown} or on the answer to {before.strip()!r}"
 
 
 def answer_titles(

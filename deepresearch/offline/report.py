@@ -24,7 +24,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
-from deepresearch.offline.referred import points_to_asked
+from deepresearch.offline.referred import given_names, points_to_asked
 from deepresearch.offline.statements import CODE, QUOTES
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
@@ -257,8 +257,9 @@ def _summary_picks(
 def _again(
     part: str, findings: list[FindingBrief], leads: list[FindingBrief], answer: set[int]
 ) -> list[FindingBrief]:
-    """For a part pointing back to what the part before asks for, whose line opened with
-    the source ``answer``, when its ``leads`` hold none of that source's: its findings
+    """For a part pointing back to what the part before asks for, or to a name it gives,
+    whose line opened with the source ``answer``, when its ``leads`` hold none of that
+    source's: its findings
     among the part's own that say a word of it, though the line before showed them
     ("Alexander Graham Bell was a Scottish-born … inventor" for "where was he born", not
     *Max Born*'s entry); any of them when the part has no word of its own ("where is
@@ -483,8 +484,10 @@ def _summary_lines(
     order = list(choices)
     for n, (part, items) in enumerate(choices.items()):
         pointed = earlier | (named & referents.persons if PERSON_WORDS.search(part) else set())
-        # "where was he born" after "Who invented the telephone": what that line opened with
-        answer = opened if n and points_to_asked(part, order[n - 1]) else set()
+        # "where was he born" after "Who invented the telephone", "when was it built" after
+        # "What is the Eiffel Tower": what that line opened with
+        before = order[n - 1] if n else ""
+        answer = opened if points_to_asked(part, before) or given_names(part, before) else set()
         referred = (referents.persons, pointed if points_back(part) else set(), answer)
         # a statement the key findings list under a later part does not pad this line
         # ("… on the Chajnantor plateau" after ALMA's 66 antennas: "on what plateau" has it)

@@ -15,6 +15,7 @@ from deepresearch.offline.referred import (
     on_given,
     points_to_asked,
     unconnected_answer,
+    untied_either,
 )
 from deepresearch.roles import AnalyzeInputs
 from tests.offline.conftest import Titled
@@ -253,3 +254,32 @@ def test_a_shorter_name_inside_the_given_name_is_not_named_by_it() -> None:
     king = ({"Martin Luther King Jr."}, "Martin Luther King Jr. was a minister.", ())
     titles = ["Martin Luther King Jr.", "Martin Luther"]
     assert "Martin Luther" not in named_on_given(["Martin Luther King Jr"], [king], titles)
+
+
+TITLES2 = ["Los Angeles", "Wimbledon", "Tennis", "London"]
+
+
+def test_an_it_standing_for_the_answer_or_a_given_name_is_answered_of_one_of_them() -> None:
+    # "it" may be the sport or Wimbledon: a city's line on neither answers it
+    before, part = "What sport is played at Wimbledon", "in which city is it held"
+    los_angeles = (["Los Angeles"], "Los Angeles is the most populous city in California.")
+    assert untied_either(part, before, [los_angeles], [], TITLES2)
+    held = (["Wimbledon"], "The tournament has been held in London since 1877.")
+    assert untied_either(part, before, [los_angeles, held], [], TITLES2) is None
+    tennis = (["Tennis"], "Tennis is a racket sport.")
+    assert (
+        untied_either(part, before, [(["Tennis"], "It is played on grass.")], [tennis], TITLES2)
+        is None
+    )
+    # ... or from an entry the answer names
+    london = (["London"], "It hosts the oldest tennis tournament.")
+    sport = (["Tennis"], "Tennis is played at Wimbledon in London.")
+    assert untied_either(part, before, [london], [sport], TITLES2) is None
+    # "the city where it stands" describes a city; a story's "it" may be anything
+    assert (
+        untied_either("which city is it in", "I love Wimbledon", [los_angeles], [], TITLES2) is None
+    )
+    # where "it" is known to be the asked thing, the other checks read it
+    assert (
+        untied_either("where is it", "What is the deepest lake", [los_angeles], [], TITLES2) is None
+    )

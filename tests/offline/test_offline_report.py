@@ -794,3 +794,22 @@ def test_a_word_the_part_writes_in_lower_case_is_not_said_inside_a_name() -> Non
     assert report._said_of("who is the champion of the initiative")(
         "Table row: Initiative: Next-10; Champion: Michael Dawson"
     )
+
+
+def test_a_part_pointing_back_to_a_name_the_part_before_gives_opens_with_its_line() -> None:
+    # "it" is the Zel Tower the first part names; that line showed when it was built
+    question = "What is the Zel Tower, and when was it built?"
+    first, then = "What is the Zel Tower", "when was it built"
+    built = "It was built from 1887 to 1889 by the company of Gustave Zel."
+    found = [
+        finding(1, "The Zel Tower is a lattice tower in Lyon.", first, 1),
+        finding(2, built, first, 1),
+        finding(
+            3, "After his retirement Zel studied how buildings are built to resist wind.", then, 2
+        ),
+        finding(4, built, then, 1),
+    ]
+    draft = inputs(question=question, findings=found, sources=titled("Zel Tower", "Gustave Zel"))
+    md = report.synthesize(draft).markdown
+    line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
+    assert line.split("** ", 1)[1].startswith("It (Zel Tower) was built from 1887")
