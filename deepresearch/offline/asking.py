@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.coordination import PREPOSITIONS
+from deepresearch.offline.ranks import SUPERLATIVE_WORD
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, keywords, sentences, words
 
 # Words that point back to something said before them ("where did he live").
@@ -277,3 +278,19 @@ def asked_doer(text: str) -> tuple[str, str] | None:
     verb = m["verb"].lower() if m else ""
     noun = agent_noun(verb) if verb else None
     return (verb, noun) if noun else None
+
+
+# "Which composer became deaf": what a part asking for a kind of thing says it is
+_KIND_IS = re.compile(
+    r"^\W*(?:which|what)\s+[^\W\d_][\w'\-]*\s+(?:is|are|was|were|became|becomes|become)\s+"
+    r"(?P<said>[^\W\d_][\w'\-]*)\W*$",
+    re.IGNORECASE,
+)
+
+
+def kind_said_to_be(text: str) -> str:
+    """The word a part asking which thing of a kind is so says it is ("deaf" of "Which
+    composer became deaf"), when the part says only that; "" for a superlative ("Which
+    planet is closest": the answer may say "the first planet from the Sun")."""
+    m = _KIND_IS.match(text)
+    return "" if m is None or re.fullmatch(SUPERLATIVE_WORD, m["said"].lower()) else m["said"]

@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.asking import asks_when, main_clause
+from deepresearch.offline.asking import asks_when, kind_said_to_be, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import unstated_numbers
@@ -227,6 +227,14 @@ def unanswered_reason(
             "no source behind its findings speaks of both the thing it asks about and what "
             "it refers to"
         )
+    elif (
+        not part.refers_back
+        and (said_of := text_roots(kind_said_to_be(part.text)))
+        and not _held(said_of, set().union(*(text_roots(f) for f in findings)))
+    ):
+        # "Which composer became deaf": the kind is in every finding, what it is must be in
+        # one ("deaf"), or the findings are on some composer
+        return f"the findings drawn for it do not say {' '.join(map(repr, sorted(said_of)))}"
     # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
     # of its own, not a thing it speaks of unsaid
     context = [r for p in earlier for n in _names(p.text) if not (r := text_roots(n)) & own]

@@ -8,6 +8,7 @@ from deepresearch.offline.asking import (
     asks_when,
     defines_name,
     is_question,
+    kind_said_to_be,
     main_clause,
     pointing_before,
     pointing_words,
@@ -122,3 +123,12 @@ def test_an_opening_adverb_that_links_a_part_to_the_one_before_is_not_asked() ->
     # an adverb that is not set off by a comma says how: it is asked
     assert without_connective("Quickly install it") == "Quickly install it"
     assert without_connective("Italy, a country") == "Italy, a country"
+
+
+def test_what_a_part_asking_for_a_kind_says_it_is() -> None:
+    assert kind_said_to_be("Which composer became deaf") == "deaf"
+    assert kind_said_to_be("What element is radioactive?") == "radioactive"
+    # a superlative may be answered in other words; a longer part says more than that
+    assert kind_said_to_be("Which planet is closest") == ""
+    assert kind_said_to_be("Which planet is closest to the Sun") == ""
+    assert kind_said_to_be("Which goal they raced for") == ""

@@ -524,3 +524,13 @@ def test_a_number_labelling_what_a_part_asks_about_must_be_stated() -> None:
     (dated,) = question_parts("Which philosopher wrote a 1781 book on metaphysics?")
     kant = "Immanuel Kant Kant was a philosopher whose book on metaphysics changed it."
     assert unanswered_reason(dated, [kant], [kant]) is None
+
+
+def test_a_part_asking_which_kind_is_so_needs_a_finding_saying_what_is_so() -> None:
+    # every finding is on some composer; none says one became deaf
+    asked = part("Which composer became deaf?", 0)
+    mahler = "In this large work, the composer developed the sound of the distance."
+    reason = unanswered_reason(asked, [mahler], [mahler])
+    assert reason is not None and "deaf" in reason
+    deaf = "The composer became deaf in his later years yet kept composing."
+    assert unanswered_reason(asked, [mahler, deaf], [mahler, deaf]) is None
