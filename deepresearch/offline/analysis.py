@@ -357,6 +357,7 @@ def _unanswered(
         before = names_cased(parts[i - 1].text, titles.values()) if i else None
         behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
         found = [_places(c, where) for c in mine]
+        drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if mine:
             ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
@@ -381,13 +382,12 @@ def _unanswered(
                 given = given_names(part.text, before or "")
                 reason = _unconnected(cased, parts[i - 1], (behind, found), previous, texts)
                 reason = reason or (untimed_event(cased, behind, given) if given else None)
-                tied = [(f, c.text) for f, c in zip(found, mine, strict=True)]
                 reason = reason or untied_either(
-                    cased.text, before or "", tied, previous, texts.keys()
+                    cased.text, before or "", drawn, previous, texts.keys()
                 )
             if reason is not None:
                 out[i] = reason
-        previous = [] if i in out else [(f, c.text) for f, c in zip(found, mine, strict=True)]
+        previous = [] if i in out else drawn
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out

@@ -218,23 +218,8 @@ def unanswered_reason(
         # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
         return f"no source found states any of the words it asks with: {', '.join(asked)}"
     own = _own_roots(part)
-    if len(own) >= OWN_WORDS_ASKED:
-        stated = set().union(*(text_roots(f) for f in findings))
-        if not any(_held({w}, stated) for w in own):
-            return "the findings drawn for it state none of the words it asks with"
-    elif len(own) >= THING_ASKED and not _speaks_of_both(part, own, statements, titles):
-        return (
-            "no source behind its findings speaks of both the thing it asks about and what "
-            "it refers to"
-        )
-    elif (
-        not part.refers_back
-        and (said_of := text_roots(kind_said_to_be(part.text)))
-        and not _held(said_of, set().union(*(text_roots(f) for f in findings)))
-    ):
-        # "Which composer became deaf": the kind is in every finding, what it is must be in
-        # one ("deaf"), or the findings are on some composer
-        return f"the findings drawn for it do not say {' '.join(map(repr, sorted(said_of)))}"
+    if unsaid := _unsaid(part, own, findings, statements, titles):
+        return unsaid
     # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
     # of its own, not a thing it speaks of unsaid
     context = [r for p in earlier for n in _names(p.text) if not (r := text_roots(n)) & own]
@@ -532,6 +517,32 @@ def _do_verbs(text: str) -> set[str]:
         if not after or after in STOPWORDS:
             verbs.add(word_root(m["verb"]))
     return verbs
+
+
+def _unsaid(
+    part: Part, own: set[str], findings: list[str], statements: list[str], titles: Sequence[str]
+) -> str | None:
+    """Why the ``findings`` drawn for a part (``own``: the roots of its own words;
+    ``statements``: its sources' texts; ``titles``: the gathered sources') leave unsaid
+    what it asks (see ``unanswered_reason``), else None."""
+    stated = set().union(*(text_roots(f) for f in findings))
+    if len(own) >= OWN_WORDS_ASKED:
+        if not any(_held({w}, stated) for w in own):
+            return "the findings drawn for it state none of the words it asks with"
+    elif len(own) >= THING_ASKED and not _speaks_of_both(part, own, statements, titles):
+        return (
+            "no source behind its findings speaks of both the thing it asks about and what "
+            "it refers to"
+        )
+    elif (
+        not part.refers_back
+        and (said_of := text_roots(kind_said_to_be(part.text)))
+        and not _held(said_of, stated)
+    ):
+        # "Which composer became deaf": the kind is in every finding, what it is must be in
+        # one ("deaf"), or the findings are on some composer
+        return f"the findings drawn for it do not say {' '.join(map(repr, sorted(said_of)))}"
+    return None
 
 
 def _speaks_of_both(

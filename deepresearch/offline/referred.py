@@ -57,7 +57,7 @@ _AUXILIARY = frozenset(AUXILIARY_VERBS.split("|")) | {"must", "may", "might", "s
 _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic number 1"
 # "in which city is it held": a part asking which, its "it" in its own clause
 _ASKS_WHICH = re.compile(r"^\W*(?:\w+\s+)?(?:which|what)\b", re.IGNORECASE)
-_QUESTION_OPENINGS = [[w] for w in ("what", "which", "who", "when", "where", "how")]
+_QUESTION_WORDS = frozenset({"what", "which", "who", "when", "where", "how"})
 
 
 def points_to_asked(part: str, before: str) -> bool:
@@ -90,9 +90,12 @@ def given_names(part: str, before: str) -> list[str]:
     else:
         asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
         stands = asks == ["who"] and bool(said & _THING) and not said & _PERSONAL
-    if not stands:
-        return []
-    # "Disney's Snow White": two names, the owner's and the thing's
+    return _names_given(before) if stands else []
+
+
+def _names_given(before: str) -> list[str]:
+    """The names the main clause of the part ``before`` gives ("Disney's Snow White": two
+    names, the owner's and the thing's)."""
     return [n.strip() for e in entities(_main(before)) for n in _POSSESSIVE.split(e) if n.strip()]
 
 
@@ -249,13 +252,12 @@ def untied_either(
     before asks nothing (a story's "it" may be anything it tells of)."""
     own = part if _ASKS_WHICH.match(part) else _main(part)
     said = {w.lower() for w in WORD_TOKEN.findall(own)} - _in_contact_clause(own)
-    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
-    if not said & _THING or asks not in _QUESTION_OPENINGS:
+    asks = {w.lower() for w in WORD_TOKEN.findall(before)[:1]}
+    if not said & _THING or not asks & _QUESTION_WORDS:
         return None
     if points_to_asked(part, before) or given_names(part, before):
         return None
-    names = [n.strip() for e in entities(_main(before)) for n in _POSSESSIVE.split(e)]
-    names = [n for n in names if n]
+    names = _names_given(before)
     if not names or not findings:
         return None
     behind = {t for sources, _ in answers for t in sources}
