@@ -13,9 +13,6 @@ from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
     borrowed_names,
-    says_all,
-    speaks_of_any,
-    text_roots,
     topic_roots,
     unanswered_reason,
     unknown_words,
@@ -45,6 +42,7 @@ from deepresearch.offline.relevance import (
     part_scores,
     source_scores,
 )
+from deepresearch.offline.roots import says_all, speaks_of_any, text_roots
 from deepresearch.offline.statements import QUOTES, statement_terms, statements
 from deepresearch.offline.ties import untied_description
 from deepresearch.roles import (

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
-from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, narrowed
 from deepresearch.offline.relations import asks_now, says_now
+from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.text import STOPWORDS, words
 

@@ -43,8 +43,8 @@ from collections.abc import Collection, Sequence
 
 from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main_clause
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import says_all, says_any, text_roots
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
+from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.text import AUXILIARY_VERBS, COPULAS
 
 _STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}

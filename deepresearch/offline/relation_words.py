@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 from deepresearch.offline.asking import QUESTION_WORDS, describes, question_word
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import says_any, speaks_of_any, text_roots
 from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import party_names, without_now
+from deepresearch.offline.roots import says_any, speaks_of_any, text_roots
 from deepresearch.providers import vectors
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
 

@@ -45,17 +45,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from deepresearch.offline.apart import NAME_ADJECTIVE
 from deepresearch.offline.asking import asks_when, main_clause, question_word, without_name_of
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import (
-    NAME_ADJECTIVE,
-    is_entry_on,
-    text_roots,
-)
+from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD
+from deepresearch.offline.roots import text_roots
 from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem, term_set, word_root
 
 # A few words at most between the attribute and "of" + the name ("capital city of

@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 
 from deepresearch.offline.asking import PRONOUNS, asks_when, without_name_of
 from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import says_any, text_roots
 from deepresearch.offline.mentions import (
     TOKEN,
     holds_phrase,
@@ -45,6 +44,7 @@ from deepresearch.offline.mentions import (
     mentions_name,
     name_words,
 )
+from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.text import ARTICLES, TITLE_QUALIFIER, keywords, sentences
 
 # "what is the capital and population of the country where Sonja Henie was born"

@@ -25,15 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.coverage import (
-    OWN_WORDS_ASKED,
-    PART_GAP,
-    asked_words,
-    says_any,
-    text_roots,
-    titled_words,
-)
+from deepresearch.offline.coverage import OWN_WORDS_ASKED, PART_GAP, asked_words, titled_words
 from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.state import Finding, Gap, ResearchState
 from deepresearch.text import word_root
 

@@ -5,7 +5,6 @@ behind its answer or one its answer names."""
 from __future__ import annotations
 
 from deepresearch.offline import analysis
-from deepresearch.offline.coverage import text_roots
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
     answer_titles,
@@ -17,6 +16,7 @@ from deepresearch.offline.referred import (
     unconnected_answer,
     untied_either,
 )
+from deepresearch.offline.roots import text_roots
 from deepresearch.roles import AnalyzeInputs
 from tests.offline.conftest import Titled
 

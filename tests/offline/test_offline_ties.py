@@ -3,7 +3,7 @@ by a finding from a source tied to that name."""
 
 from __future__ import annotations
 
-from deepresearch.offline.coverage import text_roots
+from deepresearch.offline.roots import text_roots
 from deepresearch.offline.ties import described_attribute
 from deepresearch.offline.ties import untied_description as untied
 
