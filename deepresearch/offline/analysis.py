@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from deepresearch.offline.answer_kinds import unstated_superlative
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
@@ -29,9 +30,9 @@ from deepresearch.offline.referred import (
 )
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import (
+    attribute_phrases,
     unmeasured,
     unstated_attribute,
-    unstated_now,
     untimed_event,
 )
 from deepresearch.offline.relevance import (
@@ -44,6 +45,7 @@ from deepresearch.offline.relevance import (
 )
 from deepresearch.offline.roots import says_all, speaks_of_any, text_roots
 from deepresearch.offline.statements import QUOTES, statement_terms, statements
+from deepresearch.offline.tense import unstated_now
 from deepresearch.offline.ties import untied_description
 from deepresearch.roles import (
     AnalysisOutput,
@@ -363,9 +365,12 @@ def _unanswered(
             reason = unanswered_reason(
                 part, said, statements, list(titles.values()), gathered, parts[:i]
             )
-            # "where is charles baudelaire buried": the checks below read names by capitals
-            cased = replace(part, text=names_cased(part.text, titles.values()))
-            reason = reason or unstated_attribute(cased.text, behind, list(titles.values()))
+            # "where is charles baudelaire buried": the checks below read names by capitals,
+            # of any source gathered ("the human body" an earlier iteration found)
+            every = [*titles.values(), *inputs.titles]
+            cased = replace(part, text=names_cased(part.text, every))
+            reason = reason or unstated_attribute(cased.text, behind, every)
+            reason = reason or unstated_superlative(cased.text, [c.text for c in mine])
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
             reason = reason or untied_description(cased.text, behind, texts, before)
@@ -562,10 +567,12 @@ def _gaps(
         texts = [prose_sentences(units[sid]) for sid in earlier]
         leads = bridge_entities(part, texts, titles, inputs.question) if texts else []
         queries = [f"{lead} {' '.join(keywords(part.text)[:4])}" for lead in leads]
+        # "the first emperor of China" searched as a phrase: texts stating it come first
+        phrased = attribute_phrases(names_cased(part.text, titles), titles)
         gaps.append(
             GapDraft(
                 description=f"No source found answers this part of the question: {part.text}",
-                suggested_queries=[*queries, part.query],
+                suggested_queries=[*([phrased] if phrased else []), *queries, part.query],
                 priority=1,
                 reason=unanswered.get(i, NO_SOURCE),
             )

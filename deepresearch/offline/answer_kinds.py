@@ -10,13 +10,14 @@ it. Syntax only: no topic words.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
 from deepresearch.offline.dates import asks_year, gives_date
-from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, narrowed
-from deepresearch.offline.relations import asks_now, says_now
+from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, narrowed, same_degree
 from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.offline.statements import CODE
+from deepresearch.offline.tense import asks_now, says_now
 from deepresearch.text import STOPWORDS, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
@@ -104,6 +105,27 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     )
 
 
+# "How many bones …": the word after "how many", which a count says after its number.
+_COUNTED = re.compile(r"\bhow\s+many\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
+COUNT_REACH = 3  # words at most between a number and what it counts ("206 bones")
+
+
+def counts_asked(text: str, part: str) -> bool:
+    """Whether ``text`` gives a number with the thing a "how many" ``part`` counts a few
+    words after it ("around 206 bones by adulthood" for "How many bones are in the adult
+    human body", not "about 14% of the total body weight"). False for another part."""
+    if (m := _COUNTED.search(part)) is None:
+        return False
+    counted = text_roots(m[1])
+    tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
+    return any(
+        _AMOUNT.match(t)
+        and not _YEARS.fullmatch(t)
+        and says_any(counted, text_roots(" ".join(tokens[k + 1 : k + 1 + COUNT_REACH])))
+        for k, t in enumerate(tokens)
+    )
+
+
 # Words at most between the deed a who-did part asks about and what it was done to:
 # "founded Buddhism", "Buddhism was founded by", "the discoverer of penicillin".
 DEED_REACH = 6
@@ -132,6 +154,37 @@ def deed_on_object(text: str, part: str) -> bool:
     )
 
 
+SUPERLATIVE_REACH = 6  # words after a superlative where what it is said of follows
+
+
+def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
+    """Why none of the ``texts`` (the findings drawn for a part asking who is the first,
+    last or most of a kind: "Who was the first person to reach the South Pole") answers
+    it, or None when one may or the part asks something else. One answers by saying the
+    superlative (as a word of its own, not ranked below it) with a word of what the part
+    says it of within SUPERLATIVE_REACH words after it ("the first person to walk on the
+    Moon" for "the first man on the Moon"); "First aid is the first and immediate
+    assistance given to any person" and a pole vaulter's entry do not."""
+    if question_word(part) not in ("who", "whom") or (m := SUPERLATIVE.search(part)) is None:
+        return None
+    wanted = m[0].split()[-1].lower()
+    after = words(part[m.end() :])
+    degree = after[:1] if wanted in ("most", "least") else []
+    asked = " ".join([wanted, *degree])
+    said_of = text_roots(" ".join(w for w in after[len(degree) :] if w not in STOPWORDS))
+    for text in texts:
+        lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
+        for k in range(len(lowered)):
+            reach = lowered[k + 1 + len(degree) : k + 1 + len(degree) + SUPERLATIVE_REACH]
+            if (
+                same_degree(" ".join(lowered[k : k + 2]), asked)
+                and not (k and RANKED_BELOW.match(lowered[k - 1]))
+                and says_any(said_of, text_roots(" ".join(reach)))
+            ):
+                return None
+    return f"no finding drawn for it says who is {part[m.start() :].strip()}"
+
+
 def _states_superlative(tokens: list[str], part: str) -> bool:
     """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
     ("the first person to walk on the Moon" for "the first man on the Moon"; not
@@ -141,13 +194,17 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         return False
     lowered = [t.lower() for t in tokens]
     wanted = m[0].split()[-1].lower()
+    after = words(part[m.end() :])
+    # "the most populous city": "most" with the word it qualifies
+    degree = after[:1] if wanted in ("most", "least") else []
+    asked = " ".join([wanted, *degree])
     others = set(words(part)) - {wanted, "the"}
     # what the part asks the superlative of: "the largest desert", not "the first to"
-    noun = [w for w in words(part[m.end() :])[:1] if w not in STOPWORDS]
+    noun = [w for w in after[len(degree) :][:1] if w not in STOPWORDS]
     own = any(
-        t == wanted
+        same_degree(" ".join(lowered[k : k + 2]), asked)
         and not (k and RANKED_BELOW.match(lowered[k - 1]))  # not "the 12th largest"
-        and not (noun and narrowed(lowered[k + 1 :], noun[0]))
-        for k, t in enumerate(lowered)
+        and not (noun and narrowed(lowered[k + 1 + len(degree) :], noun[0]))
+        for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))

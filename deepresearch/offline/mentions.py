@@ -151,3 +151,11 @@ def made_from(token: str, name: str) -> bool:
     letters, at least three ("Rom", "Chin", "Norw"; not "Austrian" for Australia)."""
     lead = name[: max(3, len(name) - 2)]
     return token[:1].isupper() and token.lower().startswith(lead) and len(token) > len(lead)
+
+
+def same_form(token: str, attribute: str) -> bool:
+    """Whether the ``token`` is the ``attribute``'s word in some form ("capitals",
+    "presidency")."""
+    said, asked = word_root(stem(token.lower())), word_root(stem(attribute))
+    short, long = sorted((said, asked), key=len)
+    return bool(short) and long.startswith(short) and len(short) >= min(len(long) - 2, 4)

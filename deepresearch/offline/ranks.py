@@ -19,6 +19,38 @@ RANKED_BELOW = re.compile(
     re.IGNORECASE,
 )
 
+# Superlatives of one degree, each answering the others: size ("the largest city" is the
+# most populous one) and height. Any other is answered only as asked: "the largest
+# country" is not the smallest one, nor the most populous one.
+_SIZE = frozenset({"largest", "biggest", "most populous"})
+_HEIGHT = frozenset({"tallest", "highest"})
+
+
+def same_degree(said: str, asked: str) -> bool:
+    """Whether a superlative ``said`` (lower-cased, with the word after it) answers the one
+    ``asked`` ("most" and "least" with the word they qualify): the same ("most populous"
+    with its word), or, for one word asked, one of the same degree ("the most populous
+    city" answers "the largest city", "the highest mountain" "the tallest")."""
+    word, _, after = said.partition(" ")
+    asked_word, _, asked_after = asked.partition(" ")
+    if word == asked_word and (not asked_after or word_root(after) == word_root(asked_after)):
+        return True
+    # "the largest city" may be the most populous one, but the most populous country is
+    # not the largest (Russia): a degree qualified is answered only as asked
+    return not asked_after and any(
+        asked_word in group and (said in group or word in group) for group in (_SIZE, _HEIGHT)
+    )
+
+
+def degree_twins(superlative: str) -> list[str]:
+    """The other superlatives of a one-word ``superlative``'s degree, which a text may
+    say it with ("most populous" for "largest", "highest" for "tallest"); none for
+    another."""
+    if " " in superlative:
+        return []  # "most populous" is answered only as asked (see ``same_degree``)
+    return sorted(next((g - {superlative} for g in (_SIZE, _HEIGHT) if superlative in g), []))
+
+
 NARROWING_REACH = 3  # words after a superlative that may narrow the noun it is said of
 
 

@@ -20,8 +20,9 @@ from deepresearch.offline.asking import QUESTION_WORDS, describes, question_word
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import Part
-from deepresearch.offline.relations import party_names, without_now
+from deepresearch.offline.relations import party_names
 from deepresearch.offline.roots import says_any, speaks_of_any, text_roots
+from deepresearch.offline.tense import without_now
 from deepresearch.providers import vectors
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
 
@@ -139,14 +140,26 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     together = min(len(roots), 2)
     lines: list[str] = []
     openings: list[str] = []  # the first sentence of the entry on a thing named
+    titled: list[str] = []  # the titles of the sources those lines are from
     named_roots = text_roots(" ".join(found_words))
     for title, statements in behind:
         on_it = _entry_on(roots, named_roots, title)
         its_lines = [line for text in statements for line in sentences(text) or [text]]
         openings += its_lines[:1] if on_it else []
-        lines += [line for line in its_lines if len(on_it | _speaking_of(roots, line)) >= together]
+        mine = [line for line in its_lines if len(on_it | _speaking_of(roots, line)) >= together]
+        lines += mine
+        titled += [title] if mine else []
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
+        return None
+    # "Which ocean is between Africa and Australia": *Indian Ocean* says "It is bounded by
+    # … Africa to the west and Australia to the east", its title the kind asked for
+    kind = text_roots(" ".join(_kind_words(part.text)))
+    if (
+        asked
+        and text_roots(" ".join(asked)) <= kind
+        and says_any(kind, text_roots(" ".join(titled)))
+    ):
         return None
     if question_word(part.text) in ("who", "whom") and _maker_named(openings, set().union(*names)):
         return None

@@ -27,12 +27,6 @@ named ("When did Malta win the FIFA World Cup"), in a sentence giving all of the
 most), or the rest in the entry on one. The dates the
 corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
 
-A part asking what holds now ("Who is the current president of France") is answered only
-by a finding saying it in the present tense: the verb nearest before the word asked for is
-"is", "has", … ("who is the 47th president"), not only "was", "served", …
-("Mitterrand was President of France from 1981 to 1995": a snapshot's past answers what
-held then, not what holds now).
-
 Only parts asking for exactly that, "what/who/which is the [first] capital of X" or "who
 was X's wife" (the attribute a common noun, X a name), are checked: "the Code of
 Hammurabi" is itself a name, and "where did the author of X come from" asks for
@@ -50,16 +44,20 @@ from deepresearch.offline.asking import asks_when, main_clause, question_word, w
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.dates import DATE, asks_year
-from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words, same_form
 from deepresearch.offline.parts import Part
-from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD
+from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, degree_twins, same_degree
 from deepresearch.offline.roots import text_roots
-from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem, term_set, word_root
+from deepresearch.offline.tense import NOW_AFTER, says_form
+from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem
 
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
 ATTRIBUTE_REACH = 4
 _WORLD = frozenset({"world", "earth", "planet"})
+# What "in the world", "on Earth" ask a superlative of: the whole world, which no entry
+# is on and which a line says as any of these ("the world's largest", "on the globe").
+_WHOLE_WORLD = frozenset({"world", "earth", "globe", "planet"})
 POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
 
 # A name: capitalised words, joined by "of", "the", "de" ("United States of America"); or,
@@ -73,7 +71,7 @@ _ASKS = r"^\W*(?i:what|who|which)(?:\s+(?i:is|was|are|were)\s+|['’]s\s+)"  # "
 # "what is the capital of Australia", "who was the first president of the Moon"
 _ATTRIBUTE_OF = re.compile(
     _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)"
-    r"\s+(?P<joint>of|in)\s+"
+    r"\s+(?P<joint>of|in|on)\s+"
     r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
 )
 # "who was Isaac Newton's wife", "what is Canada's national anthem"
@@ -91,6 +89,8 @@ _ADJECTIVE_NAMED = re.compile(
 _SUPERLATIVE = re.compile(rf"^{SUPERLATIVE_WORD}$")
 _ORDINALS = frozenset({"first", "last"})
 SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
+# "a species of bird" is a bird: a superlative said of it is said of the bird
+_KIND_OF = [[kind, "of"] for kind in ("species", "kind", "type", "variety", "breed")]
 
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
@@ -141,12 +141,16 @@ class Attribute:
     superlative: str = field(default="", compare=False)
     # the name is an adjective made from it ("Roman"), said before the attribute
     adjective: bool = field(default=False, compare=False)
+    # asked of the whole world ("the largest island in the world", "on Earth")
+    world: bool = field(default=False, compare=False)
 
     def described(self) -> str:
         """The attribute of the thing as a part asks for it ("the first Roman emperor",
         "the largest city of Australia"), for a gap's reason."""
         if self.adjective:
             return " ".join(w for w in (self.superlative, self.said, self.attribute) if w)
+        if self.world:
+            return f"{self.superlative} {self.attribute} in the world".strip()
         return f"{self.superlative} {self.attribute}".strip() + f" of {self.said}"
 
 
@@ -155,23 +159,64 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     thing is a name as written (capitalised) or, typed in lower case, a gathered source's
     title ("what is the capital of mongolia", the source *Mongolia*)."""
     # "who is the mayor of London now": what it asks of London, now (see unstated_now)
-    text = without_name_of(_NOW_AFTER.sub("", part.strip()))
+    text = without_name_of(NOW_AFTER.sub("", part.strip()))
     for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED):
         if (m := pattern.match(text)) is None:
             continue
         # "the tallest building in Tijuana" asks it of Tijuana; "the bank in Geneva" may
-        # be a name's words, not an attribute
-        if m.groupdict().get("joint") == "in" and not _superlatives(m["modifiers"]):
+        # be a name's words, not an attribute; "on" only "on Earth"
+        joint = m.groupdict().get("joint")
+        if joint in ("in", "on") and not _superlatives(m["modifiers"]):
             continue
         name = tuple(name_words(m["name"]))
+        # "the largest island in the world" is asked of no entry's thing
+        world = name in {(w,) for w in _WHOLE_WORLD} and (joint != "of" or name == ("world",))
+        if joint == "on" and not world:
+            continue
         written = m["name"][:1].isupper()
-        if name and (written or any(tuple(name_words(t)) == name for t in titles)):
+        if name and (written or world or any(tuple(name_words(t)) == name for t in titles)):
             who = question_word(text) == "who"
-            most = _superlatives(m["modifiers"])
             adjective = pattern is _ADJECTIVE_NAMED
-            superlative = "".join(most[:1])
-            return Attribute(m["attribute"].lower(), name, m["name"], who, superlative, adjective)
+            superlative = _asked_superlative(m["modifiers"])
+            return Attribute(
+                m["attribute"].lower(), name, m["name"], who, superlative, adjective, world
+            )
     return None
+
+
+def _asked_superlative(modifiers: str) -> str:
+    """The first superlative among an attribute's modifiers, with the word "most" or
+    "least" makes one of ("the most populous country": "most populous"); else ""."""
+    words = modifiers.lower().split()
+    most = _superlatives(modifiers)
+    if not most:
+        return ""
+    k = words.index(most[0])
+    return " ".join(words[k : k + 2]) if most[0] in ("most", "least") else most[0]
+
+
+def attribute_phrases(part: str, titles: Sequence[str] = ()) -> str | None:
+    """For a part asking for a thing's attribute with a superlative (see
+    ``asked_attribute``), a search quoting the phrases a text states it in ("the first
+    emperor of China", "the world's largest island", "the most populous city in Canada"
+    for its largest city), so the texts stating one come first; None for another part.
+    ``titles``: the sources gathered."""
+    asked = asked_attribute(part, titles)
+    # only a superlative's phrase picks out its answer: "the president of France" is
+    # also said of Andorra's co-prince, who is no president of France
+    if asked is None or asked.adjective or not asked.superlative:
+        return None
+    degrees = [asked.superlative, *degree_twins(asked.superlative)]
+    said = [f"{d} {asked.attribute}".strip() for d in degrees]
+    # "the" just before: "the seventh-largest island in the world" does not state "the
+    # largest island in the world"
+    if asked.world:
+        places = [f"the {s} {where}" for s in said for where in ("in the world", "on Earth")]
+        places += [f"{whose} {s}" for s in said for whose in ("the world's", "Earth's")]
+    else:
+        places = [f"the {s} {joint} {asked.said}" for s in said for joint in ("of", "in")]
+        places += [f"{asked.said}'s {s}" for s in said]
+    return " ".join(f'"{p}"' for p in places)
 
 
 def _superlatives(modifiers: str) -> list[str]:
@@ -244,7 +289,7 @@ def untimed_event(
         on = {i for i, n in enumerate(parties) for t in titles if _is_entry(tuple(n), t)}
         for line in sentences(text) or [text]:
             said = TOKEN.findall(line) if DATE.search(line) else []
-            if not said or not (entry or _about(said, names) or _says_any(said, event)):
+            if not said or not (entry or _about(said, names) or says_form(said, event)):
                 continue
             # "When did Malta win the FIFA World Cup": a date of Malta's is no date of
             # its winning the cup; a line giving both is (or one in the other's entry).
@@ -295,80 +340,6 @@ def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
     }
 
 
-# A part asking what holds now, and the verbs that say a statement holds now or held once.
-_NOW = re.compile(
-    r"\b(?:current(?:ly)?|(?:right\s+)?now(?:adays)?|today|presently|at\s+present|at\s+the\s+moment)\b",
-    re.IGNORECASE,
-)
-_PRESENT = frozenset({"is", "are", "has", "have", "remains", "remain", "serves", "serve", "holds"})
-_PAST = frozenset({"was", "were", "had", "served", "held", "remained"})
-TENSE_REACH = 5  # words back from the word asked for to the verb that tells its tense
-
-
-# A time word closing a part ("… of London now", "… today", "at the moment").
-_NOW_AFTER = re.compile(
-    r"\s+(?:right\s+now|now|today|currently|at\s+present|at\s+the\s+moment)\W*$",
-    re.IGNORECASE,
-)
-# "in what is now Sindh, Pakistan" names a place by today's name; it asks nothing of now.
-_NAMED_NOW = re.compile(
-    r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
-)
-
-
-def without_now(part: str) -> str:
-    """The ``part`` without its words asking for now ("right now", "at the moment")."""
-    return _NOW.sub(" ", part)
-
-
-def asks_now(part: str) -> bool:
-    """Whether the ``part`` asks what holds now ("the current president", "… today")."""
-    return bool(_NOW.search(_NAMED_NOW.sub(" ", part)))
-
-
-def unstated_now(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
-    """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
-    asking what holds now say it only in the past tense, or None when one says it in the
-    present, none says it with a verb in reach, or the part asks something else (see the
-    module's description)."""
-    if not asks_now(part.text):
-        return None
-    tenses = {says_now(part.text, text) for _, text in findings}
-    return (
-        "it asks what holds now, and the findings drawn for it say so only in the past"
-        if False in tenses and True not in tenses
-        else None
-    )
-
-
-def says_now(part: str, text: str) -> bool | None:
-    """Whether ``text`` says what a ``part`` asking what holds now asks for in the present
-    tense (True), only in the past (False), or with no verb in reach (None). Asked for
-    are the part's words but its names (all of them when it has no others: "the current
-    Queen of the United Kingdom"), said in a sentence that gives its names' words too
-    (Biya "is the second-longest-ruling president in Africa" says nothing of the
-    president of the United States)."""
-    names = [{stem(w) for w in name_words(n)} for n in entities(part)]
-    own = [w for w in term_set(part) if not _NOW.fullmatch(w)]
-    asked = [w for w in own if not any(stem(w) in n for n in names)] or own
-    past = False
-    for line in sentences(text) or [text]:
-        tokens = [t.lower() for t in TOKEN.findall(line)]
-        if names and not any(n <= {stem(t) for t in tokens} for n in names):
-            continue
-        for i in (i for i, t in enumerate(tokens) if _says_any([t], asked)):
-            verbs = [t for t in tokens[max(0, i - TENSE_REACH) : i] if t in _PRESENT | _PAST]
-            if verbs and verbs[-1] in _PRESENT:
-                return True
-            past = past or bool(verbs)
-    return False if past else None
-
-
-def _says_any(tokens: list[str], wanted: list[str]) -> bool:
-    """Whether the tokens say one of the ``wanted`` words in some form ("died" for "die")."""
-    return any(_same_word(t, w) for t in tokens for w in wanted)
-
-
 def _about(tokens: list[str], names: list[list[str]]) -> bool:
     """Whether a sentence (its ``tokens``) is about one of the ``names``: it gives one whole,
     not after a preposition ("the Eastern Roman Empire persisted until 1453", not "a
@@ -394,10 +365,21 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             at = [
                 i
                 for i, t in enumerate(tokens)
-                if _same_word(t, asked.attribute) and _superlative_before(tokens, i, asked)
+                if same_form(t, asked.attribute) and _superlative_before(tokens, i, asked)
             ]
+            if asked.world:
+                if any(_of_whole_world(tokens, i) for i in at):
+                    return True
+                continue
             of_it = _of_adjective if asked.adjective else _of_name
-            if at and (entry or any(of_it(tokens, i, asked.name) for i in at)):
+            # the entry's own line, unless it says a superlative of another place: "the
+            # largest city in the province of Quebec", in *Canada* (but *Harsha*'s "the
+            # younger brother of Rajyavardhana" gives Harsha's brother)
+            if any(
+                entry and not (asked.superlative and _of_other(tokens, i, asked.name)) for i in at
+            ):
+                return True
+            if any(of_it(tokens, i, asked.name) for i in at):
                 return True
             if at and _of_world(tokens, at, asked):
                 return True
@@ -420,6 +402,38 @@ def _of_world(tokens: list[str], at: list[int], asked: Attribute) -> bool:
     return any(said & _WORLD and said & {"in", "on"} for said in after)
 
 
+def _of_other(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:
+    """Whether the attribute at ``tokens[at]`` is said of a place named right after it, by
+    "in" or "of", other than the ``name`` asked ("city in the province of Quebec"; not
+    "the capital is Ottawa, in Ontario")."""
+    if tokens[at + 1 : at + 2] not in (["in"], ["of"]):
+        return False
+    window = _after_joint(tokens, at, ATTRIBUTE_REACH)
+    named = [t for t in window[1:] if t[:1].isupper()]
+    return bool(named) and not mentions_name(window, list(name))
+
+
+def _of_whole_world(tokens: list[str], at: int) -> bool:
+    """Whether the attribute at ``tokens[at]`` is said of the whole world: "in", "on" or
+    "of" and a word for it a few words after ("the largest island in the world", "on
+    Earth", "in continuous operation in the world"), or one in the possessive just
+    before ("the world's largest island")."""
+    # "the oldest university in continuous operation in the world"
+    after = [t.lower() for t in tokens[at + 1 : at + 3 + ATTRIBUTE_REACH]]
+    joints = [k for k, t in enumerate(after) if t in ("of", "in", "on")]
+    if any(w in _WHOLE_WORLD for k in joints for w in after[k + 1 : k + 3]):
+        return True
+    before = tokens[max(0, at - SUPERLATIVE_REACH - 1) : at]
+    if any(_bare(t) in _WHOLE_WORLD and t.lower() != _bare(t) for t in before):
+        return True
+    # said of no narrower place, the superlative is the world's: "the ostrich … is the
+    # largest living species of bird", not "Africa's largest lake", "the largest island
+    # in Canada", "the largest island that is fully within Indonesian territory", "the
+    # largest Australian city"
+    unscoped = after[:1] in ([], ["and"], ["by"], ["with"])
+    return unscoped and not any(t[:1].isupper() for t in before[1:])
+
+
 def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
     """Whether a superlative answering the one the part asks with, if any, is a word of
     its own among the few before the attribute at ``at``: "first" or "last" as asked, a
@@ -427,16 +441,27 @@ def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
     or "the third-most populous city")."""
     if not asked.superlative:
         return True
+    if at >= 2 and [t.lower() for t in tokens[at - 2 : at]] in _KIND_OF:
+        at -= 2  # "the largest living species of bird" is the largest bird
     start = max(0, at - SUPERLATIVE_REACH)
     before = [t.lower() for t in tokens[start:at]]
     if asked.superlative in _ORDINALS:
         return asked.superlative in before
     return any(
         _SUPERLATIVE.match(w)
-        and w not in _ORDINALS
+        and same_degree(" ".join(before[j : j + 2]), asked.superlative)
         and not (start + j and RANKED_BELOW.match(tokens[start + j - 1]))  # "the 12th largest"
+        and not _one_of(tokens[: start + j])
+        and "of" not in before[j + 1 :]  # "the world's largest family of birds"
         for j, w in enumerate(before)
     )
+
+
+def _one_of(before: list[str]) -> bool:
+    """Whether the words ``before`` a superlative make it one of several: "one of the
+    oldest universities", "among the largest"."""
+    said = [t.lower() for t in before[-4:]]  # "one of the world's oldest"
+    return any(said[k : k + 2] in (["one", "of"], ["among", "the"]) for k in range(len(said)))
 
 
 def _agent(attribute: str) -> bool:
@@ -458,13 +483,6 @@ def _is_entry(name: tuple[str, ...], title: str) -> bool:
 def _content(name: list[str]) -> list[str]:
     """A name's words without its small words ("the", "to")."""
     return [w for w in name if w not in STOPWORDS]
-
-
-def _same_word(token: str, attribute: str) -> bool:
-    """The token is the attribute's word in some form ("capitals", "presidency")."""
-    said, asked = word_root(stem(token.lower())), word_root(stem(attribute))
-    short, long = sorted((said, asked), key=len)
-    return bool(short) and long.startswith(short) and len(short) >= min(len(long) - 2, 4)
 
 
 def _of_name(tokens: list[str], at: int, name: tuple[str, ...]) -> bool:

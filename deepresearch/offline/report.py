@@ -3,29 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from itertools import combinations
 
 from deepresearch.offline.answer_kinds import (
-    SUPERLATIVE,
     TOKEN_EDGES,
-    answer_kind,
-    deed_on_object,
-    gives,
 )
 from deepresearch.offline.asking import (
-    asks_for_entity,
     is_question,
-    main_clause,
     points_back,
-    question_word,
 )
-from deepresearch.offline.bridges import entities
-from deepresearch.offline.coverage import is_entry_on
-from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
+from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
 from deepresearch.offline.referred import given_names, points_to_asked
-from deepresearch.offline.statements import CODE, QUOTES
+from deepresearch.offline.statements import QUOTES
+from deepresearch.offline.summary_picks import SUMMARY_ALONE, SUMMARY_PER_PART, summary_picks
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED
 from deepresearch.text import escape_citation_markers, jaccard, term_set, truncate_words, words
@@ -158,180 +149,6 @@ def _select(
     return out, cited
 
 
-# The executive summary gives each part the findings that state its answer: SUMMARY_PER_PART
-# of them (SUMMARY_ALONE when the question has one part: its answer is the whole summary),
-# chosen from the part's findings by the analysis's order, for the names and numbers they
-# state beyond the question's words, and against a mere definition when the part asks
-# who, which, when, where, how or why (a definition answers "what is").
-SUMMARY_PER_PART = 2
-SUMMARY_ALONE = 3
-SPECIFIC_WEIGHT = 0.3  # a finding stating SPECIFIC_ENOUGH new names or numbers gains this
-SPECIFIC_ENOUGH = 4
-DEFINITION_PENALTY = 0.2
-# "X is a …" in its first few words: what a definition looks like
-SAME_SOURCE_BONUS = 0.2  # a second finding from the first's source continues its answer
-_DEFINITION = re.compile(r"^\W*\w+(?:\s+\S+){0,5}?\s+(?:is|are|was|were)\s+(?:a|an|the)\b")
-
-
-def _specifics(text: str, asked: set[str]) -> int:
-    """How many distinct names and numbers ``text`` states that are not among the words
-    ``asked``: capitalised words past the first, and anything with a digit."""
-    found: set[str] = set()
-    for i, token in enumerate(text.split()):
-        bare = token.strip(TOKEN_EDGES)
-        if not bare or not (any(ch.isdigit() for ch in bare) or (i and bare[0].isupper())):
-            continue
-        said = words(bare)
-        if said and not set(said) <= asked:
-            found.add(bare.lower())
-    return len(found)
-
-
-def _asks_what(part: str) -> bool:
-    """The part asks what something is ("What is …", "explain what …"), or no question
-    word leads it: a definition may be its answer."""
-    return question_word(part) in (None, "what")
-
-
-def _summary_picks(
-    part: str,
-    findings: list[FindingBrief],
-    asked: set[str],
-    shown: set[str],
-    room: int,
-    titles: dict[int, str],
-    referred: tuple[frozenset[int], set[int], set[int]],
-    reserved: frozenset[str] = frozenset(),
-) -> list[FindingBrief]:
-    """Up to ``room`` of a part's ``findings`` (in the analysis's order, best first) for the
-    summary: the first ranked for the names and numbers they state beyond the ``asked``
-    words and, unless the part asks what something is, against a definition (for a part
-    asking when, how many or who did something, the best that gives a time, a number or
-    a doer, if one does; among those, or else, one from the entry another finding names
-    for a thing the part describes, or from the entry on a thing the part names,
-    ``titles``: citation → title, or on a person, for a part pointing back to one, the
-    first of ``referred``, one an earlier part's line cites first, its second; see
-    ``_again`` for its third); then more
-    of the same source's, not ones an earlier part's summary line already ``shown``, nor
-    two that say the same, nor one ``reserved`` for a later part (listed under it)."""
-    asked = asked | set(words(part))
-    kind = answer_kind(part)
-    # "Neil Armstrong was an American astronaut who … became the first person to walk on
-    # the Moon": a definition stating the superlative asked for is no mere definition.
-    define_ok = _asks_what(part) or kind == "superlative"
-    rank = {f.id: n for n, f in enumerate(findings)}
-    fresh = [f for f in findings if f.content not in shown] or findings
-    # A code line answers in the findings, quoted; the summary says it in prose if it can.
-    fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
-    base = {
-        f.id: 1 / (1 + rank[f.id])
-        + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)
-        - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
-        for f in findings
-    }
-    leads = _leads(part, fresh, asked, titles, referred[:2])
-    leads = _again(part, findings, leads, referred[2])
-    picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
-    own = _said_of(part)
-    while len(picks) < room:
-        lead = picks[0].citations[:1] if picks else None
-        options = [
-            f
-            for f in fresh
-            if f not in picks
-            and not (picks and f.content in reserved)
-            and all(jaccard(term_set(f.content), term_set(p.content)) < 0.5 for p in picks)
-            # after the first, one that goes on from its source or says a word of the
-            # part: not a stray line ("Vladivostok is the largest city …" after the fall
-            # of maternal mortality)
-            and (not picks or f.citations[:1] == lead or own(f.content))
-        ]
-        if not options:
-            break
-        picks.append(
-            max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
-        )
-    return _antecedent_first(picks, fresh, room)
-
-
-def _again(
-    part: str, findings: list[FindingBrief], leads: list[FindingBrief], answer: set[int]
-) -> list[FindingBrief]:
-    """For a part pointing back to what the part before asks for, or to a name it gives,
-    whose line opened with the source ``answer``, when its ``leads`` hold none of that
-    source's: its findings
-    among the part's own that say a word of it, though the line before showed them
-    ("Alexander Graham Bell was a Scottish-born … inventor" for "where was he born", not
-    *Max Born*'s entry); any of them when the part has no word of its own ("where is
-    it")."""
-    if not answer or any(f.citations[:1] and f.citations[0] in answer for f in leads):
-        return leads
-    # the kind asked for ("in which city is it") is seldom said by the answer ("in Dubai")
-    bare = _KIND_ASKED.sub(lambda m: m[0].split()[0], part)
-    said = _said_of(bare) if term_set(bare) else lambda _: True
-    # nor, of a person, the verb ("where did he work": "a professor at … MIT")
-    asked = answer_kind(part, names=True) if PERSON_WORDS.search(part) else None
-    known = set(words(part))
-    again = [
-        f
-        for f in findings
-        if f.citations[:1]
-        and f.citations[0] in answer
-        and (said(f.content) or (asked and gives(f.content, asked, known, part)))
-    ]
-    return again or leads
-
-
-_KIND_ASKED = re.compile(r"\b(?:which|what)\s+\w+", re.IGNORECASE)
-
-
-def _said_of(part: str) -> Callable[[str], bool]:
-    """Whether a statement says a word of the ``part``: one it writes in lower case, or a
-    name it gives, written as the part writes it ("Jaws" the film, not "The jaws are a
-    pair of …"), or the name's last word ("Joyner-Kersee")."""
-    # the part's first word is capitalised whatever it is ("Compare Confucius …")
-    names = [TOKEN.findall(n) for n in entities(part[:1].lower() + part[1:])]
-    plain = term_set(part) - term_set(" ".join(" ".join(n) for n in names))
-    names += [n[-1:] for n in names if len(n) > 1]
-
-    def said(text: str) -> bool:
-        tokens = [t.removesuffix("'s").removesuffix("’s") for t in TOKEN.findall(text)]
-        # a word the part writes in lower case is not said inside a name (*Max Born* does
-        # not say "born"); in a compound it is ("Scottish-born" does)
-        pieces = [p for t in tokens for p in (t, *t.split("-")[1:]) if p]
-        lower = " ".join(p for k, p in enumerate(pieces) if not (k and _in_name(pieces[k - 1], p)))
-        return bool(term_set(lower) & plain) or any(holds_phrase(tokens, n) for n in names)
-
-    return said
-
-
-def _in_name(before: str, word: str) -> bool:
-    """Whether a capitalised ``word`` goes on a name (after a capitalised word ``before``)."""
-    return word[:1].isupper() and not word.isupper() and before[:1].isupper()
-
-
-# A statement opening with a pronoun continues one before it ("He shared the 1945 Nobel
-# Prize …" after "Sir Alexander Fleming was a Scottish physician").
-_PRONOUN_OPENING = re.compile(r"^(?:he|she|it|they|his|her|its|their|this|these)\b", re.IGNORECASE)
-
-
-def _antecedent_first(
-    picks: list[FindingBrief], findings: list[FindingBrief], room: int
-) -> list[FindingBrief]:
-    """The ``picks`` opened, when the first opens with a pronoun, by a statement of its
-    source that does not (the best one among ``findings``: a pick, else one taking the
-    last pick's place when the line has ``room`` for no more), so the line does not
-    open with "He"."""
-    if not picks or not _PRONOUN_OPENING.match(picks[0].content):
-        return picks
-    source = picks[0].citations[:1]
-    for f in [*picks[1:], *(f for f in findings if f not in picks)]:
-        if f.citations[:1] == source and not _PRONOUN_OPENING.match(f.content):
-            rest = [p for p in picks if p is not f]
-            return [f, *rest[: room - 1]]
-    return picks
-
-
 def _summary_parts(
     findings: list[FindingBrief], shown: dict[str, list[FindingBrief]], cited: set[int]
 ) -> dict[str, list[FindingBrief]]:
@@ -354,109 +171,6 @@ def _summary_parts(
         if own:
             out[part] = own
     return out
-
-
-def _naming(
-    part: str, findings: list[FindingBrief], titles: dict[int, str], persons: frozenset[int]
-) -> list[FindingBrief]:
-    """The ``findings`` from the entry on a thing the ``part`` names or asks about: their
-    first source's title (``titles``: citation → title) is made of the part's words
-    (*Mount Everest*, not *Council of Europe* for "Europe"). For a part that points back
-    to a person ("which political system did he support"), those from entries on a
-    person (``persons``, see ``Referents``): what *he* supported is said of him, not in
-    the entry on a political system. None for a part that points back to a thing ("how
-    did it change Europe" asks about "it") or asks for a thing it does not name ("Which
-    Königsberg-born philosopher …": its names only describe it; "What is the largest
-    ocean": *Ocean* is the kind, not the one asked for)."""
-    # "which political system did he support": asked of a person an earlier part gives
-    if points_back(part) and PERSON_WORDS.search(part):
-        return [f for f in findings if f.citations and f.citations[0] in persons]
-    # "Which is larger, Jupiter" (of "…, Jupiter or Saturn") asks it of the one it names
-    if about := _choice(part):
-        return [f for f in findings if _entry_of(name_words(about), titles, f)]
-    if asks_for_entity(part) or points_back(part) or SUPERLATIVE.search(part):
-        return []
-    return [
-        f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))
-    ]
-
-
-# "Which is larger, Jupiter", "Which mountain is higher, Mount Kailash": a choice between
-# things it names, one per part; the name closes it after a comma.
-_CHOICE = re.compile(r"^\W*(?:which|who)\b[^,]+,\s*(?:the\s+)?(?P<name>[^,]+?)\W*$", re.I)
-
-
-def _choice(part: str) -> str | None:
-    """The name a part asking which of several named things is so closes with, else None."""
-    m = _CHOICE.match(part)
-    # the name is the whole of it, however it begins ("The" makes its first word no opener)
-    return m["name"] if m and entities(f"The {m['name']}") == [m["name"]] else None
-
-
-def _leads(
-    part: str,
-    findings: list[FindingBrief],
-    asked: set[str],
-    titles: dict[int, str],
-    referred: tuple[frozenset[int], set[int]],
-) -> list[FindingBrief]:
-    """The findings a part's summary line may open with (see ``_summary_picks``): one
-    giving the kind asked for from the entry the part's other findings name for a thing
-    it describes (the hop's answer), else said of the thing the part names, else one from
-    that hop's entry, else one giving that kind, else one said of the thing the part
-    names ("How tall is Mount Everest": Everest's entry, not Mount Tai's "tallest
-    peak")."""
-    persons, earlier = referred
-    kind = answer_kind(part)
-    giving = [f for f in findings if gives(f.content, kind, asked, part)] if kind else []
-    # a doer said with the deed done to what the part names, if one is ("founded Buddhism")
-    giving = [f for f in giving if deed_on_object(f.content, part)] or giving
-    named = _naming(part, findings, titles, persons)
-    # what a part pointing back asks of is what the earlier parts' lines are from
-    named = [f for f in named or findings if f.citations[:1] and f.citations[0] in earlier] or named
-    hop = _hop_answers(part, findings, titles)
-    return (
-        [f for f in giving if f in hop]
-        or [f for f in giving if f in named]
-        or hop
-        or giving
-        or named
-    )
-
-
-def _hop_answers(
-    part: str, findings: list[FindingBrief], titles: dict[int, str]
-) -> list[FindingBrief]:
-    """For a part asking about a thing it describes without naming it ("the emperor who
-    carried out later modifications to the Colosseum"), the ``findings`` from an entry
-    another of them names ("… during the reign of Domitian" names *Domitian*, whose entry
-    says when he ruled): the hop's answer. None for a part that names what it asks about
-    ("In which year did the Titanic sink": *Harland and Wolff*, which the Titanic's entry
-    names, is no answer)."""
-    main = main_clause(part)
-    clause = [name_words(n) for n in entities(part[len(main) :])]
-    if not clause or entities(main):
-        return []
-    cited = {n for f in findings for n in f.citations[:1]}
-    # the namer speaks of a thing the describing clause names (*Colosseum*'s line)
-    namers = [
-        (f.citations[:1], tokens)
-        for f in findings
-        for tokens in [TOKEN.findall(f.content)]
-        if any(_entry_of(name, titles, f) or mentions_name(tokens, name) for name in clause)
-    ]
-    named = {
-        n
-        for by, tokens in namers
-        for n in cited
-        if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
-    }
-    return [f for f in findings if f.citations[:1] and f.citations[0] in named]
-
-
-def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) -> bool:
-    """Whether the ``finding``'s first source is the entry on ``name`` (its words)."""
-    return bool(finding.citations) and name_words(titles.get(finding.citations[0], "")) == name
 
 
 def _summary_lines(
@@ -492,7 +206,7 @@ def _summary_lines(
         # a statement the key findings list under a later part does not pad this line
         # ("… on the Chajnantor plateau" after ALMA's 66 antennas: "on what plateau" has it)
         later = frozenset(f.content for p in order[n + 1 :] for f in listed.get(p, []))
-        picks = _summary_picks(part, items, asked, summarised, room, titles, referred, later)
+        picks = summary_picks(part, items, asked, summarised, room, titles, referred, later)
         summarised |= {f.content for f in picks}
         opened = {f.citations[0] for f in picks[:1] if f.citations}
         earlier |= opened

@@ -44,7 +44,7 @@ from deepresearch.providers.corpus_ranking import (
 from deepresearch.providers.corpus_sync import CorpusWarning as CorpusWarning
 from deepresearch.providers.corpus_sync import IndexStats as IndexStats
 from deepresearch.providers.corpus_sync import SkippedFile as SkippedFile
-from deepresearch.providers.readers import build_match_query
+from deepresearch.providers.readers import build_match_query, phrase_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
 
@@ -83,6 +83,18 @@ def guessed_encodings(search: object) -> dict[str, str]:
     """The files of the corpora behind ``search`` that are not UTF-8 and were read in the
     encoding detected for them, by path: the encoding."""
     return {path: enc for corpus in _corpora(search) for path, enc in corpus.encodings.items()}
+
+
+def _lexical(conn: sqlite3.Connection, match: str) -> list[int]:
+    """The passages an FTS5 ``match`` finds, best first by weighted BM25 (POOL at most)."""
+    return [
+        pid
+        for (pid,) in conn.execute(
+            f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY "
+            f"bm25(fts, {TITLE_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) LIMIT ?",
+            (match, POOL),
+        )
+    ]
 
 
 def searched_by_words_alone(search: object) -> bool:
@@ -251,20 +263,18 @@ class CorpusSearch:
         with self._lock:
             conn = self._ready(cancel)
             lookup = self._lookup_for(conn)
-            lexical = [
-                pid
-                for (pid,) in conn.execute(
-                    f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY "
-                    f"bm25(fts, {TITLE_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) LIMIT ?",
-                    (match, POOL),
-                )
-            ]
             rankings = [
-                (LEXICAL_WEIGHT, lexical),
+                (LEXICAL_WEIGHT, _lexical(conn, match)),
                 (DENSE_WEIGHT, dense_ranking(lookup, query)),
                 (NAMED_WEIGHT, named_ranking(conn, lookup, query)),
             ]
             fused = fuse(rankings)
+            if (phrased := phrase_match_query(query)) is not None:
+                # a text stating a phrase the query quotes comes before any that only uses
+                # its words, as a search engine treats quotes
+                stating = set(_lexical(conn, phrased))
+                fused = {p: s + (1.0 if p in stating else 0.0) for p, s in fused.items()}
+                fused |= {p: 1.0 for p in stating - fused.keys()}
             return self._hits(conn, lookup, fused, max_results)
 
     def _hits(

@@ -171,6 +171,22 @@ def clip(text: str, limit: int) -> str:
 _MEASURE = re.compile(rf"\bhow\s+([^\W\d_]+)\s+(?:{AUXILIARY_VERBS})\b")
 
 
+# A phrase the query quotes ("first emperor of China"), searched as written.
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+def phrase_match_query(query: str) -> str | None:
+    """An FTS5 MATCH expression for the phrases of several words ``query`` quotes ("the
+    first emperor of China"), OR'ed together, each matched as written (word order kept,
+    small words included); None when it quotes none."""
+    phrases = [
+        " ".join(tokens)
+        for m in _QUOTED.finditer(query.lower())
+        if len(tokens := _TOKEN.findall(m[1])) > 1
+    ]
+    return " OR ".join(f'"{p}"' for p in dict.fromkeys(phrases)) or None
+
+
 def build_match_query(query: str) -> str | None:
     """An FTS5 MATCH expression: the query's content words, each quoted, OR'ed together;
     not the measure a "how … is" question asks for (see _MEASURE).

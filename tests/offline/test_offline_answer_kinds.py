@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline.answer_kinds import answer_kind, deed_on_object, gives
+from deepresearch.offline.answer_kinds import (
+    answer_kind,
+    counts_asked,
+    deed_on_object,
+    gives,
+    unstated_superlative,
+)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +104,39 @@ def test_a_deed_is_said_of_what_the_part_names_only_within_reach() -> None:
         "He was honoured for the discovery of penicillin.", "Who discovered penicillin"
     )
     assert not deed_on_object("Buddhism was founded by the Buddha.", "Where was Buddhism founded")
+
+
+def test_a_superlative_of_the_same_degree_gives_the_superlative_asked() -> None:
+    part = "What is the tallest mountain on Earth"
+    asked = {"tallest", "mountain", "earth"}
+    assert gives("Mount Everest is the highest mountain on Earth.", "superlative", asked, part)
+    assert not gives("It is the lowest mountain on Earth.", "superlative", asked, part)
+    populous = "What is the most populous country in the world"
+    words = {"most", "populous", "country", "world"}
+    assert gives("China is the most populous country.", "superlative", words, populous)
+    assert not gives("It is the largest country in the world.", "superlative", words, populous)
+    assert not gives("It is the most common country name.", "superlative", words, populous)
+
+
+def test_a_count_is_said_with_what_the_part_counts() -> None:
+    part = "How many bones are in the adult human body"
+    assert counts_asked("It has around 206 bones by adulthood.", part)
+    assert not counts_asked("Bone makes up about 14% of the total body weight.", part)
+    assert not counts_asked("It has around 206 bones.", "What is a bone")
+
+
+def test_a_part_asking_who_was_first_is_answered_only_by_a_line_saying_so() -> None:
+    part = "Who was the first person to reach the South Pole"
+    stray = [
+        "First aid is the first and immediate assistance given to any person in an emergency.",
+        "Pole vaulting was first established by the Germans.",
+    ]
+    reason = unstated_superlative(part, stray)
+    assert reason == "no finding drawn for it says who is the first person to reach the South Pole"
+    amundsen = "Amundsen led the first expedition to reach the South Pole, in 1911."
+    assert unstated_superlative(part, [*stray, amundsen]) is None
+    moon = "Armstrong became the first person to walk on the Moon."
+    assert unstated_superlative("Who was the first man on the Moon", [moon]) is None
+    second = "Tiberius was the second man to reach the South Pole."
+    assert unstated_superlative(part, [second]) is not None
+    assert unstated_superlative("What was the first computer", stray) is None  # not "who"

@@ -157,3 +157,14 @@ def test_a_verb_with_its_particle_is_not_read_word_by_word() -> None:
     part = question_parts("Who came up with Sesame Street?")[0]
     behind = [("Sesame Street", ["Sesame Street was created by Joan Ganz Cooney."])]
     assert unstated_relation(part, behind) is None
+
+
+@needs_vectors
+def test_the_kind_asked_for_may_be_said_by_the_title_of_the_source_saying_the_relation() -> None:
+    """*Indian Ocean*'s "It is bounded by … Africa to the west and Australia to the east"
+    answers "Which ocean is between Africa and Australia" though the line never says
+    "ocean"; a source on another kind of thing does not."""
+    part = _part("Which ocean is between Africa and Australia?")
+    line = "It is bounded by Asia to the north, Africa to the west and Australia to the east."
+    assert unstated_relation(part, [("Indian Ocean", [line])]) is None
+    assert unstated_relation(part, [("Great Rift Valley", [line])]) is not None

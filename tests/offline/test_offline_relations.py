@@ -9,12 +9,10 @@ from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.relations import (
     Attribute,
     asked_attribute,
-    asks_now,
-    says_now,
+    attribute_phrases,
     states_attribute,
     unmeasured,
     unstated_attribute,
-    unstated_now,
     untimed_event,
 )
 from deepresearch.state import RunStatus
@@ -247,35 +245,6 @@ MITTERRAND = (
 )
 
 
-def test_a_part_asking_what_holds_now_is_not_answered_by_the_past_alone() -> None:
-    part = question_parts("Who is the current president of France?")[0]
-    reason = unstated_now(part, [MITTERRAND])
-    assert reason == "it asks what holds now, and the findings drawn for it say so only in the past"
-    # present tense near the word asked, in a sentence giving the part's names, answers
-    now = (["Emmanuel Macron"], "Emmanuel Macron is the 25th president of France.")
-    assert unstated_now(part, [MITTERRAND, now]) is None
-    # a present-tense president of somewhere else says nothing of France's
-    elsewhere = (["Paul Biya"], "Biya is the longest-serving current president in Africa.")
-    assert says_now(part.text, elsewhere[1]) is None
-    assert unstated_now(part, [MITTERRAND, elsewhere]) is not None
-
-
-def test_a_part_naming_its_attribute_with_a_capital_letter_reads_it_too() -> None:
-    queen = question_parts("Who is the current Queen of the United Kingdom?")[0]
-    victoria = "Victoria was Queen of the United Kingdom from 1837 until her death in 1901."
-    assert says_now(queen.text, victoria) is False
-    assert unstated_now(queen, [(["Queen Victoria"], victoria)]) is not None
-
-
-def test_a_place_named_by_its_present_name_asks_nothing_of_now() -> None:
-    assert asks_now("Who is the president of France now")
-    assert asks_now("what modern capital stands on its site today")
-    assert not asks_now("Which civilisation built a city in what is now Sindh, Pakistan")
-    part = question_parts("Which civilisation built a city in what is now Sindh, Pakistan?")[0]
-    past = (["Mohenjo-daro"], "Mohenjo-daro was built in Sindh, Pakistan around 2500 BCE.")
-    assert unstated_now(part, [past]) is None
-
-
 async def test_a_run_that_found_only_a_past_president_says_the_question_is_not_answered() -> None:
     past = {
         "url": "https://example.org/Mitterrand",
@@ -452,3 +421,85 @@ def test_the_entry_on_what_a_part_asks_of_gives_its_measure() -> None:
     # a title of the part's words naming no more than its names is no such entry
     tower = (["Tower"], "The tallest tower stands 828 metres high.")
     assert unmeasured("How tall is the Eiffel Tower", [tower]) is not None
+
+
+def test_a_superlative_asked_of_the_whole_world_is_said_of_the_world() -> None:
+    """ "The largest island in the world" is not Baffin Island, "the largest island in
+    Canada … and the fifth-largest island in the world"; Greenland, "the world's largest
+    island", is; "on Earth" asks the same, and "highest" answers "tallest"."""
+    part = "What is the largest island in the world"
+    asked = asked_attribute(part)
+    assert asked is not None and asked.world
+    baffin = (
+        ["Baffin Island"],
+        "Baffin Island is the largest island in Canada, the second-largest island in the "
+        "Americas, and the fifth-largest island in the world.",
+    )
+    reason = unstated_attribute(part, [baffin])
+    assert reason == "no finding drawn for it states the largest island in the world itself"
+    greenland = (["Greenland"], "It is the world's largest island and lies in the Arctic.")
+    assert unstated_attribute(part, [baffin, greenland]) is None
+    everest = (["Mount Everest"], "Mount Everest is Earth's highest mountain above sea level.")
+    assert unstated_attribute("What is the tallest mountain on Earth", [everest]) is None
+    # "on" joins no other name: "the largest bank on Wall Street" is asked of no world
+    assert asked_attribute("What is the largest bank on Wall Street") is None
+
+
+def test_a_superlative_of_another_degree_or_one_of_several_does_not_answer() -> None:
+    smallest = "What is the smallest country in the world"
+    russia = (["Russia"], "It is the largest country in the world, spanning eleven time zones.")
+    assert unstated_attribute(smallest, [russia])
+    populous = "What is the most populous country in the world"
+    assert unstated_attribute(populous, [russia])  # the largest country is not the most populous
+    china = (["China"], "China is the most populous country in the world.")
+    assert unstated_attribute(populous, [china]) is None
+    oldest = "What is the oldest university in the world"
+    one_of = (["Heidelberg"], "It is one of the world's oldest surviving universities.")
+    assert unstated_attribute(oldest, [one_of])
+    bologna = (["Bologna"], "It is the oldest university in continuous operation in the world.")
+    assert unstated_attribute(oldest, [bologna]) is None
+
+
+def test_the_entry_on_a_place_says_an_attribute_of_another_place_named_after_it() -> None:
+    """In *Canada*, "Montreal is the largest city in the province of Quebec" gives the
+    largest city of Quebec, not of Canada; "Its capital is Ottawa, in Ontario" gives
+    Canada's capital."""
+    montreal = (["Canada"], "Montreal is the largest city in the province of Quebec.")
+    assert unstated_attribute("What is the largest city in Canada", [montreal])
+    ottawa = (["Canada"], "Its capital is Ottawa, in Ontario.")
+    assert unstated_attribute("What is the capital of Canada", [ottawa]) is None
+
+
+def test_the_entry_on_a_person_gives_a_relation_to_another_named_after_it() -> None:
+    harsha = (["Harsha"], "He was the younger brother of Rajyavardhana, son of the king.")
+    assert unstated_attribute("What was the name of Harsha's elder brother", [harsha]) is None
+
+
+def test_a_superlative_said_of_no_narrower_place_is_the_world_s() -> None:
+    part = "What is the largest bird in the world"
+    ostrich = (["Common ostrich"], "The ostrich is the largest living species of bird.")
+    assert unstated_attribute(part, [ostrich]) is None
+    family = (["Tyrant flycatcher"], "It is the world's largest family of birds.")
+    assert unstated_attribute(part, [family])
+    island = "What is the largest island in the world"
+    sumatra = (["Sumatra"], "It is the largest island that is fully within Indonesian territory.")
+    assert unstated_attribute(island, [sumatra])
+    jeju = (["Jeju Island"], "Jeju Island is South Korea's largest island.")
+    assert unstated_attribute(island, [jeju])
+
+
+def test_an_attribute_asked_is_searched_by_the_phrases_stating_it() -> None:
+    """Quoted with "the" before, so "the seventh-largest island in the world" does not
+    state "the largest island in the world"; a size is said "most populous" as well."""
+    world = attribute_phrases("What is the largest island in the world")
+    assert world is not None
+    assert '"the largest island in the world"' in world and '"the world\'s largest island"' in world
+    canada = attribute_phrases("What is the largest city in Canada")
+    assert canada is not None and '"the most populous city in Canada"' in canada
+    first = attribute_phrases("Who was the first emperor of China")
+    assert (
+        first
+        == '"the first emperor of China" "the first emperor in China" "China\'s first emperor"'
+    )
+    assert attribute_phrases("Why did the Roman Empire fall") is None
+    assert attribute_phrases("Who is the president of France") is None

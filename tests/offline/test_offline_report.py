@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline import report
+from deepresearch.offline import report, summary_picks
 from deepresearch.phases.synthesize import finalize_report
 from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
 from deepresearch.state import ResearchState
@@ -786,12 +786,12 @@ def test_a_part_pointing_back_opens_with_the_answer_before_it_though_shown_there
 
 
 def test_a_word_the_part_writes_in_lower_case_is_not_said_inside_a_name() -> None:
-    said = report._said_of("where was he born")
+    said = summary_picks.said_of("where was he born")
     assert not said("Max Born was a German physicist.")
     assert said("Ada Quill was a Scottish-born engineer.")
     assert said("Born in Leith, she trained as a nurse.")
     # a capitalised word after a label is a word, not part of a name
-    assert report._said_of("who is the champion of the initiative")(
+    assert summary_picks.said_of("who is the champion of the initiative")(
         "Table row: Initiative: Next-10; Champion: Michael Dawson"
     )
 
@@ -813,3 +813,34 @@ def test_a_part_pointing_back_to_a_name_the_part_before_gives_opens_with_its_lin
     md = report.synthesize(draft).markdown
     line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
     assert line.split("** ", 1)[1].startswith("It (Zel Tower) was built from 1887")
+
+
+def test_a_count_said_with_what_is_counted_leads() -> None:
+    """ "How many bones …" opens with "around 206 bones", not "14% of the body weight"."""
+    many = "How many bones are in the adult human body"
+    found = [
+        finding(1, "Bone mass makes up about 14% of the body weight.", many, 1),
+        finding(2, "The human skeleton has around 206 bones by adulthood.", many, 2),
+    ]
+    line = summary_of(f"{many}?", found)
+    assert line.index("206 bones") < line.index("14%")
+
+
+def test_a_part_asking_a_superlative_of_a_place_opens_with_the_finding_stating_it() -> None:
+    """ "What is the largest city in Canada" opens with Toronto's "the most populous city in
+    Canada", not Ontario's "the country's most populous province", ranked first."""
+    largest = "What is the largest city in Canada"
+    found = [
+        finding(
+            1,
+            "Located in Central Canada, Ontario is the country's most populous province.",
+            largest,
+            1,
+        ),
+        finding(2, "Toronto is the most populous city in Canada.", largest, 2),
+    ]
+    md = report.synthesize(
+        inputs(question=f"{largest}?", findings=found, sources=titled("Ontario", "Toronto"))
+    ).markdown
+    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert line.index("Toronto is") < line.index("Ontario is")

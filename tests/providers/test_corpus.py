@@ -18,7 +18,7 @@ from deepresearch.providers.corpus import (
     CorpusWarning,
     IndexStats,
 )
-from deepresearch.providers.readers import build_match_query
+from deepresearch.providers.readers import build_match_query, phrase_match_query
 
 
 @pytest.fixture(autouse=True)
@@ -261,6 +261,38 @@ async def test_empty_or_stopword_query_returns_nothing(folder: Path, query: str)
 def test_build_match_query_quotes_content_words() -> None:
     assert build_match_query('What is "Light" energy, light?') == '"light" OR "energy"'
     assert build_match_query("the of and") is None
+
+
+def test_a_quoted_phrase_of_several_words_is_matched_as_written() -> None:
+    query = '"the first emperor of China" "Qin" who?'
+    assert phrase_match_query(query) == '"the first emperor of china"'
+    assert phrase_match_query("the first emperor of China") is None
+    assert phrase_match_query('"x* OR (y)"') == '"x or y"'  # no FTS5 syntax gets through
+
+
+async def test_a_text_stating_a_quoted_phrase_comes_first(tmp_path: Path) -> None:
+    """Texts using the phrase's words apart rank above the one stating it by words alone
+    (the title weighs more); quoted, the phrase puts the text stating it first."""
+    root = tmp_path / "islands"
+    root.mkdir()
+    for name in ("baffin", "honshu", "luzon"):
+        (root / f"{name}.md").write_text(
+            f"# {name.title()}, the largest island of its world region\n\nIt is the "
+            "world's seventh-largest island.\n",
+            encoding="utf-8",
+        )
+    (root / "greenland.md").write_text(
+        "# Greenland\n\nGreenland is a territory of Denmark, between the Arctic and the "
+        "Atlantic, east of the Canadian Arctic Archipelago, with a capital, Nuuk, on its "
+        "south-west coast and an ice sheet over most of its land. It is the world's largest "
+        "island.\n",
+        encoding="utf-8",
+    )
+    search = CorpusSearch(root)
+    plain = await search.search("world's largest island", max_results=4)
+    assert plain[0].title != "Greenland"
+    quoted = await search.search('"the world\'s largest island"', max_results=4)
+    assert quoted[0].title == "Greenland"
 
 
 def test_the_measure_a_how_question_asks_for_is_not_searched() -> None:
