@@ -214,8 +214,14 @@ def attribute_phrases(part: str, titles: Sequence[str] = ()) -> str | None:
         places = [f"the {s} {where}" for s in said for where in ("in the world", "on Earth")]
         places += [f"{whose} {s}" for s in said for whose in ("the world's", "Earth's")]
     else:
-        places = [f"the {s} {joint} {asked.said}" for s in said for joint in ("of", "in")]
+        # as the part writes it: "in the solar system", "in Canada"
+        the = re.search(rf"\bthe\s+{re.escape(asked.said)}\b", part, re.IGNORECASE)
+        place = f"the {asked.said}" if the else asked.said
+        places = [f"the {s} {joint} {place}" for s in said for joint in ("of", "in")]
         places += [f"{asked.said}'s {s}" for s in said]
+        # the attribute left out: "the fifth planet from the Sun and the largest in the
+        # Solar System"
+        places += [f"the {asked.superlative} {joint} {place}" for joint in ("of", "in")]
     return " ".join(f'"{p}"' for p in places)
 
 
@@ -366,7 +372,7 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
                 i
                 for i, t in enumerate(tokens)
                 if same_form(t, asked.attribute) and _superlative_before(tokens, i, asked)
-            ]
+            ] + _elided(tokens, asked)
             if asked.world:
                 if any(_of_whole_world(tokens, i) for i in at):
                     return True
@@ -455,6 +461,39 @@ def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
         and "of" not in before[j + 1 :]  # "the world's largest family of birds"
         for j, w in enumerate(before)
     )
+
+
+ELIDED_REACH = 8  # words before an elided attribute's superlative where the attribute is
+
+
+def _elided(tokens: list[str], asked: Attribute) -> list[int]:
+    """The superlatives said with the attribute left out, a place after them: "Jupiter is
+    the fifth planet from the Sun and the largest in the Solar System" (the attribute
+    a few words before), "the smallest of the seven continents" (after "of")."""
+    if not asked.superlative or asked.adjective:
+        return []
+    lowered = [t.lower() for t in tokens]
+    out = []
+    for k, w in enumerate(lowered[:-1]):
+        if not (
+            _SUPERLATIVE.match(w)
+            and lowered[k + 1] in ("in", "of", "on")
+            and same_degree(" ".join(lowered[k : k + 2]), asked.superlative)
+            and not (k and RANKED_BELOW.match(lowered[k - 1]))
+            and not _one_of(tokens[:k])
+        ):
+            continue
+        # "the smallest of the seven continents": said where the attribute is
+        after = [
+            j
+            for j in range(k + 2, min(k + 6, len(tokens)))
+            if same_form(tokens[j], asked.attribute)
+        ]
+        if lowered[k + 1] == "of" and after:
+            out.append(after[0])
+        elif any(same_form(t, asked.attribute) for t in tokens[max(0, k - ELIDED_REACH) : k]):
+            out.append(k)
+    return out
 
 
 def _one_of(before: list[str]) -> bool:
