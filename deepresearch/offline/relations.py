@@ -85,6 +85,13 @@ _ADJECTIVE_NAMED = re.compile(
     _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)"
     rf"(?P<name>{NAME_ADJECTIVE})\s+(?P<attribute>[a-z][\w\-]*)\W*$"
 )
+# "which river is the longest in Africa", "which lake is the largest in the world": the
+# kind asked for, then its superlative of a place.
+_KIND_IS_MOST = re.compile(
+    r"^\W*(?i:which|what)\s+(?P<attribute>[a-z][\w\-]*)\s+(?i:is|was|are|were)\s+the\s+"
+    r"(?P<modifiers>(?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?P<joint>of|in|on)\s+"
+    r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
+)
 # A superlative among an attribute's modifiers ("the largest city", "the first emperor").
 _SUPERLATIVE = re.compile(rf"^{SUPERLATIVE_WORD}$")
 _ORDINALS = frozenset({"first", "last"})
@@ -160,8 +167,10 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     title ("what is the capital of mongolia", the source *Mongolia*)."""
     # "who is the mayor of London now": what it asks of London, now (see unstated_now)
     text = without_name_of(NOW_AFTER.sub("", part.strip()))
-    for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED):
+    for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED, _KIND_IS_MOST):
         if (m := pattern.match(text)) is None:
+            continue
+        if pattern is _KIND_IS_MOST and not _superlatives(m["modifiers"] + " "):
             continue
         # "the tallest building in Tijuana" asks it of Tijuana; "the bank in Geneva" may
         # be a name's words, not an attribute; "on" only "on Earth"

@@ -517,3 +517,12 @@ def test_a_superlative_said_with_its_attribute_left_out_or_after_of_answers() ->
     continent = "What is the smallest continent in the world"
     australia = (["Australia"], "Australia is the smallest of the seven traditional continents.")
     assert unstated_attribute(continent, [australia]) is None
+
+
+def test_which_kind_is_the_superlative_of_a_place_asks_that_attribute() -> None:
+    asked = asked_attribute("Which river is the longest in Africa")
+    assert asked == Attribute("river", ("africa",))
+    assert asked is not None and asked.superlative == "longest"
+    world = asked_attribute("Which lake is the largest in the world")
+    assert world is not None and world.world
+    assert asked_attribute("Which city is the capital of France") is None  # no superlative
