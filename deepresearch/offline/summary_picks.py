@@ -100,6 +100,10 @@ def summary_picks(
     fresh = [f for f in findings if f.content not in shown] or findings
     # A code line answers in the findings, quoted; the summary says it in prose if it can.
     fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
+    if kind in ("time", "number") and not any(gives(f.content, kind, asked, part) for f in fresh):
+        # "in what year" after "Who discovered penicillin": the date the line before
+        # showed answers it, not a line giving none
+        fresh += [f for f in findings if f not in fresh and gives(f.content, kind, asked, part)]
     base = {
         f.id: 1 / (1 + rank[f.id])
         + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)

@@ -844,3 +844,18 @@ def test_a_part_asking_a_superlative_of_a_place_opens_with_the_finding_stating_i
     ).markdown
     line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
     assert line.index("Toronto is") < line.index("Ontario is")
+
+
+def test_a_part_asking_a_year_repeats_the_dated_line_when_no_other_gives_one() -> None:
+    """ "in what year" after "Who discovered penicillin": the date the line before showed,
+    not a line giving none."""
+    who, year = "Who discovered penicillin", "in what year"
+    dated = "Fleming shared the 1945 Nobel Prize for the discovery of penicillin."
+    found = [
+        finding(1, dated, who, 1),
+        finding(2, "Penicillins are still widely used against infections.", year, 2),
+        finding(3, dated, year, 1),
+    ]
+    summary = summary_of(f"{who} and {year}?", found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{year}?**"))
+    assert "1945" in line
