@@ -97,13 +97,7 @@ def summary_picks(
     # the Moon": a definition stating the superlative asked for is no mere definition.
     define_ok = _asks_what(part) or kind == "superlative"
     rank = {f.id: n for n, f in enumerate(findings)}
-    fresh = [f for f in findings if f.content not in shown] or findings
-    # A code line answers in the findings, quoted; the summary says it in prose if it can.
-    fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
-    if kind in ("time", "number") and not any(gives(f.content, kind, asked, part) for f in fresh):
-        # "in what year" after "Who discovered penicillin": the date the line before
-        # showed answers it, not a line giving none
-        fresh += [f for f in findings if f not in fresh and gives(f.content, kind, asked, part)]
+    fresh = _fresh(part, findings, shown, kind, asked)
     base = {
         f.id: 1 / (1 + rank[f.id])
         + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)
@@ -133,6 +127,21 @@ def summary_picks(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )
     return _antecedent_first(picks, fresh, room)
+
+
+def _fresh(
+    part: str, findings: list[FindingBrief], shown: set[str], kind: str | None, asked: set[str]
+) -> list[FindingBrief]:
+    """The ``findings`` a part's line may show: not one an earlier line ``shown``, nor a
+    code line when there is prose; but, for a part asking when or how many (``kind``)
+    that none of those answer, the shown ones that give a date or a number too ("in what
+    year" after "Who discovered penicillin": the date the line before showed)."""
+    fresh = [f for f in findings if f.content not in shown] or findings
+    # A code line answers in the findings, quoted; the summary says it in prose if it can.
+    fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
+    if kind in ("time", "number") and not any(gives(f.content, kind, asked, part) for f in fresh):
+        fresh += [f for f in findings if f not in fresh and gives(f.content, kind, asked, part)]
+    return fresh
 
 
 def _again(
