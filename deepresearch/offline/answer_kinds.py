@@ -165,46 +165,52 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     says it of within SUPERLATIVE_REACH words after it ("the first person to walk on the
     Moon" for "the first man on the Moon"); "First aid is the first and immediate
     assistance given to any person" and a pole vaulter's entry do not."""
-    if question_word(part) not in ("who", "whom") or (m := SUPERLATIVE.search(part)) is None:
+    if question_word(part) not in ("who", "whom") or (asked := _superlative_asked(part)) is None:
         return None
-    wanted = m[0].split()[-1].lower()
-    after = words(part[m.end() :])
-    degree = after[:1] if wanted in ("most", "least") else []
-    asked = " ".join([wanted, *degree])
-    said_of = text_roots(" ".join(w for w in after[len(degree) :] if w not in STOPWORDS))
+    start, superlative, after = asked
+    said_of = text_roots(" ".join(w for w in after if w not in STOPWORDS))
+    size = len(superlative.split())  # "most populous" is two words
     for text in texts:
         lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
         for k in range(len(lowered)):
-            reach = lowered[k + 1 + len(degree) : k + 1 + len(degree) + SUPERLATIVE_REACH]
+            reach = lowered[k + size : k + size + SUPERLATIVE_REACH]
             if (
-                same_degree(" ".join(lowered[k : k + 2]), asked)
+                same_degree(" ".join(lowered[k : k + 2]), superlative)
                 and not (k and RANKED_BELOW.match(lowered[k - 1]))
                 and says_any(said_of, text_roots(" ".join(reach)))
             ):
                 return None
-    return f"no finding drawn for it says who is {part[m.start() :].strip()}"
+    return f"no finding drawn for it says who is {part[start:].strip()}"
+
+
+def _superlative_asked(part: str) -> tuple[int, str, list[str]] | None:
+    """Where a ``part``'s superlative starts ("the first …"), the superlative ("first";
+    "most populous" with the word "most" or "least" makes one of) and the words after
+    it; None for a part asking none."""
+    if (m := SUPERLATIVE.search(part)) is None:
+        return None
+    wanted = m[0].split()[-1].lower()
+    after = words(part[m.end() :])
+    degree = after[:1] if wanted in ("most", "least") else []
+    return m.start(), " ".join([wanted, *degree]), after[len(degree) :]
 
 
 def _states_superlative(tokens: list[str], part: str) -> bool:
     """Whether a statement (its ``tokens``) says the part's superlative as a word of its own
     ("the first person to walk on the Moon" for "the first man on the Moon"; not
     "second-largest" for "the largest") with another word of the part."""
-    m = SUPERLATIVE.search(part)
-    if m is None:
+    if (superlative := _superlative_asked(part)) is None:
         return False
+    _, asked, after = superlative
     lowered = [t.lower() for t in tokens]
-    wanted = m[0].split()[-1].lower()
-    after = words(part[m.end() :])
-    # "the most populous city": "most" with the word it qualifies
-    degree = after[:1] if wanted in ("most", "least") else []
-    asked = " ".join([wanted, *degree])
-    others = set(words(part)) - {wanted, "the"}
+    others = set(words(part)) - {asked.split()[0], "the"}
     # what the part asks the superlative of: "the largest desert", not "the first to"
-    noun = [w for w in after[len(degree) :][:1] if w not in STOPWORDS]
+    noun = [w for w in after[:1] if w not in STOPWORDS]
+    size = len(asked.split())  # "most populous" is two words
     own = any(
         same_degree(" ".join(lowered[k : k + 2]), asked)
         and not (k and RANKED_BELOW.match(lowered[k - 1]))  # not "the 12th largest"
-        and not (noun and narrowed(lowered[k + 1 + len(degree) :], noun[0]))
+        and not (noun and narrowed(lowered[k + size :], noun[0]))
         for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))

@@ -170,7 +170,7 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
     for pattern in (_ATTRIBUTE_OF, _POSSESSED, _ADJECTIVE_NAMED, _KIND_IS_MOST):
         if (m := pattern.match(text)) is None:
             continue
-        if pattern is _KIND_IS_MOST and not _superlatives(m["modifiers"] + " "):
+        if pattern is _KIND_IS_MOST and not _superlatives(m["modifiers"]):
             continue
         # "the tallest building in Tijuana" asks it of Tijuana; "the bank in Geneva" may
         # be a name's words, not an attribute; "on" only "on Earth"
@@ -452,8 +452,9 @@ def _of_whole_world(tokens: list[str], at: int) -> bool:
 def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
     """Whether a superlative answering the one the part asks with, if any, is a word of
     its own among the few before the attribute at ``at``: "first" or "last" as asked, a
-    degree as any ("the most populous city" for "the largest city"; not "second-largest"
-    or "the third-most populous city")."""
+    degree as asked or its twin (``ranks.same_degree``: "the most populous city" for "the
+    largest city"; not "second-largest", "the third-most populous city", "one of the
+    oldest", nor of a noun after "of")."""
     if not asked.superlative:
         return True
     if at >= 2 and [t.lower() for t in tokens[at - 2 : at]] in _KIND_OF:
