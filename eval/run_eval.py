@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE.parent))  # this checkout's package, not an installe
 
 import deepresearch as dr  # noqa: E402
 from deepresearch.errors import UnreadableDocument  # noqa: E402
-from deepresearch.providers import readers  # noqa: E402
+from deepresearch.providers import match_query, readers  # noqa: E402
 from deepresearch.providers.corpus import CorpusSearch  # noqa: E402
 from deepresearch.providers.demo import DemoRecords, demo_corpus, demo_data_file  # noqa: E402
 from deepresearch.state import ClaimStatus, ResearchState  # noqa: E402
@@ -60,7 +60,7 @@ _SOURCES = re.compile(r"^#{1,3}\s*(?:sources|references)\b.*$", re.I | re.M)
 _ENTRY = re.compile(r"^\s*(\d+)\.\s+(.*)$")
 _SUMMARY_FLAGS = re.I | re.M | re.S
 _SUMMARY = re.compile(r"^#{1,3}\s*executive summary\b.*?$(.*?)(?=^#{1,3}\s|\Z)", _SUMMARY_FLAGS)
-_STOP = frozenset(readers._STOPWORDS)
+_STOP = match_query.STOPWORDS
 
 
 def norm(text: str) -> str:

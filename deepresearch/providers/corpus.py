@@ -44,7 +44,7 @@ from deepresearch.providers.corpus_ranking import (
 from deepresearch.providers.corpus_sync import CorpusWarning as CorpusWarning
 from deepresearch.providers.corpus_sync import IndexStats as IndexStats
 from deepresearch.providers.corpus_sync import SkippedFile as SkippedFile
-from deepresearch.providers.readers import build_match_query, phrase_match_query
+from deepresearch.providers.match_query import build_match_query, phrase_match_query
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
 

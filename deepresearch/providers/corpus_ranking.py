@@ -9,7 +9,7 @@ import unicodedata
 
 import numpy as np
 
-from deepresearch.providers import readers, vectors
+from deepresearch.providers import match_query, vectors
 from deepresearch.providers.corpus_index import Lookup, name_key, name_tokens
 from deepresearch.text import TITLE_QUALIFIER
 
@@ -65,7 +65,7 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
     """
     cased = name_tokens(query)
     tokens = [t.casefold() for t in cased]
-    content = {i for i, w in enumerate(tokens) if w not in readers.STOPWORDS}
+    content = {i for i, w in enumerate(tokens) if w not in match_query.STOPWORDS}
     found: list[tuple[float, int, list[int]]] = []
     used: set[int] = set()
     for size in range(min(MAX_NAME_WORDS, len(tokens)), 0, -1):
@@ -74,7 +74,7 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
             key = " ".join(tokens[i : i + size])
             if span & used or key not in lookup.names:
                 continue
-            words = [w for w in key.split() if w not in readers.STOPWORDS]
+            words = [w for w in key.split() if w not in match_query.STOPWORDS]
             specificity = sum(lookup.idf(conn, w) for w in words)
             # A query that is a title ('Christianity') names it, however common its words;
             # so does one that capitalises it mid-sentence ('How did Christianity begin').
@@ -156,7 +156,7 @@ def _sense_fits(key: str, label: str, context: set[str]) -> bool:
     qualifier = TITLE_QUALIFIER.search(label)
     if qualifier is None or key == name_key(label):
         return True
-    words = set(name_key(qualifier.group()).split()) - readers.STOPWORDS
+    words = set(name_key(qualifier.group()).split()) - match_query.STOPWORDS
     return bool(words & context)
 
 
@@ -170,7 +170,7 @@ def _name_at(
         key = " ".join(tokens[i : i + size])
         if key not in lookup.names:
             continue
-        words = [j for j in range(i, i + size) if tokens[j] not in readers.STOPWORDS]
+        words = [j for j in range(i, i + size) if tokens[j] not in match_query.STOPWORDS]
         # The whole capitalised run, not a word of a longer one ('School' in 'Case School').
         alone = not (i > 0 and capital[i - 1]) and not (i + size < len(tokens) and capital[i + size])  # fmt: skip
         if words and alone and all(capital[j] for j in words):

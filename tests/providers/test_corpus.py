@@ -18,7 +18,6 @@ from deepresearch.providers.corpus import (
     CorpusWarning,
     IndexStats,
 )
-from deepresearch.providers.readers import build_match_query, phrase_match_query
 
 
 @pytest.fixture(autouse=True)
@@ -258,18 +257,6 @@ async def test_empty_or_stopword_query_returns_nothing(folder: Path, query: str)
     assert await CorpusSearch(folder).search(query, max_results=5) == []
 
 
-def test_build_match_query_quotes_content_words() -> None:
-    assert build_match_query('What is "Light" energy, light?') == '"light" OR "energy"'
-    assert build_match_query("the of and") is None
-
-
-def test_a_quoted_phrase_of_several_words_is_matched_as_written() -> None:
-    query = '"the first emperor of China" "Qin" who?'
-    assert phrase_match_query(query) == '"the first emperor of china"'
-    assert phrase_match_query("the first emperor of China") is None
-    assert phrase_match_query('"x* OR (y)"') == '"x or y"'  # no FTS5 syntax gets through
-
-
 async def test_a_text_stating_a_quoted_phrase_comes_first(tmp_path: Path) -> None:
     """Texts using the phrase's words apart rank above the one stating it by words alone
     (the title weighs more); quoted, the phrase puts the text stating it first."""
@@ -293,15 +280,6 @@ async def test_a_text_stating_a_quoted_phrase_comes_first(tmp_path: Path) -> Non
     assert plain[0].title != "Greenland"
     quoted = await search.search('"the world\'s largest island"', max_results=4)
     assert quoted[0].title == "Greenland"
-
-
-def test_the_measure_a_how_question_asks_for_is_not_searched() -> None:
-    """In "How old is the universe", "old" is the kind of answer, not the subject
-    (searched, it ranks *Old age* first); "old" as a subject is searched."""
-    assert build_match_query("How old is the universe?") == '"universe"'
-    assert build_match_query("how long did the dynasty last") == '"dynasty" OR "last"'
-    assert build_match_query("old universe") == '"old" OR "universe"'
-    assert build_match_query("How did the old town grow?") == '"old" OR "town" OR "grow"'
 
 
 async def test_max_results_limits_hits(folder: Path) -> None:
