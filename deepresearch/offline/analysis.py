@@ -367,7 +367,7 @@ def _unanswered(
             )
             # "where is charles baudelaire buried": the checks below read names by capitals,
             # of any source gathered ("the human body" an earlier iteration found)
-            every = [*titles.values(), *inputs.titles]
+            every = inputs.titles or list(titles.values())
             cased = replace(part, text=names_cased(part.text, every))
             reason = reason or unstated_attribute(cased.text, behind, every)
             reason = reason or unstated_superlative(cased.text, [c.text for c in mine])

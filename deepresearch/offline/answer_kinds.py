@@ -12,9 +12,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.asking import asked_doer, asks_for_entity, asks_when, question_word
+from deepresearch.offline.asking import (
+    COUNTED,
+    asked_doer,
+    asks_for_entity,
+    asks_when,
+    question_word,
+)
 from deepresearch.offline.dates import asks_year, gives_date
-from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, narrowed, same_degree
+from deepresearch.offline.ranks import (
+    SUPERLATIVE_WORD,
+    degree_said,
+    narrowed,
+    ranked_below,
+    same_degree,
+)
 from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
@@ -105,8 +117,6 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
     )
 
 
-# "How many bones …": the word after "how many", which a count says after its number.
-_COUNTED = re.compile(r"\bhow\s+many\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 COUNT_REACH = 3  # words at most between a number and what it counts ("206 bones")
 
 
@@ -114,7 +124,7 @@ def counts_asked(text: str, part: str) -> bool:
     """Whether ``text`` gives a number with the thing a "how many" ``part`` counts a few
     words after it ("around 206 bones by adulthood" for "How many bones are in the adult
     human body", not "about 14% of the total body weight"). False for another part."""
-    if (m := _COUNTED.search(part)) is None:
+    if (m := COUNTED.search(part)) is None:
         return False
     counted = text_roots(m[1])
     tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
@@ -176,7 +186,7 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
             reach = lowered[k + size : k + size + SUPERLATIVE_REACH]
             if (
                 same_degree(" ".join(lowered[k : k + 2]), superlative)
-                and not (k and RANKED_BELOW.match(lowered[k - 1]))
+                and not ranked_below(lowered, k)
                 and says_any(said_of, text_roots(" ".join(reach)))
             ):
                 return None
@@ -189,10 +199,9 @@ def _superlative_asked(part: str) -> tuple[int, str, list[str]] | None:
     it; None for a part asking none."""
     if (m := SUPERLATIVE.search(part)) is None:
         return None
-    wanted = m[0].split()[-1].lower()
-    after = words(part[m.end() :])
-    degree = after[:1] if wanted in ("most", "least") else []
-    return m.start(), " ".join([wanted, *degree]), after[len(degree) :]
+    said = [m[0].split()[-1].lower(), *words(part[m.end() :])]
+    superlative = degree_said(said)
+    return m.start(), superlative, said[len(superlative.split()) :]
 
 
 def _states_superlative(tokens: list[str], part: str) -> bool:
@@ -209,7 +218,7 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     size = len(asked.split())  # "most populous" is two words
     own = any(
         same_degree(" ".join(lowered[k : k + 2]), asked)
-        and not (k and RANKED_BELOW.match(lowered[k - 1]))  # not "the 12th largest"
+        and not ranked_below(lowered, k)  # not "the 12th largest"
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         for k in range(len(lowered))
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from deepresearch.offline.asking import COUNTED
 from deepresearch.offline.roots import (
     names_of,
     readable,
@@ -27,10 +28,6 @@ THINGS_APART = 2  # titled things a part asks about that no source behind it sta
 # The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
 # year", "what causes"): its answer need not say it ("1972", "gravity").
 ASKED_KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
-
-
-# What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
-COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 
 
 def found_apart(

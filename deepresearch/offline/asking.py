@@ -15,6 +15,9 @@ from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.offline.ranks import SUPERLATIVE_WORD
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, keywords, sentences, words
 
+# What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
+COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
+
 # Words that point back to something said before them ("where did he live").
 REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",

@@ -46,8 +46,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.apart import ASKED_KIND, COUNTED, found_apart, titled_roots
-from deepresearch.offline.asking import asks_when, kind_said_to_be, main_clause
+from deepresearch.offline.apart import ASKED_KIND, found_apart, titled_roots
+from deepresearch.offline.asking import COUNTED, asks_when, kind_said_to_be, main_clause
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import unstated_numbers
 from deepresearch.offline.roots import (

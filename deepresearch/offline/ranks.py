@@ -51,6 +51,18 @@ def degree_twins(superlative: str) -> list[str]:
     return sorted(next((g - {superlative} for g in (_SIZE, _HEIGHT) if superlative in g), []))
 
 
+def ranked_below(words: list[str], at: int) -> bool:
+    """Whether the superlative at ``words[at]`` has a lower rank said just before it ("the
+    12th largest", "the third most populous"): the thing is not the superlative itself."""
+    return at > 0 and bool(RANKED_BELOW.match(words[at - 1]))
+
+
+def degree_said(words: list[str]) -> str:
+    """The superlative ``words`` (lower-cased) open with, "most" and "least" with the word
+    they qualify ("most populous"), as ``same_degree`` compares them."""
+    return " ".join(words[:2]) if words[:1] in (["most"], ["least"]) else " ".join(words[:1])
+
+
 NARROWING_REACH = 3  # words after a superlative that may narrow the noun it is said of
 
 

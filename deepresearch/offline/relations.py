@@ -46,7 +46,13 @@ from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.dates import DATE, asks_year
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words, same_form
 from deepresearch.offline.parts import Part
-from deepresearch.offline.ranks import RANKED_BELOW, SUPERLATIVE_WORD, degree_twins, same_degree
+from deepresearch.offline.ranks import (
+    SUPERLATIVE_WORD,
+    degree_said,
+    degree_twins,
+    ranked_below,
+    same_degree,
+)
 from deepresearch.offline.roots import text_roots
 from deepresearch.offline.tense import NOW_AFTER, says_form
 from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem
@@ -54,10 +60,9 @@ from deepresearch.text import ARTICLES, COPULAS, STOPWORDS, sentences, stem
 # A few words at most between the attribute and "of" + the name ("capital city of
 # Canada", "the capital of the Commonwealth of Australia" reaches its name in four).
 ATTRIBUTE_REACH = 4
-_WORLD = frozenset({"world", "earth", "planet"})
 # What "in the world", "on Earth" ask a superlative of: the whole world, which no entry
 # is on and which a line says as any of these ("the world's largest", "on the globe").
-_WHOLE_WORLD = frozenset({"world", "earth", "globe", "planet"})
+_WORLD = frozenset({"world", "earth", "globe", "planet"})
 POSSESSIVE_REACH = 2  # words between "Canada's" and its attribute ("Canada's first capital")
 
 # A name: capitalised words, joined by "of", "the", "de" ("United States of America"); or,
@@ -179,7 +184,7 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
             continue
         name = tuple(name_words(m["name"]))
         # "the largest island in the world" is asked of no entry's thing
-        world = name in {(w,) for w in _WHOLE_WORLD} and (joint != "of" or name == ("world",))
+        world = name in {(w,) for w in _WORLD} and (joint != "of" or name == ("world",))
         if joint == "on" and not world:
             continue
         written = m["name"][:1].isupper()
@@ -198,10 +203,7 @@ def _asked_superlative(modifiers: str) -> str:
     "least" makes one of ("the most populous country": "most populous"); else ""."""
     words = modifiers.lower().split()
     most = _superlatives(modifiers)
-    if not most:
-        return ""
-    k = words.index(most[0])
-    return " ".join(words[k : k + 2]) if most[0] in ("most", "least") else most[0]
+    return degree_said(words[words.index(most[0]) :]) if most else ""
 
 
 def attribute_phrases(part: str, titles: Sequence[str] = ()) -> str | None:
@@ -436,10 +438,10 @@ def _of_whole_world(tokens: list[str], at: int) -> bool:
     # "the oldest university in continuous operation in the world"
     after = [t.lower() for t in tokens[at + 1 : at + 3 + ATTRIBUTE_REACH]]
     joints = [k for k, t in enumerate(after) if t in ("of", "in", "on")]
-    if any(w in _WHOLE_WORLD for k in joints for w in after[k + 1 : k + 3]):
+    if any(w in _WORLD for k in joints for w in after[k + 1 : k + 3]):
         return True
     before = tokens[max(0, at - SUPERLATIVE_REACH - 1) : at]
-    if any(_bare(t) in _WHOLE_WORLD and t.lower() != _bare(t) for t in before):
+    if any(_bare(t) in _WORLD and t.lower() != _bare(t) for t in before):
         return True
     # said of no narrower place, the superlative is the world's: "the ostrich … is the
     # largest living species of bird", not "Africa's largest lake", "the largest island
@@ -466,7 +468,7 @@ def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
     return any(
         _SUPERLATIVE.match(w)
         and same_degree(" ".join(before[j : j + 2]), asked.superlative)
-        and not (start + j and RANKED_BELOW.match(tokens[start + j - 1]))  # "the 12th largest"
+        and not ranked_below(tokens, start + j)  # "the 12th largest"
         and not _one_of(tokens[: start + j])
         and "of" not in before[j + 1 :]  # "the world's largest family of birds"
         for j, w in enumerate(before)
@@ -489,7 +491,7 @@ def _elided(tokens: list[str], asked: Attribute) -> list[int]:
             _SUPERLATIVE.match(w)
             and lowered[k + 1] in ("in", "of", "on")
             and same_degree(" ".join(lowered[k : k + 2]), asked.superlative)
-            and not (k and RANKED_BELOW.match(lowered[k - 1]))
+            and not ranked_below(lowered, k)
             and not _one_of(tokens[:k])
         ):
             continue
