@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.answer_kinds import unstated_superlative
+from deepresearch.offline.attributes import attribute_phrases, unstated_attribute
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
@@ -29,12 +30,7 @@ from deepresearch.offline.referred import (
     untied_either,
 )
 from deepresearch.offline.relation_words import unstated_relation
-from deepresearch.offline.relations import (
-    attribute_phrases,
-    unmeasured,
-    unstated_attribute,
-    untimed_event,
-)
+from deepresearch.offline.relations import unmeasured, untimed_event
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,

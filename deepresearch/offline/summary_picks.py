@@ -26,11 +26,11 @@ from deepresearch.offline.asking import (
     points_back,
     question_word,
 )
+from deepresearch.offline.attributes import asked_attribute, states_attribute
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
-from deepresearch.offline.relations import asked_attribute, states_attribute
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief
 from deepresearch.text import jaccard, term_set, words
@@ -274,7 +274,7 @@ def _leads(
     peak")."""
     persons, earlier = referred
     # "the largest city in Canada": a finding stating it of Canada itself (see
-    # ``relations.states_attribute``), not Ontario's "the country's most populous province"
+    # ``attributes.states_attribute``), not Ontario's "the country's most populous province"
     attribute = asked_attribute(part, list(titles.values()))
     if attribute is not None and attribute.superlative:
         stating = [
