@@ -175,6 +175,10 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     says it of within SUPERLATIVE_REACH words after it ("the first person to walk on the
     Moon" for "the first man on the Moon"); "First aid is the first and immediate
     assistance given to any person" and a pole vaulter's entry do not."""
+    if m := _HAS_MOST.match(part):
+        if any(says_most_had(part, text) for text in texts):
+            return None
+        return f"no finding drawn for it says which {m['kind']} has {part[m.start('degree') - 4 :]}"
     if question_word(part) not in ("who", "whom") or (asked := _superlative_asked(part)) is None:
         return None
     start, superlative, after = asked
@@ -191,6 +195,69 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
             ):
                 return None
     return f"no finding drawn for it says who is {part[start:].strip()}"
+
+
+# "Which country has the largest population in Africa", "Which planet has the most moons":
+# the kind asked for, and the superlative it has, of a noun (not "Which river is the
+# longest", read by ``attributes``).
+_HAS_MOST = re.compile(
+    rf"^\W*(?:which|what)\s+(?P<kind>[a-z][\w\-]*)\s+(?:has|had|have)\s+the\s+"
+    rf"(?P<degree>{SUPERLATIVE_WORD})\s+(?P<rest>[a-z].*?)\W*$",
+    re.IGNORECASE,
+)
+_JOINTS = frozenset({"in", "of", "on", "among", "within"})
+# Words a few before a superlative that make it one of several ("some of the Earth's
+# highest peaks", "one of the highest melting points").
+_SEVERAL = (["one", "of"], ["some", "of"], ["among", "the"])
+
+
+def asks_most_had(part: str) -> bool:
+    """Whether a ``part`` asks which thing of a kind has a superlative of a noun ("Which
+    planet has the most moons", see _HAS_MOST)."""
+    return _HAS_MOST.match(part) is not None
+
+
+def says_most_had(part: str, text: str) -> bool:
+    """Whether ``text`` says the superlative a part asking which thing has it asks (see
+    _HAS_MOST): as asked, its noun right after ("the largest population", "the most
+    moons", "the highest surface temperature"), or with an adjective made from the noun
+    before the kind ("the most populous country" for the largest population); not ranked
+    below it nor one of several, and giving the place asked of, if any. "Algeria is the
+    largest country in Africa" does not say it has the largest population; "the highest
+    delta-v" is no surface temperature."""
+    if (m := _HAS_MOST.match(part)) is None:
+        return False
+    rest = [w.lower() for w in words(m["rest"])]
+    joint = next((k for k, w in enumerate(rest) if w in _JOINTS), len(rest))
+    superlative = degree_said([m["degree"].lower(), *rest[:joint]])
+    size = len(superlative.split())
+    noun = rest[size - 1 : joint]  # "population"; none after "most moons"
+    place = text_roots(" ".join(w for w in rest[joint + 1 :] if w not in STOPWORDS))
+    if place and not place <= text_roots(text):
+        return False
+    kind = text_roots(m["kind"])
+    lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
+    for k in range(len(lowered)):
+        if (
+            not same_degree(" ".join(lowered[k : k + 2]), superlative)
+            or ranked_below(lowered, k)
+            or any(lowered[max(0, k - 4) : k][j : j + 2] in _SEVERAL for j in range(4))
+        ):
+            continue
+        said = lowered[k + size : k + size + len(noun)]
+        if text_roots(" ".join(said)) == text_roots(" ".join(noun)):
+            return True
+        after = text_roots(" ".join(lowered[k + 2 : k + 3]))  # "most populous country"
+        if noun and _made_from_noun(lowered[k + 1 : k + 2], noun[-1]) and says_any(kind, after):
+            return True
+    return False
+
+
+def _made_from_noun(said: list[str], noun: str) -> bool:
+    """Whether the one word ``said`` is an adjective made from the ``noun`` ("populous"
+    from "population"): they share all but the noun's last five letters, at least four."""
+    lead = noun[: max(4, len(noun) - 5)]
+    return bool(said) and said[0] != noun and said[0].startswith(lead)
 
 
 def _superlative_asked(part: str) -> tuple[int, str, list[str]] | None:

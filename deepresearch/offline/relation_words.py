@@ -52,9 +52,14 @@ _WHERE_DESCRIBED = re.compile(
 # mean what neither word does, so neither word's vector says the relation.
 _PHRASAL = re.compile(r"\b[a-z]+\s+(?:up|out|off|over|down|away|back)\b")
 _KIND = re.compile(r"^\W*(?:which|what)\b", re.IGNORECASE)
+# "Who was born first, Mozart or Beethoven": "first" after a verb orders the things
+# compared; the relation is the verb ("first performed in 1808" is no birth). After "the"
+# it is what is asked ("the first to reach the pole").
+_ORDER_AFTER_VERB = re.compile(r"(?<=[a-z]{2}\s)(?<!\bthe\s)(?:first|last)\b(?!\s+(?:of|to)\b)")
 # A made thing's entry opening with its maker: "… is an epic novel by the Russian author
 # Leo Tolstoy", "… is a foundational text in Marxist theory by Karl Marx"; not after a
 # verb ("is a country bordered by Cameroon": the verb says the relation, the vectors judge).
+MAKER_WORDS = 4  # words of a maker's name after "by" ("Ludwig van Beethoven")
 _MAKER = re.compile(
     r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[^\s.;]+\s+){0,6}?(?<!ed\s)by\s+(?:the\s+)?"
     r"(?:[a-z][\w\-]*\s+){0,2}(?P<name>[A-Z][\w'’\-]*)"
@@ -87,7 +92,7 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     names = [set(words(n)) for n in (parties or found)]
     asked = [
         w
-        for w in dict.fromkeys(words(without_now(part)))
+        for w in dict.fromkeys(words(_ORDER_AFTER_VERB.sub("", without_now(part))))
         if len(w) >= RELATION_LETTERS
         and not w.endswith("ly")
         and w not in named | QUESTION_WORDS | _AUXILIARIES
@@ -191,5 +196,11 @@ def _entry_on(parties: Sequence[set[str]], named: set[str], title: str) -> set[i
 
 def _maker_named(openings: Sequence[str], named: set[str]) -> bool:
     """Whether an entry on the thing opens by saying what it is and who made it (see
-    _MAKER), the maker a name other than the thing's."""
-    return any(set(words(m["name"])) - named for line in openings for m in _MAKER.finditer(line))
+    _MAKER), the maker a name other than the thing's: "Who was born first, Beethoven?"
+    is not answered by "… the final complete symphony by Ludwig van Beethoven"."""
+    for line in openings:
+        for m in _MAKER.finditer(line):
+            maker = words(line[m.start("name") :])[:MAKER_WORDS]
+            if set(maker[:1]) - named and not set(maker) & named:
+                return True
+    return False

@@ -16,9 +16,11 @@ from deepresearch.offline.answer_kinds import (
     SUPERLATIVE,
     TOKEN_EDGES,
     answer_kind,
+    asks_most_had,
     counts_asked,
     deed_on_object,
     gives,
+    says_most_had,
 )
 from deepresearch.offline.asking import (
     asks_for_entity,
@@ -284,6 +286,10 @@ def _leads(
         ]
         if stating:
             return stating
+    # "Which country has the largest population in Africa": Nigeria's "the most populous
+    # country in Africa", not Algeria's "the largest country in Africa"
+    if asks_most_had(part) and (stating := [f for f in findings if says_most_had(part, f.content)]):
+        return stating
     kind = answer_kind(part)
     giving = [f for f in findings if gives(f.content, kind, asked, part)] if kind else []
     # a doer said with the deed done to what the part names, if one is ("founded Buddhism")

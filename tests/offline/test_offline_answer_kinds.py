@@ -6,9 +6,11 @@ import pytest
 
 from deepresearch.offline.answer_kinds import (
     answer_kind,
+    asks_most_had,
     counts_asked,
     deed_on_object,
     gives,
+    says_most_had,
     unstated_superlative,
 )
 
@@ -140,3 +142,36 @@ def test_a_part_asking_who_was_first_is_answered_only_by_a_line_saying_so() -> N
     second = "Tiberius was the second man to reach the South Pole."
     assert unstated_superlative(part, [second]) is not None
     assert unstated_superlative("What was the first computer", stray) is None  # not "who"
+
+
+def test_which_thing_has_a_superlative_is_answered_only_by_a_line_saying_it() -> None:
+    part = "Which country has the largest population in Africa"
+    algeria = [
+        "Spanning over 2,381,741 square kilometres, it is the largest country in Africa.",
+        "With a population of over 47 million, Algeria is the tenth-most populous country in Africa.",
+    ]
+    reason = unstated_superlative(part, algeria)
+    assert (
+        reason == "no finding drawn for it says which country has the largest population in Africa"
+    )
+    # an adjective made from the noun, before the kind asked for
+    nigeria = (
+        "With a population of more than 242 million, it is the most populous country in Africa."
+    )
+    assert unstated_superlative(part, [*algeria, nigeria]) is None
+    assert says_most_had(part, nigeria) and not says_most_had(part, algeria[0])
+    # not of another kind, ranked below, one of several, nor of another place
+    congo = "The Congo is the most populous Francophone country in the world."
+    assert not says_most_had(part, congo)
+    assert not says_most_had(part, "Egypt has the second largest population in Africa.")
+    assert not says_most_had(part, "It has one of the largest populations in Africa.")
+    assert not says_most_had(part, "India has the largest population in Asia.")
+    assert says_most_had(part, "Nigeria has the largest population in Africa.")
+    # the noun as asked, right after the superlative
+    moons = "Which planet has the most moons"
+    assert asks_most_had(moons) and not asks_most_had("Which river is the longest in Africa")
+    assert says_most_had(moons, "Saturn has the most moons of any planet.")
+    assert not says_most_had(moons, "Ganymede is the most massive moon.")
+    heat = "Which planet has the highest surface temperature"
+    assert not says_most_had(heat, "It is the planet with the highest delta-v from Earth.")
+    assert says_most_had(heat, "Venus has the highest surface temperature of any planet.")

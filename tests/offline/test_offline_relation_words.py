@@ -168,3 +168,26 @@ def test_the_kind_asked_for_may_be_said_by_the_title_of_the_source_saying_the_re
     line = "It is bounded by Asia to the north, Africa to the west and Australia to the east."
     assert unstated_relation(part, [("Indian Ocean", [line])]) is None
     assert unstated_relation(part, [("Great Rift Valley", [line])]) is not None
+
+
+def test_first_after_a_verb_orders_what_is_compared_and_is_no_relation_word() -> None:
+    assert relation_words("Who was born first, Beethoven")[0] == ["born"]
+    assert relation_words("Who arrived last at the Paris Conference")[0] == ["arrived"]
+    # after "the" it is what is asked
+    assert "first" in relation_words("Who was the first person to reach the South Pole")[0]
+
+
+@needs_vectors
+def test_an_entry_made_by_the_named_person_does_not_say_how_he_relates_to_it() -> None:
+    part = _part("Who was born first, Beethoven?")
+    ninth = (
+        "Symphony No. 9 (Beethoven)",
+        [
+            "The Symphony No. 9 is a choral symphony, the final complete symphony by Ludwig "
+            "van Beethoven.",
+            "It was first performed in Vienna on 7 May 1824.",
+        ],
+    )
+    assert unstated_relation(part, [ninth]) == "what the sources say of it has no word for 'born'"
+    born = ("Ludwig van Beethoven", ["Ludwig van Beethoven was born in Bonn in 1770."])
+    assert unstated_relation(part, [ninth, born]) is None

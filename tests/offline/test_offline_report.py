@@ -846,6 +846,21 @@ def test_a_part_asking_a_superlative_of_a_place_opens_with_the_finding_stating_i
     assert line.index("Toronto is") < line.index("Ontario is")
 
 
+def test_a_part_asking_which_thing_has_a_superlative_opens_with_the_line_saying_it() -> None:
+    """ "Which country has the largest population in Africa" opens with Nigeria's "the
+    most populous country in Africa", not Algeria's "the largest country in Africa"."""
+    asked = "Which country has the largest population in Africa"
+    found = [
+        finding(1, "Algeria is the largest country in Africa by area.", asked, 1),
+        finding(2, "Nigeria is the most populous country in Africa.", asked, 2),
+    ]
+    md = report.synthesize(
+        inputs(question=f"{asked}?", findings=found, sources=titled("Algeria", "Nigeria"))
+    ).markdown
+    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    assert line.index("Nigeria is") < line.index("Algeria is")
+
+
 def test_a_part_asking_a_year_repeats_the_dated_line_when_no_other_gives_one() -> None:
     """ "in what year" after "Who discovered penicillin": the date the line before showed,
     not a line giving none."""
