@@ -22,11 +22,11 @@ from deepresearch.offline.coverage import (
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.referred import (
-    answer_titles,
+    answer_before,
     given_names,
     hangs_on_unanswered,
     off_given,
-    unconnected_answer,
+    unconnected,
     untied_either,
 )
 from deepresearch.offline.relation_words import unstated_relation
@@ -379,7 +379,7 @@ def _unanswered(
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
                 given = given_names(part.text, before or "")
-                reason = _unconnected(cased, parts[i - 1], (behind, found), previous, texts)
+                reason = unconnected(cased, parts[i - 1], (behind, found), previous, texts)
                 reason = reason or (untimed_event(cased, behind, given) if given else None)
                 reason = reason or untied_either(
                     cased.text, before or "", drawn, previous, texts.keys()
@@ -425,39 +425,6 @@ def _unanswered_referent(
     if hung := [w for r, w in unknown.items() if r in asked]:
         return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
     return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
-
-
-def answer_before(
-    before: str, inputs: AnalyzeInputs, drawn: list[tuple[set[str], str]]
-) -> list[tuple[set[str], str]]:
-    """The answer to the part ``before`` (each finding's sources by title and document,
-    its text): an earlier iteration's findings for it, else those ``drawn`` in this one. A
-    later iteration searches for what is missing, and the findings it draws for a part
-    already answered come from whatever it found ("Daylight illuminates one side of Earth"
-    for "Who painted The Starry Night")."""
-    return [(set(w), t) for p, w, t in inputs.earlier_answers if p == before] or drawn
-
-
-def _unconnected(
-    part: Part,
-    before: Part,
-    findings: tuple[list[tuple[list[str], str]], list[set[str]]],
-    answers: list[tuple[set[str], str]],
-    texts: dict[str, str],
-) -> str | None:
-    """Why a part pointing back to what the answered part ``before`` it asks for is not
-    answered of that thing (see ``referred``): its ``findings`` (the titles of each one's
-    sources and its text; the titles and documents of those sources) come from no source
-    tied to the ``answers`` to the part before, or, asking when, date nothing of it.
-    ``texts``: each gathered source's text by title."""
-    behind, found = findings
-    stated = [" ".join(texts.get(t, "") for t in of) for of, _ in behind]
-    asked = (before.text, text_roots(" ".join(before.own)))
-    tied = list(zip(found, stated, strict=True))
-    if reason := unconnected_answer(part.text, asked, tied, answers, texts.keys()):
-        return reason
-    referents = answer_titles(part.text, asked, answers, texts.keys())
-    return untimed_event(part, behind, referents) if referents else None
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:

@@ -302,7 +302,16 @@ def _unstated(wanted: list[str], gathered: Sequence[str]) -> list[str]:
     if not unseen:
         return []
     stated = set().union(*(text_roots(g) for g in gathered))
-    return [w for w in unseen if not says_all(text_roots(w), stated)]
+    return [w for w in unseen if not all(_stated_root(r, stated) for r in text_roots(w))]
+
+
+def _stated_root(wanted: str, stated: set[str]) -> bool:
+    """Whether the ``stated`` roots give the root ``wanted``: as written, as a longer word
+    of it ("china" by "chinese"), or by a shorter one it begins whole ("nepalese" by
+    "nepal"); "rubicon" is not said by "rubik", which only shares its first letters."""
+    return wanted in stated or any(
+        same_word(wanted, r) and (len(r) >= len(wanted) or wanted.startswith(r)) for r in stated
+    )
 
 
 def _together(name: set[str], statements: Sequence[str]) -> bool:

@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from deepresearch.offline.asking import NAME_JOINERS
 from deepresearch.offline.parts import Part
 from deepresearch.roles import SourceText
-from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, stem, term_set, title_phrases, word_root
+from deepresearch.text import (
+    AUXILIARY_VERBS,
+    STOPWORDS,
+    TITLE_QUALIFIER,
+    stem,
+    term_set,
+    title_phrases,
+    word_root,
+)
 
 TOKEN = re.compile(r"[^\W\d_][\w'\-]*|\d[\w\-]*")  # a statement's words, as written
 
@@ -159,3 +167,43 @@ def same_form(token: str, attribute: str) -> bool:
     said, asked = word_root(stem(token.lower())), word_root(stem(attribute))
     short, long = sorted((said, asked), key=len)
     return bool(short) and long.startswith(short) and len(short) >= min(len(long) - 2, 4)
+
+
+# "Which Austrian monk …", "Which Polish astronomer …": a part describing what it asks for
+# by capitalised adjectives (a people's, a place's, a faith's) before the kind's noun.
+_DESCRIBED_KIND = re.compile(
+    r"^\W*(?i:which|what)\s+(?P<adjectives>(?:[A-Z][\w'\-]*\s+)+)"
+    rf"(?!(?:{AUXILIARY_VERBS})\b)(?P<noun>[a-z][\w\-]*)\b"
+)
+DESCRIPTION_REACH = 3  # words before a kind's noun in an entry's opening that describe it
+
+
+def describes_kind(part: str) -> bool:
+    """Whether a part asks for a thing by capitalised adjectives before its kind's noun
+    ("Which German composer went deaf")."""
+    return _DESCRIBED_KIND.match(part) is not None
+
+
+def describes_otherwise(part: str, opening: str) -> bool:
+    """Whether an entry's ``opening`` describes it as the kind a part asks for with other
+    capitalised adjectives than the part's: "Kūkai … was a Japanese Buddhist monk" is no
+    "Austrian monk"; "an Austrian biologist, … Augustinian friar" and an opening that does
+    not say the kind ("a Renaissance polymath" for a "Polish astronomer") may be."""
+    if (m := _DESCRIBED_KIND.match(part)) is None:
+        return False
+    asked = [a.lower() for a in m["adjectives"].split()]
+    tokens = TOKEN.findall(opening)
+    for k, token in enumerate(tokens):
+        if k == 0 or not same_form(token, m["noun"]):
+            continue
+        before = [t for t in tokens[max(1, k - DESCRIPTION_REACH) : k] if t[:1].isupper()]
+        if before and not any(_akin(t.lower(), a) for t in before for a in asked):
+            return True
+    return False
+
+
+def _akin(said: str, asked: str) -> bool:
+    """The same adjective, or one made from the other's name ("Austrian", "Austria")."""
+    return (
+        said == asked or made_from(said.capitalize(), asked) or made_from(asked.capitalize(), said)
+    )

@@ -44,7 +44,10 @@ from collections.abc import Collection, Sequence
 from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
+from deepresearch.offline.parts import Part
+from deepresearch.offline.relations import untimed_event
 from deepresearch.offline.roots import says_all, says_any, text_roots
+from deepresearch.roles import AnalyzeInputs
 from deepresearch.text import AUXILIARY_VERBS, COPULAS
 
 _STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}
@@ -67,13 +70,28 @@ def points_to_asked(part: str, before: str) -> bool:
     if not words or words[0] not in _STANDS_FOR or defines_name(before.strip()):
         return False
     said = {w.lower() for w in WORD_TOKEN.findall(part)}
-    if not said & _STANDS_FOR[words[0]]:
+    # "Which Roman general crossed the Rubicon, and who killed him": "which" and "what"
+    # may ask for a person, whom "he" stands for where it is the subject
+    # (not "Which of William Herschel's siblings …, and when did he move": he is the
+    # named one, whose own the asked thing is)
+    person = words[0] != "who" and bool(said & _PERSONAL) and not _POSSESSIVE.search(before)
+    if person and words[1:2] == ["of"]:
+        return False
+    if not said & _STANDS_FOR[words[0]] and not person:
         return False
     # the first auxiliary after the question word says whether it asks for the subject
     at = next((k for k, w in enumerate(words[1:], 1) if w in _AUXILIARY), None)
     if at is None or words[at] in _MAIN_VERB:
         return True
-    return words[at] in COPULAS and words[at + 1 : at + 2] == ["the"]
+    if words[at] not in COPULAS:
+        return False
+    # "Which Greek philosopher is credited with …, and which island was he from": he is
+    # the philosopher; "What technique is the director of … known for, and what else did
+    # he make": he is the director
+    if person:
+        written = WORD_TOKEN.findall(before)[at + 1 : at + 2]
+        return bool(written) and written[0].lower() not in _DETERMINERS and written[0].islower()
+    return words[at + 1 : at + 2] == ["the"]
 
 
 def given_names(part: str, before: str) -> list[str]:
@@ -318,3 +336,36 @@ def _named_by(
         if any(mentions_name(tokens, name_words(t)) for tokens in said)
         and not holds_phrase(given, name_words(t))
     }
+
+
+def answer_before(
+    before: str, inputs: AnalyzeInputs, drawn: list[tuple[set[str], str]]
+) -> list[tuple[set[str], str]]:
+    """The answer to the part ``before`` (each finding's sources by title and document,
+    its text): an earlier iteration's findings for it, else those ``drawn`` in this one. A
+    later iteration searches for what is missing, and the findings it draws for a part
+    already answered come from whatever it found ("Daylight illuminates one side of Earth"
+    for "Who painted The Starry Night")."""
+    return [(set(w), t) for p, w, t in inputs.earlier_answers if p == before] or drawn
+
+
+def unconnected(
+    part: Part,
+    before: Part,
+    findings: tuple[list[tuple[list[str], str]], list[set[str]]],
+    answers: list[tuple[set[str], str]],
+    texts: dict[str, str],
+) -> str | None:
+    """Why a part pointing back to what the answered part ``before`` it asks for is not
+    answered of that thing: its ``findings`` (the titles of each one's sources and its
+    text; the titles and documents of those sources) come from no source tied to the
+    ``answers`` to the part before, or, asking when, date nothing of it. ``texts``: each
+    gathered source's text by title."""
+    behind, found = findings
+    stated = [" ".join(texts.get(t, "") for t in of) for of, _ in behind]
+    asked = (before.text, text_roots(" ".join(before.own)))
+    tied = list(zip(found, stated, strict=True))
+    if reason := unconnected_answer(part.text, asked, tied, answers, texts.keys()):
+        return reason
+    referents = answer_titles(part.text, asked, answers, texts.keys())
+    return untimed_event(part, behind, referents) if referents else None

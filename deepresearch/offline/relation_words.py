@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from deepresearch.offline.asking import QUESTION_WORDS, describes, question_word
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.dates import asks_year
+from deepresearch.offline.mentions import describes_kind
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import party_names
 from deepresearch.offline.roots import says_any, speaks_of_any, text_roots
@@ -84,20 +85,15 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     # asked for describes the thing asked for; the relation is to the other names.
     found = [n for n in entities(part) if not set(words(n)) & set(kind)]
     if not found:
-        return [], [], set()
+        # "Which German composer went deaf": naming nothing, a thing of the kind described
+        # is in the relation; its words are the rest ("deaf" is no composer's)
+        return (_relation(part, set(kind)), [], set()) if describes_kind(part) else ([], [], set())
     named = {w for n in found for w in words(n)}
     # "… the Red Fort in Delhi": a place says where the thing is, not a party to the
     # relation, which is between the others when there are several.
     parties = party_names(part, found) if len(found) > 1 else found
     names = [set(words(n)) for n in (parties or found)]
-    asked = [
-        w
-        for w in dict.fromkeys(words(_ORDER_AFTER_VERB.sub("", without_now(part))))
-        if len(w) >= RELATION_LETTERS
-        and not w.endswith("ly")
-        and w not in named | QUESTION_WORDS | _AUXILIARIES
-        and w not in STOPWORDS
-    ]
+    asked = _relation(part, named)
     # "What sport did Dhyan Chand play": the kind, before "did", names the answer's
     # category, which its sources seldom say ("a field hockey player"); with no word
     # besides it, the part asks no relation to say. ("What colour is the TARDIS" asks the
@@ -106,6 +102,19 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     if after[:1] and after[0] in _DO and set(asked) <= set(kind):
         return [], [], set()
     return asked, names, named
+
+
+def _relation(part: str, named: set[str]) -> list[str]:
+    """The words of a part that may say a relation: not the ``named`` words, a question
+    word, an auxiliary, a short or small word, an adverb, nor one asking for now."""
+    return [
+        w
+        for w in dict.fromkeys(words(_ORDER_AFTER_VERB.sub("", without_now(part))))
+        if len(w) >= RELATION_LETTERS
+        and not w.endswith("ly")
+        and w not in named | QUESTION_WORDS | _AUXILIARIES
+        and w not in STOPWORDS
+    ]
 
 
 def _kind_words(part: str) -> list[str]:

@@ -18,6 +18,7 @@ from deepresearch.offline.asking import asks_for_entity, defines_name
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
     TOKEN,
+    describes_otherwise,
     document_names,
     full_names,
     is_common_noun,
@@ -128,15 +129,19 @@ def part_scores(
         # title counts for every statement already.
         context = _antecedents(units.get(src.id, []), said, passage=src.lines is not None)
         known = asked | set(words(src.title))
+        opening = units.get(src.id, [])[:1] if opens_document(src) else []
         for i, part in enumerate(parts):
             kind = kinds[i]
+            # an entry describing itself as another kind of thing than the one asked for
+            # ("a Japanese Buddhist monk" for "Which Austrian monk") answers it less
+            fit = OTHERWISE_SHARE if opening and describes_otherwise(part.text, opening[0]) else 1.0
             ranked = []
             for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
                 score = weights.part_match(part, terms)
                 if context[pos]:
                     whole = weights.part_match(part, terms | context[pos])
                     score += INHERITED_SHARE * (whole - score)
-                score *= shares[pos]
+                score *= shares[pos] * fit
                 if (said_in_code := code[pos]) is not None and not said_in_code & part.terms:
                     score -= CODE_BY_TITLE  # a code line matched by its heading alone
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
@@ -146,6 +151,8 @@ def part_scores(
             out[(src.id, i)] = (best, ranked)
     return out
 
+
+OTHERWISE_SHARE = 0.5  # of a statement's match, from an entry describing another kind
 
 # A code line that states none of a part's words matches it through its source's title
 # alone: prose the title matches as well goes first (the explanation after `>>> def bar():`).

@@ -347,6 +347,16 @@ def test_a_name_no_source_found_states_is_not_answered() -> None:
     assert unknown_names(question, found) == []
 
 
+def test_a_name_is_not_stated_by_a_shorter_word_sharing_its_first_letters() -> None:
+    cube = "Rubik's Cube is a 3-D combination puzzle invented by Ernő Rubik."
+    caesar = "Julius Caesar was a Roman general."
+    asked = "Which Roman general crossed the Rubicon"
+    assert unknown_names(asked, [cube, caesar]) == ["rubicon"]
+    # a longer word made from it, or a shorter one it begins whole, states it
+    assert unknown_names("Which river flows through China", ["Chinese rivers"]) == []
+    assert unknown_names("Who ruled the Nepalese kingdom", ["Nepal is a country."]) == []
+
+
 def test_a_name_that_only_describes_the_answer_need_not_be_found() -> None:
     # The corpus may never name Goliath, yet holds the statue and its sculptor.
     question = "Which artist carved the statue of the biblical hero who slew Goliath?"

@@ -88,3 +88,23 @@ def test_a_name_typed_in_lower_case_is_written_as_its_title() -> None:
     # one word, or a title not written as a name, is left as typed
     assert mentions.names_cased("what time is it in paris", titles) == "what time is it in paris"
     assert mentions.names_cased("what is les fleurs du mal", titles) == "what is les fleurs du mal"
+
+
+def test_an_entry_describing_itself_as_the_kind_asked_with_other_adjectives_is_another() -> None:
+    asked = "Which Austrian monk founded the science of genetics"
+    kukai = "Kūkai was a Japanese Buddhist monk, calligrapher, and poet who founded Shingon."
+    assert mentions.describes_otherwise(asked, kukai)
+    # the same adjective, or one made from the name, before the kind or a kind beside it
+    mendel = "Gregor Mendel was an Austrian biologist and Augustinian friar."
+    assert not mentions.describes_otherwise(asked, mendel)
+    assert not mentions.describes_otherwise(asked, "Brother Anselm was an Austria-born monk.")
+    antony = "Mark Antony was a Roman politician and general."
+    assert not mentions.describes_otherwise("Which Roman general crossed the Rubicon", antony)
+    # an opening that does not say the kind, or a part describing no kind by adjectives
+    copernicus = "Nicolaus Copernicus was a Renaissance polymath."
+    assert not mentions.describes_otherwise("Which Polish astronomer placed the Sun", copernicus)
+    assert not mentions.describes_otherwise("Which monk founded Shingon", kukai)
+    assert mentions.describes_kind("Which German composer went deaf")
+    assert not mentions.describes_kind("Which composer went deaf")
+    # a name before an auxiliary is no kind described ("Which New Zealander is …")
+    assert not mentions.describes_kind("Which New Zealander is considered the founder")

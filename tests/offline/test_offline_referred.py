@@ -4,7 +4,7 @@ behind its answer or one its answer names."""
 
 from __future__ import annotations
 
-from deepresearch.offline import analysis
+from deepresearch.offline import analysis, referred
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
     answer_titles,
@@ -25,6 +25,13 @@ def test_a_pronoun_stands_for_what_the_part_before_asks_for() -> None:
     assert points_to_asked("when was it founded", "What is the capital of Australia")
     assert points_to_asked("who discovered it", "Which element has the atomic number 1")
     assert points_to_asked("how did he come to power", "Who was the first emperor of Rome")
+    # "which" or "what" asking for a person, the subject of its clause
+    assert points_to_asked("who killed him", "Which Roman general crossed the Rubicon")
+    assert points_to_asked("which island was he from", "Which Greek philosopher is credited")
+    assert not points_to_asked("where was he born", "Which planet did Galileo observe")
+    # he is the one named, whose sibling is asked for
+    herschel = "Which of William Herschel's siblings worked alongside him"
+    assert not points_to_asked("in what year did he move to Britain", herschel)
 
 
 def test_a_pronoun_stands_for_what_was_asked_only_where_that_is_the_subject_of_its_kind() -> None:
@@ -186,10 +193,10 @@ def test_the_answer_pointed_back_to_is_an_earlier_iteration_s_when_there_is_one(
     earlier = (PAINTED[0], ["The Starry Night", "https://e.org/starry"], STARRY[1])
     inputs = AnalyzeInputs(question="q", sources=[], earlier_answers=[earlier])
     drawn = [({"Night"}, "Daylight illuminates one side of Earth.")]
-    assert analysis.answer_before(PAINTED[0], inputs, drawn) == [
+    assert referred.answer_before(PAINTED[0], inputs, drawn) == [
         ({"The Starry Night", "https://e.org/starry"}, STARRY[1])
     ]
-    assert analysis.answer_before("Who wrote Hamlet", inputs, drawn) == drawn
+    assert referred.answer_before("Who wrote Hamlet", inputs, drawn) == drawn
 
 
 def test_a_pronoun_stands_for_the_name_given_where_the_part_before_asks_who_or_what_it_is() -> None:

@@ -191,3 +191,15 @@ def test_an_entry_made_by_the_named_person_does_not_say_how_he_relates_to_it() -
     assert unstated_relation(part, [ninth]) == "what the sources say of it has no word for 'born'"
     born = ("Ludwig van Beethoven", ["Ludwig van Beethoven was born in Bonn in 1770."])
     assert unstated_relation(part, [ninth, born]) is None
+
+
+@needs_vectors
+def test_a_thing_described_by_its_kind_alone_needs_a_source_saying_the_relation() -> None:
+    part = _part("Which German composer went deaf?")
+    assert relation_words(part.text)[0] == ["deaf"]
+    other = ("Karlheinz Stockhausen", ["Karlheinz Stockhausen was a German composer."])
+    assert unstated_relation(part, [other]) == "what the sources say of it has no word for 'deaf'"
+    deaf = ("Ludwig van Beethoven", ["Beethoven, a German composer, became totally deaf."])
+    assert unstated_relation(part, [other, deaf]) is None
+    # a kind without adjectives describing it asks no such relation
+    assert relation_words("Which composer went deaf")[0] == []

@@ -406,3 +406,21 @@ def test_an_entry_naming_the_described_thing_with_what_is_asked_of_it_is_bridged
     # None when the leading entry states few of the part's own words: the composer's
     # entry is no answer to the description, so what names it is no hop.
     assert relevance._naming_answer(part, srcs[1:2], srcs, units, _said(srcs)) == {}
+
+
+def test_an_entry_describing_itself_as_another_kind_matches_the_part_less(titled: Titled) -> None:
+    parts = question_parts("Which Austrian monk founded the science of genetics?")
+    srcs = titled(
+        {
+            "Kūkai": "Kūkai was a Japanese Buddhist monk who founded the Shingon school. "
+            "He founded temples.",
+            "Gregor Mendel": "Gregor Mendel was an Austrian friar. He is the founder of the "
+            "modern science of genetics.",
+        }
+    )
+    _, statement = _scored(parts, srcs)
+    kukai, mendel = (statement[(s.id, 0)][0] for s in srcs)
+    assert mendel > kukai
+    # the same entry, asked of a monk with no adjective, matches in full
+    _, plain = _scored(question_parts("Which monk founded the Shingon school?"), srcs)
+    assert plain[(srcs[0].id, 0)][0] > plain[(srcs[1].id, 0)][0]
