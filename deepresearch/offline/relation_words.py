@@ -104,6 +104,36 @@ def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     return asked, names, named
 
 
+# "where is he buried", "in which town was he born": a part pointing back that asks where
+# a state or a deed done to the thing holds, said by a participle after its pronoun
+_STATE_ASKED = re.compile(
+    r"^\W*(?:(?:in|at|on|from)\s+)?(?:where|which\s+[a-z]+)\s+(?:was|were|is|are)\s+"
+    r"(?:he|she|it|they)\s+(?P<state>[a-z]{4,})\W*$",
+    re.IGNORECASE,
+)
+
+
+def _unstated_state(part: str, behind: Sequence[tuple[str, Sequence[str]]]) -> str | None:
+    """For a part pointing back that asks where a state holds of what its pronoun stands
+    for (``_STATE_ASKED``: "where is he buried" after "Who was the first president of the
+    United States"): why the sources ``behind`` its findings do not answer it — nothing
+    they say holds the state's word or one close to it in meaning (*George Washington*'s
+    "a Founding Father and the first president" says nothing of a grave); else None."""
+    m = _STATE_ASKED.match(part)
+    # "which island was he from": a preposition, not a state
+    embedder = vectors.load_embedder() if m and m["state"].lower() not in STOPWORDS else None
+    if m is None or embedder is None:
+        return None
+    asked = [m["state"].lower()]
+    said_text = " ".join(s for _, statements in behind for s in statements).replace("-", " ")
+    if says_any(text_roots(asked[0]), text_roots(said_text)):
+        return None
+    said = sorted(set(words(said_text)) - STOPWORDS)
+    if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
+        return None
+    return f"what the sources say of what it points back to has no word for {asked[0]!r}"
+
+
 def _relation(part: str, named: set[str]) -> list[str]:
     """The words of a part that may say a relation: not the ``named`` words, a question
     word, an auxiliary, a short or small word, an adverb, nor one asking for now."""
@@ -138,10 +168,14 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     what they say of the thing it names (of both, when it names two) says no word of the
     relation it asks for, nor one close to it (nor, for a part asking who, does the
     entry on the thing open with its maker); None when it does, or the part asks no
-    relation (or of a thing it describes or points back to), or the vectors are not
-    installed."""
-    if part.refers_back or describes(part.text):
+    relation (or of a thing it describes), or the vectors are not installed. A part
+    pointing back is checked only when it asks where a state holds ("where is he
+    buried", see ``_unstated_state``): other verbs are said in other words ("where did
+    he work": "a research fellow at Oxford")."""
+    if describes(part.text):
         return None
+    if part.refers_back:
+        return _unstated_state(part.text, behind)
     asked, names, found_words = relation_words(part.text)
     if len(asked) > RELATION_WORDS or _PHRASAL.search(part.text):
         return None

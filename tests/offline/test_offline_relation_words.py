@@ -203,3 +203,29 @@ def test_a_thing_described_by_its_kind_alone_needs_a_source_saying_the_relation(
     assert unstated_relation(part, [other, deaf]) is None
     # a kind without adjectives describing it asks no such relation
     assert relation_words("Which composer went deaf")[0] == []
+
+
+@needs_vectors
+def test_a_part_pointing_back_asking_where_a_state_holds_needs_it_said() -> None:
+    _, buried = question_parts(
+        "Who was the first president of the United States, and where is he buried?"
+    )
+    assert buried.refers_back
+    washington = (
+        "George Washington",
+        ["George Washington was a Founding Father and the first president of the United States."],
+    )
+    reason = unstated_relation(buried, [washington])
+    assert reason == "what the sources say of what it points back to has no word for 'buried'"
+    grave = ("Mount Vernon", ["Washington was buried in the family vault at Mount Vernon."])
+    assert unstated_relation(buried, [washington, grave]) is None
+    # a word close in meaning says it too
+    tomb = ("Mount Vernon", ["His tomb lies at Mount Vernon."])
+    assert unstated_relation(buried, [washington, tomb]) is None
+    # not a preposition after the pronoun
+    *_, island = question_parts("Which philosopher proved it, and which island was he from?")
+    assert island.refers_back and unstated_relation(island, [washington]) is None
+    # not a part asking by another verb ("where did he work": "a research fellow at Oxford")
+    _, work = question_parts("Who invented the World Wide Web, and where did he work?")
+    fellow = ("Tim Berners-Lee", ["He is a professorial research fellow at Oxford."])
+    assert work.refers_back and unstated_relation(work, [fellow]) is None
