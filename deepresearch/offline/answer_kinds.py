@@ -174,7 +174,9 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     superlative (as a word of its own, not ranked below it) with a word of what the part
     says it of within SUPERLATIVE_REACH words after it ("the first person to walk on the
     Moon" for "the first man on the Moon"); "First aid is the first and immediate
-    assistance given to any person" and a pole vaulter's entry do not."""
+    assistance given to any person" and a pole vaulter's entry do not. A part asking which
+    thing has a superlative ("Which planet has the most moons") is answered by a text
+    saying it (see ``says_most_had``)."""
     if m := _HAS_MOST.match(part):
         if any(says_most_had(part, text) for text in texts):
             return None

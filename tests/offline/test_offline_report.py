@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from deepresearch.offline import report, summary_picks
 from deepresearch.phases.synthesize import finalize_report
 from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
@@ -826,39 +828,34 @@ def test_a_count_said_with_what_is_counted_leads() -> None:
     assert line.index("206 bones") < line.index("14%")
 
 
-def test_a_part_asking_a_superlative_of_a_place_opens_with_the_finding_stating_it() -> None:
-    """ "What is the largest city in Canada" opens with Toronto's "the most populous city in
-    Canada", not Ontario's "the country's most populous province", ranked first."""
-    largest = "What is the largest city in Canada"
-    found = [
-        finding(
-            1,
-            "Located in Central Canada, Ontario is the country's most populous province.",
-            largest,
-            1,
+@pytest.mark.parametrize(
+    ("asked", "ranked_first", "stating"),
+    [
+        # not Ontario's "the country's most populous province", ranked first
+        (
+            "What is the largest city in Canada",
+            (
+                "Ontario",
+                "Located in Central Canada, Ontario is the country's most populous province.",
+            ),
+            ("Toronto", "Toronto is the most populous city in Canada."),
         ),
-        finding(2, "Toronto is the most populous city in Canada.", largest, 2),
-    ]
-    md = report.synthesize(
-        inputs(question=f"{largest}?", findings=found, sources=titled("Ontario", "Toronto"))
-    ).markdown
+        # not Algeria's "the largest country in Africa" (its area)
+        (
+            "Which country has the largest population in Africa",
+            ("Algeria", "Algeria is the largest country in Africa by area."),
+            ("Nigeria", "Nigeria is the most populous country in Africa."),
+        ),
+    ],
+)
+def test_a_part_asking_a_superlative_opens_with_the_finding_stating_it(
+    asked: str, ranked_first: tuple[str, str], stating: tuple[str, str]
+) -> None:
+    found = [finding(1, ranked_first[1], asked, 1), finding(2, stating[1], asked, 2)]
+    sources = titled(ranked_first[0], stating[0])
+    md = report.synthesize(inputs(question=f"{asked}?", findings=found, sources=sources)).markdown
     line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert line.index("Toronto is") < line.index("Ontario is")
-
-
-def test_a_part_asking_which_thing_has_a_superlative_opens_with_the_line_saying_it() -> None:
-    """ "Which country has the largest population in Africa" opens with Nigeria's "the
-    most populous country in Africa", not Algeria's "the largest country in Africa"."""
-    asked = "Which country has the largest population in Africa"
-    found = [
-        finding(1, "Algeria is the largest country in Africa by area.", asked, 1),
-        finding(2, "Nigeria is the most populous country in Africa.", asked, 2),
-    ]
-    md = report.synthesize(
-        inputs(question=f"{asked}?", findings=found, sources=titled("Algeria", "Nigeria"))
-    ).markdown
-    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
-    assert line.index("Nigeria is") < line.index("Algeria is")
+    assert line.index(stating[1]) < line.index(ranked_first[1])
 
 
 def test_a_part_asking_a_year_repeats_the_dated_line_when_no_other_gives_one() -> None:
