@@ -24,6 +24,7 @@ from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
     degree_said,
     narrowed,
+    one_of_several,
     ranked_below,
     same_degree,
 )
@@ -208,9 +209,6 @@ _HAS_MOST = re.compile(
     re.IGNORECASE,
 )
 _JOINTS = frozenset({"in", "of", "on", "among", "within"})
-# Words a few before a superlative that make it one of several ("some of the Earth's
-# highest peaks", "one of the highest melting points").
-_SEVERAL = (["one", "of"], ["some", "of"], ["among", "the"])
 
 
 def asks_most_had(part: str) -> bool:
@@ -243,7 +241,7 @@ def says_most_had(part: str, text: str) -> bool:
         if (
             not same_degree(" ".join(lowered[k : k + 2]), superlative)
             or ranked_below(lowered, k)
-            or any(lowered[max(0, k - 4) : k][j : j + 2] in _SEVERAL for j in range(4))
+            or one_of_several(lowered[:k])
         ):
             continue
         said = lowered[k + size : k + size + len(noun)]

@@ -38,6 +38,7 @@ from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
     degree_said,
     degree_twins,
+    one_of_several,
     ranked_below,
     same_degree,
 )
@@ -307,7 +308,7 @@ def _superlative_before(tokens: list[str], at: int, asked: Attribute) -> bool:
         _SUPERLATIVE.match(w)
         and same_degree(" ".join(before[j : j + 2]), asked.superlative)
         and not ranked_below(tokens, start + j)  # "the 12th largest"
-        and not _one_of(tokens[: start + j])
+        and not one_of_several(tokens[: start + j])
         and "of" not in before[j + 1 :]  # "the world's largest family of birds"
         for j, w in enumerate(before)
     )
@@ -330,7 +331,7 @@ def _elided(tokens: list[str], asked: Attribute) -> list[int]:
             and lowered[k + 1] in ("in", "of", "on")
             and same_degree(" ".join(lowered[k : k + 2]), asked.superlative)
             and not ranked_below(lowered, k)
-            and not _one_of(tokens[:k])
+            and not one_of_several(tokens[:k])
         ):
             continue
         # "the smallest of the seven continents": said where the attribute is
@@ -344,13 +345,6 @@ def _elided(tokens: list[str], asked: Attribute) -> list[int]:
         elif any(same_form(t, asked.attribute) for t in tokens[max(0, k - ELIDED_REACH) : k]):
             out.append(k)
     return out
-
-
-def _one_of(before: list[str]) -> bool:
-    """Whether the words ``before`` a superlative make it one of several: "one of the
-    oldest universities", "among the largest"."""
-    said = [t.lower() for t in before[-4:]]  # "one of the world's oldest"
-    return any(said[k : k + 2] in (["one", "of"], ["among", "the"]) for k in range(len(said)))
 
 
 def _agent(attribute: str) -> bool:

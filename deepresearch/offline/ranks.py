@@ -57,6 +57,19 @@ def ranked_below(words: list[str], at: int) -> bool:
     return at > 0 and bool(RANKED_BELOW.match(words[at - 1]))
 
 
+# Words a few before a superlative that make it one of several ("one of the world's oldest
+# universities", "some of the Earth's highest peaks", "among the largest").
+_SEVERAL = (["one", "of"], ["some", "of"], ["among", "the"])
+SEVERAL_REACH = 4  # words before a superlative where they are said
+
+
+def one_of_several(before: list[str]) -> bool:
+    """Whether the words ``before`` a superlative make it one of several: "one of the
+    oldest universities", "some of the highest peaks", "among the largest"."""
+    said = [t.lower() for t in before[-SEVERAL_REACH:]]
+    return any(said[k : k + 2] in _SEVERAL for k in range(len(said)))
+
+
 def degree_said(words: list[str]) -> str:
     """The superlative ``words`` (lower-cased) open with, "most" and "least" with the word
     they qualify ("most populous"), as ``same_degree`` compares them."""

@@ -126,12 +126,18 @@ def _unstated_state(part: str, behind: Sequence[tuple[str, Sequence[str]]]) -> s
         return None
     asked = [m["state"].lower()]
     said_text = " ".join(s for _, statements in behind for s in statements).replace("-", " ")
-    if says_any(text_roots(asked[0]), text_roots(said_text)):
-        return None
-    said = sorted(set(words(said_text)) - STOPWORDS)
-    if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
+    if says_any(text_roots(asked[0]), text_roots(said_text)) or _close_word(
+        said_text, asked, embedder
+    ):
         return None
     return f"what the sources say of what it points back to has no word for {asked[0]!r}"
+
+
+def _close_word(text: str, asked: list[str], embedder: vectors.Embedder) -> bool:
+    """Whether a word of ``text`` is close in meaning to one ``asked`` (cosine RELATED or
+    more: "tomb" for "buried", "wife" for "married")."""
+    said = sorted(set(words(text)) - STOPWORDS)
+    return bool(said) and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED
 
 
 def _relation(part: str, named: set[str]) -> list[str]:
@@ -211,8 +217,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
         return None
     if question_word(part.text) in ("who", "whom") and _maker_named(openings, set().union(*names)):
         return None
-    said = sorted(set(words(said_text)) - STOPWORDS)
-    if said and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED:
+    if _close_word(said_text, asked, embedder):
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
 

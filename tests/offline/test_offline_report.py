@@ -244,8 +244,12 @@ def test_each_findings_own_source_comes_before_other_findings_confirmers() -> No
     assert cited - {1, 2, 3, 4, 5, 11, 12, 13, 14, 15} == {102, 103}
 
 
-def summary_of(question: str, found: list[FindingBrief]) -> str:
-    md = report.synthesize(inputs(question=question, findings=found)).markdown
+def summary_of(
+    question: str, found: list[FindingBrief], sources: list[SourceRef] | None = None
+) -> str:
+    """The executive summary of the report on ``found`` (and ``sources``, when given)."""
+    given = {"sources": sources} if sources is not None else {}
+    md = report.synthesize(inputs(question=question, findings=found, **given)).markdown
     return md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
 
 
@@ -472,8 +476,7 @@ def test_a_part_naming_a_thing_is_answered_by_what_is_said_of_it() -> None:
         finding(2, "Its summit was measured in 2020 as 4,810 metres.", how, 2),
         finding(3, "The Kessel range lies in Vell.", how, 1),
     ]
-    md = report.synthesize(inputs(question=f"{how}?", findings=found, sources=sources)).markdown
-    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    line = summary_of(f"{how}?", found, sources)
     assert line.index("4,810") < line.index("Crow Peak")
     assert "club" not in line.split("4,810")[0]  # an entry titled with more than its name
     which = "Which climber from Vell first reached the summit"
@@ -852,9 +855,7 @@ def test_a_part_asking_a_superlative_opens_with_the_finding_stating_it(
     asked: str, ranked_first: tuple[str, str], stating: tuple[str, str]
 ) -> None:
     found = [finding(1, ranked_first[1], asked, 1), finding(2, stating[1], asked, 2)]
-    sources = titled(ranked_first[0], stating[0])
-    md = report.synthesize(inputs(question=f"{asked}?", findings=found, sources=sources)).markdown
-    line = md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
+    line = summary_of(f"{asked}?", found, titled(ranked_first[0], stating[0]))
     assert line.index(stating[1]) < line.index(ranked_first[1])
 
 
