@@ -26,6 +26,7 @@ from deepresearch.offline.referred import (
     given_names,
     hangs_on_unanswered,
     off_given,
+    tied_findings,
     unconnected,
     untied_either,
 )
@@ -355,7 +356,7 @@ def _unanswered(
         found = [_places(c, where) for c in mine]
         drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if mine:
-            ids = dict.fromkeys(sid for c in mine for sid in sorted(c.supporters | {c.source_id}))
+            ids = _ids(mine)
             said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
             statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
             reason = unanswered_reason(
@@ -370,11 +371,16 @@ def _unanswered(
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
             reason = reason or untied_description(cased.text, behind, texts, before)
-            reason = reason or unstated_relation(
-                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in ids]
-            )
             if i:
                 previous = answer_before(parts[i - 1].text, inputs, previous)
+            # of a part pointing back, what the sources tied to the answer before say
+            # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
+            tied = (
+                [mine[k] for k in _tied(cased, parts[i - 1], found, previous, texts)] if i else []
+            )
+            reason = reason or unstated_relation(
+                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
+            )
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:
@@ -390,6 +396,25 @@ def _unanswered(
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out
+
+
+def _ids(found: list[Candidate]) -> list[str]:
+    """The ids of the sources behind the ``found`` statements, each once."""
+    return list(dict.fromkeys(sid for c in found for sid in sorted(c.supporters | {c.source_id})))
+
+
+def _tied(
+    part: Part,
+    before: Part,
+    found: list[set[str]],
+    answers: list[tuple[set[str], str]],
+    texts: dict[str, str],
+) -> list[int]:
+    """Which findings (by index; ``found``: each one's sources by title and document) drawn
+    for ``part`` come from the sources tied to the ``answers`` of the part ``before`` it
+    (see ``referred.tied_findings``)."""
+    asked = (before.text, text_roots(" ".join(before.own)))
+    return tied_findings(part.text, asked, found, answers, texts.keys())
 
 
 def _on_given(

@@ -287,6 +287,24 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         same_degree(" ".join(lowered[k : k + 2]), asked)
         and not ranked_below(lowered, k)  # not "the 12th largest"
         and not (noun and narrowed(lowered[k + size :], noun[0]))
+        and not _scoped_elsewhere(tokens[k + size :], part)
         for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))
+
+
+SCOPE_REACH = 3  # words after a superlative before "in" that scopes it to a place
+
+
+def _scoped_elsewhere(after: list[str], part: str) -> bool:
+    """Whether the words ``after`` a superlative limit it to a place the ``part`` does not
+    give: "the deepest lake in North America" does not answer "which is the deepest",
+    where "the deepest lake in the world" does. Only for a part asking which thing it is:
+    "how does it rank among the biggest" is answered by "the largest in Asia" too."""
+    if question_word(part) not in ("which", "what", "who"):
+        return False
+    for k, token in enumerate(after[: SCOPE_REACH + 1]):
+        if token.lower() == "in" and k + 1 < len(after):
+            place = after[k + 1]
+            return place[:1].isupper() and not set(words(place)) <= set(words(part))
+    return False

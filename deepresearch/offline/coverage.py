@@ -76,6 +76,9 @@ THING_WORDS = 3  # words at most of a thing's name a part asks to identify ("bla
 SUBSTANTIVE_LETTERS = 4  # a word this long says what a part is about; "es", "la" do not
 TOPIC_WORDS = 3  # words of its own at most in a part whose topic its sources must speak of
 
+# The endings of adverbs made from adjectives ("traditionally", "famously", "widely"),
+# which nouns ending in "ly" ("family", "assembly", "monopoly") do not have.
+_ADVERB = re.compile(r"\w{3}(?:al|ous|ive|ed|ent|ant|ful|less|ing|ar|ual|ate|ic|ide)ly$")
 # What a part asks to identify: "what is the zorblax theorem", "who were the Beatles",
 # "(explain) what a black hole is". Its words a whole answer speaks of.
 _DEFINED = re.compile(
@@ -195,7 +198,10 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
         titles: the titles of the sources gathered.
     """
     own = own_roots(part)
-    if part.refers_back or not own or len(own) > TOPIC_WORDS:
+    # An adverb says how, not what of ("who is traditionally credited with inventing
+    # paper" asks in three words of what it is about).
+    topical = {t for t in part.own if not _ADVERB.search(t)}
+    if part.refers_back or not own or len(topical) > TOPIC_WORDS:
         return set()
     asked = own - text_roots(" ".join(ASKED_KIND.findall(part.text)))
     named = set().union(*(text_roots(n) for n in names_of(part.text)))

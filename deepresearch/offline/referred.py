@@ -240,9 +240,7 @@ def unconnected_answer(
     before_text, asked = before
     if not answers or not points_to_asked(part, before_text):
         return None
-    behind = {t for sources, _ in answers for t in sources}
-    named = _named_by(answers, titles, _given(part, before_text), asked)
-    if any(set(sources) & (behind | named) for sources, _ in findings):
+    if tied_findings(part, before, [sources for sources, _ in findings], answers, titles):
         return None
     if asked and any(says_all(set(asked), text_roots(stated)) for _, stated in findings):
         return None
@@ -250,6 +248,25 @@ def unconnected_answer(
         f"no finding drawn for it comes from a source behind the answer to "
         f"'{before_text.strip()}', one that answer names or one stating all it asks"
     )
+
+
+def tied_findings(
+    part: str,
+    before: tuple[str, Collection[str]],
+    findings: Sequence[Collection[str]],
+    answers: Sequence[tuple[Collection[str], str]],
+    titles: Collection[str],
+) -> list[int]:
+    """Which of the ``findings`` (by index; each its sources by title and document) drawn
+    for a part pointing back to what the answered part ``before`` it asks for come from a
+    source behind that part's ``answers`` or one those name (see ``unconnected_answer``);
+    all of them when the part does not point back so or the part before drew no answer."""
+    before_text, asked = before
+    if not answers or not points_to_asked(part, before_text):
+        return list(range(len(findings)))
+    behind = {t for sources, _ in answers for t in sources}
+    named = _named_by(answers, titles, _given(part, before_text), asked)
+    return [k for k, sources in enumerate(findings) if set(sources) & (behind | named)]
 
 
 def untied_either(

@@ -66,6 +66,10 @@ _MAKER = re.compile(
     r"(?:[a-z][\w\-]*\s+){0,2}(?P<name>[A-Z][\w'’\-]*)"
 )
 
+# Parts the opening's maker answers: "who wrote", "which composer wrote", "what company
+# makes" ("The Magic Flute … is an opera in two acts by Wolfgang Amadeus Mozart").
+_ASKS_MAKER = frozenset(["who", "whom", "which", "what"])
+
 
 def relation_words(part: str) -> tuple[list[str], list[set[str]], set[str]]:
     """For a part asking who, where or which thing relates to a thing it names: the words
@@ -215,7 +219,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
         and says_any(kind, text_roots(" ".join(titled)))
     ):
         return None
-    if question_word(part.text) in ("who", "whom") and _maker_named(openings, set().union(*names)):
+    if question_word(part.text) in _ASKS_MAKER and _maker_named(openings, set().union(*names)):
         return None
     if _close_word(said_text, asked, embedder):
         return None

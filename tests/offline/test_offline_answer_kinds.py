@@ -13,6 +13,7 @@ from deepresearch.offline.answer_kinds import (
     says_most_had,
     unstated_superlative,
 )
+from deepresearch.text import words
 
 
 @pytest.mark.parametrize(
@@ -106,6 +107,19 @@ def test_a_deed_is_said_of_what_the_part_names_only_within_reach() -> None:
         "He was honoured for the discovery of penicillin.", "Who discovered penicillin"
     )
     assert not deed_on_object("Buddhism was founded by the Buddha.", "Where was Buddhism founded")
+
+
+def test_a_superlative_limited_to_a_place_not_asked_is_not_the_superlative_asked() -> None:
+    part, asked = "which is the deepest", {"which", "deepest"}
+    said = "Great Slave Lake is the deepest lake in North America at 614 m."
+    assert not gives(said, "superlative", asked, part)
+    assert gives("Lake Baikal is the deepest lake in the world.", "superlative", asked, part)
+    part = "Which is the deepest lake in North America"
+    assert gives(said, "superlative", set(words(part)), part)
+    # a part asking how a thing ranks is answered by its rank in a place
+    part = "How does the Arabian Desert rank among the biggest deserts"
+    said = "It is the fourth largest desert in the world and the largest in Asia."
+    assert gives(said, "superlative", set(words(part)), part)
 
 
 def test_a_superlative_of_the_same_degree_gives_the_superlative_asked() -> None:

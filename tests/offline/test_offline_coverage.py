@@ -412,6 +412,8 @@ def test_a_name_is_held_whatever_its_accents() -> None:
         ("In which year was it released?", ["Year"], set()),
         # several words of its own share the match: no single topic is required
         ("How did the printing press spread across Europe?", ["Printing press"], set()),
+        # ... but an adverb is no word of what it asks about ("traditionally")
+        ("Who is traditionally credited with inventing paper?", ["Paper"], {"paper"}),
     ],
 )
 def test_a_short_part_names_the_thing_its_sources_must_speak_of(

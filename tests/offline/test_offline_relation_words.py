@@ -94,6 +94,9 @@ def test_a_hyphenated_word_and_a_maker_by_name_answer_who_did_it() -> None:
     assert unstated_relation(_part("Who wrote Das Kapital?"), [kapital]) is None
     novel = ("War and Peace", ["War and Peace is an epic novel by the Russian author Leo Tolstoy."])
     assert unstated_relation(_part("Who wrote War and Peace?"), [novel]) is None
+    # ... for a part asking which person of a kind made it too
+    flute = ("The Magic Flute", ["The Magic Flute is an opera in two acts by Wolfgang Mozart."])
+    assert unstated_relation(_part("Which composer wrote The Magic Flute?"), [flute]) is None
     # "by" elsewhere names no maker
     gabon = ("Gabon", ["Gabon is a country bordered by Cameroon and the Congo."])
     assert unstated_relation(_part("Who composed the music of Gabon?"), [gabon]) is not None
