@@ -7,31 +7,15 @@ no source answers becomes an open gap, with a query to research it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
-from deepresearch.offline.answer_kinds import unstated_superlative
-from deepresearch.offline.attributes import attribute_phrases, unstated_attribute
+from deepresearch.offline.attributes import attribute_phrases
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
     borrowed_names,
     topic_roots,
-    unanswered_reason,
-    unknown_words,
 )
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
-from deepresearch.offline.referred import (
-    answer_before,
-    given_names,
-    hangs_on_unanswered,
-    off_given,
-    tied_findings,
-    unconnected,
-    untied_either,
-)
-from deepresearch.offline.relation_words import unstated_relation
-from deepresearch.offline.relations import unmeasured, untimed_event
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,
@@ -42,8 +26,7 @@ from deepresearch.offline.relevance import (
 )
 from deepresearch.offline.roots import says_all, speaks_of_any, text_roots
 from deepresearch.offline.statements import QUOTES, statement_terms, statements
-from deepresearch.offline.tense import unstated_now
-from deepresearch.offline.ties import untied_description
+from deepresearch.offline.unanswered import Candidate, on_given_only, unanswered_parts
 from deepresearch.roles import (
     AnalysisOutput,
     AnalyzeInputs,
@@ -74,22 +57,6 @@ TWIN = 0.5  # word overlap (Jaccard) at which two statements say the same
 MIN_AGREEING_TERMS = 4
 # Why a part is a gap when no source was kept for it (other reasons: coverage.py).
 NO_SOURCE = "no source examined matches it"
-
-
-@dataclass
-class Candidate:
-    """A source statement that may become a finding, with the part it answers and the
-    sources that agree with it."""
-
-    text: str
-    source_id: str
-    part: int
-    score: float
-    terms: set[str] = field(default_factory=set)
-    supporters: set[str] = field(default_factory=set)
-    # One of the lead source's LEAD_EXTRA: it ranks after every source's share, so the
-    # report shows it only where its part has room left.
-    extra: bool = False
 
 
 def source_texts(inputs: AnalyzeInputs) -> dict[str, list[str]]:
@@ -125,14 +92,14 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     topical = _topical(parts, sources, units, scores)
     kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}
-    chosen = _candidates(inputs, kept, (scores, statement), documents)
+    chosen = _candidates(inputs, (parts, kept), (scores, statement), documents)
     origin = (documents, near_copies(sources, units))
     asked = statement_terms(inputs.question)
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
-    chosen, ungiven = _on_given(parts, chosen, sources)
+    chosen, ungiven = on_given_only(parts, chosen, sources)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
-    unanswered = ungiven | _unanswered(parts, chosen, sources, units, inputs)
+    unanswered = ungiven | unanswered_parts(parts, chosen, sources, units, inputs)
     # Best first within each part. No cap across parts: each part is bounded by its
     # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(
@@ -268,7 +235,7 @@ def _section(source: SourceText) -> tuple[str, str]:
 
 def _candidates(
     inputs: AnalyzeInputs,
-    kept: dict[int, list[SourceText]],
+    parted: tuple[list[Part], dict[int, list[SourceText]]],
     scored: tuple[SourceScores, dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]],
     documents: dict[str, str],
 ) -> list[Candidate]:
@@ -276,8 +243,9 @@ def _candidates(
     (its share of PART_FINDINGS; the first source LEAD_EXTRA more), not repeating a known
     finding nor, within a part, each other; ranked by the source's score, the statement's
     and the guidance it answers.
-    ``scored``: the sources' scores and the statements' (see ``relevance``); ``documents``:
-    each source's document."""
+    ``parted``: the parts and the sources kept for each; ``scored``: the sources' scores and
+    the statements' (see ``relevance``); ``documents``: each source's document."""
+    parts, kept = parted
     scores, statement = scored
     guidance = term_set(" ".join(inputs.guidance))
     known = [term_set(k) for k in inputs.known_findings]
@@ -292,13 +260,20 @@ def _candidates(
                 for score, unit in statement[(src.id, i)][1]:
                     terms = term_set(unit)
                     done = taken.get((src.id, i), 0)
+                    # a word of the part's own that no statement of this source taken for
+                    # it says: a statement an earlier part took is this part's answer too
+                    # ("It is the only moon known to have a dense atmosphere")
+                    said = set().union(
+                        *(c.terms for c in chosen if c.source_id == src.id and c.part == i)
+                    )
+                    new_own = bool((parts[i].own & terms) - said)
                     if done >= share + extra:
                         break
                     if any(jaccard(terms, k) >= 0.6 for k in known):
                         continue
                     # The same statement may answer two parts, but each part lists it once.
                     twins = [c for c in chosen if _twins(c, src.id, unit, terms, documents)]
-                    if any(c.part == i for c in twins) or (twins and done):
+                    if any(c.part == i for c in twins) or (twins and done and not new_own):
                         continue
                     bonus = 0.5 * len(terms & guidance) / (len(guidance) or 1)
                     order = scores.total[(src.id, i)] + score + bonus - 0.01 * rank
@@ -329,127 +304,6 @@ def _twins(
     if documents[cand.source_id] == documents[source_id]:
         return False
     return jaccard(terms, cand.terms) >= TWIN
-
-
-def _unanswered(
-    parts: list[Part],
-    chosen: list[Candidate],
-    sources: list[SourceText],
-    units: dict[str, list[str]],
-    inputs: AnalyzeInputs,
-) -> dict[int, str]:
-    """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
-    each part that drew findings which only share a word with it. ``inputs``: the parts
-    earlier iterations' findings answer, and those findings."""
-    titles = {s.id: s.title for s in sources}
-    # a source by its title and by the document it is part of (a passage of a file)
-    where = {s.id: {s.title, s.document} for s in sources}
-    gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
-    texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
-    out: dict[int, str] = {}
-    unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
-    previous: list[tuple[set[str], str]] = []  # the answered part before's findings
-    for i, part in enumerate(parts):
-        mine = [c for c in chosen if c.part == i]
-        before = names_cased(parts[i - 1].text, titles.values()) if i else None
-        behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
-        found = [_places(c, where) for c in mine]
-        drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
-        if mine:
-            ids = _ids(mine)
-            said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
-            statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
-            reason = unanswered_reason(
-                part, said, statements, list(titles.values()), gathered, parts[:i]
-            )
-            # "where is charles baudelaire buried": the checks below read names by capitals,
-            # of any source gathered ("the human body" an earlier iteration found)
-            every = inputs.titles or list(titles.values())
-            cased = replace(part, text=names_cased(part.text, every))
-            reason = reason or unstated_attribute(cased.text, behind, every)
-            reason = reason or unstated_superlative(cased.text, [c.text for c in mine])
-            reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
-            reason = reason or unstated_now(cased, behind)
-            reason = reason or untied_description(cased.text, behind, texts, before)
-            if i:
-                previous = answer_before(parts[i - 1].text, inputs, previous)
-            # of a part pointing back, what the sources tied to the answer before say
-            # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
-            tied = (
-                [mine[k] for k in _tied(cased, parts[i - 1], found, previous, texts)] if i else []
-            )
-            reason = reason or unstated_relation(
-                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
-            )
-            answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
-            reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
-            if reason is None and i and part.refers_back:
-                given = given_names(part.text, before or "")
-                reason = unconnected(cased, parts[i - 1], (behind, found), previous, texts)
-                reason = reason or (untimed_event(cased, behind, given) if given else None)
-                reason = reason or untied_either(
-                    cased.text, before or "", drawn, previous, texts.keys()
-                )
-            if reason is not None:
-                out[i] = reason
-        previous = [] if i in out else drawn
-        if part.text not in inputs.answered_parts:  # else its thing was found before
-            unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
-    return out
-
-
-def _ids(found: list[Candidate]) -> list[str]:
-    """The ids of the sources behind the ``found`` statements, each once."""
-    return list(dict.fromkeys(sid for c in found for sid in sorted(c.supporters | {c.source_id})))
-
-
-def _tied(
-    part: Part,
-    before: Part,
-    found: list[set[str]],
-    answers: list[tuple[set[str], str]],
-    texts: dict[str, str],
-) -> list[int]:
-    """Which findings (by index; ``found``: each one's sources by title and document) drawn
-    for ``part`` come from the sources tied to the ``answers`` of the part ``before`` it
-    (see ``referred.tied_findings``)."""
-    asked = (before.text, text_roots(" ".join(before.own)))
-    return tied_findings(part.text, asked, found, answers, texts.keys())
-
-
-def _on_given(
-    parts: list[Part], chosen: list[Candidate], sources: list[SourceText]
-) -> tuple[list[Candidate], dict[int, str]]:
-    """The ``chosen`` findings less those ``referred.off_given`` drops, and part index →
-    why a part left with none is not answered."""
-    titles = {s.id: s.title for s in sources}
-    where = {s.id: {s.title, s.document} for s in sources}
-    links = {s.id: s.links for s in sources}
-    asked = [(names_cased(p.text, titles.values()), p.refers_back) for p in parts]
-    found = [(c.part, _places(c, where), c.text, links[c.source_id]) for c in chosen]
-    dropped, ungiven = off_given(asked, found, titles.values())
-    return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
-
-
-def _places(c: Candidate, where: dict[str, set[str]]) -> set[str]:
-    """The titles and documents (``where``: per source) of a finding's sources."""
-    return set().union(*(where[s] for s in {c.source_id, *c.supporters}))
-
-
-def _unanswered_referent(
-    parts: list[Part], before_answered: bool, unknown: dict[str, str]
-) -> str | None:
-    """Why the last of ``parts``, pointing back, is not answered: what it points back to
-    was found nowhere, or is what the part before it asks for and that part was not
-    answered, in this iteration or an earlier one (``before_answered``)."""
-    part = parts[-1]
-    if len(parts) < 2 or not part.refers_back:
-        return None
-    # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
-    asked = text_roots(part.query) if unknown else set()
-    if hung := [w for r, w in unknown.items() if r in asked]:
-        return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
-    return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
 
 
 def _diverse(ranked: list[SourceText], answers: list[list[tuple[float, str]]]) -> list[SourceText]:
@@ -544,7 +398,7 @@ def _gaps(
     reviewer note not yet answered, each saying why.
 
     ``kept``: the sources kept per part, and why a part whose findings do not answer it
-    is unanswered (see ``_unanswered``)."""
+    is unanswered (see ``unanswered.unanswered_parts``)."""
     kept_for, unanswered = kept
     titles = [s.title for s in sources]
     gaps: list[GapDraft] = []

@@ -145,13 +145,18 @@ def own_said(part: Part, terms: set[str]) -> int:
     """How many of the part's own words ``terms`` say, by root, a word also said by one
     derived from it ("contribute" by "contributions", "electric" by "electricity"): a root
     of at least DERIVED_ROOT letters that begins the other's root."""
-    roots = {word_root(t) for t in terms}
+    return derived_said({word_root(t) for t in part.own}, {word_root(t) for t in terms})
+
+
+def derived_said(asked: set[str], roots: set[str]) -> int:
+    """How many of the ``asked`` roots ``roots`` say, each as written or by a root of at
+    least DERIVED_ROOT letters that begins the other ("discov" by "discover")."""
     return sum(
         any(
             r == o or (min(len(r), len(o)) >= DERIVED_ROOT and (r.startswith(o) or o.startswith(r)))
             for r in roots
         )
-        for o in {word_root(t) for t in part.own}
+        for o in asked
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from deepresearch.offline.asking import QUESTION_WORDS, describes, question_word
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.dates import asks_year
-from deepresearch.offline.mentions import describes_kind
+from deepresearch.offline.mentions import TOKEN, describes_kind, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import party_names
 from deepresearch.offline.roots import says_any, speaks_of_any, text_roots
@@ -210,6 +210,8 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
+    if _said_through(lines, behind, asked):
+        return None
     # "Which ocean is between Africa and Australia": *Indian Ocean* says "It is bounded by
     # … Africa to the west and Australia to the east", its title the kind asked for
     kind = text_roots(" ".join(_kind_words(part.text)))
@@ -224,6 +226,25 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
     if _close_word(said_text, asked, embedder):
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
+
+
+def _said_through(
+    lines: Sequence[str], behind: Sequence[tuple[str, Sequence[str]]], asked: Sequence[str]
+) -> bool:
+    """Whether a line on the thing named names another source ``behind`` the findings one
+    of whose statements says every word of the relation ``asked``, two at least: the hop
+    that answers ("It is located on the banks of the Tigris" in *Baghdad*; *Tigris*: "The
+    river flows south"). One word alone is said of anything ("founded" in *United States*,
+    which a line on General Motors names)."""
+    if len(asked) < 2:
+        return False
+    said = [TOKEN.findall(line) for line in lines]
+    roots = [text_roots(word) for word in asked]
+    return any(
+        any(all(says_any(r, text_roots(s.replace("-", " "))) for r in roots) for s in statements)
+        and any(mentions_name(tokens, name_words(title)) for tokens in said)
+        for title, statements in behind
+    )
 
 
 def _speaking_of(names: Sequence[set[str]], text: str) -> set[int]:

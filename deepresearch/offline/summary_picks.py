@@ -29,10 +29,11 @@ from deepresearch.offline.asking import (
     question_word,
 )
 from deepresearch.offline.attributes import asked_attribute, states_attribute
-from deepresearch.offline.bridges import entities
+from deepresearch.offline.bridges import derived_said, entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
+from deepresearch.offline.roots import text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.roles import FindingBrief
 from deepresearch.text import jaccard, term_set, words
@@ -143,6 +144,13 @@ def _fresh(
     fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
     if kind in ("time", "number") and not any(gives(f.content, kind, asked, part) for f in fresh):
         fresh += [f for f in findings if f not in fresh and gives(f.content, kind, asked, part)]
+    # ... and, when none of those says a word of the part, the shown ones that do ("whose
+    # novella was the story taken from": "… based on the novella … by Prosper Mérimée"
+    # opened the line before)
+    said = said_of(part)
+    roots = text_roots(part)
+    if not any(said(f.content) or derived_said(roots, text_roots(f.content)) for f in fresh):
+        fresh += [f for f in findings if f not in fresh and said(f.content)]
     return fresh
 
 

@@ -8,11 +8,8 @@ import itertools
 from collections import Counter
 from dataclasses import replace
 
-import pytest
-
 from deepresearch.offline import analysis
 from deepresearch.offline.parts import Part, question_parts
-from deepresearch.providers import vectors
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
 from deepresearch.text import sentences
 from tests.offline.conftest import Titled
@@ -748,28 +745,32 @@ def test_a_bridge_to_a_short_parts_thing_counts_only_from_a_source_that_speaks_o
     assert topical("Penicillin") == ["Penicillin", "Gregorian calendar"]
 
 
-@pytest.mark.skipif(not vectors.available(), reason="wordllama not installed")
-def test_a_part_pointing_back_asking_where_a_state_holds_reads_the_sources_tied_to_the_answer(
-    titled: Titled,
-) -> None:
-    # *Claude Debussy* says "born" of another composer: "where was he born" stays unanswered
-    question = "Which composer wrote The Magic Flute, and where was he born?"
-    srcs = titled(
-        {
-            "The Magic Flute": "The Magic Flute is an opera in two acts by Wolfgang Amadeus "
-            "Mozart to a German libretto. The work premiered in Vienna in 1791.",
-            "Claude Debussy": "Claude Debussy was a French composer, born in Saint-Germain. "
-            "He wrote the opera Pelléas et Mélisande.",
-        }
+def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_own_word() -> None:
+    question = "Which moon of Saturn is the biggest, and what is its atmosphere made of?"
+    parts = question_parts(question)
+    biggest = "Titan is the biggest moon of Saturn."
+    atmosphere = "It is the only moon of Saturn known to have a dense atmosphere."
+    crust = "Its crust is made of water ice."
+    titan = SourceText(id="src-1", citation=1, title="Titan (moon)", text="")
+    statement = {
+        ("src-1", 0): (0.9, [(0.9, biggest), (0.6, atmosphere)]),
+        ("src-1", 1): (0.5, [(0.5, crust), (0.4, atmosphere)]),
+    }
+    scores = analysis.SourceScores({("src-1", 0): 0.9, ("src-1", 1): 0.5}, {}, {}, {})
+    chosen = analysis._candidates(
+        AnalyzeInputs(question=question, sources=[titan]),
+        (parts, {0: [titan], 1: [titan]}),
+        (scores, statement),
+        {"src-1": "Titan (moon)"},
     )
-    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
-    composer, born = (p.text for p in question_parts(question))
-    assert any(f.category == composer for f in out.findings)
-    assert not any(f.category == born for f in out.findings)
-    assert any(g.reason.endswith("has no word for 'born'") for g in out.gaps)
-    # the state said by a source tied to the answer answers it
-    srcs[1] = srcs[1].model_copy(
-        update={"text": "Mozart's opera The Magic Flute was written after he was born in Salzburg."}
+    # the earlier part took it; the later part's own word "atmosphere" it alone says
+    assert [c.text for c in chosen if c.part == 1] == [crust, atmosphere]
+    # a statement saying no word of the later part's own is not listed twice
+    statement[("src-1", 1)] = (0.5, [(0.5, crust), (0.4, biggest)])
+    chosen = analysis._candidates(
+        AnalyzeInputs(question=question, sources=[titan]),
+        (parts, {0: [titan], 1: [titan]}),
+        (scores, statement),
+        {"src-1": "Titan (moon)"},
     )
-    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
-    assert any(f.category == born for f in out.findings)
+    assert [c.text for c in chosen if c.part == 1] == [crust]

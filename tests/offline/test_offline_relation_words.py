@@ -232,3 +232,22 @@ def test_a_part_pointing_back_asking_where_a_state_holds_needs_it_said() -> None
     _, work = question_parts("Who invented the World Wide Web, and where did he work?")
     fellow = ("Tim Berners-Lee", ["He is a professorial research fellow at Oxford."])
     assert work.refers_back and unstated_relation(work, [fellow]) is None
+
+
+@needs_vectors
+def test_a_relation_is_said_through_the_entry_a_line_on_the_thing_names() -> None:
+    # *Baghdad* names the Tigris; *Tigris* says "river" and "flows"
+    part = _part("Which river flows through Baghdad?")
+    baghdad = (
+        "Baghdad",
+        ["Baghdad is the capital of Iraq.", "It lies on the banks of the Tigris."],
+    )
+    assert unstated_relation(part, [baghdad]) is not None
+    tigris = ("Tigris", ["The river flows south from the Armenian Highlands."])
+    assert unstated_relation(part, [baghdad, tigris]) is None
+    # an entry the lines on the thing do not name says nothing of it
+    assert unstated_relation(part, [baghdad, ("Danube", tigris[1])]) is not None
+    # one word of a relation is said of anything: the named entry's own founding
+    gm = ("General Motors", ["General Motors is a carmaker in the United States."])
+    states = ("United States", ["The United States was founded in 1776."])
+    assert unstated_relation(_part("Who founded General Motors?"), [gm, states]) is not None

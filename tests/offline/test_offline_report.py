@@ -872,3 +872,22 @@ def test_a_part_asking_a_year_repeats_the_dated_line_when_no_other_gives_one() -
     summary = summary_of(f"{who} and {year}?", found)
     line = next(x for x in summary.splitlines() if x.startswith(f"- **{year}?**"))
     assert "1945" in line
+
+
+def test_a_part_repeats_the_line_saying_its_words_when_no_other_of_its_findings_does() -> None:
+    """ "whose novella was the story taken from" after "Who wrote the words for Bizet's
+    Carmen": the line before showed the novella, the part's other findings say none of
+    its words."""
+    who, novella = (
+        "Who wrote the words for Bizet's Carmen",
+        "whose novella was the story taken from",
+    )
+    based = "The libretto was written by Meilhac and Halévy, based on the novella by Mérimée."
+    found = [
+        finding(1, based, who, 1),
+        finding(2, "The opera was first performed in Paris on 3 March 1875.", novella, 1),
+        finding(3, based, novella, 1),
+    ]
+    summary = summary_of(f"{who}, and {novella}?", found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{novella}?**"))
+    assert "Mérimée" in line

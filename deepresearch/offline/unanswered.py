@@ -1,0 +1,185 @@
+"""Why the findings drawn for a question part do not answer it (offline analysis).
+
+A part may draw findings that only share a word with it: they name another thing
+(``coverage``), miss the attribute, superlative, date, measure or relation it asks for
+(``attributes``, ``answer_kinds``, ``relations``, ``relation_words``), or, for a part
+pointing back, come from no source tied to what it points back to (``referred``). Each
+such part is a gap with the reason, never an answer. ``analysis`` draws the findings
+(``Candidate``) and leaves out the parts this finds unanswered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from deepresearch.offline.answer_kinds import unstated_superlative
+from deepresearch.offline.attributes import unstated_attribute
+from deepresearch.offline.coverage import unanswered_reason, unknown_words
+from deepresearch.offline.mentions import names_cased
+from deepresearch.offline.parts import Part
+from deepresearch.offline.referred import (
+    answer_before,
+    given_names,
+    hangs_on_unanswered,
+    off_given,
+    tied_findings,
+    unconnected,
+    untied_either,
+)
+from deepresearch.offline.relation_words import unstated_relation
+from deepresearch.offline.relations import unmeasured, untimed_event
+from deepresearch.offline.roots import text_roots
+from deepresearch.offline.tense import unstated_now
+from deepresearch.offline.ties import untied_description
+from deepresearch.roles import AnalyzeInputs, SourceText
+
+
+@dataclass
+class Candidate:
+    """A source statement that may become a finding, with the part it answers and the
+    sources that agree with it."""
+
+    text: str
+    source_id: str
+    part: int
+    score: float
+    terms: set[str] = field(default_factory=set)
+    supporters: set[str] = field(default_factory=set)
+    # One of the lead source's LEAD_EXTRA: it ranks after every source's share, so the
+    # report shows it only where its part has room left.
+    extra: bool = False
+
+
+def unanswered_parts(
+    parts: list[Part],
+    chosen: list[Candidate],
+    sources: list[SourceText],
+    units: dict[str, list[str]],
+    inputs: AnalyzeInputs,
+) -> dict[int, str]:
+    """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
+    each part that drew findings which only share a word with it. ``inputs``: the parts
+    earlier iterations' findings answer, and those findings."""
+    titles = {s.id: s.title for s in sources}
+    # a source by its title and by the document it is part of (a passage of a file)
+    where = {s.id: {s.title, s.document} for s in sources}
+    gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
+    texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
+    out: dict[int, str] = {}
+    unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
+    previous: list[tuple[set[str], str]] = []  # the answered part before's findings
+    for i, part in enumerate(parts):
+        mine = [c for c in chosen if c.part == i]
+        before = names_cased(parts[i - 1].text, titles.values()) if i else None
+        behind = [([titles.get(s, "") for s in {c.source_id, *c.supporters}], c.text) for c in mine]
+        found = [_places(c, where) for c in mine]
+        drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
+        if mine:
+            ids = _ids(mine)
+            said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
+            statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
+            reason = unanswered_reason(
+                part, said, statements, list(titles.values()), gathered, parts[:i]
+            )
+            # "where is charles baudelaire buried": the checks below read names by capitals,
+            # of any source gathered ("the human body" an earlier iteration found)
+            every = inputs.titles or list(titles.values())
+            cased = replace(part, text=names_cased(part.text, every))
+            reason = reason or unstated_attribute(cased.text, behind, every)
+            reason = reason or unstated_superlative(cased.text, [c.text for c in mine])
+            reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
+            reason = reason or unstated_now(cased, behind)
+            reason = reason or untied_description(cased.text, behind, texts, before)
+            if i:
+                previous = answer_before(parts[i - 1].text, inputs, previous)
+            # of a part pointing back, what the sources tied to the answer before say
+            # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
+            tied = _tied(cased, parts[i - 1], (mine, found), previous, texts) if i else []
+            reason = reason or unstated_relation(
+                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
+            )
+            answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
+            reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
+            if reason is None and i and part.refers_back:
+                asked = (parts[i - 1], before or "")
+                reason = _unconnected(cased, asked, (behind, found, drawn), previous, texts)
+            if reason is not None:
+                out[i] = reason
+        previous = [] if i in out else drawn
+        if part.text not in inputs.answered_parts:  # else its thing was found before
+            unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
+    return out
+
+
+def _unconnected(
+    part: Part,
+    before: tuple[Part, str],
+    drawn: tuple[list[tuple[list[str], str]], list[set[str]], list[tuple[set[str], str]]],
+    answers: list[tuple[set[str], str]],
+    texts: dict[str, str],
+) -> str | None:
+    """Why ``part``, pointing back, is not answered of what it points back to (see
+    ``referred``): its findings are tied to no answer of the part ``before`` it (that part,
+    and its text with names cased), or, of a name that part gives, date nothing of it, or
+    stand for neither thing it may point back to. ``drawn``: its findings by their
+    sources' titles, by where they are, and both; ``texts``: each source's text by title."""
+    behind, found, both = drawn
+    earlier, cased = before
+    given = given_names(part.text, cased)
+    reason = unconnected(part, earlier, (behind, found), answers, texts)
+    reason = reason or (untimed_event(part, behind, given) if given else None)
+    return reason or untied_either(part.text, cased, both, answers, texts.keys())
+
+
+def _ids(found: list[Candidate]) -> list[str]:
+    """The ids of the sources behind the ``found`` statements, each once."""
+    return list(dict.fromkeys(sid for c in found for sid in sorted(c.supporters | {c.source_id})))
+
+
+def _tied(
+    part: Part,
+    before: Part,
+    drawn: tuple[list[Candidate], list[set[str]]],
+    answers: list[tuple[set[str], str]],
+    texts: dict[str, str],
+) -> list[Candidate]:
+    """The findings drawn for ``part`` (with, for each, its sources by title and document)
+    that come from the sources tied to the ``answers`` of the part ``before`` it (see
+    ``referred.tied_findings``)."""
+    mine, found = drawn
+    asked = (before.text, text_roots(" ".join(before.own)))
+    return [mine[k] for k in tied_findings(part.text, asked, found, answers, texts.keys())]
+
+
+def on_given_only(
+    parts: list[Part], chosen: list[Candidate], sources: list[SourceText]
+) -> tuple[list[Candidate], dict[int, str]]:
+    """The ``chosen`` findings less those ``referred.off_given`` drops, and part index →
+    why a part left with none is not answered."""
+    titles = {s.id: s.title for s in sources}
+    where = {s.id: {s.title, s.document} for s in sources}
+    links = {s.id: s.links for s in sources}
+    asked = [(names_cased(p.text, titles.values()), p.refers_back) for p in parts]
+    found = [(c.part, _places(c, where), c.text, links[c.source_id]) for c in chosen]
+    dropped, ungiven = off_given(asked, found, titles.values())
+    return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
+
+
+def _places(c: Candidate, where: dict[str, set[str]]) -> set[str]:
+    """The titles and documents (``where``: per source) of a finding's sources."""
+    return set().union(*(where[s] for s in {c.source_id, *c.supporters}))
+
+
+def _unanswered_referent(
+    parts: list[Part], before_answered: bool, unknown: dict[str, str]
+) -> str | None:
+    """Why the last of ``parts``, pointing back, is not answered: what it points back to
+    was found nowhere, or is what the part before it asks for and that part was not
+    answered, in this iteration or an earlier one (``before_answered``)."""
+    part = parts[-1]
+    if len(parts) < 2 or not part.refers_back:
+        return None
+    # "who proved it" after "what is the zorblax theorem": what it hangs on is unknown
+    asked = text_roots(part.query) if unknown else set()
+    if hung := [w for r, w in unknown.items() if r in asked]:
+        return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
+    return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
