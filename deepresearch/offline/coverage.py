@@ -48,6 +48,7 @@ from collections.abc import Sequence
 
 from deepresearch.offline.apart import ASKED_KIND, found_apart, titled_roots
 from deepresearch.offline.asking import COUNTED, asks_when, kind_said_to_be, main_clause
+from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import unstated_numbers
 from deepresearch.offline.roots import (
@@ -368,7 +369,9 @@ def _speaks_of_both(
     shoe and the entry on shoes never mentions Napoleon: nothing found gives his shoe
     size. True when the part borrows nothing or names no such thing."""
     borrowed = {word_root(t) for t in part.terms} - own
-    thing = titled_words(part.text, own, titles)
+    # a year asked for ("in what year") is the date check's, no thing it asks about (*Year*)
+    year = text_roots("year years") if asks_year(part.text) else set()
+    thing = titled_words(part.text, own - year, titles)
     if not borrowed or not thing:
         return True
     roots = (text_roots(s) for s in statements)

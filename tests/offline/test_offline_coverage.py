@@ -165,6 +165,12 @@ def test_a_two_word_part_about_a_thing_no_source_gives_for_its_subject_is_not_an
     assert reason is not None and "refers to" in reason
     sized = f"{NAPOLEON} His shoe size was 40 by French measure."
     assert unanswered_reason(part(question), [sized, SHOE], [sized, SHOE], ["Shoe"]) is None
+    # the kind of answer asked for is no such thing: *Year* need not speak of relativity
+    question = "Which scientist proposed general relativity, and in what year did he publish it?"
+    said = "Einstein proposed general relativity and published it in 1915. Relativity"
+    year = "A year is the time the Earth takes to orbit the Sun. Year"
+    reason = unanswered_reason(part(question), [said, year], [said, year], ["Year"])
+    assert reason is None
 
 
 def test_a_two_word_part_naming_no_gathered_source_may_be_answered_in_other_words() -> None:

@@ -859,35 +859,27 @@ def test_a_part_asking_a_superlative_opens_with_the_finding_stating_it(
     assert line.index(stating[1]) < line.index(ranked_first[1])
 
 
-def test_a_part_asking_a_year_repeats_the_dated_line_when_no_other_gives_one() -> None:
-    """ "in what year" after "Who discovered penicillin": the date the line before showed,
-    not a line giving none."""
-    who, year = "Who discovered penicillin", "in what year"
-    dated = "Fleming shared the 1945 Nobel Prize for the discovery of penicillin."
-    found = [
-        finding(1, dated, who, 1),
-        finding(2, "Penicillins are still widely used against infections.", year, 2),
-        finding(3, dated, year, 1),
-    ]
-    summary = summary_of(f"{who} and {year}?", found)
-    line = next(x for x in summary.splitlines() if x.startswith(f"- **{year}?**"))
-    assert "1945" in line
-
-
-def test_a_part_repeats_the_line_saying_its_words_when_no_other_of_its_findings_does() -> None:
-    """ "whose novella was the story taken from" after "Who wrote the words for Bizet's
-    Carmen": the line before showed the novella, the part's other findings say none of
-    its words."""
-    who, novella = (
-        "Who wrote the words for Bizet's Carmen",
-        "whose novella was the story taken from",
-    )
-    based = "The libretto was written by Meilhac and Halévy, based on the novella by Mérimée."
-    found = [
-        finding(1, based, who, 1),
-        finding(2, "The opera was first performed in Paris on 3 March 1875.", novella, 1),
-        finding(3, based, novella, 1),
-    ]
-    summary = summary_of(f"{who}, and {novella}?", found)
-    line = next(x for x in summary.splitlines() if x.startswith(f"- **{novella}?**"))
-    assert "Mérimée" in line
+@pytest.mark.parametrize(
+    ("who", "then", "shown", "other", "said"),
+    [
+        # "in what year" after "Who discovered penicillin": the date the line before showed
+        (
+            "Who discovered penicillin", "in what year",
+            "Fleming shared the 1945 Nobel Prize for the discovery of penicillin.",
+            "Penicillins are still widely used against infections.", "1945",
+        ),
+        # the part's other findings say none of its words: the line before's does
+        (
+            "Who wrote the words for Bizet's Carmen", "whose novella was the story taken from",
+            "The libretto was written by Meilhac and Halévy, based on the novella by Mérimée.",
+            "The opera was first performed in Paris on 3 March 1875.", "Mérimée",
+        ),
+    ],
+)  # fmt: skip
+def test_a_part_repeats_the_line_before_when_none_of_its_own_answers(
+    who: str, then: str, shown: str, other: str, said: str
+) -> None:
+    found = [finding(1, shown, who, 1), finding(2, other, then, 2), finding(3, shown, then, 1)]
+    summary = summary_of(f"{who}, and {then}?", found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{then}?**"))
+    assert said in line
