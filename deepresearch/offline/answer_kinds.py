@@ -22,11 +22,10 @@ from deepresearch.offline.asking import (
 from deepresearch.offline.dates import asks_year, gives_date
 from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
+    degree_at,
     degree_said,
     narrowed,
     one_of_several,
-    ranked_below,
-    same_degree,
 )
 from deepresearch.offline.roots import says_any, text_roots
 from deepresearch.offline.statements import CODE
@@ -191,10 +190,8 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
         lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
         for k in range(len(lowered)):
             reach = lowered[k + size : k + size + SUPERLATIVE_REACH]
-            if (
-                same_degree(" ".join(lowered[k : k + 2]), superlative)
-                and not ranked_below(lowered, k)
-                and says_any(said_of, text_roots(" ".join(reach)))
+            if degree_at(lowered, k, superlative) and says_any(
+                said_of, text_roots(" ".join(reach))
             ):
                 return None
     return f"no finding drawn for it says who is {part[start:].strip()}"
@@ -238,11 +235,7 @@ def says_most_had(part: str, text: str) -> bool:
     kind = text_roots(m["kind"])
     lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
     for k in range(len(lowered)):
-        if (
-            not same_degree(" ".join(lowered[k : k + 2]), superlative)
-            or ranked_below(lowered, k)
-            or one_of_several(lowered[:k])
-        ):
+        if not degree_at(lowered, k, superlative) or one_of_several(lowered[:k]):
             continue
         said = lowered[k + size : k + size + len(noun)]
         if text_roots(" ".join(said)) == text_roots(" ".join(noun)):
@@ -284,8 +277,7 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     noun = [w for w in after[:1] if w not in STOPWORDS]
     size = len(asked.split())  # "most populous" is two words
     own = any(
-        same_degree(" ".join(lowered[k : k + 2]), asked)
-        and not ranked_below(lowered, k)  # not "the 12th largest"
+        degree_at(lowered, k, asked)  # not "the 12th largest"
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         and not _scoped_elsewhere(tokens[k + size :], part)
         for k in range(len(lowered))

@@ -36,6 +36,7 @@ from deepresearch.offline.asking import question_word, without_name_of
 from deepresearch.offline.mentions import TOKEN, made_from, mentions_name, name_words, same_form
 from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
+    degree_at,
     degree_said,
     degree_twins,
     one_of_several,
@@ -329,8 +330,7 @@ def _elided(tokens: list[str], asked: Attribute) -> list[int]:
         if not (
             _SUPERLATIVE.match(w)
             and lowered[k + 1] in ("in", "of", "on")
-            and same_degree(" ".join(lowered[k : k + 2]), asked.superlative)
-            and not ranked_below(lowered, k)
+            and degree_at(lowered, k, asked.superlative)
             and not one_of_several(tokens[:k])
         ):
             continue

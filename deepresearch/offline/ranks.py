@@ -57,6 +57,15 @@ def ranked_below(words: list[str], at: int) -> bool:
     return at > 0 and bool(RANKED_BELOW.match(words[at - 1]))
 
 
+def degree_at(lowered: list[str], at: int, superlative: str) -> bool:
+    """Whether the lower-cased words ``lowered`` say the ``superlative`` asked at ``at``
+    (the same degree or a twin, see ``same_degree``), not ranked below it ("the 12th
+    largest")."""
+    return same_degree(" ".join(lowered[at : at + 2]), superlative) and not ranked_below(
+        lowered, at
+    )
+
+
 # Words a few before a superlative that make it one of several ("one of the world's oldest
 # universities", "some of the Earth's highest peaks", "among the largest").
 _SEVERAL = (["one", "of"], ["some", "of"], ["among", "the"])
