@@ -99,7 +99,9 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
     chosen, ungiven = on_given_only(parts, chosen, sources)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
-    unanswered = ungiven | unanswered_parts(parts, chosen, sources, units, inputs)
+    unsaid, off_referent = unanswered_parts(parts, chosen, sources, units, inputs)
+    unanswered = ungiven | unsaid
+    chosen = [c for c in chosen if c not in off_referent]
     # Best first within each part. No cap across parts: each part is bounded by its
     # sources' shares, and a cap would cut the answers of a question asking four things.
     chosen = sorted(

@@ -118,7 +118,7 @@ def _described(text: str, own: set[str]) -> list[set[str]]:
     """The roots in ``own`` of each thing ``text`` names by a name's adjective and a noun
     ("the Roman emperors": roman, emperor); not a name and the verb after it ("why did the
     Titanic sink")."""
-    verbs = _do_verbs(text)
+    verbs = do_verbs(text)
     return [
         {w for w in own if says_any({w}, text_roots(m.group()))}
         for m in _NAME_ADJECTIVE.finditer(readable(text))
@@ -135,7 +135,7 @@ def titled_roots(text: str, words: set[str], titles: Sequence[str]) -> set[str]:
     roots = text_roots(readable(text))
     # "in which constellation does it lie": the word after "does it" is the part's verb,
     # not a thing the entry *Lie* is on
-    verbs = _do_verbs(text)
+    verbs = do_verbs(text)
     out: set[str] = set()
     for title in titles:
         entry = title_roots(title)
@@ -159,7 +159,7 @@ _DO_NAME_VERB = re.compile(
 )
 
 
-def _do_verbs(text: str) -> set[str]:
+def do_verbs(text: str) -> set[str]:
     """The roots of the verbs a question's "do" asks with: after a pronoun ("in which
     constellation does it lie") or after a name (see ``_DO_NAME_VERB``)."""
     verbs = {word_root(m["verb"].lower()) for m in _DO_VERB.finditer(text)}

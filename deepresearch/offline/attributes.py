@@ -65,7 +65,7 @@ _NAME = (
 _ASKS = r"^\W*(?i:what|who|which)(?:\s+(?i:is|was|are|were)\s+|['’]s\s+)"  # "what's" too
 # "what is the capital of Australia", "who was the first president of the Moon"
 _ATTRIBUTE_OF = re.compile(
-    _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[a-z][\w\-]*)"
+    _ASKS + r"(?:the\s+)?(?P<modifiers>(?:[a-z][\w\-]*\s+){0,2}?)(?P<attribute>[A-Za-z][\w\-]*)"
     r"\s+(?P<joint>of|in|on)\s+"
     r"(?:the\s+)?(?P<name>" + _NAME + r")\W*$",
 )
@@ -135,6 +135,10 @@ def asked_attribute(part: str, titles: Sequence[str] = ()) -> Attribute | None:
         if (m := pattern.match(text)) is None:
             continue
         if pattern is _KIND_IS_MOST and not _superlatives(m["modifiers"]):
+            continue
+        # "the first President of the United States" is a superlative's attribute written
+        # as a title is; "the Bank of England" without one is a name
+        if m["attribute"][:1].isupper() and not _superlatives(m["modifiers"]):
             continue
         # "the tallest building in Tijuana" asks it of Tijuana; "the bank in Geneva" may
         # be a name's words, not an attribute; "on" only "on Earth"

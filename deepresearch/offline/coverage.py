@@ -46,13 +46,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.apart import ASKED_KIND, found_apart, titled_roots
-from deepresearch.offline.asking import COUNTED, asks_when, kind_said_to_be, main_clause
+from deepresearch.offline.apart import ASKED_KIND, do_verbs, found_apart, titled_roots
+from deepresearch.offline.asking import (
+    COUNTED,
+    asks_when,
+    kind_said_to_be,
+    main_clause,
+    question_word,
+)
 from deepresearch.offline.dates import asks_year
 from deepresearch.offline.parts import Part
 from deepresearch.offline.ranks import unstated_numbers
 from deepresearch.offline.roots import (
     TITLE_WORD,
+    close_word,
     names_of,
     own_roots,
     readable,
@@ -62,7 +69,13 @@ from deepresearch.offline.roots import (
     text_roots,
     title_roots,
 )
+from deepresearch.providers import vectors
 from deepresearch.text import ARTICLES, TITLE_QUALIFIER, keywords, sentences, word_root, words
+
+# Cosine of two nouns' vectors at which one names the other's thing: "aircraft" and
+# "plane" (0.73), "physician" and "doctor" (0.64), "novel" and "book" (0.63) are over it;
+# words of one topic, "flight" and "plane" (0.60), "author" and "book" (0.50), are not.
+SAME_THING = 0.62
 
 OWN_WORDS_ASKED = 3  # a part asking in this many words of its own is answered in some
 # A part asking in this many (fewer than OWN_WORDS_ASKED) names a thing that a source
@@ -125,6 +138,7 @@ def unanswered_reason(
     titles: Sequence[str] = (),
     gathered: Sequence[str] = (),
     earlier: Sequence[Part] = (),
+    referent: Sequence[str] | None = None,
 ) -> str | None:
     """Why the findings drawn for ``part`` do not answer it, or None when they may.
 
@@ -138,6 +152,9 @@ def unanswered_reason(
             many of them state is what the whole search is about ("Does Python ship …"
             over Python's documentation), not a thing its findings must name.
         earlier: the question's parts before it, whose names it may speak of unsaid.
+        referent: for a part pointing back to the answer before it, the texts of those of
+            the ``statements``' sources tied to that answer (``referred.tied_findings``):
+            the ones that must speak of both what it asks about and what it refers to.
     """
     if not findings:
         return "no finding was drawn for it"
@@ -160,7 +177,8 @@ def unanswered_reason(
         # what drew its findings were short words ("es", "la" of "¿Qué es la fotosíntesis?")
         return f"no source found states any of the words it asks with: {', '.join(asked)}"
     own = own_roots(part)
-    if unsaid := _unsaid(part, own, findings, statements, titles):
+    behind = statements if referent is None else referent
+    if unsaid := _unsaid(part, own, findings, behind, titles):
         return unsaid
     # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
     # of its own, not a thing it speaks of unsaid
@@ -334,16 +352,19 @@ def _common(name: set[str], gathered: Sequence[str]) -> bool:
 
 
 def _unsaid(
-    part: Part, own: set[str], findings: list[str], statements: list[str], titles: Sequence[str]
+    part: Part, own: set[str], findings: list[str], behind: Sequence[str], titles: Sequence[str]
 ) -> str | None:
     """Why the ``findings`` drawn for a part (``own``: the roots of its own words;
-    ``statements``: its sources' texts; ``titles``: the gathered sources') leave unsaid
-    what it asks (see ``unanswered_reason``), else None."""
+    ``behind``: the texts of its sources, those tied to what it refers to when it points
+    back so; ``titles``: the gathered sources') leave unsaid what it asks (see
+    ``unanswered_reason``), else None."""
     stated = set().union(*(text_roots(f) for f in findings))
     if len(own) >= OWN_WORDS_ASKED:
         if not any(says_all({w}, stated) for w in own):
             return "the findings drawn for it state none of the words it asks with"
-    elif len(own) >= THING_ASKED and not _speaks_of_both(part, own, statements, titles):
+    elif (len(own) >= THING_ASKED or _names_one_thing(part, own)) and not _speaks_of_both(
+        part, own, behind, titles
+    ):
         return (
             "no source behind its findings speaks of both the thing it asks about and what "
             "it refers to"
@@ -359,8 +380,20 @@ def _unsaid(
     return None
 
 
+def _names_one_thing(part: Part, own: set[str]) -> bool:
+    """Whether a part pointing back asks in one word of its own where, when or how about a
+    thing: "where was his laboratory" after "Who invented the phonograph" asks of a
+    laboratory, which his entry must speak of. Not one asking who, which or what, whose
+    word is mostly the kind of thing it asks to name: "which island was he from" is
+    answered by "Pythagoras of Samos", "who is its hero" by "Gilgamesh, king of Uruk"."""
+    return part.refers_back and bool(own) and question_word(part.text) not in _NAMING
+
+
+_NAMING = frozenset({"who", "whom", "whose", "which", "what"})
+
+
 def _speaks_of_both(
-    part: Part, own: set[str], statements: list[str], titles: Sequence[str]
+    part: Part, own: set[str], statements: Sequence[str], titles: Sequence[str]
 ) -> bool:
     """Whether a source behind a part's findings speaks both of the thing the part asks
     about and of what it refers to, for a part that refers to an earlier part's words
@@ -371,11 +404,21 @@ def _speaks_of_both(
     borrowed = {word_root(t) for t in part.terms} - own
     # a year asked for ("in what year") is the date check's, no thing it asks about (*Year*)
     year = text_roots("year years") if asks_year(part.text) else set()
-    thing = titled_words(part.text, own - year, titles)
+    # nor are the kind of thing it asks to name ("which number president was he": "the
+    # 32nd president" need not say "number") and the verb it asks with ("does it lie")
+    kind = text_roots(" ".join(ASKED_KIND.findall(part.text))) | do_verbs(part.text)
+    thing = titled_words(part.text, own - year - kind, titles)
     if not borrowed or not thing:
         return True
-    roots = (text_roots(s) for s in statements)
-    return any(says_any(thing, r) and says_any(borrowed, r) for r in roots)
+    speaking = [s for s in statements if says_any(borrowed, text_roots(s))]
+    if any(says_any(thing, text_roots(s)) for s in speaking):
+        return True
+    # the thing in other words: *Charles Lindbergh* names his "aircraft", not his "plane"
+    embedder = vectors.load_embedder() if speaking else None
+    written = [w for w in keywords(part.text) if word_root(w) in thing]
+    return embedder is not None and any(
+        close_word(s, written, embedder, SAME_THING) for s in speaking
+    )
 
 
 def titled_words(text: str, words: set[str], titles: Sequence[str]) -> set[str]:

@@ -12,11 +12,13 @@ before, and of the pronoun's kind:
   1", "Who founded …") or who or what "is the …" ("What is the capital of …"); where it
   asks what someone did ("What order does the plan recommend, and what targets does it
   set"), "it" is the one who did it;
-- "who" asks for a person, "he", "she" or "him" stands for it; "what" or "which" for a
-  thing, "it" does ("Which scientist discovered radium, and where was he born" may be
-  either, so it is left alone);
-- a possessive ("his vaccines", "its narrowest") as often speaks of a name the question
-  gives, and "they" of several things, so neither is read.
+- "who" asks for a person or people: "he", "she", "him", "they" or "them" stands for
+  it, and so does "his", "her" or "their" ("where was his laboratory" after "Who invented
+  the phonograph"); "what" or "which" for a thing, "it" does ("Which scientist discovered
+  radium, and where was he born" may be either, so it is left alone);
+- after "what" or "which" a possessive as often speaks of a name the question gives or a
+  thing its own part names ("his vaccines" after "which fatal disease …", "that channel
+  at its narrowest"), so it is not read.
 
 When the part before is answered, its answer is what the pronoun stands for, and a finding
 answers the later part of it only from a source behind that answer (or another passage of
@@ -50,7 +52,11 @@ from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.roles import AnalyzeInputs
 from deepresearch.text import AUXILIARY_VERBS, COPULAS
 
-_STANDS_FOR = {"who": {"he", "she", "him"}, "what": {"it"}, "which": {"it"}}
+_STANDS_FOR = {
+    "who": {"he", "she", "him", "they", "them", "his", "her", "their"},
+    "what": {"it"},
+    "which": {"it"},
+}
 _THING = frozenset({"it"})
 _PERSONAL = frozenset({"he", "she", "him"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
@@ -279,12 +285,28 @@ def untied_either(
     """Why the ``findings`` drawn for a part whose "it" may stand for the thing the part
     ``before`` asks for or for a name it gives ("What sport is played at Wimbledon, and in
     which city is it held": the sport, or Wimbledon) answer it of neither, else None: none
-    comes from a source behind the ``answers`` to the part before nor is on a name it
-    gives (``on_given``) nor from an entry the answers name. Each finding is given by its
-    sources (titles and documents) and its text; ``titles``: the gathered sources'. None
-    where the pronoun's thing is known (``points_to_asked``, ``given_names``), is no "it"
-    of the part's own clause ("the city where it stands" describes a city), or the part
-    before asks nothing (a story's "it" may be anything it tells of)."""
+    is on either (``on_either``)."""
+    if on_either(part, before, findings, answers, titles) != []:
+        return None
+    shown = " or ".join(repr(n) for n in _names_given(before))
+    return f"no finding drawn for it is on {shown} or on the answer to {before.strip()!r}"
+
+
+def on_either(
+    part: str,
+    before: str,
+    findings: Sequence[tuple[Collection[str], str]],
+    answers: Sequence[tuple[Collection[str], str]],
+    titles: Collection[str],
+) -> list[int] | None:
+    """Which of the ``findings`` (by index) drawn for a part whose "it" may stand for the
+    thing the part ``before`` asks for or for a name it gives are on one of them: from a
+    source behind the ``answers`` to the part before or an entry they name, or on a name
+    it gives (``on_given``). Each finding is given by its sources (titles and documents)
+    and its text; ``titles``: the gathered sources'. None where the pronoun's thing is
+    known (``points_to_asked``, ``given_names``), is no "it" of the part's own clause
+    ("the city where it stands" describes a city), or the part before asks nothing (a
+    story's "it" may be anything it tells of) or names nothing."""
     own = part if _ASKS_WHICH.match(part) else _main(part)
     said = {w.lower() for w in WORD_TOKEN.findall(own)} - _in_contact_clause(own)
     asks = {w.lower() for w in WORD_TOKEN.findall(before)[:1]}
@@ -297,10 +319,11 @@ def untied_either(
         return None
     behind = {t for sources, _ in answers for t in sources}
     behind |= _named_by(answers, titles, _given(part, before), ())
-    if any(set(sources) & behind or on_given(names, sources, text) for sources, text in findings):
-        return None
-    shown = " or ".join(repr(n) for n in names)
-    return f"no finding drawn for it is on {shown} or on the answer to {before.strip()!r}"
+    return [
+        k
+        for k, (sources, text) in enumerate(findings)
+        if set(sources) & behind or on_given(names, sources, text)
+    ]
 
 
 def answer_titles(

@@ -22,15 +22,11 @@ from deepresearch.offline.dates import asks_year
 from deepresearch.offline.mentions import TOKEN, describes_kind, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import party_names
-from deepresearch.offline.roots import says_any, speaks_of_any, text_roots
+from deepresearch.offline.roots import close_word, says_any, speaks_of_any, text_roots
 from deepresearch.offline.tense import without_now
 from deepresearch.providers import vectors
 from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, TITLE_QUALIFIER, sentences, stem, words
 
-# Cosine of two words' vectors at which one says the other: "wife" and "married" (0.55),
-# "founder" and "founded" (0.58) are over it; "architect" and "buildings" (0.42), words of
-# one topic but not one relation, and "married" and "born" (0.01) are not.
-RELATED = 0.45
 KIND_REACH = 3  # words after "which"/"what" that say what kind of thing it asks for
 # Relation words at most: a part asking in more describes what it asks for ("which Bronze
 # Age civilisation built one of the world's earliest major cities …"), and a description
@@ -130,18 +126,11 @@ def _unstated_state(part: str, behind: Sequence[tuple[str, Sequence[str]]]) -> s
         return None
     asked = [m["state"].lower()]
     said_text = " ".join(s for _, statements in behind for s in statements).replace("-", " ")
-    if says_any(text_roots(asked[0]), text_roots(said_text)) or _close_word(
+    if says_any(text_roots(asked[0]), text_roots(said_text)) or close_word(
         said_text, asked, embedder
     ):
         return None
     return f"what the sources say of what it points back to has no word for {asked[0]!r}"
-
-
-def _close_word(text: str, asked: list[str], embedder: vectors.Embedder) -> bool:
-    """Whether a word of ``text`` is close in meaning to one ``asked`` (cosine RELATED or
-    more: "tomb" for "buried", "wife" for "married")."""
-    said = sorted(set(words(text)) - STOPWORDS)
-    return bool(said) and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= RELATED
 
 
 def _relation(part: str, named: set[str]) -> list[str]:
@@ -223,7 +212,7 @@ def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -
         return None
     if question_word(part.text) in _ASKS_MAKER and _maker_named(openings, set().union(*names)):
         return None
-    if _close_word(said_text, asked, embedder):
+    if close_word(said_text, asked, embedder):
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
 

@@ -12,7 +12,13 @@ import re
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
-from deepresearch.text import TITLE_QUALIFIER, keywords, term_set, word_root
+from deepresearch.providers.vectors import Embedder
+from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, keywords, term_set, word_root, words
+
+# Cosine of two words' vectors at which one says the other: "wife" and "married" (0.55),
+# "founder" and "founded" (0.58) are over it; "architect" and "buildings" (0.42), words of
+# one topic but not one relation, and "married" and "born" (0.01) are not.
+RELATED = 0.45
 
 TITLE_WORD = 3  # letters each word of a title needs to tell what a part asks about
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
@@ -91,3 +97,10 @@ def speaks_of_any(wanted: set[str], roots: set[str]) -> bool:
         for w in wanted
         for r in roots
     )
+
+
+def close_word(text: str, asked: list[str], embedder: Embedder, at: float = RELATED) -> bool:
+    """Whether a word of ``text`` is close in meaning to one ``asked``: their cosine is
+    ``at`` or more ("tomb" for "buried", "wife" for "married" at RELATED)."""
+    said = sorted(set(words(text)) - STOPWORDS)
+    return bool(said) and float((embedder.embed(said) @ embedder.embed(asked).T).max()) >= at

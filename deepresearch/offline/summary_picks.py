@@ -129,7 +129,7 @@ def summary_picks(
         picks.append(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )
-    return _antecedent_first(picks, fresh, room)
+    return _antecedent_first(picks, fresh, room, titles)
 
 
 def _fresh(
@@ -216,19 +216,28 @@ _PRONOUN_OPENING = re.compile(r"^(?:he|she|it|they|his|her|its|their|this|these)
 
 
 def _antecedent_first(
-    picks: list[FindingBrief], findings: list[FindingBrief], room: int
+    picks: list[FindingBrief], findings: list[FindingBrief], room: int, titles: dict[int, str]
 ) -> list[FindingBrief]:
     """The ``picks`` opened, when the first opens with a pronoun, by a statement of its
     source that does not (the best one among ``findings``: a pick, else one taking the
     last pick's place when the line has ``room`` for no more), so the line does not
-    open with "He"."""
+    open with "He"; one naming the source's subject (``titles``: citation → title) first:
+    "Mars is the fourth planet from the Sun" before "It is also known as the Red Planet",
+    not the line on its atmosphere that stood before it."""
     if not picks or not _PRONOUN_OPENING.match(picks[0].content):
         return picks
     source = picks[0].citations[:1]
-    for f in [*picks[1:], *(f for f in findings if f not in picks)]:
-        if f.citations[:1] == source and not _PRONOUN_OPENING.match(f.content):
-            rest = [p for p in picks if p is not f]
-            return [f, *rest[: room - 1]]
+    subject = name_words(titles.get(source[0], "")) if source else []
+    options = [
+        f
+        for f in [*picks[1:], *(f for f in findings if f not in picks)]
+        if f.citations[:1] == source and not _PRONOUN_OPENING.match(f.content)
+    ]
+    said = {f.id: [t.lower() for t in TOKEN.findall(f.content)] for f in options}
+    naming = [f for f in options if subject and holds_phrase(said[f.id], subject)]
+    for f in naming[:1] or options[:1]:
+        rest = [p for p in picks if p is not f]
+        return [f, *rest[: room - 1]]
     return picks
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.answer_kinds import unstated_superlative
+from deepresearch.offline.apart import ASKED_KIND
 from deepresearch.offline.attributes import unstated_attribute
 from deepresearch.offline.coverage import unanswered_reason, unknown_words
 from deepresearch.offline.mentions import names_cased
@@ -21,13 +22,14 @@ from deepresearch.offline.referred import (
     given_names,
     hangs_on_unanswered,
     off_given,
+    on_either,
     tied_findings,
     unconnected,
     untied_either,
 )
 from deepresearch.offline.relation_words import unstated_relation
 from deepresearch.offline.relations import unmeasured, untimed_event
-from deepresearch.offline.roots import text_roots
+from deepresearch.offline.roots import says_all, text_roots
 from deepresearch.offline.tense import unstated_now
 from deepresearch.offline.ties import untied_description
 from deepresearch.roles import AnalyzeInputs, SourceText
@@ -55,16 +57,19 @@ def unanswered_parts(
     sources: list[SourceText],
     units: dict[str, list[str]],
     inputs: AnalyzeInputs,
-) -> dict[int, str]:
+) -> tuple[dict[int, str], list[Candidate]]:
     """Part index → why the findings drawn for it do not answer it (see ``coverage``), for
-    each part that drew findings which only share a word with it. ``inputs``: the parts
-    earlier iterations' findings answer, and those findings."""
+    each part that drew findings which only share a word with it; and the findings of a
+    part pointing back that are not on what it points back to (``_off_referent``).
+    ``inputs``: the parts earlier iterations' findings answer, and those findings."""
     titles = {s.id: s.title for s in sources}
     # a source by its title and by the document it is part of (a passage of a file)
     where = {s.id: {s.title, s.document} for s in sources}
     gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
     texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
+    by_id = {s.id: text for s, text in zip(sources, gathered, strict=True)}
     out: dict[int, str] = {}
+    off: list[Candidate] = []
     unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
     previous: list[tuple[set[str], str]] = []  # the answered part before's findings
     for i, part in enumerate(parts):
@@ -74,26 +79,24 @@ def unanswered_parts(
         found = [_places(c, where) for c in mine]
         drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if mine:
-            ids = _ids(mine)
-            said = [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
-            statements = [f"{titles.get(sid, '')} {' '.join(units.get(sid, []))}" for sid in ids]
-            reason = unanswered_reason(
-                part, said, statements, list(titles.values()), gathered, parts[:i]
-            )
             # "where is charles baudelaire buried": the checks below read names by capitals,
             # of any source gathered ("the human body" an earlier iteration found)
             every = inputs.titles or list(titles.values())
             cased = replace(part, text=names_cased(part.text, every))
+            previous = answer_before(parts[i - 1].text, inputs, previous) if i else previous
+            # of a part pointing back, what the sources tied to the answer before say
+            # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
+            tied, on = _on_referent(cased, (parts[i - 1], before), (mine, found), previous, texts)
+            off += _off_referent(part, mine, on)
+            reason = unanswered_reason(
+                part, _said(mine, titles), [by_id[s] for s in _ids(mine)], list(titles.values()),
+                gathered, parts[:i], [by_id[s] for s in _ids(tied or mine)],
+            )  # fmt: skip
             reason = reason or unstated_attribute(cased.text, behind, every)
             reason = reason or unstated_superlative(cased.text, [c.text for c in mine])
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
             reason = reason or untied_description(cased.text, behind, texts, before)
-            if i:
-                previous = answer_before(parts[i - 1].text, inputs, previous)
-            # of a part pointing back, what the sources tied to the answer before say
-            # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
-            tied = _tied(cased, parts[i - 1], (mine, found), previous, texts) if i else []
             reason = reason or unstated_relation(
                 cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
             )
@@ -107,7 +110,20 @@ def unanswered_parts(
         previous = [] if i in out else drawn
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
-    return out
+    return out, off
+
+
+def _off_referent(part: Part, mine: list[Candidate], tied: list[Candidate]) -> list[Candidate]:
+    """Of the findings drawn for ``part`` (``mine``), pointing back, those not on what it
+    points back to, when one that is (``tied``) states the kind of thing the part asks
+    for: "what prize did they win" after "Who discovered the structure of DNA" is
+    answered by *James Watson*'s "awarded the Nobel Prize", and *Paul Samuelson*'s Nobel
+    is another man's. Without such a line an entry tied by meaning alone may be the
+    answer (*Vikings* for "which seafaring people did he belong to" after Leif Erikson)."""
+    kind = text_roots(" ".join(ASKED_KIND.findall(part.text)))
+    if not kind or not tied or not any(says_all(kind, text_roots(c.text)) for c in tied):
+        return []
+    return [c for c in mine if c not in tied]
 
 
 def _unconnected(
@@ -130,24 +146,38 @@ def _unconnected(
     return reason or untied_either(part.text, cased, both, answers, texts.keys())
 
 
+def _said(mine: list[Candidate], titles: dict[str, str]) -> list[str]:
+    """The texts of the findings ``mine``, each with its supporting sources' titles."""
+    return [c.text + " " + " ".join(titles.get(s, "") for s in c.supporters) for c in mine]
+
+
 def _ids(found: list[Candidate]) -> list[str]:
     """The ids of the sources behind the ``found`` statements, each once."""
     return list(dict.fromkeys(sid for c in found for sid in sorted(c.supporters | {c.source_id})))
 
 
-def _tied(
+def _on_referent(
     part: Part,
-    before: Part,
+    before: tuple[Part, str | None],
     drawn: tuple[list[Candidate], list[set[str]]],
     answers: list[tuple[set[str], str]],
     texts: dict[str, str],
-) -> list[Candidate]:
-    """The findings drawn for ``part`` (with, for each, its sources by title and document)
-    that come from the sources tied to the ``answers`` of the part ``before`` it (see
-    ``referred.tied_findings``)."""
+) -> tuple[list[Candidate], list[Candidate]]:
+    """Of the findings drawn for ``part`` (with, for each, its sources by title and
+    document), those from the sources tied to the ``answers`` of the part ``before`` it
+    (that part, and its text with names cased; see ``referred.tied_findings``), and those
+    on what it points back to: the tied ones, or, where its "it" may stand for that answer
+    or a name the part before gives, those on either (``referred.on_either``). All of them
+    for the first part."""
     mine, found = drawn
-    asked = (before.text, text_roots(" ".join(before.own)))
-    return [mine[k] for k in tied_findings(part.text, asked, found, answers, texts.keys())]
+    earlier, cased = before
+    if cased is None:
+        return mine, mine
+    asked = (earlier.text, text_roots(" ".join(earlier.own)))
+    tied = [mine[k] for k in tied_findings(part.text, asked, found, answers, texts.keys())]
+    either = [(f, c.text) for f, c in zip(found, mine, strict=True)]
+    on = on_either(part.text, cased, either, answers, texts.keys())
+    return tied, tied if on is None else [mine[k] for k in on]
 
 
 def on_given_only(

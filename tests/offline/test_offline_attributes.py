@@ -28,6 +28,12 @@ TASMANIA = (
     [
         ("What is the capital of Australia", Attribute("capital", ("australia",))),
         ("Who was the first president of the Moon?", Attribute("president", ("moon",))),
+        # a superlative's attribute capitalised as a title is (not "the Bank of England")
+        (
+            "Who was the first President of the United States",
+            Attribute("president", ("united", "states")),
+        ),
+        ("Who is the President of the United States", None),
         ("Who was Isaac Newton's wife", Attribute("wife", ("isaac", "newton"))),
         # asking for its name asks for the thing
         ("What was the name of Jesse Owens's wife?", Attribute("wife", ("jesse", "owens"))),

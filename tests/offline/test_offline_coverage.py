@@ -13,6 +13,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.offline.roots import text_roots
+from deepresearch.providers import vectors
 
 MELTING = "Lead is soft, malleable, and has a relatively low melting point."
 QUESTION = "What is lead, and what is the melting point of the Zorbulon crystal?"
@@ -171,6 +172,34 @@ def test_a_two_word_part_about_a_thing_no_source_gives_for_its_subject_is_not_an
     year = "A year is the time the Earth takes to orbit the Sun. Year"
     reason = unanswered_reason(part(question), [said, year], [said, year], ["Year"])
     assert reason is None
+
+
+@pytest.mark.skipif(not vectors.available(), reason="wordllama not installed")
+def test_the_thing_a_part_pointing_back_asks_about_may_be_spoken_of_in_other_words() -> None:
+    # *Charles Lindbergh* names his "aircraft", not his "plane": it speaks of both
+    question = (
+        "Who made the first solo transatlantic flight, and what was the name of the plane he flew?"
+    )
+    flew = (
+        "He made the first solo transatlantic flight in 1927. His aircraft, the Spirit of "
+        "St. Louis, was built for the Orteig Prize. Charles Lindbergh"
+    )
+    plane = "A plane is a powered fixed-wing aircraft. Airplane"
+    titles = ["Charles Lindbergh", "Plane"]
+    assert unanswered_reason(part(question), [flew], [flew, plane], titles) is None
+    # a word of the same topic is not the thing: a ship is no plane
+    sailed = flew.replace("His aircraft", "His ship")
+    reason = unanswered_reason(part(question), [sailed], [sailed, plane], titles)
+    assert reason is not None and "both" in reason
+
+
+def test_the_kind_a_part_pointing_back_asks_to_name_is_no_thing_its_sources_must_say() -> None:
+    # "the 32nd president" answers "which number president was he" without "number"
+    question = "Which US president dedicated the Hoover Dam, and which number president was he?"
+    said = "Franklin D. Roosevelt dedicated the Hoover Dam and was the 32nd US president."
+    number = "A number is a mathematical object used to count. Number"
+    titles = ["Franklin D. Roosevelt", "Number"]
+    assert unanswered_reason(part(question), [said], [said, number], titles) is None
 
 
 def test_a_two_word_part_naming_no_gathered_source_may_be_answered_in_other_words() -> None:

@@ -532,6 +532,19 @@ def test_a_summary_line_does_not_open_with_a_pronoun_its_source_names_elsewhere(
     assert "three countries" not in line  # three picks for a one-part question
 
 
+def test_a_summary_line_opening_with_a_pronoun_is_led_by_the_statement_naming_its_subject() -> None:
+    """ "It is also known as the Red Planet" is led by "Mars is the fourth planet", not by
+    the line of the same entry that stood before it."""
+    which = "Which planet is known as the Red Planet"
+    found = [
+        finding(1, "It is also known as the Red Planet for its colour.", which, 1),
+        finding(2, "At the surface the pressure is 6 mbar, at -60 °C on Earth's scale.", which, 1),
+        finding(3, "Mars is the fourth planet from the Sun.", which, 1),
+    ]
+    line = summary_of(f"{which}?", found, titled("Mars"))
+    assert line.index("Mars is the fourth") < line.index("It is also known")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [

@@ -36,3 +36,79 @@ def test_a_part_pointing_back_asking_where_a_state_holds_reads_the_sources_tied_
     )
     out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
     assert any(f.category == born for f in out.findings)
+
+
+def test_a_part_pointing_back_keeps_only_its_tied_findings_when_one_states_the_kind_asked(
+    titled: Titled,
+) -> None:
+    # "they" are the discoverers: *James Watson*'s Nobel Prize is theirs, *Paul
+    # Samuelson*'s is another man's
+    question = "Who discovered the structure of DNA, and what prize did they win?"
+    watson = (
+        "James Watson is an American molecular biologist. In 1953 he and Francis Crick "
+        "discovered the double helix structure of DNA. In 1962 Watson and Crick were "
+        "awarded the Nobel Prize in Physiology or Medicine."
+    )
+    samuelson = (
+        "Paul Samuelson was an American economist. He was the first American to win the "
+        "Nobel Memorial Prize in Economic Sciences."
+    )
+    srcs = titled({"James Watson": watson, "Paul Samuelson": samuelson})
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    prize = question_parts(question)[1].text
+    drawn = [f.content for f in out.findings if f.category == prize]
+    assert any("Physiology or Medicine" in f for f in drawn)
+    assert not any("Economic Sciences" in f for f in drawn)
+    # without a tied line stating a prize, the untied entry may be the answer
+    srcs[0] = srcs[0].model_copy(update={"text": watson.rsplit(" In 1962", 1)[0]})
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    drawn = [f.content for f in out.findings if f.category == prize]
+    assert any("Economic Sciences" in f for f in drawn)
+
+
+def test_his_after_a_part_asking_who_stands_for_the_answer_and_its_sources_must_name_the_thing(
+    titled: Titled,
+) -> None:
+    # *Ernest Lawrence* founded laboratories and invented the cyclotron: another man's
+    question = "Who invented the phonograph, and where was his laboratory?"
+    edison = (
+        "Thomas Edison was an American inventor known for his work on the phonograph and "
+        "the incandescent light bulb. Edison registered over a thousand patents."
+    )
+    texts = {
+        "Thomas Edison": edison,
+        "Ernest Lawrence": "Ernest Lawrence was an American physicist known for his "
+        "invention of the cyclotron and for founding the Lawrence Berkeley National Laboratory.",
+        "Laboratory": "A laboratory is a facility that provides controlled conditions in "
+        "which scientific research and experiments may be performed.",
+    }
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    inventor, laboratory = (p.text for p in question_parts(question))
+    assert any(f.category == inventor for f in out.findings)
+    assert not any(f.category == laboratory for f in out.findings)
+    assert any(
+        g.reason.startswith("no source behind its findings speaks of both") for g in out.gaps
+    )
+    # his own entry naming his laboratory answers it
+    texts["Thomas Edison"] = f"{edison} His laboratory was in Menlo Park, New Jersey."
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert any(f.category == laboratory and "Menlo Park" in f.content for f in out.findings)
+
+
+def test_a_part_whose_it_may_stand_for_either_keeps_the_findings_on_either(
+    titled: Titled,
+) -> None:
+    # "it" is the university or what the part before asks for: *New York City*'s lines
+    # are on neither, and *Cambridge*, named by the university's entry, states a city
+    question = "When was Harvard University established, and in which city does it stand?"
+    texts = {
+        "Harvard University": "Harvard University was established in 1636 in Cambridge.",
+        "Cambridge": "Cambridge is a city in Massachusetts, across the Charles River.",
+        "New York City": "New York City is the most populous city in the United States. "
+        "It stands on one of the largest natural harbors.",
+    }
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    city = question_parts(question)[1].text
+    drawn = [f.content for f in out.findings if f.category == city]
+    assert any("Cambridge is a city" in f for f in drawn)
+    assert not any("New York" in f or "natural harbors" in f for f in drawn)
