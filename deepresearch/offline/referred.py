@@ -286,7 +286,8 @@ def untied_either(
     ``before`` asks for or for a name it gives ("What sport is played at Wimbledon, and in
     which city is it held": the sport, or Wimbledon) answer it of neither, else None: none
     is on either (``on_either``)."""
-    if on_either(part, before, findings, answers, titles) != []:
+    on = on_either(part, before, findings, answers, titles)
+    if on is None or on:
         return None
     shown = " or ".join(repr(n) for n in _names_given(before))
     return f"no finding drawn for it is on {shown} or on the answer to {before.strip()!r}"
