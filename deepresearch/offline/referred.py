@@ -18,7 +18,8 @@ before, and of the pronoun's kind:
   radium, and where was he born" may be either, so it is left alone);
 - after "what" or "which" a possessive as often speaks of a name the question gives or a
   thing its own part names ("his vaccines" after "which fatal disease …", "that channel
-  at its narrowest"), so it is not read.
+  at its narrowest"), so it is read only where the part opens with it ("what is its
+  atomic number" after "Which element has the chemical symbol Fe").
 
 When the part before is answered, its answer is what the pronoun stands for, and a finding
 answers the later part of it only from a source behind that answer (or another passage of
@@ -43,6 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from deepresearch.offline.answer_kinds import SUPERLATIVE
 from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
@@ -67,6 +69,8 @@ _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic 
 # "in which city is it held": a part asking which, its "it" in its own clause
 _ASKS_WHICH = re.compile(r"^\W*(?:\w+\s+)?(?:which|what)\b", re.IGNORECASE)
 _QUESTION_WORDS = frozenset({"what", "which", "who", "when", "where", "how"})
+# "what is its atomic number": "its" right after what the part asks is the thing before
+_ITS_ASKED = re.compile(r"^\W*(?:what|which)\s+(?:is|was|are|were)\s+its\b", re.IGNORECASE)
 
 
 def points_to_asked(part: str, before: str) -> bool:
@@ -83,7 +87,8 @@ def points_to_asked(part: str, before: str) -> bool:
     person = words[0] != "who" and bool(said & _PERSONAL) and not _POSSESSIVE.search(before)
     if person and words[1:2] == ["of"]:
         return False
-    if not said & _STANDS_FOR[words[0]] and not person:
+    owner = words[0] != "who" and bool(_ITS_ASKED.match(part))
+    if not said & _STANDS_FOR[words[0]] and not person and not owner:
         return False
     # the first auxiliary after the question word says whether it asks for the subject
     at = next((k for k, w in enumerate(words[1:], 1) if w in _AUXILIARY), None)
@@ -248,7 +253,13 @@ def unconnected_answer(
         return None
     if tied_findings(part, before, [sources for sources, _ in findings], answers, titles):
         return None
-    if asked and any(says_all(set(asked), text_roots(stated)) for _, stated in findings):
+    # not of a superlative, held by one thing: another entry saying its words ("the
+    # largest", "population", "Africa") says them of something else
+    if (
+        asked
+        and not SUPERLATIVE.search(before_text)
+        and any(says_all(set(asked), text_roots(stated)) for _, stated in findings)
+    ):
         return None
     return (
         f"no finding drawn for it comes from a source behind the answer to "

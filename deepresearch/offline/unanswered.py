@@ -9,6 +9,7 @@ such part is a gap with the reason, never an answer. ``analysis`` draws the find
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.answer_kinds import unstated_superlative
@@ -68,6 +69,9 @@ def unanswered_parts(
     gathered = [f"{s.title} {' '.join(units.get(s.id, []))}" for s in sources]
     texts = {s.title: text for s, text in zip(sources, gathered, strict=True)}
     by_id = {s.id: text for s, text in zip(sources, gathered, strict=True)}
+    # "where is charles baudelaire buried": the checks below read names by capitals, of
+    # any source gathered ("the human body" an earlier iteration found)
+    every = inputs.titles or list(titles.values())
     out: dict[int, str] = {}
     off: list[Candidate] = []
     unknown: dict[str, str] = {}  # root → word: things earlier parts asked about, found nowhere
@@ -79,9 +83,6 @@ def unanswered_parts(
         found = [_places(c, where) for c in mine]
         drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if mine:
-            # "where is charles baudelaire buried": the checks below read names by capitals,
-            # of any source gathered ("the human body" an earlier iteration found)
-            every = inputs.titles or list(titles.values())
             cased = replace(part, text=names_cased(part.text, every))
             previous = answer_before(parts[i - 1].text, inputs, previous) if i else previous
             # of a part pointing back, what the sources tied to the answer before say
@@ -107,10 +108,43 @@ def unanswered_parts(
                 reason = _unconnected(cased, asked, (behind, found, drawn), previous, texts)
             if reason is not None:
                 out[i] = reason
-        previous = [] if i in out else drawn
+        previous = [] if i in out else _answering(part, mine, (behind, drawn), (where, every))
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out, off
+
+
+# "The Empire State Building was the world's tallest building until …": held no more
+_HELD_UNTIL = re.compile(r"\b(?:was|were)\b[^.;]*\buntil\b", re.IGNORECASE)
+
+
+def _answering(
+    part: Part,
+    mine: list[Candidate],
+    drawn: tuple[list[tuple[list[str], str]], list[tuple[set[str], str]]],
+    where: tuple[dict[str, set[str]], list[str]],
+) -> list[tuple[set[str], str]]:
+    """Of the findings ``mine`` drawn for a part (``drawn``: each one's sources' titles
+    and text, and its places and text), those stating the superlative or the attribute it
+    asks, when it asks one and some do, each by its own source alone (``where``: each
+    source's places, and the gathered titles): the answer a later part points back to.
+    "what is its capital" after "Which country has the largest population in Africa" is
+    *Nigeria*'s, "the most populous country in Africa", not that of *South Africa*, which
+    agrees with the line in words ("the fifth-most populous country in Africa"); nor one
+    that held it once ("was the world's tallest building until 1970")."""
+    behind, found = drawn
+    places, titles = where
+    cased = names_cased(part.text, titles)
+    stating = [
+        c
+        for c, said in zip(mine, behind, strict=True)
+        if unstated_superlative(cased, [said[1]]) is None
+        and unstated_attribute(cased, [said], titles) is None
+    ]
+    if len(stating) == len(mine):  # it asks none, or each finding states it
+        return found
+    held = [(places[c.source_id], c.text) for c in stating if not _HELD_UNTIL.search(c.text)]
+    return held or found
 
 
 def _off_referent(part: Part, mine: list[Candidate], tied: list[Candidate]) -> list[Candidate]:

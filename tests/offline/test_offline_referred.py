@@ -32,6 +32,13 @@ def test_a_pronoun_stands_for_what_the_part_before_asks_for() -> None:
     # he is the one named, whose sibling is asked for
     herschel = "Which of William Herschel's siblings worked alongside him"
     assert not points_to_asked("in what year did he move to Britain", herschel)
+    # "they" and the possessives after "who"; "its" right after "what is" (the part
+    # asks of it, not of a thing it names first: "that channel at its narrowest")
+    assert points_to_asked("what prize did they win", "Who discovered the structure of DNA")
+    assert points_to_asked("where was his laboratory", "Who invented the phonograph")
+    fe = "Which element has the chemical symbol Fe"
+    assert points_to_asked("what is its atomic number", fe)
+    assert not points_to_asked("how wide is that channel at its narrowest", fe)
 
 
 def test_a_pronoun_stands_for_what_was_asked_only_where_that_is_the_subject_of_its_kind() -> None:
@@ -90,6 +97,13 @@ def test_an_answer_from_a_source_stating_all_the_part_before_asks_is_kept() -> N
     titles = ["Actinium", "Marie Curie", "Rabindranath Tagore"]
     assert unconnected_answer(part, before, [curie], [answer], titles) is None
     assert unconnected_answer(part, before, [tagore], [answer], titles)
+    # not a superlative, which one thing holds: another entry stating its words ("the
+    # largest", "population", "Africa") states them of something else
+    asked = "Which country has the largest population in Africa"
+    before = (asked, text_roots("country largest population Africa"))
+    answer = (["Nigeria"], "Nigeria is the most populous country in Africa.")
+    south = (["South Africa"], "A country of the fifth largest population in Africa.")
+    assert unconnected_answer("what is its capital", before, [south], [answer], titles)
 
 
 def test_the_analyzer_reports_both_parts_when_the_thing_pointed_to_was_not_found(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from deepresearch.offline import analysis
+from deepresearch.offline import analysis, unanswered
 from deepresearch.offline.parts import question_parts
+from deepresearch.offline.unanswered import Candidate
 from deepresearch.providers import vectors
 from deepresearch.roles import AnalyzeInputs
 from tests.offline.conftest import Titled
@@ -112,3 +113,30 @@ def test_a_part_whose_it_may_stand_for_either_keeps_the_findings_on_either(
     drawn = [f.content for f in out.findings if f.category == city]
     assert any("Cambridge is a city" in f for f in drawn)
     assert not any("New York" in f or "natural harbors" in f for f in drawn)
+
+
+def test_the_answer_a_later_part_points_back_to_is_the_finding_holding_the_superlative() -> None:
+    # *Empire State Building* held it once; *Burj Khalifa*'s line is the answer, from its
+    # own source alone (a supporter only words a line alike)
+    part = question_parts("What is the tallest building in the world, and where is it?")[0]
+    burj = Candidate("It is the tallest building in the world.", "b", 0, 1.0)
+    burj.supporters = {"b", "e"}
+    empire = Candidate("It was the world's tallest building until 1970.", "e", 0, 0.9)
+    other = Candidate("A building is a structure with a roof.", "d", 0, 0.8)
+    mine = [burj, empire, other]
+    places = {"b": {"Burj Khalifa"}, "e": {"Empire State Building"}, "d": {"Building"}}
+    titles = ["Burj Khalifa", "Empire State Building", "Building"]
+    behind = [
+        ([titles[0], titles[1]], burj.text),
+        ([titles[1]], empire.text),
+        ([titles[2]], other.text),
+    ]
+    drawn = [
+        ({"Burj Khalifa", "Empire State Building"}, burj.text),
+        *[(places[c.source_id], c.text) for c in mine[1:]],
+    ]
+    answer = unanswered._answering(part, mine, (behind, drawn), (places, titles))
+    assert answer == [({"Burj Khalifa"}, burj.text)]
+    # a part asking no superlative points back to all it drew
+    part = question_parts("What is a building, and where is it?")[0]
+    assert unanswered._answering(part, mine, (behind, drawn), (places, titles)) == drawn
