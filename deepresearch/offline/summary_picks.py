@@ -99,12 +99,15 @@ def summary_picks(
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
     # the Moon": a definition stating the superlative asked for is no mere definition.
     define_ok = _asks_what(part) or kind == "superlative"
+    # nor one saying it is the kind asked for: "Cairo is the capital and largest city of
+    # Egypt" for "in which city does it stand"
+    kinds = term_set(" ".join(m.split()[-1].lower() for m in _KIND_ASKED.findall(part)))
     rank = {f.id: n for n, f in enumerate(findings)}
     fresh = _fresh(part, findings, shown, kind, asked)
     base = {
         f.id: 1 / (1 + rank[f.id])
         + SPECIFIC_WEIGHT * min(1.0, _specifics(f.content, asked) / SPECIFIC_ENOUGH)
-        - (0.0 if define_ok or not _DEFINITION.match(f.content) else DEFINITION_PENALTY)
+        - (0.0 if define_ok else _definition_penalty(f.content, kinds))
         for f in findings
     }
     leads = _leads(part, fresh, asked, titles, referred[:2])
@@ -130,6 +133,19 @@ def summary_picks(
             max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
         )
     return _antecedent_first(picks, fresh, room, titles)
+
+
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+
+def _definition_penalty(text: str, kinds: set[str]) -> float:
+    """DEFINITION_PENALTY for a bare definition ("X is a …"), unless it says each of the
+    ``kinds`` of thing a part asks for (not empty) as a word of its own, in lower case:
+    not inside a name ("the City of Westminster")."""
+    if not _DEFINITION.match(text):
+        return 0.0
+    said = term_set(" ".join(_LOWER_WORD.findall(text)))
+    return 0.0 if kinds and kinds <= said else DEFINITION_PENALTY
 
 
 def _fresh(

@@ -545,6 +545,19 @@ def test_a_summary_line_opening_with_a_pronoun_is_led_by_the_statement_naming_it
     assert line.index("Mars is the fourth") < line.index("It is also known")
 
 
+def test_a_definition_saying_the_kind_a_part_asks_for_is_no_mere_definition() -> None:
+    """ "Cairo is the capital and largest city of Egypt" answers "in which city does it
+    stand": it is not ranked down as a definition below a line on another thing."""
+    which = "In which city does the university stand"
+    found = [
+        finding(1, "Code: `campus = University.load()`", which, 1),
+        finding(2, "Cairo is the capital and largest city of Egypt.", which, 2),
+        finding(3, "Egypt, officially the Arab Republic, spans two continents.", which, 3),
+    ]
+    line = summary_of(f"{which}?", found, titled("Al-Azhar University", "Cairo", "Egypt"))
+    assert line.split("** ", 1)[1].startswith("Cairo is the capital")
+
+
 def test_a_part_asking_what_something_is_keeps_its_definition() -> None:
     what = "What is the circulatory system"
     found = [
