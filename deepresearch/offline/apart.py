@@ -30,6 +30,11 @@ THINGS_APART = 2  # titled things a part asks about that no source behind it sta
 ASKED_KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
 
 
+def asked_kind(text: str) -> set[str]:
+    """The roots of the kinds of answer ``text`` asks for (see ASKED_KIND)."""
+    return text_roots(" ".join(ASKED_KIND.findall(text)))
+
+
 def found_apart(
     text: str,
     own: set[str],
@@ -58,9 +63,7 @@ def found_apart(
     # "in which city did Caravaggio work": a city is what the answer is, which names it
     # rather than says "city"; not a thing to find beside the others (what "how many"
     # counts is: "how many dragons guard it")
-    kind = text_roots(" ".join(ASKED_KIND.findall(text))) - text_roots(
-        " ".join(COUNTED.findall(text))
-    )
+    kind = asked_kind(text) - text_roots(" ".join(COUNTED.findall(text)))
     titled = titled_roots(text, own - kind, titles)
     if len(titled) + len([g for g in described if not g & titled]) < THINGS_APART:
         return False

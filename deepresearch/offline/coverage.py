@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.apart import ASKED_KIND, do_verbs, found_apart, titled_roots
+from deepresearch.offline.apart import asked_kind, do_verbs, found_apart, titled_roots
 from deepresearch.offline.asking import (
     COUNTED,
     asks_when,
@@ -222,7 +222,7 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
     topical = {t for t in part.own if not _ADVERB.search(t)}
     if part.refers_back or not own or len(topical) > TOPIC_WORDS:
         return set()
-    asked = own - text_roots(" ".join(ASKED_KIND.findall(part.text)))
+    asked = own - asked_kind(part.text)
     named = set().union(*(text_roots(n) for n in names_of(part.text)))
     return titled_roots(part.text, asked, titles) | (named & asked)
 
@@ -406,7 +406,7 @@ def _speaks_of_both(
     year = text_roots("year years") if asks_year(part.text) else set()
     # nor are the kind of thing it asks to name ("which number president was he": "the
     # 32nd president" need not say "number") and the verb it asks with ("does it lie")
-    kind = text_roots(" ".join(ASKED_KIND.findall(part.text))) | do_verbs(part.text)
+    kind = asked_kind(part.text) | do_verbs(part.text)
     thing = titled_words(part.text, own - year - kind, titles)
     if not borrowed or not thing:
         return True

@@ -249,12 +249,15 @@ def _antecedent_first(
         for f in [*picks[1:], *(f for f in findings if f not in picks)]
         if f.citations[:1] == source and not _PRONOUN_OPENING.match(f.content)
     ]
-    said = {f.id: [t.lower() for t in TOKEN.findall(f.content)] for f in options}
-    naming = [f for f in options if subject and holds_phrase(said[f.id], subject)]
-    for f in naming[:1] or options[:1]:
-        rest = [p for p in picks if p is not f]
-        return [f, *rest[: room - 1]]
-    return picks
+    naming = [
+        f
+        for f in options
+        if subject and holds_phrase([t.lower() for t in TOKEN.findall(f.content)], subject)
+    ]
+    lead = next(iter(naming or options), None)
+    if lead is None:
+        return picks
+    return [lead, *[p for p in picks if p is not lead][: room - 1]]
 
 
 def _naming(

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from deepresearch.offline.answer_kinds import unstated_superlative
-from deepresearch.offline.apart import ASKED_KIND
+from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.attributes import unstated_attribute
 from deepresearch.offline.coverage import unanswered_reason, unknown_words
 from deepresearch.offline.mentions import names_cased
@@ -154,7 +154,7 @@ def _off_referent(part: Part, mine: list[Candidate], tied: list[Candidate]) -> l
     answered by *James Watson*'s "awarded the Nobel Prize", and *Paul Samuelson*'s Nobel
     is another man's. Without such a line an entry tied by meaning alone may be the
     answer (*Vikings* for "which seafaring people did he belong to" after Leif Erikson)."""
-    kind = text_roots(" ".join(ASKED_KIND.findall(part.text)))
+    kind = asked_kind(part.text)
     if not kind or not tied or not any(says_all(kind, text_roots(c.text)) for c in tied):
         return []
     return [c for c in mine if c not in tied]
