@@ -25,9 +25,10 @@ from deepresearch.offline.ranks import (
     degree_at,
     degree_said,
     narrowed,
+    of_a_group,
     one_of_several,
 )
-from deepresearch.offline.roots import says_any, text_roots
+from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
 from deepresearch.text import STOPWORDS, words
@@ -57,7 +58,7 @@ _CODE_TOKEN = re.compile(
 )
 # "the largest ocean", "the first emperor": a part asks for the one thing that is so,
 # which the entry on the kind (*Ocean*) does not name.
-SUPERLATIVE = re.compile(rf"\bthe\s+{SUPERLATIVE_WORD}\b", re.IGNORECASE)
+SUPERLATIVE = re.compile(rf"\bthe\s+(?:very\s+)?{SUPERLATIVE_WORD}\b", re.IGNORECASE)
 TOKEN_EDGES = ".,;:()[]\"'“”‘’"
 
 
@@ -73,12 +74,13 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
         return "time"
     if asks_now(part):
         return "now"
+    # "Who received the first Nobel Prize": the first is asked, whoever received one
+    if question_word(part) and SUPERLATIVE.search(part):
+        return "superlative"
     if asked_doer(part):
         return "doer"
     if question_word(part) and _ASKS_NUMBER.search(part):
         return "number"
-    if question_word(part) and SUPERLATIVE.search(part):
-        return "superlative"
     if _ASKS_USAGE.search(part):
         return "usage"
     return "name" if names and asks_for_entity(part) else None
@@ -164,15 +166,15 @@ def deed_on_object(text: str, part: str) -> bool:
     )
 
 
-SUPERLATIVE_REACH = 6  # words after a superlative where what it is said of follows
+SUPERLATIVE_REACH = 6  # content words after a superlative where what it is said of follows
 
 
 def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     """Why none of the ``texts`` (the findings drawn for a part asking who is the first,
     last or most of a kind: "Who was the first person to reach the South Pole") answers
     it, or None when one may or the part asks something else. One answers by saying the
-    superlative (as a word of its own, not ranked below it) with a word of what the part
-    says it of within SUPERLATIVE_REACH words after it ("the first person to walk on the
+    superlative (as a word of its own, not ranked below it nor within a group) with what
+    the part says it of after it (see ``_said_after``: "the first person to walk on the
     Moon" for "the first man on the Moon"); "First aid is the first and immediate
     assistance given to any person" and a pole vaulter's entry do not. A part asking which
     thing has a superlative ("Which planet has the most moons") is answered by a text
@@ -184,14 +186,17 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     if question_word(part) not in ("who", "whom") or (asked := _superlative_asked(part)) is None:
         return None
     start, superlative, after = asked
-    said_of = text_roots(" ".join(w for w in after if w not in STOPWORDS))
     size = len(superlative.split())  # "most populous" is two words
+    said_in_part = set(words(part))
     for text in texts:
-        lowered = [t.strip(TOKEN_EDGES).lower() for t in text.split()]
+        tokens = [t.strip(TOKEN_EDGES) for t in text.split()]
+        lowered = [t.lower() for t in tokens]
         for k in range(len(lowered)):
-            reach = lowered[k + size : k + size + SUPERLATIVE_REACH]
-            if degree_at(lowered, k, superlative) and says_any(
-                said_of, text_roots(" ".join(reach))
+            # "the first American to win the Nobel Prize" is not the first to win it
+            if (
+                degree_at(lowered, k, superlative)
+                and not of_a_group(tokens[k + size :], said_in_part)
+                and _said_after(lowered[k + size :], after)
             ):
                 return None
     return f"no finding drawn for it says who is {part[start:].strip()}"
@@ -272,17 +277,57 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         return False
     _, asked, after = superlative
     lowered = [t.lower() for t in tokens]
+    of_person = question_word(part) in ("who", "whom")
     others = set(words(part)) - {asked.split()[0], "the"}
     # what the part asks the superlative of: "the largest desert", not "the first to"
     noun = [w for w in after[:1] if w not in STOPWORDS]
     size = len(asked.split())  # "most populous" is two words
     own = any(
         degree_at(lowered, k, asked)  # not "the 12th largest"
+        and not one_of_several(lowered[:k])  # nor "one of the greatest"
+        and not of_a_group(tokens[k + size :], set(words(part)))
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         and not _scoped_elsewhere(tokens[k + size :], part)
+        # of a person, what it is said of (not "The prizes were first awarded"), as
+        # ``unstated_superlative`` asks; a thing's may be said in other words ("The
+        # highest peak, Mytikas" for "the highest summit")
+        and (not of_person or _said_after(lowered[k + size :], after))
         for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))
+
+
+# A preposition right after a statement's superlative leaves its noun unsaid ("the
+# largest in Asia", "the first to reach the Pole"); "the first and immediate" does not.
+_ELLIPTIC = frozenset({"in", "of", "on", "among", "within", "to"})
+NOUN_ENOUGH = 2  # words a superlative is said of, at most, whose noun alone says them
+
+
+def _said_after(following: list[str], after: list[str]) -> bool:
+    """Whether the words ``following`` a statement's superlative (lower-cased) say, within
+    SUPERLATIVE_REACH, what the part says it of (its words ``after`` the superlative):
+    half of them, or their first content word, the noun, where they are NOUN_ENOUGH or
+    fewer or the statement's phrase ends at it ("the first person to walk on the Moon"
+    for "the first man on the Moon", "The highest peak is …"); "the
+    first physics professor" is no first Nobel Prize in Physics. Anything, where the part
+    or the statement says nothing after it ("Which planet is the largest", "the largest
+    in Asia")."""
+    content = [w for w in after if w not in STOPWORDS]
+    # nothing said after it, in the part or the statement ("the largest in Asia")
+    if not content or (bool(following) and following[0] in _ELLIPTIC):
+        return True
+    said_of = text_roots(" ".join(content))
+    reach = text_roots(" ".join([w for w in following if w not in STOPWORDS][:SUPERLATIVE_REACH]))
+    noun = text_roots(content[0])
+    # the noun alone of a short phrase, or of one the statement ends at it ("The highest
+    # peak is Jengish Chokusu"): "the first person to accrue ten Academy Award
+    # nominations" is no first person to receive the Nobel Prize in Physics
+    if len(said_of) <= NOUN_ENOUGH and says_any(noun, reach):
+        return True
+    ends = len(following) < 2 or following[1] not in _ELLIPTIC
+    if following and ends and says_any(noun, text_roots(following[0])):
+        return True
+    return 2 * sum(says_all({w}, reach) for w in said_of) >= len(said_of)
 
 
 SCOPE_REACH = 3  # words after a superlative before "in" that scopes it to a place

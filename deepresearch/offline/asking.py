@@ -244,15 +244,33 @@ def describes(text: str) -> bool:
 _NAME_JOINER = rf"(?:{'|'.join(sorted(NAME_JOINERS))})"
 _DEFINES_NAME = re.compile(
     rf"^(?i:who|what)\s+(?i:is|was|are|were)\s+(?:the\s+)?(?:[A-Z][\w'’.\-]*|{_NAME_JOINER})"
-    rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*$"
+    rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*(?P<tail>(?:\s+[a-z][\w\-]*){{0,2}})$"
 )
+_POSSESSIVE_S = re.compile(r"\w['’]s\b")
 
 
 def defines_name(text: str) -> bool:
-    """Whether a part asks only who or what a thing it names is ("Who was Cleopatra"):
-    it names its answer's entry, so no entry another names is a hop for it."""
+    """Whether a part asks only who or what a thing it names is ("Who was Cleopatra",
+    "What is the Amazon rainforest": a name may end in a word or two in lower case):
+    it names its answer's entry, so no entry another names is a hop for it. Not "What is
+    the Moon's diameter" (an attribute of the named thing) nor a tail of function words
+    ("What is the Sun made of")."""
+    return defined_name(text) is not None
+
+
+def defined_name(text: str) -> str | None:
+    """The name a part asking only who or what it is gives (see ``defines_name``), else
+    None: "Amazon rainforest" of "What is the Amazon rainforest"."""
     stripped = text.strip()
-    return bool(_DEFINES_NAME.match(stripped)) and stripped.split()[-1][:1].isupper()
+    m = _DEFINES_NAME.match(stripped)
+    if m is None or _POSSESSIVE_S.search(stripped):
+        return None
+    said = stripped.split()
+    tail = m["tail"].split()
+    if not said[len(said) - len(tail) - 1][:1].isupper() or any(w in STOPWORDS for w in tail):
+        return None
+    name = said[2:]
+    return " ".join(name[1:] if name[0].lower() == "the" else name)
 
 
 def points_back(text: str) -> bool:

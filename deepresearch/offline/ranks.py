@@ -92,9 +92,29 @@ def narrowed(after: list[str], noun: str) -> bool:
     """Whether the words ``after`` a superlative give the ``noun`` it is asked of only
     after another word narrowing it (within NARROWING_REACH): "the largest Lusophone
     population" is not "the largest population", "the largest hot desert" not "the
-    largest desert", "the most massive moon" not "the most moons"."""
-    said = [word_root(w) for t in after[:NARROWING_REACH] for w in words(t)]
-    return word_root(noun) in said[1:] and said[0] != word_root(noun)
+    largest desert", "the most massive moon" not "the most moons"; a word joined to it
+    by a function word is no narrower ("the first recipient of the Nobel Prize")."""
+    said = [w for t in after[:NARROWING_REACH] for w in words(t)]
+    roots = [word_root(w) for w in said]
+    if word_root(noun) not in roots[1:] or roots[0] == word_root(noun):
+        return False
+    return not any(w in STOPWORDS for w in said[: roots.index(word_root(noun))])
+
+
+GROUP_ROOT = 4  # letters of a part's word that a group's word made from it begins with
+
+
+def of_a_group(after: list[str], asked: set[str]) -> bool:
+    """Whether the word right ``after`` a superlative (as written) names a group it is
+    said within, a capitalised word the part does not ``asked`` (lower-cased): "the first
+    American to win the Nobel Prize" is not the first to win it, nor "the first Japanese
+    author to receive the award" the first author."""
+    first = after[:1]
+    if not first or not first[0][:1].isupper():
+        return False
+    # "the first Roman emperor" for "the first emperor of Rome" names the place asked
+    said = word_root(first[0].lower())
+    return not any(said.startswith(word_root(w)) for w in asked if len(w) >= GROUP_ROOT)
 
 
 # A number labelling the thing a part asks about picks it out ("which element has the

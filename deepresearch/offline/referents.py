@@ -90,7 +90,8 @@ class Referents:
             return finding.content
         if source in self._described_persons and pronoun not in _PERSONAL:
             return finding.content
-        if (pronoun in _PLURAL) != _plural(name):
+        # a person is one, whatever the name's last letter ("LeBron James")
+        if pronoun not in _PERSONAL and (pronoun in _PLURAL) != _plural(name):
             return finding.content
         gloss = f"{name}'s" if pronoun in _POSSESSIVE else name
         return f"{pronoun} ({gloss}){finding.content[len(pronoun) :]}"

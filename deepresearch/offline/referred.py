@@ -45,7 +45,13 @@ import re
 from collections.abc import Collection, Sequence
 
 from deepresearch.offline.answer_kinds import SUPERLATIVE
-from deepresearch.offline.asking import PRONOUNS, WORD_TOKEN, defines_name, main_clause
+from deepresearch.offline.asking import (
+    PRONOUNS,
+    WORD_TOKEN,
+    defined_name,
+    defines_name,
+    main_clause,
+)
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.parts import Part
@@ -114,11 +120,13 @@ def given_names(part: str, before: str) -> list[str]:
     emperor": another thing, of the named one), nor a pronoun in a clause describing what
     the part asks about ("the rules of the game he dominated")."""
     said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
-    if defines_name(before.strip()):
-        stands = bool(said & (_PERSONAL | _THING))
-    else:
-        asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
-        stands = asks == ["who"] and bool(said & _THING) and not said & _PERSONAL
+    if (defined := defined_name(before)) is not None:
+        if not said & (_PERSONAL | _THING):
+            return []
+        # "the Amazon rainforest": a name going on in lower case, which capitals miss
+        return [defined] if defined.split()[-1].islower() else _names_given(before)
+    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
+    stands = asks == ["who"] and bool(said & _THING) and not said & _PERSONAL
     return _names_given(before) if stands else []
 
 
@@ -143,18 +151,41 @@ def _in_contact_clause(text: str) -> set[str]:
     }
 
 
-def on_given(names: Collection[str], sources: Collection[str], text: str) -> bool:
+def on_given(
+    names: Collection[str], sources: Collection[str], text: str, titles: Collection[str]
+) -> bool:
     """Whether a finding drawn for a part whose pronoun stands for one of the ``names``
     the part before gives (``given_names``) is on that thing: it comes from a source
     titled with the name (``sources``: its sources' titles and documents) or its ``text``
-    states the name, or its last word alone ("Linnaeus" for *Carl Linnaeus*). *Macbeth*'s
-    "first performed in 1606" does not say when *Hamlet* was."""
+    states the name, or its last word alone ("Linnaeus" for *Carl Linnaeus*) where no
+    other gathered source's title (``titles``) has that word; not where the title or the
+    text is that of another gathered entry whose title holds the name, beside the name's
+    own entry. *Macbeth*'s "first
+    performed in 1606" does not say when *Hamlet* was, nor is *1911 Revolution* or *Russian
+    Revolution of 1905* on the Haitian or the Russian Revolution."""
     said = TOKEN.findall(text)
+    lowered = [t.lower() for t in said]
     wanted = [name_words(n) for n in names]
-    wanted += [n[-1:] for n in wanted if len(n) > 1]
-    return any(holds_phrase(name_words(t), n) for t in sources for n in wanted) or any(
-        mentions_name(said, n) for n in wanted
+    entries = [name_words(t.split(" › ")[0]) for t in titles]
+    # only beside an entry of the name's own: "PEP" names no entry, and each "PEP 324 …"
+    # section is on it
+    longer = [e for e in entries for n in wanted if n in entries and e != n and holds_phrase(e, n)]
+    if any(holds_phrase(lowered, e) for e in longer):
+        return False
+    by_title = [name_words(t) for t in sources if name_words(t.split(" › ")[0]) not in longer]
+    return any(holds_phrase(e, n) for e in by_title for n in wanted) or any(
+        mentions_name(said, n) for n in wanted + _short_names(wanted, titles)
     )
+
+
+def _short_names(names: list[list[str]], titles: Collection[str]) -> list[list[str]]:
+    """The last words of the longer ``names`` that stand for them alone: no gathered
+    title that is not on the name has the word ("Revolution" is the *1911 Revolution*'s
+    too)."""
+    short = [n[-1:] for n in names if len(n) > 1]
+    others = [name_words(t) for t in titles]
+    others = [t for t in others if not any(holds_phrase(t, n) for n in names)]
+    return [w for w in short if not any(w[0] in t for t in others)]
 
 
 def named_on_given(
@@ -170,7 +201,7 @@ def named_on_given(
     on = [
         (TOKEN.findall(text), links)
         for where, text, links in before
-        if on_given(names, where, text)
+        if on_given(names, where, text, titles)
     ]
     given = [name_words(n) for n in names]
     return {
@@ -208,7 +239,10 @@ def off_given(
         off = {
             n
             for n in mine
-            if not (on_given(given, findings[n][1], findings[n][2]) or set(findings[n][1]) & named)
+            if not (
+                on_given(given, findings[n][1], findings[n][2], titles)
+                or set(findings[n][1]) & named
+            )
         }
         dropped |= off
         if off == set(mine):
@@ -334,7 +368,7 @@ def on_either(
     return [
         k
         for k, (sources, text) in enumerate(findings)
-        if set(sources) & behind or on_given(names, sources, text)
+        if set(sources) & behind or on_given(names, sources, text, titles)
     ]
 
 

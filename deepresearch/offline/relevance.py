@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from deepresearch.offline.answer_kinds import answer_kind, gives
+from deepresearch.offline.answer_kinds import answer_kind, gives, unstated_superlative
 from deepresearch.offline.asking import asks_for_entity, defines_name
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
@@ -229,6 +229,7 @@ def source_scores(
             named_by.setdefault(sid, set()).add(leaders[i][0].id)
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         namers.update({(sid, i): by for sid, by in named_by.items()})
+        stating = _stating_superlative(parts[i], sources, statement, i)
         mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
         mention_terms = term_set(mentioned)
         for s in sources:
@@ -241,6 +242,7 @@ def source_scores(
                 + 0.2 * worded
                 + BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
                 + OPENING_WEIGHT * opening.get((s.id, i), 0.0)
+                + STATES_FIRST_WEIGHT * (s.id in stating)
             )
         if parts[i].refers_back:
             _point_back(
@@ -249,6 +251,34 @@ def source_scores(
             named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return SourceScores(out, named_by_answers, opening, namers)
+
+
+# A source whose statement says the superlative a part asking who is first, last or most
+# of a kind asks ("In 1901, Röntgen became the first recipient of the Nobel Prize in
+# Physics"), where others only share its words ("received the Nobel Prize in Physics").
+STATES_FIRST_WEIGHT = 0.2
+STATING_REACH = 3  # of a source's statements ranked best for the part, those read
+
+
+def _stating_superlative(
+    part: Part,
+    sources: list[SourceText],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    i: int,
+) -> set[str]:
+    """The ids of the ``sources`` one of whose best statements for the part (the ``i``th)
+    says the superlative it asks who is (see ``answer_kinds.unstated_superlative``); none
+    for a part asking none."""
+    if unstated_superlative(part.text, []) is None:
+        return set()
+    return {
+        s.id
+        for s in sources
+        if any(
+            sc > 0 and unstated_superlative(part.text, [u]) is None
+            for sc, u in statement[(s.id, i)][1][:STATING_REACH]
+        )
+    }
 
 
 def _named_by_parts(

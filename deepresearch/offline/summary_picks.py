@@ -195,6 +195,11 @@ def _again(
         and f.citations[0] in answer
         and (said(f.content) or (asked and gives(f.content, asked, known, part)))
     ]
+    # "who led it": a line of the answer's entry saying "led to the founding of a state"
+    # names no leader, which the part's leads do
+    kind = answer_kind(part)
+    if kind and any(gives(f.content, kind, known, part) for f in leads):
+        again = [f for f in again if gives(f.content, kind, known, part)]
     return again or leads
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from deepresearch.offline.answer_kinds import unstated_superlative
+from deepresearch.offline.answer_kinds import answer_kind, gives, unstated_superlative
 from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.attributes import unstated_attribute
 from deepresearch.offline.coverage import unanswered_reason, unknown_words
@@ -34,6 +34,7 @@ from deepresearch.offline.roots import says_all, text_roots
 from deepresearch.offline.tense import unstated_now
 from deepresearch.offline.ties import untied_description
 from deepresearch.roles import AnalyzeInputs, SourceText
+from deepresearch.text import words
 
 
 @dataclass
@@ -147,15 +148,31 @@ def _answering(
     return held or found
 
 
+_WHEN_IT = re.compile(r"^\W*when\s+\w+\s+(?:he|she|it|they)\b", re.IGNORECASE)
+
+
 def _off_referent(part: Part, mine: list[Candidate], tied: list[Candidate]) -> list[Candidate]:
     """Of the findings drawn for ``part`` (``mine``), pointing back, those not on what it
     points back to, when one that is (``tied``) states the kind of thing the part asks
-    for: "what prize did they win" after "Who discovered the structure of DNA" is
-    answered by *James Watson*'s "awarded the Nobel Prize", and *Paul Samuelson*'s Nobel
-    is another man's. Without such a line an entry tied by meaning alone may be the
+    for, or gives the date it asks for ("when did he abdicate", see ``answer_kinds``):
+    "what prize did they win" after "Who discovered the structure of DNA" is answered by
+    *James Watson*'s "awarded the Nobel Prize", and *Paul Samuelson*'s Nobel is another
+    man's. Without such a line an entry tied by meaning alone may be the
     answer (*Vikings* for "which seafaring people did he belong to" after Leif Erikson)."""
     kind = asked_kind(part.text)
-    if not kind or not tied or not any(says_all(kind, text_roots(c.text)) for c in tied):
+    # a date only, of what it points back to ("when did he abdicate", not "when did the
+    # republic that dictator ruled come to an end"): any number is some measure, and any
+    # name some doer, of a thing wrongly tied ("22,500 MW" for "how long is the river it
+    # dams")
+    dated = answer_kind(part.text) == "time" and bool(_WHEN_IT.match(part.text))
+    asked = set(words(part.text))
+
+    def states(text: str) -> bool:
+        return (bool(kind) and says_all(kind, text_roots(text))) or (
+            dated and gives(text, "time", asked, part.text)
+        )
+
+    if not tied or not any(states(c.text) for c in tied):
         return []
     return [c for c in mine if c not in tied]
 

@@ -96,6 +96,15 @@ def test_a_superlative_of_a_narrower_noun_is_not_the_superlative_asked() -> None
     assert gives(said, "superlative", asked, part)
 
 
+def test_one_of_several_is_not_the_superlative_asked() -> None:
+    part = "Who is considered the greatest basketball player of all time"
+    asked = set(part.lower().split())
+    said = "He is widely considered to be one of the greatest basketball players of all time."
+    assert not gives(said, "superlative", asked, part)
+    said = "Jordan is considered by many to be the greatest basketball player of all time."
+    assert gives(said, "superlative", asked, part)
+
+
 def test_a_deed_is_said_of_what_the_part_names_only_within_reach() -> None:
     who = "Who founded Buddhism"
     assert deed_on_object("The Buddha lived in the 5th century BCE and founded Buddhism.", who)
@@ -156,6 +165,50 @@ def test_a_part_asking_who_was_first_is_answered_only_by_a_line_saying_so() -> N
     second = "Tiberius was the second man to reach the South Pole."
     assert unstated_superlative(part, [second]) is not None
     assert unstated_superlative("What was the first computer", stray) is None  # not "who"
+
+
+def test_a_first_of_another_noun_sharing_one_word_is_not_the_first_asked() -> None:
+    # "the very first" asks for the first as "the first" does
+    part = "Who received the very first Nobel Prize in Physics"
+    assert answer_kind("What was the very first computer") == "superlative"
+    professor = "He became the first physics professor of the University of Amsterdam."
+    assert unstated_superlative(part, [professor]) is not None
+    recipient = "In 1901 Röntgen became the first recipient of the Nobel Prize in Physics."
+    assert unstated_superlative(part, [professor, recipient]) is None
+    # a first within a group ("the first American") is not the first of all
+    american = "In 1907 he became the first American to win the Nobel Prize in Physics."
+    assert unstated_superlative(part, [american]) is not None
+    # the noun alone does not say a longer phrase: another person's first is another's
+    person = "Who was the first person to receive the Nobel Prize in Physics"
+    davis = "She was the first person to accrue ten Academy Award nominations."
+    assert unstated_superlative(person, [davis]) is not None
+    assert unstated_superlative(person, [recipient]) is None
+    # a group made from a word of the part is the one asked: "Roman" of Rome
+    roman = "Augustus was the first Roman emperor, from 27 BC."
+    assert unstated_superlative("Who was the first emperor of Rome", [roman]) is None
+
+
+def test_a_superlative_asked_with_a_deed_is_the_kind_asked() -> None:
+    # the first is asked, whoever received one; the summary's leads state it
+    part = "Who received the first Nobel Prize in Physics"
+    assert answer_kind(part) == "superlative"
+    asked = set(words(part))
+    said = "In 1901, Röntgen became the first recipient of the Nobel Prize in Physics."
+    assert gives(said, "superlative", asked, part)  # "of" joins; no narrower noun
+    assert not gives("The prizes were first awarded in 1901.", "superlative", asked, part)
+
+
+def test_a_superlative_noun_a_statement_ends_its_phrase_at_says_it() -> None:
+    said = "The highest general was Hannibal, who led the army across the Alps."
+    assert unstated_superlative("Who was the highest general of the army", [said]) is None
+    # a phrase going on with "to" says more, which must match
+    person = "Who was the first person to receive the Nobel Prize in Physics"
+    assert unstated_superlative(person, ["Davis was the first person to win ten awards."])
+    # a thing's superlative may be said of it in other words ("peak" for "summit")
+    part = "What is the highest summit of the mountain where Zeus rules"
+    asked = set(words(part))
+    said = "The highest peak, Mytikas, is 2,917 metres high."
+    assert gives(said, "superlative", asked, part)
 
 
 def test_which_thing_has_a_superlative_is_answered_only_by_a_line_saying_it() -> None:

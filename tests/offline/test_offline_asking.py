@@ -6,6 +6,7 @@ from __future__ import annotations
 from deepresearch.offline.asking import (
     asks_for_entity,
     asks_when,
+    defined_name,
     defines_name,
     is_question,
     kind_said_to_be,
@@ -46,11 +47,14 @@ def test_a_request_is_not_worded_as_a_question() -> None:
 
 def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -> None:
     for text in ["Who was Cleopatra", "Who were the Beatles", "What is the Hanseatic League",
-                 "Who was Leonardo da Vinci"]:  # fmt: skip
+                 "Who was Leonardo da Vinci", "What is the Amazon rainforest",
+                 "What was the Haitian Revolution"]:  # fmt: skip
         assert defines_name(text) and not asks_for_entity(text), text
+    assert defined_name("What is the Amazon rainforest") == "Amazon rainforest"
     # it asks for an entity it does not name, or about something that is not a name
     for text in ["Who is the president of France", "Who was the first Roman emperor",
-                 "What is photosynthesis", "What is Pride and Prejudice about"]:  # fmt: skip
+                 "What is photosynthesis", "What is Pride and Prejudice about",
+                 "What is the Moon's diameter", "What is the Sun made of"]:  # fmt: skip
         assert not defines_name(text), text
     assert asks_for_entity("Who is the president of France")
 

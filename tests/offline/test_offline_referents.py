@@ -40,6 +40,12 @@ def test_a_pronoun_after_another_source_s_statement_names_its_entry() -> None:
     assert REFERENTS.said(FLEMING, None).startswith("He (Alexander Fleming) shared")
 
 
+def test_a_person_whose_name_ends_in_s_is_glossed_as_one() -> None:
+    lebron = brief(9, "He has won three Olympic gold medals.", 6)
+    referents = Referents([*SOURCES, source(6, "LeBron James")], [ATLAS, lebron])
+    assert referents.said(lebron, ATLAS).startswith("He (LeBron James) has won")
+
+
 def test_a_pronoun_after_its_own_source_s_statement_is_left_as_it_is() -> None:
     assert REFERENTS.said(RANGE, ATLAS) == RANGE.content
 

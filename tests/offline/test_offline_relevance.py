@@ -424,3 +424,26 @@ def test_an_entry_describing_itself_as_another_kind_matches_the_part_less(titled
     # the same entry, asked of a monk with no adjective, matches in full
     _, plain = _scored(question_parts("Which monk founded the Shingon school?"), srcs)
     assert plain[(srcs[0].id, 0)][0] > plain[(srcs[1].id, 0)][0]
+
+
+def test_a_source_stating_the_superlative_asked_scores_above_one_sharing_its_words(
+    titled: Titled,
+) -> None:
+    # both received the prize; only one is said to be its first recipient
+    question = "Who received the very first Nobel Prize in Physics?"
+    texts = {
+        "Robert Millikan": "Robert Millikan was an American physicist who received the "
+        "Nobel Prize in Physics in 1923.",
+        "Wilhelm Röntgen": "Wilhelm Röntgen was a German physicist. In 1901, Röntgen became "
+        "the first recipient of the Nobel Prize in Physics.",
+    }
+    srcs = titled(texts)
+    parts = question_parts(question)
+    units, statement = _scored(parts, srcs)
+    assert relevance._stating_superlative(parts[0], srcs, statement, 0) == {"src-2"}
+    scores = relevance.source_scores(parts, srcs, units, statement, question)
+    assert scores.total[("src-2", 0)] > scores.total[("src-1", 0)]
+    # a part asking no superlative gives no source that bonus
+    plain = question_parts("Who received the Nobel Prize in Physics?")
+    units, statement = _scored(plain, srcs)
+    assert relevance._stating_superlative(plain[0], srcs, statement, 0) == set()

@@ -816,6 +816,25 @@ def test_a_part_pointing_back_opens_with_the_answer_before_it_though_shown_there
     assert "Max Born" not in line
 
 
+def test_who_did_it_opens_with_a_doer_not_a_line_sharing_its_verb() -> None:
+    # "who led it" points back to the revolution; its entry's line "led to the founding
+    # of a state" names no one who led it, which Louverture's line does
+    question = "What was the Quillan Revolution, and who led it?"
+    first, then = "What was the Quillan Revolution", "who led it"
+    revolt = "The Quillan Revolution was an insurrection against colonial rule in Quillia."
+    founding = "The revolution was the only slave rebellion that led to the founding of a state."
+    leader = "Tomas Verre was the most prominent leader of the Quillan Revolution."
+    found = [
+        finding(1, revolt, first, 1),
+        finding(2, founding, then, 1),
+        finding(3, leader, then, 2),
+    ]
+    titles = titled("Quillan Revolution", "Tomas Verre")
+    md = report.synthesize(inputs(question=question, findings=found, sources=titles)).markdown
+    line = next(x for x in md.splitlines() if x.startswith(f"- **{then}"))
+    assert line.split("** ", 1)[1].startswith(leader)
+
+
 def test_a_word_the_part_writes_in_lower_case_is_not_said_inside_a_name() -> None:
     said = summary_picks.said_of("where was he born")
     assert not said("Max Born was a German physicist.")

@@ -67,6 +67,24 @@ def test_a_part_pointing_back_keeps_only_its_tied_findings_when_one_states_the_k
     assert any("Economic Sciences" in f for f in drawn)
 
 
+def test_a_part_pointing_back_asking_when_keeps_only_its_tied_findings_when_one_dates_it(
+    titled: Titled,
+) -> None:
+    # "he" is the last emperor: *Emperor Gong*'s abdication is another man's
+    question = "Who was the last emperor of Quillia, and when did he abdicate?"
+    verre = (
+        "Tomas Verre was the last emperor of Quillia. Verre was forced to abdicate "
+        "the throne in February 1912 after the revolution."
+    )
+    gong = "Emperor Gong was forced to abdicate the throne of the Later Zhou in 960."
+    srcs = titled({"Tomas Verre": verre, "Emperor Gong": gong})
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    when = question_parts(question)[1].text
+    drawn = [f.content for f in out.findings if f.category == when]
+    assert any("1912" in f for f in drawn)
+    assert not any("960" in f for f in drawn)
+
+
 def test_his_after_a_part_asking_who_stands_for_the_answer_and_its_sources_must_name_the_thing(
     titled: Titled,
 ) -> None:
@@ -140,3 +158,16 @@ def test_the_answer_a_later_part_points_back_to_is_the_finding_holding_the_super
     # a part asking no superlative points back to all it drew
     part = question_parts("What is a building, and where is it?")[0]
     assert unanswered._answering(part, mine, (behind, drawn), (places, titles)) == drawn
+
+
+def test_a_date_drops_untied_findings_only_of_a_part_asking_when_its_pronoun_did_it() -> None:
+    tied = [Candidate("Verre abdicated the throne in February 1912.", "s1", 1, 1.0)]
+    other = Candidate("Emperor Gong abdicated in 960.", "s2", 1, 0.9)
+    mine = [*tied, other]
+    abdicate = question_parts("Who was the last emperor, and when did he abdicate?")[1]
+    assert unanswered._off_referent(abdicate, mine, tied) == [other]
+    # the part asks of another thing, described through what it points back to
+    republic = question_parts(
+        "Who was the dictator, and when did the republic that dictator ruled come to an end?"
+    )[1]
+    assert unanswered._off_referent(republic, mine, tied) == []
