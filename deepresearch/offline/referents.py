@@ -1,5 +1,7 @@
 """What a statement's opening pronoun stands for, said beside it where the report shows the
-statement after another source's.
+statement after another source's, or after one of its own source's that does not name the
+entry ("The electron was the first subatomic particle to be discovered. He (J. J.
+Thomson) received …").
 
 An entry's statements are extracted one by one, and an entry's later sentences open with
 "It", "He" or "His" for its subject. Shown after another source's statement, the pronoun
@@ -31,6 +33,7 @@ from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.roles import FindingBrief, SourceRef
 from deepresearch.text import TITLE_QUALIFIER
 
+_WORD = re.compile(r"\w[\w'\-]*")
 _OPENING = re.compile(r"^(?P<pronoun>It|Its|He|She|His|Her|They|Their)\s")
 _PERSONAL = frozenset({"He", "She", "His", "Her"})
 _PLURAL = frozenset({"They", "Their"})
@@ -79,11 +82,14 @@ class Referents:
     def said(self, finding: FindingBrief, after: FindingBrief | None) -> str:
         """The finding's statement as the report shows it right ``after`` another (None:
         first in its line or list): its opening pronoun glossed with its entry's name
-        where the statement before is another source's."""
+        where the statement before does not go on about the entry (``_goes_on``)."""
         source = finding.citations[0] if finding.citations else None
         m = _OPENING.match(finding.content)
         name = self.names.get(source) if source is not None else None
-        if m is None or not name or (after is not None and after.citations[:1] == [source]):
+        # after its own source's statement naming the entry, the pronoun reads right
+        # ("Mars is … [1] It is …"); after one that does not, it reads as nobody
+        # ("The electron was the first subatomic particle to be discovered. He received …")
+        if m is None or not name or (after is not None and _goes_on(after, source, name)):
             return finding.content
         pronoun = m["pronoun"]
         if (pronoun in _PERSONAL) != (source in self.persons) or expletive(finding.content):
@@ -95,6 +101,17 @@ class Referents:
             return finding.content
         gloss = f"{name}'s" if pronoun in _POSSESSIVE else name
         return f"{pronoun} ({gloss}){finding.content[len(pronoun) :]}"
+
+
+def _goes_on(before: FindingBrief, source: int | None, name: str) -> bool:
+    """Whether a statement shown right after ``before`` goes on from it about the entry
+    ``name`` (its ``source``'s): ``before`` is that source's and says the name, its last
+    word, or a pronoun standing for it in turn."""
+    if before.citations[:1] != [source]:
+        return False
+    said = [w.lower() for w in _WORD.findall(before.content)]
+    last = [w.lower() for w in _WORD.findall(name)][-1:]
+    return bool(_OPENING.match(before.content)) or bool(last and last[0] in said)
 
 
 def _plural(name: str) -> bool:

@@ -154,22 +154,30 @@ _WHEN_IT = re.compile(r"^\W*when\s+\w+\s+(?:he|she|it|they)\b", re.IGNORECASE)
 def _off_referent(part: Part, mine: list[Candidate], tied: list[Candidate]) -> list[Candidate]:
     """Of the findings drawn for ``part`` (``mine``), pointing back, those not on what it
     points back to, when one that is (``tied``) states the kind of thing the part asks
-    for, or gives the date it asks for ("when did he abdicate", see ``answer_kinds``):
-    "what prize did they win" after "Who discovered the structure of DNA" is answered by
-    *James Watson*'s "awarded the Nobel Prize", and *Paul Samuelson*'s Nobel is another
-    man's. Without such a line an entry tied by meaning alone may be the
-    answer (*Vikings* for "which seafaring people did he belong to" after Leif Erikson)."""
+    for, gives the date it asks for ("when did he abdicate", see ``answer_kinds``) or,
+    asking neither, says its own words ("can it fly": the birds' "the ability to fly",
+    not *Tsetse fly*'s "flies"): "what prize did they win" after "Who discovered the
+    structure of DNA" is answered by *James Watson*'s "awarded the Nobel Prize", and *Paul
+    Samuelson*'s Nobel is another man's. Without such a line an entry tied by meaning
+    alone may be the answer (*Vikings* for "which seafaring people did he belong to" after
+    Leif Erikson)."""
     kind = asked_kind(part.text)
     # a date only, of what it points back to ("when did he abdicate", not "when did the
     # republic that dictator ruled come to an end"): any number is some measure, and any
     # name some doer, of a thing wrongly tied ("22,500 MW" for "how long is the river it
     # dams")
-    dated = answer_kind(part.text) == "time" and bool(_WHEN_IT.match(part.text))
+    answer = answer_kind(part.text)
+    dated = answer == "time" and bool(_WHEN_IT.match(part.text))
     asked = set(words(part.text))
+    # asking no kind of thing nor of answer ("can it fly"), its own words said of it: a
+    # doer's deed may be said by a wrongly tied entry too ("founded")
+    own = set() if kind or answer else text_roots(" ".join(part.own))
 
     def states(text: str) -> bool:
-        return (bool(kind) and says_all(kind, text_roots(text))) or (
-            dated and gives(text, "time", asked, part.text)
+        return (
+            (bool(kind) and says_all(kind, text_roots(text)))
+            or (dated and gives(text, "time", asked, part.text))
+            or (bool(own) and says_all(own, text_roots(text)))
         )
 
     if not tied or not any(states(c.text) for c in tied):

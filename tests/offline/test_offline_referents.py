@@ -46,6 +46,14 @@ def test_a_person_whose_name_ends_in_s_is_glossed_as_one() -> None:
     assert referents.said(lebron, ATLAS).startswith("He (LeBron James) has won")
 
 
+def test_a_pronoun_after_its_own_source_s_statement_not_naming_the_entry_names_it() -> None:
+    electron = brief(10, "The electron was the first subatomic particle to be discovered.", 3)
+    assert REFERENTS.said(FLEMING, electron).startswith("He (Alexander Fleming) shared")
+    # after one naming it, or going on with a pronoun of its own, it reads right
+    named = brief(11, "Sir Alexander Fleming was a Scottish physician.", 3)
+    assert REFERENTS.said(FLEMING, named) == FLEMING.content
+
+
 def test_a_pronoun_after_its_own_source_s_statement_is_left_as_it_is() -> None:
     assert REFERENTS.said(RANGE, ATLAS) == RANGE.content
 

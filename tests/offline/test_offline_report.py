@@ -527,7 +527,7 @@ def test_a_summary_line_does_not_open_with_a_pronoun_its_source_names_elsewhere(
         finding(3, "Ada Brandt was a Swiss geologist.", who, 2),
         finding(4, "Glimmerite is mined in three countries.", who, 1),
     ]
-    line = summary_of(f"{who}?", found)
+    line = summary_of(f"{who}?", found, titled("Glimmerite", "Ada Brandt"))
     assert line.index("Ada Brandt") < line.index("She was honoured") < line.index("green")
     assert "three countries" not in line  # three picks for a one-part question
 

@@ -171,3 +171,15 @@ def test_a_date_drops_untied_findings_only_of_a_part_asking_when_its_pronoun_did
         "Who was the dictator, and when did the republic that dictator ruled come to an end?"
     )[1]
     assert unanswered._off_referent(republic, mine, tied) == []
+
+
+def test_a_part_asking_no_kind_drops_untied_findings_when_a_tied_one_says_its_words() -> None:
+    # "can it fly" after the ostrich: the birds' line says "fly", the tsetse's "flies"
+    # is another thing's
+    part = question_parts("Which bird is the largest living bird, and can it fly?")[1]
+    tied = [Candidate("Wings gave birds the ability to fly.", "s1", 1, 1.0)]
+    other = Candidate("Tsetse flies are large biting flies of Africa.", "s2", 1, 0.9)
+    assert unanswered._off_referent(part, [*tied, other], tied) == [other]
+    # a tied finding not saying the part's words leaves the untied ones
+    mute = [Candidate("The ostrich lays the largest eggs of any bird.", "s1", 1, 1.0)]
+    assert unanswered._off_referent(part, [*mute, other], mute) == []
