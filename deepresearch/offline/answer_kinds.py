@@ -31,7 +31,7 @@ from deepresearch.offline.ranks import (
 from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
-from deepresearch.text import STOPWORDS, words
+from deepresearch.text import STOPWORDS, word_root, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
@@ -196,7 +196,7 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
             if (
                 degree_at(lowered, k, superlative)
                 and not of_a_group(tokens[k + size :], said_in_part)
-                and _said_after(lowered[k + size :], after)
+                and _said_after(lowered[k + size :], after, part)
             ):
                 return None
     return f"no finding drawn for it says who is {part[start:].strip()}"
@@ -291,10 +291,25 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         # of a person, what it is said of (not "The prizes were first awarded"), as
         # ``unstated_superlative`` asks; a thing's may be said in other words ("The
         # highest peak, Mytikas" for "the highest summit")
-        and (not of_person or _said_after(lowered[k + size :], after))
+        and (not of_person or _said_after(lowered[k + size :], after, part))
         for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))
+
+
+def _names_after(part: str) -> list[str]:
+    """The capitalised words (lower-cased) a ``part`` writes after its superlative, in its
+    phrase: up to a comma or a sentence's end ("…, set at the Heian court" describes
+    another thing; ". What was it" opens a sentence)."""
+    m = SUPERLATIVE.search(part)
+    phrase = _PHRASE_END.split(part[m.end() :], maxsplit=1)[0] if m else ""
+    return [w.lower() for w in _CAPITALISED.findall(phrase)]
+
+
+_PHRASE_END = re.compile(r"[,;:.?!]")
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'\-]*")
 
 
 # A preposition right after a statement's superlative leaves its noun unsaid ("the
@@ -303,7 +318,7 @@ _ELLIPTIC = frozenset({"in", "of", "on", "among", "within", "to"})
 NOUN_ENOUGH = 2  # words a superlative is said of, at most, whose noun alone says them
 
 
-def _said_after(following: list[str], after: list[str]) -> bool:
+def _said_after(following: list[str], after: list[str], part: str) -> bool:
     """Whether the words ``following`` a statement's superlative (lower-cased) say, within
     SUPERLATIVE_REACH, what the part says it of (its words ``after`` the superlative):
     half of them, or their first content word, the noun, where they are NOUN_ENOUGH or
@@ -316,6 +331,11 @@ def _said_after(following: list[str], after: list[str]) -> bool:
     # nothing said after it, in the part or the statement ("the largest in Asia")
     if not content or (bool(following) and following[0] in _ELLIPTIC):
         return True
+    # a name the part says it of is said ("the first European to reach New Zealand" is
+    # no first to reach India), or a word made from it ("Roman" of Rome)
+    said = [word_root(w) for w in following[: SUPERLATIVE_REACH * 2]]
+    if any(not any(w.startswith(word_root(n)) for w in said) for n in _names_after(part)):
+        return False
     said_of = text_roots(" ".join(content))
     reach = text_roots(" ".join([w for w in following if w not in STOPWORDS][:SUPERLATIVE_REACH]))
     noun = text_roots(content[0])

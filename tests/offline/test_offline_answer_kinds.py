@@ -186,6 +186,20 @@ def test_a_first_of_another_noun_sharing_one_word_is_not_the_first_asked() -> No
     # a group made from a word of the part is the one asked: "Roman" of Rome
     roman = "Augustus was the first Roman emperor, from 27 BC."
     assert unstated_superlative("Who was the first emperor of Rome", [roman]) is None
+    # a name the part says the superlative of must be said: another place is another first
+    india = "Who was the first European to reach India by sea"
+    tasman = "Tasman was the first European to reach New Zealand."
+    assert unstated_superlative(india, [tasman]) is not None
+    gama = "Vasco da Gama was the first European to reach India by sea."
+    assert unstated_superlative(india, [tasman, gama]) is None
+    # only the names of its own phrase: a clause after a comma describes, and a sentence
+    # after a full stop asks anew
+    genji = "It is the first novel written by a woman to have won global recognition."
+    heian = "Who wrote the first novel by a woman to win global recognition, set at the Heian court"
+    assert unstated_superlative(heian, [genji]) is None
+    patent = "In 1421, Brunelleschi became the first person to receive a patent."
+    asked = "Who was the first to receive something. What was it"
+    assert unstated_superlative(asked, [patent]) is None
 
 
 def test_a_superlative_asked_with_a_deed_is_the_kind_asked() -> None:
