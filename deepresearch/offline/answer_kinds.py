@@ -297,6 +297,10 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     return own and bool(others & set(words(" ".join(tokens))))
 
 
+_PHRASE_END = re.compile(r"[,;:.?!]")
+_CAPITALISED = re.compile(r"\b[A-Z][\w'\-]*")
+
+
 def _names_after(part: str) -> list[str]:
     """The capitalised words (lower-cased) a ``part`` writes after its superlative, in its
     phrase: up to a comma or a sentence's end ("…, set at the Heian court" describes
@@ -306,12 +310,6 @@ def _names_after(part: str) -> list[str]:
     return [w.lower() for w in _CAPITALISED.findall(phrase)]
 
 
-_PHRASE_END = re.compile(r"[,;:.?!]")
-
-
-_CAPITALISED = re.compile(r"\b[A-Z][\w'\-]*")
-
-
 # A preposition right after a statement's superlative leaves its noun unsaid ("the
 # largest in Asia", "the first to reach the Pole"); "the first and immediate" does not.
 _ELLIPTIC = frozenset({"in", "of", "on", "among", "within", "to"})
@@ -319,14 +317,14 @@ NOUN_ENOUGH = 2  # words a superlative is said of, at most, whose noun alone say
 
 
 def _said_after(following: list[str], after: list[str], part: str) -> bool:
-    """Whether the words ``following`` a statement's superlative (lower-cased) say, within
-    SUPERLATIVE_REACH, what the part says it of (its words ``after`` the superlative):
-    half of them, or their first content word, the noun, where they are NOUN_ENOUGH or
-    fewer or the statement's phrase ends at it ("the first person to walk on the Moon"
-    for "the first man on the Moon", "The highest peak is …"); "the
-    first physics professor" is no first Nobel Prize in Physics. Anything, where the part
-    or the statement says nothing after it ("Which planet is the largest", "the largest
-    in Asia")."""
+    """Whether the words ``following`` a statement's superlative (lower-cased) say what
+    the ``part`` says it of (its words ``after`` the superlative): each name of its phrase
+    (``_names_after``), and, within SUPERLATIVE_REACH content words, half of its words or
+    their first, the noun, where they are NOUN_ENOUGH or fewer or the statement's phrase
+    ends at it ("the first person to walk on the Moon" for "the first man on the Moon",
+    "The highest peak is …"); "the first physics professor" is no first Nobel Prize in
+    Physics. Anything, where the part or the statement says nothing after it ("Which
+    planet is the largest", "the largest in Asia")."""
     content = [w for w in after if w not in STOPWORDS]
     # nothing said after it, in the part or the statement ("the largest in Asia")
     if not content or (bool(following) and following[0] in _ELLIPTIC):

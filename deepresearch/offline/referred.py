@@ -160,9 +160,9 @@ def on_given(
     states the name, or its last word alone ("Linnaeus" for *Carl Linnaeus*) where no
     other gathered source's title (``titles``) has that word; not where the title or the
     text is that of another gathered entry whose title holds the name, beside the name's
-    own entry. *Macbeth*'s "first
-    performed in 1606" does not say when *Hamlet* was, nor is *1911 Revolution* or *Russian
-    Revolution of 1905* on the Haitian or the Russian Revolution."""
+    own entry. *Macbeth*'s "first performed in 1606" does not say when *Hamlet* was, nor
+    is *1911 Revolution* or *Russian Revolution of 1905* on the Haitian or the Russian
+    Revolution."""
     said = TOKEN.findall(text)
     lowered = [t.lower() for t in said]
     wanted = [name_words(n) for n in names]

@@ -253,9 +253,8 @@ def source_scores(
     return SourceScores(out, named_by_answers, opening, namers)
 
 
-# A source whose statement says the superlative a part asking who is first, last or most
-# of a kind asks ("In 1901, Röntgen became the first recipient of the Nobel Prize in
-# Physics"), where others only share its words ("received the Nobel Prize in Physics").
+# A source saying the superlative a part asks ("Röntgen became the first recipient of the
+# Nobel Prize in Physics"), where others only share its words ("received the Nobel Prize").
 STATES_FIRST_WEIGHT = 0.2
 STATING_REACH = 3  # of a source's statements ranked best for the part, those read
 
@@ -267,8 +266,9 @@ def _stating_superlative(
     i: int,
 ) -> set[str]:
     """The ids of the ``sources`` one of whose best statements for the part (the ``i``th)
-    says the superlative it asks who is (see ``answer_kinds.unstated_superlative``); none
-    for a part asking none."""
+    says the superlative it asks who is or which thing has (see
+    ``answer_kinds.unstated_superlative``); none for a part asking neither, which that
+    check leaves unasked even of no text."""
     if unstated_superlative(part.text, []) is None:
         return set()
     return {
