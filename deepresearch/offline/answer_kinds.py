@@ -278,14 +278,15 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     _, asked, after = superlative
     lowered = [t.lower() for t in tokens]
     of_person = question_word(part) in ("who", "whom")
-    others = set(words(part)) - {asked.split()[0], "the"}
+    said_in_part = set(words(part))
+    others = said_in_part - {asked.split()[0], "the"}
     # what the part asks the superlative of: "the largest desert", not "the first to"
     noun = [w for w in after[:1] if w not in STOPWORDS]
     size = len(asked.split())  # "most populous" is two words
     own = any(
         degree_at(lowered, k, asked)  # not "the 12th largest"
         and not one_of_several(lowered[:k])  # nor "one of the greatest"
-        and not of_a_group(tokens[k + size :], set(words(part)))
+        and not of_a_group(tokens[k + size :], said_in_part)
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         and not _scoped_elsewhere(tokens[k + size :], part)
         # of a person, what it is said of (not "The prizes were first awarded"), as

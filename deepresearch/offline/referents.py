@@ -29,11 +29,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from deepresearch.offline.mentions import TOKEN
 from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.roles import FindingBrief, SourceRef
 from deepresearch.text import TITLE_QUALIFIER
 
-_WORD = re.compile(r"\w[\w'\-]*")
 _OPENING = re.compile(r"^(?P<pronoun>It|Its|He|She|His|Her|They|Their)\s")
 _PERSONAL = frozenset({"He", "She", "His", "Her"})
 _PLURAL = frozenset({"They", "Their"})
@@ -109,8 +109,8 @@ def _goes_on(before: FindingBrief, source: int | None, name: str) -> bool:
     word, or a pronoun standing for it in turn."""
     if before.citations[:1] != [source]:
         return False
-    said = [w.lower() for w in _WORD.findall(before.content)]
-    last = [w.lower() for w in _WORD.findall(name)][-1:]
+    said = [w.lower() for w in TOKEN.findall(before.content)]
+    last = [w.lower() for w in TOKEN.findall(name)][-1:]
     return bool(_OPENING.match(before.content)) or bool(last and last[0] in said)
 
 

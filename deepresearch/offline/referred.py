@@ -57,6 +57,7 @@ from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, na
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import untimed_event
 from deepresearch.offline.roots import says_all, says_any, text_roots
+from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.roles import AnalyzeInputs
 from deepresearch.text import AUXILIARY_VERBS, COPULAS
 
@@ -166,16 +167,21 @@ def on_given(
     said = TOKEN.findall(text)
     lowered = [t.lower() for t in said]
     wanted = [name_words(n) for n in names]
-    entries = [name_words(t.split(" › ")[0]) for t in titles]
+    entries = [_entry_words(t) for t in titles]
     # only beside an entry of the name's own: "PEP" names no entry, and each "PEP 324 …"
     # section is on it
     longer = [e for e in entries for n in wanted if n in entries and e != n and holds_phrase(e, n)]
     if any(holds_phrase(lowered, e) for e in longer):
         return False
-    by_title = [name_words(t) for t in sources if name_words(t.split(" › ")[0]) not in longer]
+    by_title = [name_words(t) for t in sources if _entry_words(t) not in longer]
     return any(holds_phrase(e, n) for e in by_title for n in wanted) or any(
         mentions_name(said, n) for n in wanted + _short_names(wanted, titles)
     )
+
+
+def _entry_words(title: str) -> list[str]:
+    """The name words of the entry a source is (a passage's: its document's title)."""
+    return name_words(title.split(HEADING_SEPARATOR, 1)[0])
 
 
 def _short_names(names: list[list[str]], titles: Collection[str]) -> list[list[str]]:
