@@ -25,6 +25,7 @@ from deepresearch.offline.relevance import (
     source_scores,
 )
 from deepresearch.offline.roots import says_all, speaks_of_any, text_roots
+from deepresearch.offline.siblings import other_kinds
 from deepresearch.offline.statements import QUOTES, statement_terms, statements
 from deepresearch.offline.unanswered import Candidate, on_given_only, unanswered_parts
 from deepresearch.roles import (
@@ -143,11 +144,14 @@ def _topical(
     titles = [s.title for s in sources]
     roots: dict[str, set[str]] = {}
     out: dict[int, list[SourceText]] = {}
+    # "Compare the Nile and the Amazon": not *Amazon (company)*
+    others = other_kinds(parts, sources, {s.id: units[s.id][0] for s in sources})
     for i, part in enumerate(parts):
         topic = topic_roots(part, titles)
         names = [] if topic else borrowed_names(part, parts[:i], titles)
+        on_kind = [s for s in sources if s.id not in others.get(i, set())]
         if not topic and not names:
-            out[i] = sources
+            out[i] = on_kind
             continue
         for s in sources:
             if s.id not in roots:
@@ -158,7 +162,7 @@ def _topical(
         # (Such a part does not point back, so its every bridge has its namers.)
         out[i] = [
             s
-            for s in sources
+            for s in on_kind
             if s.id in speaking
             or (
                 scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED

@@ -19,7 +19,7 @@ from deepresearch.offline.asking import (
     asks_when,
     question_word,
 )
-from deepresearch.offline.dates import asks_year, gives_date
+from deepresearch.offline.dates import MONTHS, asks_year, gives_date
 from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
     degree_at,
@@ -289,6 +289,7 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         and not of_a_group(tokens[k + size :], said_in_part)
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         and not _scoped_elsewhere(tokens[k + size :], part)
+        and not _narrowed_after(tokens[k + size :], after, part)
         # of a person, what it is said of (not "The prizes were first awarded"), as
         # ``unstated_superlative`` asks; a thing's may be said in other words ("The
         # highest peak, Mytikas" for "the highest summit")
@@ -349,6 +350,30 @@ def _said_after(following: list[str], after: list[str], part: str) -> bool:
     return 2 * sum(says_all({w}, reach) for w in said_of) >= len(said_of)
 
 
+def _narrowed_after(following: list[str], after: list[str], part: str) -> bool:
+    """Whether a statement goes on past the ``part``'s phrase (its words ``after`` the
+    superlative) with "in", "of" or "for" and a name the part does not give: "the first
+    woman to win the Nobel Prize in Literature" is no first woman to win a Nobel Prize. A
+    date does not narrow it ("the first person to walk on the Moon in July 1969")."""
+    content = [w for w in after if w not in STOPWORDS]
+    if not content:
+        return False
+    last, given = word_root(content[-1]), set(words(part))
+    for k, token in enumerate(following[: SUPERLATIVE_REACH * 2]):
+        if word_root(token.lower()) != last:
+            continue
+        joint, name = following[k + 1 : k + 2], following[k + 2 : k + 3]
+        return (
+            bool(joint and name)
+            and joint[0].lower() in _NARROWING
+            and name[0][:1].isupper()
+            and name[0].lower() not in given
+            and name[0] not in MONTHS
+        )
+    return False
+
+
+_NARROWING = frozenset({"in", "of", "for"})
 SCOPE_REACH = 3  # words after a superlative before "in" that scopes it to a place
 
 

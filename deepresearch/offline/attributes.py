@@ -178,9 +178,11 @@ def attribute_phrases(part: str, titles: Sequence[str] = ()) -> str | None:
     asked = asked_attribute(part, titles)
     # only a superlative's phrase picks out its answer: "the president of France" is
     # also said of Andorra's co-prince, who is no president of France
-    if asked is None or asked.adjective or not asked.superlative:
+    if asked is None or not asked.superlative:
         return None
     degrees = [asked.superlative, *degree_twins(asked.superlative)]
+    if asked.adjective:  # "the first Roman emperor": as the part writes it
+        return " ".join(f'"the {d} {asked.said} {asked.attribute}"' for d in degrees)
     said = [f"{d} {asked.attribute}".strip() for d in degrees]
     # "the" just before: "the seventh-largest island in the world" does not state "the
     # largest island in the world"

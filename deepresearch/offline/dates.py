@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
 DATE = re.compile(
     r"(?<![\d.])(?<!\d,)[12]\d{3}(?!\d|[,.]\d)|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
     r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
-    r"|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October"
-    r"|November|December)\b",
+    rf"|\b\d{{1,2}}\s+(?:{'|'.join(MONTHS)})\b",
 )
 
 

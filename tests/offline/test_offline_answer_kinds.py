@@ -96,6 +96,22 @@ def test_a_superlative_of_a_narrower_noun_is_not_the_superlative_asked() -> None
     assert gives(said, "superlative", asked, part)
 
 
+def test_a_superlative_going_on_past_the_phrase_asked_to_a_narrower_name_is_not_it() -> None:
+    part = "Who was the first woman to win a Nobel Prize"
+    asked = set(words(part))
+    said = "She was the first woman to win the Nobel Prize in Literature, in 1909."
+    assert not gives(said, "superlative", asked, part)
+    assert gives("She was the first woman to win a Nobel Prize.", "superlative", asked, part)
+    # a date goes on, but does not narrow it
+    moon = "Who was the first man to walk on the Moon"
+    said = "He became the first person to walk on the Moon in July 1969."
+    assert gives(said, "superlative", set(words(moon)), moon)
+    # nor does a name the part gives
+    physics = "Who was the first woman to win the Nobel Prize in Physics"
+    said = "Marie Curie was the first woman to win the Nobel Prize in Physics."
+    assert gives(said, "superlative", set(words(physics)), physics)
+
+
 def test_one_of_several_is_not_the_superlative_asked() -> None:
     part = "Who is considered the greatest basketball player of all time"
     asked = set(part.lower().split())

@@ -358,6 +358,10 @@ def test_an_attribute_asked_is_searched_by_the_phrases_stating_it() -> None:
     assert '"the largest in the solar system"' in planet
     assert attribute_phrases("Why did the Roman Empire fall") is None
     assert attribute_phrases("Who is the president of France") is None
+    # a thing named by an adjective, as the part writes it (the Holy Roman Emperors'
+    # entries share its words; *Augustus* says "the first Roman emperor")
+    roman = attribute_phrases("Who was the first Roman emperor")
+    assert roman == '"the first Roman emperor"'
 
 
 def test_a_superlative_said_with_its_attribute_left_out_or_after_of_answers() -> None:
