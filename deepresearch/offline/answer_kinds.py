@@ -173,9 +173,9 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     """Why none of the ``texts`` (the findings drawn for a part asking who is the first,
     last or most of a kind: "Who was the first person to reach the South Pole") answers
     it, or None when one may or the part asks something else. One answers by saying the
-    superlative (as a word of its own, not ranked below it nor within a group) with what
-    the part says it of after it (see ``_said_after``: "the first person to walk on the
-    Moon" for "the first man on the Moon"); "First aid is the first and immediate
+    superlative (as a word of its own, not ranked below it, within a group nor narrowed
+    past the part's phrase) with what the part says it of after it (see ``_said_after``:
+    "the first person to walk on the Moon" for "the first man on the Moon"); "First aid is the first and immediate
     assistance given to any person" and a pole vaulter's entry do not. A part asking which
     thing has a superlative ("Which planet has the most moons") is answered by a text
     saying it (see ``says_most_had``)."""
@@ -196,6 +196,7 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
             if (
                 degree_at(lowered, k, superlative)
                 and not of_a_group(tokens[k + size :], said_in_part)
+                and not _narrowed_after(tokens[k + size :], after, part)
                 and _said_after(lowered[k + size :], after, part)
             ):
                 return None
@@ -356,7 +357,8 @@ def _narrowed_after(following: list[str], after: list[str], part: str) -> bool:
     woman to win the Nobel Prize in Literature" is no first woman to win a Nobel Prize. A
     date does not narrow it ("the first person to walk on the Moon in July 1969")."""
     content = [w for w in after if w not in STOPWORDS]
-    if not content:
+    # "… considered the greatest exponent of": what goes on is the answer asked for
+    if not content or after[-1] in STOPWORDS:
         return False
     last, given = word_root(content[-1]), set(words(part))
     for k, token in enumerate(following[: SUPERLATIVE_REACH * 2]):

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")  # fmt: skip
 DATE = re.compile(
     r"(?<![\d.])(?<!\d,)[12]\d{3}(?!\d|[,.]\d)|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
     r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"

@@ -101,11 +101,16 @@ def test_a_superlative_going_on_past_the_phrase_asked_to_a_narrower_name_is_not_
     asked = set(words(part))
     said = "She was the first woman to win the Nobel Prize in Literature, in 1909."
     assert not gives(said, "superlative", asked, part)
+    assert unstated_superlative(part, [said]) is not None
     assert gives("She was the first woman to win a Nobel Prize.", "superlative", asked, part)
     # a date goes on, but does not narrow it
     moon = "Who was the first man to walk on the Moon"
     said = "He became the first person to walk on the Moon in July 1969."
     assert gives(said, "superlative", set(words(moon)), moon)
+    # nor what a part ending in "of" asks for
+    style = "Which style is he considered the greatest exponent of"
+    said = "He was widely known as the greatest exponent of Catalan Modernisme."
+    assert gives(said, "superlative", set(words(style)), style)
     # nor does a name the part gives
     physics = "Who was the first woman to win the Nobel Prize in Physics"
     said = "Marie Curie was the first woman to win the Nobel Prize in Physics."
