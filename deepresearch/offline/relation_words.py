@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.asking import QUESTION_WORDS, describes, question_word
+from deepresearch.offline.asking import QUESTION_WORDS, asked_doer, describes, question_word
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.dates import asks_year
 from deepresearch.offline.mentions import TOKEN, describes_kind, mentions_name, name_words
@@ -133,6 +133,45 @@ def _unstated_state(part: str, behind: Sequence[tuple[str, Sequence[str]]]) -> s
     return f"what the sources say of what it points back to has no word for {asked[0]!r}"
 
 
+def _unstated_deed(
+    part: str, behind: Sequence[tuple[str, Sequence[str]]], before: str
+) -> str | None:
+    """For a part pointing back that asks who did something to what its pronoun stands for
+    ("who led it" after "What was the Russian Revolution", the part ``before``): why the
+    sources ``behind`` its findings do not answer it — nothing they say holds the deed's
+    verb or its doer's noun ("led", "leader"), nor a word close to one in meaning
+    (*Russian Empire*'s "the final period of the Russian monarchy" names no leader), nor
+    a name after "by" other than the thing's ("the Sistine Chapel ceiling …, by
+    Michelangelo"; not "developed by Microsoft" for "What is Microsoft"); else None."""
+    doer = asked_doer(part) if question_word(part) == "who" else None
+    embedder = vectors.load_embedder() if doer else None
+    if doer is None or embedder is None:
+        return None
+    statements = [s for _, said in behind for s in said]
+    said_text = " ".join(statements).replace("-", " ")  # "co-founded" says "founded"
+    if says_any(text_roots(" ".join(doer)), text_roots(said_text)):
+        return None
+    if _by_another(statements, set(words(before))):
+        return None
+    if close_word(said_text, list(doer), embedder):
+        return None
+    return f"what the sources say of what it points back to has no word for {doer[0]!r}"
+
+
+BY_REACH = 5  # words after "by" that may name the doer ("by the Russian author Leo Tolstoy")
+
+
+def _by_another(statements: Sequence[str], thing: set[str]) -> bool:
+    """Whether a statement names a doer after "by" with none of the ``thing``'s words: "by
+    Michelangelo", not "waged by the Roman general Gaius Julius Caesar" for Caesar."""
+    for statement in statements:
+        for m in re.finditer(r"\bby\b", statement):
+            named = [t for t in TOKEN.findall(statement[m.end() :])[:BY_REACH] if t[0].isupper()]
+            if named and not {t.lower() for t in named} & thing:
+                return True
+    return False
+
+
 def _relation(part: str, named: set[str]) -> list[str]:
     """The words of a part that may say a relation: not the ``named`` words, a question
     word, an auxiliary, a short or small word, an adverb, nor one asking for now."""
@@ -162,19 +201,22 @@ def _kind_words(part: str) -> list[str]:
     return kind
 
 
-def unstated_relation(part: Part, behind: Sequence[tuple[str, Sequence[str]]]) -> str | None:
+def unstated_relation(
+    part: Part, behind: Sequence[tuple[str, Sequence[str]]], before: str = ""
+) -> str | None:
     """Why the sources ``behind`` a part's findings (title, statements) do not answer it:
     what they say of the thing it names (of both, when it names two) says no word of the
     relation it asks for, nor one close to it (nor, for a part asking who, does the
     entry on the thing open with its maker); None when it does, or the part asks no
     relation (or of a thing it describes), or the vectors are not installed. A part
     pointing back is checked only when it asks where a state holds ("where is he
-    buried", see ``_unstated_state``): other verbs are said in other words ("where did
-    he work": "a research fellow at Oxford")."""
+    buried", see ``_unstated_state``) or who did something to it ("who led it", see
+    ``_unstated_deed``; ``before``: the part it points back to): other verbs are said in
+    other words ("where did he work": "a research fellow at Oxford")."""
     if describes(part.text):
         return None
     if part.refers_back:
-        return _unstated_state(part.text, behind)
+        return _unstated_state(part.text, behind) or _unstated_deed(part.text, behind, before)
     asked, names, found_words = relation_words(part.text)
     if len(asked) > RELATION_WORDS or _PHRASAL.search(part.text):
         return None

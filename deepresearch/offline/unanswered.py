@@ -99,9 +99,8 @@ def unanswered_parts(
             reason = reason or untimed_event(cased, behind) or unmeasured(cased.text, behind)
             reason = reason or unstated_now(cased, behind)
             reason = reason or untied_description(cased.text, behind, texts, before)
-            reason = reason or unstated_relation(
-                cased, [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
-            )
+            on_it = [(titles.get(sid, ""), units.get(sid, [])) for sid in _ids(tied or mine)]
+            reason = reason or unstated_relation(cased, on_it, before or "")
             answered = bool(previous) or (i > 0 and parts[i - 1].text in inputs.answered_parts)
             reason = reason or _unanswered_referent(parts[: i + 1], answered, unknown)
             if reason is None and i and part.refers_back:

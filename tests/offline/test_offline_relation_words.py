@@ -251,3 +251,25 @@ def test_a_relation_is_said_through_the_entry_a_line_on_the_thing_names() -> Non
     gm = ("General Motors", ["General Motors is a carmaker in the United States."])
     states = ("United States", ["The United States was founded in 1776."])
     assert unstated_relation(_part("Who founded General Motors?"), [gm, states]) is not None
+
+
+@needs_vectors
+def test_a_part_pointing_back_asking_who_did_it_needs_the_deed_or_a_maker_said() -> None:
+    question = "What was the Russian Revolution, and who led it?"
+    first, led = question_parts(question)
+    assert led.refers_back
+    empire = (
+        "Russian Empire",
+        ["The Russian Empire was the final period of the Russian monarchy."],
+    )
+    reason = unstated_relation(led, [empire], first.text)
+    assert reason == "what the sources say of what it points back to has no word for 'led'"
+    lenin = ("Vladimir Lenin", ["Lenin led the Bolsheviks in the October Revolution."])
+    assert unstated_relation(led, [empire, lenin], first.text) is None
+    # a doer named after "by", other than the thing the pronoun stands for
+    first, painted = question_parts("What is the Sistine Chapel ceiling, and who painted it?")
+    frescoes = ("Sistine Chapel", ["Its frescoes include the ceiling, by Michelangelo."])
+    assert unstated_relation(painted, [frescoes], first.text) is None
+    first, founded = question_parts("What is Microsoft, and who founded it?")
+    windows = ("Windows", ["Windows is an operating system developed by Microsoft."])
+    assert unstated_relation(founded, [windows], first.text) is not None
