@@ -207,3 +207,17 @@ def _akin(said: str, asked: str) -> bool:
     return (
         said == asked or made_from(said.capitalize(), asked) or made_from(asked.capitalize(), said)
     )
+
+
+BY_REACH = 5  # words after "by" that may name the doer ("by the Russian author Leo Tolstoy")
+
+
+def names_doer_by(statement: str, thing: set[str]) -> bool:
+    """Whether a ``statement`` names a doer after "by" with none of the ``thing``'s words
+    (lower-cased): "both by Michelangelo", not "waged by the Roman general Gaius Julius
+    Caesar" for Caesar."""
+    for m in re.finditer(r"\bby\b", statement):
+        named = [t for t in TOKEN.findall(statement[m.end() :])[:BY_REACH] if t[0].isupper()]
+        if named and not {t.lower() for t in named} & thing:
+            return True
+    return False

@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from deepresearch.offline.asking import QUESTION_WORDS, asked_doer, describes, question_word
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.dates import asks_year
-from deepresearch.offline.mentions import TOKEN, describes_kind, mentions_name, name_words
+from deepresearch.offline.mentions import (
+    TOKEN,
+    describes_kind,
+    mentions_name,
+    name_words,
+    names_doer_by,
+)
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import party_names
 from deepresearch.offline.roots import close_word, says_any, speaks_of_any, text_roots
@@ -151,25 +157,11 @@ def _unstated_deed(
     said_text = " ".join(statements).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(doer)), text_roots(said_text)):
         return None
-    if _by_another(statements, set(words(before))):
+    if any(names_doer_by(line, set(words(before))) for line in statements):
         return None
     if close_word(said_text, list(doer), embedder):
         return None
     return f"what the sources say of what it points back to has no word for {doer[0]!r}"
-
-
-BY_REACH = 5  # words after "by" that may name the doer ("by the Russian author Leo Tolstoy")
-
-
-def _by_another(statements: Sequence[str], thing: set[str]) -> bool:
-    """Whether a statement names a doer after "by" with none of the ``thing``'s words: "by
-    Michelangelo", not "waged by the Roman general Gaius Julius Caesar" for Caesar."""
-    for statement in statements:
-        for m in re.finditer(r"\bby\b", statement):
-            named = [t for t in TOKEN.findall(statement[m.end() :])[:BY_REACH] if t[0].isupper()]
-            if named and not {t.lower() for t in named} & thing:
-                return True
-    return False
 
 
 def _relation(part: str, named: set[str]) -> list[str]:
