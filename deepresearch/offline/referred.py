@@ -76,8 +76,11 @@ _MAIN_VERB = frozenset({"has", "have", "had"})  # "which element has the atomic 
 # "in which city is it held": a part asking which, its "it" in its own clause
 _ASKS_WHICH = re.compile(r"^\W*(?:\w+\s+)?(?:which|what)\b", re.IGNORECASE)
 _QUESTION_WORDS = frozenset({"what", "which", "who", "when", "where", "how"})
-# "what is its atomic number": "its" right after what the part asks is the thing before
-_ITS_ASKED = re.compile(r"^\W*(?:what|which)\s+(?:is|was|are|were)\s+its\b", re.IGNORECASE)
+# "what is its atomic number", "who is its head of state": "its" right after what the
+# part asks is the thing before
+_ITS_ASKED = re.compile(
+    r"^\W*(?:what|which|who|where|when)\s+(?:is|was|are|were)\s+its\b", re.IGNORECASE
+)
 
 
 def points_to_asked(part: str, before: str) -> bool:

@@ -85,7 +85,7 @@ def unanswered_parts(
         drawn = [(f, c.text) for f, c in zip(found, mine, strict=True)]
         if mine:
             cased = replace(part, text=names_cased(part.text, every))
-            previous = answer_before(parts[i - 1].text, inputs, previous) if i else previous
+            previous = _answer_before(parts[i - 1].text, inputs, previous, every) if i else previous
             # of a part pointing back, what the sources tied to the answer before say
             # ("where was he born": not *Claude Debussy*'s "born in Saint-Germain-en-Laye")
             tied, on = _on_referent(cased, (parts[i - 1], before), (mine, found), previous, texts)
@@ -112,6 +112,28 @@ def unanswered_parts(
         if part.text not in inputs.answered_parts:  # else its thing was found before
             unknown |= {r: w for w in unknown_words(part.text, gathered) for r in text_roots(w)}
     return out, off
+
+
+def _answer_before(
+    before: str, inputs: AnalyzeInputs, drawn: list[tuple[set[str], str]], titles: list[str]
+) -> list[tuple[set[str], str]]:
+    """The answer to the part ``before`` (see ``referred.answer_before``); of an earlier
+    iteration's findings for it, those stating the superlative or attribute it asks, when
+    some do, as ``_answering`` keeps of this iteration's: "in which country is it" after
+    "What is the tallest mountain in Africa" is asked of *Mount Kilimanjaro*, not of
+    *Central Africa*, whose text names Chad."""
+    answers = answer_before(before, inputs, drawn)
+    if answers is drawn:
+        return drawn
+    cased = names_cased(before, titles)
+    stating = [
+        (where, text)
+        for where, text in answers
+        if unstated_superlative(cased, [text]) is None
+        and unstated_attribute(cased, [(sorted(where), text)], titles) is None
+    ]
+    held = [(where, text) for where, text in stating if not _HELD_UNTIL.search(text)]
+    return held if stating and len(stating) < len(answers) and held else answers
 
 
 # "The Empire State Building was the world's tallest building until …": held no more

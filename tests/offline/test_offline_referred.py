@@ -38,6 +38,8 @@ def test_a_pronoun_stands_for_what_the_part_before_asks_for() -> None:
     assert points_to_asked("where was his laboratory", "Who invented the phonograph")
     fe = "Which element has the chemical symbol Fe"
     assert points_to_asked("what is its atomic number", fe)
+    # whatever asks of it: "who is its head of state" after the smallest country
+    assert points_to_asked("who is its head of state", "What is the smallest country in the world")
     assert not points_to_asked("how wide is that channel at its narrowest", fe)
 
 

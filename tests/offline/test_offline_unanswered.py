@@ -183,3 +183,27 @@ def test_a_part_asking_no_kind_drops_untied_findings_when_a_tied_one_says_its_wo
     # a tied finding not saying the part's words leaves the untied ones
     mute = [Candidate("The ostrich lays the largest eggs of any bird.", "s1", 1, 1.0)]
     assert unanswered._off_referent(part, [*mute, other], mute) == []
+
+
+def test_a_later_iteration_reads_the_earlier_answer_that_states_what_was_asked(
+    titled: Titled,
+) -> None:
+    # the first part's earlier findings: *Mount Kilimanjaro* states the superlative asked,
+    # *Central Africa* only shares its words; "it" is the mountain, so *Chad*, in Central
+    # Africa, is no answer to "in which country is it"
+    question = "What is the tallest mountain in Africa, and in which country is it?"
+    first, country = (p.text for p in question_parts(question))
+    earlier = [
+        (first, ["Mount Kilimanjaro"], "It is the highest mountain in Africa."),
+        (first, ["Central Africa"], "Central Africa is a subregion that includes Chad."),
+    ]
+    chad = "Chad is a landlocked country in Central Africa. It borders Libya and Sudan."
+    inputs = AnalyzeInputs(
+        question=question,
+        sources=titled({"Chad": chad}),
+        answered_parts=[first],
+        earlier_answers=earlier,
+    )
+    out = analysis.analyze(inputs)
+    assert not any(f.category == country for f in out.findings)
+    assert any(g.description.endswith(country) for g in out.gaps)
