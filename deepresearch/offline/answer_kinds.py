@@ -175,10 +175,10 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     it, or None when one may or the part asks something else. One answers by saying the
     superlative (as a word of its own, not ranked below it, within a group nor narrowed
     past the part's phrase) with what the part says it of after it (see ``_said_after``:
-    "the first person to walk on the Moon" for "the first man on the Moon"); "First aid is the first and immediate
-    assistance given to any person" and a pole vaulter's entry do not. A part asking which
-    thing has a superlative ("Which planet has the most moons") is answered by a text
-    saying it (see ``says_most_had``)."""
+    "the first person to walk on the Moon" for "the first man on the Moon"); "First aid
+    is the first and immediate assistance given to any person" and a pole vaulter's
+    entry do not. A part asking which thing has a superlative ("Which planet has the most
+    moons") is answered by a text saying it (see ``says_most_had``)."""
     if m := _HAS_MOST.match(part):
         if any(says_most_had(part, text) for text in texts):
             return None

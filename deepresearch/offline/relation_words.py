@@ -157,7 +157,8 @@ def _unstated_deed(
     said_text = " ".join(statements).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(doer)), text_roots(said_text)):
         return None
-    if any(names_doer_by(line, set(words(before))) for line in statements):
+    thing = set(words(before))
+    if any(names_doer_by(line, thing) for line in statements):
         return None
     if close_word(said_text, list(doer), embedder):
         return None

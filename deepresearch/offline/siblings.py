@@ -15,7 +15,7 @@ from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.offline.mentions import TOKEN, opens_document
 from deepresearch.offline.parts import Part
 from deepresearch.roles import SourceText
-from deepresearch.text import COPULAS, word_root
+from deepresearch.text import ARTICLES, COPULAS, word_root
 
 NAME_WORDS = 4  # at most, of the name that sets two parts apart
 KIND_REACH = 8  # words after "is a" read for what a thing is said to be, about
@@ -27,7 +27,6 @@ _ENDS_KIND = frozenset(PREPOSITIONS.split("|")) | frozenset(
 _FUNCTION = frozenset(
     ["the", "a", "an", "it", "its", "this", "these", "they", "he", "she", "his", "her", "their"]
 )
-_ARTICLES = frozenset({"a", "an", "the"})
 _PHRASE = re.compile(r"[^\W\d_][\w'\-]*(?:\.[\w'\-]+)*|[,;:.()]")  # "Amazon.com", "."
 _DISAMBIGUATOR = re.compile(r"\s*\([^)]*\)\s*$")  # "Amazon (company)": the name is "Amazon"
 
@@ -79,7 +78,7 @@ def said_kind(opening: str) -> str | None:
     said: list[str] = []
     for k, token in enumerate(rest):
         low = token.lower()
-        if not said and low in _ARTICLES:
+        if not said and low in ARTICLES:
             continue
         following = rest[k + 1].lower() if k + 1 < len(rest) else ""
         if token in ";:.()" or low in _ENDS_KIND or (token == "," and following in _FUNCTION):

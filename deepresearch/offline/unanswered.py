@@ -125,15 +125,8 @@ def _answer_before(
     answers = answer_before(before, inputs, drawn)
     if answers is drawn:
         return drawn
-    cased = names_cased(before, titles)
-    stating = [
-        (where, text)
-        for where, text in answers
-        if unstated_superlative(cased, [text]) is None
-        and unstated_attribute(cased, [(sorted(where), text)], titles) is None
-    ]
-    held = [(where, text) for where, text in stating if not _HELD_UNTIL.search(text)]
-    return held if stating and len(stating) < len(answers) and held else answers
+    stating = _stating(before, [(sorted(where), text) for where, text in answers], titles)
+    return answers if stating is None else [answers[k] for k in stating] or answers
 
 
 # "The Empire State Building was the world's tallest building until …": held no more
@@ -156,17 +149,25 @@ def _answering(
     that held it once ("was the world's tallest building until 1970")."""
     behind, found = drawn
     places, titles = where
-    cased = names_cased(part.text, titles)
+    if (stating := _stating(part.text, behind, titles)) is None:
+        return found
+    return [(places[mine[k].source_id], mine[k].text) for k in stating] or found
+
+
+def _stating(part: str, behind: list[tuple[list[str], str]], titles: list[str]) -> list[int] | None:
+    """Of the findings ``behind`` the answer to ``part`` (each one's sources' titles and
+    text), the indices of those stating the superlative or attribute it asks and not one
+    held only once; None when it asks none or each finding states it."""
+    cased = names_cased(part, titles)
     stating = [
-        c
-        for c, said in zip(mine, behind, strict=True)
+        k
+        for k, said in enumerate(behind)
         if unstated_superlative(cased, [said[1]]) is None
         and unstated_attribute(cased, [said], titles) is None
     ]
-    if len(stating) == len(mine):  # it asks none, or each finding states it
-        return found
-    held = [(places[c.source_id], c.text) for c in stating if not _HELD_UNTIL.search(c.text)]
-    return held or found
+    if len(stating) == len(behind):
+        return None
+    return [k for k in stating if not _HELD_UNTIL.search(behind[k][1])]
 
 
 _WHEN_IT = re.compile(r"^\W*when\s+\w+\s+(?:he|she|it|they)\b", re.IGNORECASE)
