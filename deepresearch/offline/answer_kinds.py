@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 
 from deepresearch.offline.asking import (
     COUNTED,
@@ -19,6 +20,7 @@ from deepresearch.offline.asking import (
     asks_when,
     question_word,
 )
+from deepresearch.offline.attributes import asked_attribute
 from deepresearch.offline.dates import MONTHS, asks_year, gives_date
 from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
@@ -42,6 +44,15 @@ _ASKS_NUMBER = re.compile(
 )
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
+# A count written in words ("four strings", "twenty-one", "eight-time"). English cardinals
+# are a small closed set, so listed rather than parsed (recognising one is all that is
+# needed); "one" is left out, mostly a pronoun ("one of the greatest").
+_NUMBER_WORD = re.compile(
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven"
+    r"|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|dozens?"
+    r"|(?:hundred|thousand|million|billion)s?)(?:-[a-z]+)?",
+    re.IGNORECASE,
+)
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
 _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 # "How do I …", "how can we …", "how to …", "can I …", "is there a way to …": a part asking
@@ -114,28 +125,54 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         # a compound's last word is what it does: "co-founded" says "founded"
         said = text_roots(text) | text_roots(" ".join(_COMPOUND_HEAD.findall(text)))
         return named and (doer is None or says_any(text_roots(" ".join(doer)), said))
-    return any(
+    # a count in words with what the part counts ("commonly have four strings")
+    return counts_asked(text, part) or any(
         _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
     )
 
 
 COUNT_REACH = 3  # words at most between a number and what it counts ("206 bones")
+_JOINING = {"and", "or"}  # joins the words describing what is counted ("black and white")
+COUNTED_WORDS = 4  # words at most of what a part counts ("Olympic gold medals")
+
+
+def _counted(part: str) -> set[str]:
+    """The roots of what a "how many" ``part`` counts: its words up to its verb, any of
+    which may be said with the number ("five gold medals" for "how many Olympic gold
+    medals did he win"); none for another part or one naming nothing ("how many of his
+    plays survive", "how many are held")."""
+    if (m := COUNTED.search(part)) is None:
+        return set()
+    phrase = list(takewhile(lambda w: w not in STOPWORDS, words(part[m.start(1) :])))
+    return text_roots(" ".join(phrase[:COUNTED_WORDS]))
 
 
 def counts_asked(text: str, part: str) -> bool:
     """Whether ``text`` gives a number with the thing a "how many" ``part`` counts a few
-    words after it ("around 206 bones by adulthood" for "How many bones are in the adult
-    human body", not "about 14% of the total body weight"). False for another part."""
-    if (m := COUNTED.search(part)) is None:
-        return False
-    counted = text_roots(m[1])
-    tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
-    return any(
-        _AMOUNT.match(t)
-        and not _YEARS.fullmatch(t)
-        and says_any(counted, text_roots(" ".join(tokens[k + 1 : k + 1 + COUNT_REACH])))
-        for k, t in enumerate(tokens)
+    words after it ("around 206 bones by adulthood", "four strings" for "How many bones are
+    in the adult human body", not "about 14% of the total body weight"). False for another
+    part."""
+    counted = _counted(part)
+    return bool(counted) and any(
+        says_any(counted, text_roots(" ".join(after))) for after in _counting(text)
     )
+
+
+def _counting(text: str) -> list[list[str]]:
+    """The words after each number of ``text`` that say what it counts: up to COUNT_REACH
+    of them, up to a stopword ("206 bones by adulthood", "four Olympic gold medals"; not "a
+    1:2:4 orbital resonance with the moons")."""
+    tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
+    return [
+        list(
+            takewhile(
+                lambda w: w.lower() in _JOINING or w.lower() not in STOPWORDS,
+                tokens[k + 1 : k + 1 + COUNT_REACH],
+            )
+        )
+        for k, t in enumerate(tokens)
+        if (_AMOUNT.match(t) and not _YEARS.fullmatch(t)) or _NUMBER_WORD.fullmatch(t)
+    ]
 
 
 # Words at most between the deed a who-did part asks about and what it was done to:
@@ -178,11 +215,19 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     "the first person to walk on the Moon" for "the first man on the Moon"); "First aid
     is the first and immediate assistance given to any person" and a pole vaulter's
     entry do not. A part asking which thing has a superlative ("Which planet has the most
-    moons") is answered by a text saying it (see ``says_most_had``)."""
+    moons") is answered by a text saying it (see ``says_most_had``); one asking what thing
+    is the most of a kind, not of a named thing ("What is the heaviest naturally occurring
+    element"), by a text saying that superlative (see ``_states_superlative``), not
+    Astatine's "the rarest naturally occurring element … of various heavier elements"."""
     if m := _HAS_MOST.match(part):
         if any(says_most_had(part, text) for text in texts):
             return None
         return f"no finding drawn for it says which {m['kind']} has {part[m.start('degree') - 4 :]}"
+    # one of a named thing ("the largest city in Australia") is read by ``attributes``
+    if (most := _IS_THE_MOST.match(part)) and asked_attribute(part) is None:
+        if any(_states_superlative([t.strip(TOKEN_EDGES) for t in s.split()], part) for s in texts):
+            return None
+        return f"no finding drawn for it says what is {part[most.start('the') :].strip()}"
     if question_word(part) not in ("who", "whom") or (asked := _superlative_asked(part)) is None:
         return None
     start, superlative, after = asked
@@ -203,6 +248,13 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     return f"no finding drawn for it says who is {part[start:].strip()}"
 
 
+# "What is the heaviest naturally occurring element", "Which planet is the largest": a
+# thing that is the superlative, which a line answering says.
+_IS_THE_MOST = re.compile(
+    r"^\W*(?:what|which)\b[^?]*?\b(?:is|are|was|were)\s+(?P<the>the)\s+(?:very\s+)?"
+    rf"{SUPERLATIVE_WORD}\b",
+    re.IGNORECASE,
+)
 # "Which country has the largest population in Africa", "Which planet has the most moons":
 # the kind asked for, and the superlative it has, of a noun (not "Which river is the
 # longest", read by ``attributes``).
@@ -287,7 +339,8 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
     own = any(
         degree_at(lowered, k, asked)  # not "the 12th largest"
         and not one_of_several(lowered[:k])  # nor "one of the greatest"
-        and not of_a_group(tokens[k + size :], said_in_part)
+        # "most notably M41" names the answer, not a group it is said within
+        and (_adverb_said(lowered, k, asked) or not of_a_group(tokens[k + size :], said_in_part))
         and not (noun and narrowed(lowered[k + size :], noun[0]))
         and not _scoped_elsewhere(tokens[k + size :], part)
         and not _narrowed_after(tokens[k + size :], after, part)
@@ -298,6 +351,14 @@ def _states_superlative(tokens: list[str], part: str) -> bool:
         for k in range(len(lowered))
     )
     return own and bool(others & set(words(" ".join(tokens))))
+
+
+def _adverb_said(lowered: list[str], at: int, asked: str) -> bool:
+    """Whether the superlative said at ``at`` is the adverb of the one ``asked`` ("most
+    notably" for "most notable")."""
+    asked_words = asked.split()
+    said = lowered[at : at + len(asked_words)]
+    return len(said) == len(asked_words) and said[-1] != asked_words[-1] and said[-1].endswith("ly")
 
 
 _PHRASE_END = re.compile(r"[,;:.?!]")

@@ -26,15 +26,22 @@ _SIZE = frozenset({"largest", "biggest", "most populous"})
 _HEIGHT = frozenset({"tallest", "highest"})
 
 
+ADVERB_STEM = 3  # letters an adverb needs before "ly" to be read as made from an adjective
+
+
 def same_degree(said: str, asked: str) -> bool:
     """Whether a superlative ``said`` (lower-cased, with the word after it) answers the one
     ``asked`` ("most" and "least" with the word they qualify): the same ("most populous"
     with its word), or, for one word asked, one of the same degree ("the most populous
-    city" answers "the largest city", "the highest mountain" "the tallest")."""
+    city" answers "the largest city", "the highest mountain" "the tallest"); "most" and an
+    adverb made from the word asked say it too ("most notably" for "most notable")."""
     word, _, after = said.partition(" ")
     asked_word, _, asked_after = asked.partition(" ")
     if word == asked_word and (not asked_after or word_root(after) == word_root(asked_after)):
         return True
+    # said as an adverb: "most notably M41" for "the most notable one"
+    if word == asked_word and after.endswith("ly") and len(after) > ADVERB_STEM + 2:
+        return asked_after.startswith(after[:-2])
     # "the largest city" may be the most populous one, but the most populous country is
     # not the largest (Russia): a degree qualified is answered only as asked
     return not asked_after and any(

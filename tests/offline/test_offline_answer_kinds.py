@@ -171,6 +171,44 @@ def test_a_count_is_said_with_what_the_part_counts() -> None:
     assert not counts_asked("It has around 206 bones.", "What is a bone")
 
 
+def test_a_thing_asked_to_be_the_most_is_answered_only_by_a_line_saying_so() -> None:
+    part = "What is the heaviest naturally occurring element"
+    rarest = (
+        "It is the rarest naturally occurring element in the Earth's crust, occurring only "
+        "as the decay product of various heavier elements."
+    )
+    reason = unstated_superlative(part, [rarest])
+    assert reason == "no finding drawn for it says what is the heaviest naturally occurring element"
+    assert (
+        unstated_superlative(part, [rarest, "Uranium is the heaviest naturally occurring element."])
+        is None
+    )
+    # so does its adverb, with the answer it names
+    cluster = "which open cluster is the most notable one within its borders"
+    notably = "Several open clusters lie within its borders, most notably M41."
+    assert unstated_superlative(cluster, [notably]) is None
+    # a twin degree says it: "the highest" for "the tallest"
+    assert unstated_superlative("Which peak is the tallest", ["It is the highest peak."]) is None
+    # one asked of a named thing is the attribute check's ("the most populous city in …")
+    assert unstated_superlative("What is the largest city in Australia", [rarest]) is None
+
+
+def test_a_count_in_words_is_a_number_given() -> None:
+    part = "How many strings does a violin have"
+    four = "Most violins commonly have four strings, usually tuned in perfect fifths."
+    assert counts_asked(four, part)
+    assert gives(four, "number", set(words(part)), part)
+    assert not counts_asked("One of the strings is tuned to E.", part)
+    assert not gives("Violins are strung with gut.", "number", set(words(part)), part)
+
+
+def test_any_word_of_what_a_part_counts_may_be_said_with_the_number() -> None:
+    part = "How many Olympic gold medals did Johnny Weissmuller win"
+    assert counts_asked("He set world records alongside winning five gold medals.", part)
+    # the counted words stop at the part's verb: "win" is not counted
+    assert not counts_asked("He had 52 wins in a row.", part)
+
+
 def test_a_part_asking_who_was_first_is_answered_only_by_a_line_saying_so() -> None:
     part = "Who was the first person to reach the South Pole"
     stray = [
