@@ -239,7 +239,7 @@ def off_given(
     ungiven: dict[int, str] = {}
     for i in range(1, len(parts)):
         (part, refers_back), (before, _) = parts[i], parts[i - 1]
-        given = given_names(part, before) if refers_back else []
+        given = titles_joined(given_names(part, before), before, titles) if refers_back else []
         mine = [n for n, f in enumerate(findings) if f[0] == i]
         if not given or not mine:
             continue
@@ -257,6 +257,23 @@ def off_given(
         if off == set(mine):
             ungiven[i] = _ungiven_reason(given)
     return dropped, ungiven
+
+
+def titles_joined(names: list[str], before: str, titles: Collection[str]) -> list[str]:
+    """The ``names`` the part ``before`` gives, two it joins by "and" into a gathered
+    title as that title: "Who wrote Pride and Prejudice" gives *Pride and Prejudice*, not
+    *Pride* and *Prejudice* ("Who founded Amazon and Microsoft" gives two)."""
+    entries = {tuple(name_words(t)): t for t in titles}
+    said = name_words(before)
+    out: list[str] = []
+    for name in names:
+        joined = [*name_words(out[-1]), "and", *name_words(name)] if out else []
+        title = entries.get(tuple(joined))
+        if title is not None and holds_phrase(said, joined):
+            out[-1] = title
+        else:
+            out.append(name)
+    return out
 
 
 def _ungiven_reason(names: Collection[str]) -> str:

@@ -5,16 +5,15 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from deepresearch.offline.answer_kinds import (
-    TOKEN_EDGES,
-)
+from deepresearch.offline.answer_kinds import TOKEN_EDGES, counts_asked
 from deepresearch.offline.asking import (
     is_question,
     points_back,
 )
+from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
-from deepresearch.offline.referred import given_names, points_to_asked
+from deepresearch.offline.referred import given_names, points_to_asked, titles_joined
 from deepresearch.offline.statements import QUOTES
 from deepresearch.offline.summary_picks import SUMMARY_ALONE, SUMMARY_PER_PART, summary_picks
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
@@ -201,11 +200,12 @@ def _summary_lines(
         # "where was he born" after "Who invented the telephone", "when was it built" after
         # "What is the Eiffel Tower": what that line opened with
         before = order[n - 1] if n else ""
-        answer = opened if points_to_asked(part, before) or given_names(part, before) else set()
+        answer = _pointed_to(part, before, opened, titles)
         referred = (referents.persons, pointed if points_back(part) else set(), answer)
         # a statement the key findings list under a later part does not pad this line
         # ("… on the Chajnantor plateau" after ALMA's 66 antennas: "on what plateau" has it)
         later = frozenset(f.content for p in order[n + 1 :] for f in listed.get(p, []))
+        items = items + _counted_before(part, items, [f for p in order[:n] for f in choices[p]])
         picks = summary_picks(part, items, asked, summarised, room, titles, referred, later)
         summarised |= {f.content for f in picks}
         opened = {f.citations[0] for f in picks[:1] if f.citations}
@@ -216,6 +216,35 @@ def _summary_lines(
         # "Tell me about the reef" is a request, not a question: no question mark.
         lines.append(f"- **{label}{'?' if is_question(part) else ':'}** {said}")
     return lines, opening
+
+
+def _pointed_to(part: str, before: str, opened: set[int], titles: dict[int, str]) -> set[int]:
+    """The sources a ``part`` pointing back to the part ``before`` asks of: what that
+    part's line ``opened`` with ("where was he born" after "Who invented the telephone");
+    for a pronoun standing for a name the part before gives, the entry on that name where
+    one is cited ("what is it about" after "Who wrote the Iliad": *Iliad*, not the *Homer*
+    the line opened with). None for another part."""
+    if points_to_asked(part, before):
+        return opened
+    given = [
+        name_words(n) for n in titles_joined(given_names(part, before), before, titles.values())
+    ]
+    entries = {n for n, title in titles.items() if given and name_words(title) in given}
+    return entries or (opened if given else set())
+
+
+def _counted_before(
+    part: str, own: list[FindingBrief], earlier: list[FindingBrief]
+) -> list[FindingBrief]:
+    """For a part asking how many of a thing it names nothing of ("how many ends does a
+    game normally last" after "In curling, how many players are on each team"), when none
+    of its ``own`` findings counts it, the ``earlier`` parts' findings that do ("A game
+    usually consists of eight or ten ends"): the analysis lists a statement under one
+    part. None for a part naming a thing ("Usain Bolt: how many golds did he win" is not
+    answered by Jesse Owens's line)."""
+    if entities(part) or any(counts_asked(f.content, part) for f in own):
+        return []
+    return [f for f in earlier if counts_asked(f.content, part)]
 
 
 def synthesize(inputs: SynthesizeInputs) -> ReportDraft:

@@ -23,6 +23,7 @@ from deepresearch.offline.answer_kinds import (
     says_most_had,
 )
 from deepresearch.offline.asking import (
+    asked_doer,
     asks_for_entity,
     main_clause,
     points_back,
@@ -33,8 +34,9 @@ from deepresearch.offline.bridges import derived_said, entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
-from deepresearch.offline.roots import text_roots
+from deepresearch.offline.roots import close_word, text_roots
 from deepresearch.offline.statements import CODE
+from deepresearch.providers import vectors
 from deepresearch.roles import FindingBrief
 from deepresearch.text import jaccard, term_set, words
 
@@ -333,8 +335,12 @@ def _leads(
         return stating
     kind = answer_kind(part)
     giving = [f for f in findings if gives(f.content, kind, asked, part)] if kind else []
-    # a doer said with the deed done to what the part names, if one is ("founded Buddhism")
-    giving = [f for f in giving if deed_on_object(f.content, part)] or giving
+    # a doer said with the deed done to what the part names, if one is ("founded Buddhism"),
+    # or in other words ("the author of the Iliad")
+    deeds = [f for f in giving if deed_on_object(f.content, part)]
+    if kind == "doer" and not deeds:
+        deeds = _doer_in_other_words(part, findings, asked)
+    giving = deeds or giving
     # a number said with what the part counts, if one is ("206 bones", not "14%")
     giving = [f for f in giving if counts_asked(f.content, part)] or giving
     named = _naming(part, findings, titles, persons)
@@ -348,6 +354,27 @@ def _leads(
         or giving
         or named
     )
+
+
+def _doer_in_other_words(
+    part: str, findings: list[FindingBrief], asked: set[str]
+) -> list[FindingBrief]:
+    """For a part asking who did something to a thing it names ("Who wrote the Iliad"),
+    the ``findings`` naming someone with that thing and a word close in meaning to the
+    deed's ("credited as the author of the Iliad"), for when none says the deed itself:
+    not a line on other writers ("one of the 'Big Three' science fiction writers")."""
+    doer = asked_doer(part)
+    names = [name_words(n) for n in entities(part)]
+    embedder = vectors.load_embedder() if doer and names else None
+    if doer is None or embedder is None:
+        return []
+    return [
+        f
+        for f in findings
+        if any(mentions_name(TOKEN.findall(f.content), n) for n in names)
+        and gives(f.content, "name", asked, part)
+        and close_word(f.content, list(doer), embedder)
+    ]
 
 
 def _hop_answers(

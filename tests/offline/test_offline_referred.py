@@ -337,3 +337,20 @@ def test_an_it_standing_for_the_answer_or_a_given_name_is_answered_of_one_of_the
     assert (
         untied_either("where is it", "What is the deepest lake", [los_angeles], [], TITLES2) is None
     )
+
+
+def test_a_title_joining_two_names_by_and_is_the_thing_a_pronoun_stands_for(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Pride and Prejudice": "Pride and Prejudice is a novel by Jane Austen. "
+        "It was her second novel to see print when it was published in 1813.",
+        "Prejudice": "Prejudice can be an affective feeling towards a person.",
+        "Jane Austen": "Jane Austen was an English novelist.",
+    }
+    question = "Who wrote Pride and Prejudice, and when was it published?"
+    published = question_parts(question, list(texts))[1].text
+    inputs = AnalyzeInputs(question=question, sources=titled(texts), titles=list(texts))
+    out = analysis.analyze(inputs)
+    assert not any(published in g.description for g in out.gaps)
+    assert any(f.category == published and "1813" in f.content for f in out.findings)

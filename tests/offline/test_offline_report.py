@@ -8,6 +8,7 @@ import pytest
 
 from deepresearch.offline import report, summary_picks
 from deepresearch.phases.synthesize import finalize_report
+from deepresearch.providers import vectors
 from deepresearch.roles import FindingBrief, SourceRef, SynthesizeInputs
 from deepresearch.state import ResearchState
 from deepresearch.text import sub_citations
@@ -323,6 +324,32 @@ def test_a_part_asking_when_or_how_many_opens_with_a_finding_that_gives_one() ->
     assert line.index("fought across Europe") < line.index("armistice")
 
 
+def test_a_part_counting_a_thing_it_names_nothing_of_opens_with_an_earlier_parts_count() -> None:
+    """The analysis lists a statement under one part: "A game lasts eight or ten ends",
+    drawn for the first part, answers the second, whose own findings count nothing. A part
+    naming a thing is not answered by another thing's count."""
+    players, ends = (
+        "In curling, how many players are on each team",
+        "how many ends does a game last",
+    )
+    found = [
+        finding(1, "Two teams, each with four players, slide stones across the ice.", players, 1),
+        finding(2, "A game usually consists of eight or ten ends.", players, 1),
+        finding(3, "The ancient Olympic Games were held in Olympia.", ends, 2),
+    ]
+    summary = summary_of(f"{players}, and {ends}?", found)
+    lines = {x.split("**")[1]: x for x in summary.splitlines() if x.startswith("- **")}
+    assert lines[f"{ends}?"].split("?** ", 1)[1].startswith("A game usually consists of eight")
+    owens, bolt = "Jesse Owens: how many golds did he win", "Usain Bolt: how many golds did he win"
+    found = [
+        finding(1, "Owens won four golds at the 1936 Olympics.", owens, 1),
+        finding(2, "Bolt is a Jamaican retired sprinter.", bolt, 2),
+    ]
+    summary = summary_of(f"{owens}, and {bolt}?", found)
+    lines = {x.split("**")[1]: x for x in summary.splitlines() if x.startswith("- **")}
+    assert "four golds" not in lines[f"{bolt}?"]
+
+
 def test_a_part_asking_for_a_measure_opens_with_a_finding_that_gives_a_number() -> None:
     """ "How deadly was the flu" asks for a measure, as "how many" does, which neither a
     span of years nor a name with digits ("H1N1") gives; "how did it spread" asks for a
@@ -423,6 +450,36 @@ def test_a_part_asking_who_did_something_opens_with_a_finding_naming_the_doer() 
     ]
     line = summary_of(f"{who}?", found)
     assert line.index("green mineral") < line.index("glows")
+
+
+@pytest.mark.skipif(not vectors.available(), reason="wordllama not installed")
+def test_a_part_asking_who_did_something_opens_with_its_thing_s_doer_in_other_words() -> None:
+    """No line says "wrote the Glimmeriad": the one naming its author opens, not one naming
+    other writers."""
+    who = "Who wrote the Glimmeriad"
+    found = [
+        finding(
+            1, "Ada Brandt was one of the three great writers, along with Otto Kessel.", who, 1
+        ),
+        finding(2, "Vell Orin was a poet credited as the author of the Glimmeriad.", who, 2),
+    ]
+    line = summary_of(f"{who}?", found)
+    assert line.split("?** ", 1)[1].startswith("Vell Orin")
+
+
+def test_it_after_who_did_something_to_a_named_thing_is_asked_of_that_thing_s_entry() -> None:
+    """ "what is it about" after "Who wrote the Glimmeriad" asks of the *Glimmeriad*, not
+    of the *Vell Orin* the line before opened with."""
+    who, about = "Who wrote the Glimmeriad", "what is it about"
+    found = [
+        finding(1, "Vell Orin was the poet who wrote the Glimmeriad.", who, 1),
+        finding(2, "The Glimmeriad is an epic attributed to Vell Orin.", who, 2),
+        finding(3, "Vell Orin was a poet of the northern coast.", about, 1),
+        finding(4, "The poem tells of a war between two cities.", about, 2),
+    ]
+    summary = summary_of(f"{who}, and {about}?", found, titled("Vell Orin", "Glimmeriad"))
+    lines = {x.split("**")[1]: x for x in summary.splitlines() if x.startswith("- **")}
+    assert lines[f"{about}?"].split("?** ", 1)[1].startswith("The poem tells")
 
 
 def test_a_part_asking_who_did_something_opens_with_the_deed_done_to_its_thing() -> None:
