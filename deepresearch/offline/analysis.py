@@ -98,7 +98,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     asked = statement_terms(inputs.question)
     for cand in chosen:
         cand.supporters = {cand.source_id} | _agreeing(cand, bag, weights, origin, asked)
-    chosen, ungiven = on_given_only(parts, chosen, sources)
+    chosen, ungiven = on_given_only(parts, chosen, sources, inputs.titles)
     # A part whose findings only share a word with it is a gap, its findings not its answer.
     unsaid, off_referent = unanswered_parts(parts, chosen, sources, units, inputs)
     unanswered = ungiven | unsaid

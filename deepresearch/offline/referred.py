@@ -51,8 +51,10 @@ from deepresearch.offline.asking import (
     defined_name,
     defines_name,
     main_clause,
+    points_back,
 )
 from deepresearch.offline.bridges import entities
+from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.relations import untimed_event
@@ -68,6 +70,7 @@ _STANDS_FOR = {
 }
 _THING = frozenset({"it"})
 _PERSONAL = frozenset({"he", "she", "him"})
+_IT_OR_THEY = frozenset({"it", "they", "them"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
@@ -226,6 +229,7 @@ def off_given(
     parts: Sequence[tuple[str, bool]],
     findings: Sequence[tuple[int, Collection[str], str, Collection[str]]],
     titles: Collection[str],
+    every: Collection[str],
 ) -> tuple[set[int], dict[int, str]]:
     """The findings (by index) drawn for a part whose pronoun stands for a name the part
     before gives (``given_names``) that are not on that thing (``on_given``) nor from an
@@ -234,12 +238,14 @@ def off_given(
     → why such a part left with none is not answered. ``parts``: each part's text (names
     cased as the gathered titles write them) and whether it points back; each finding:
     its part, its sources' titles and documents, its text, the titles its source links
-    to; ``titles``: the gathered sources' titles."""
+    to; ``titles``: the gathered sources' titles; ``every``: those of earlier iterations'
+    too, where the entry a pronoun stands for may be (``entry_asked_of``)."""
     dropped: set[int] = set()
     ungiven: dict[int, str] = {}
     for i in range(1, len(parts)):
         (part, refers_back), (before, _) = parts[i], parts[i - 1]
         given = titles_joined(given_names(part, before), before, titles) if refers_back else []
+        given = given or (entry_asked_of(part, before, every) if refers_back else [])
         mine = [n for n, f in enumerate(findings) if f[0] == i]
         if not given or not mine:
             continue
@@ -257,6 +263,29 @@ def off_given(
         if off == set(mine):
             ungiven[i] = _ungiven_reason(given)
     return dropped, ungiven
+
+
+def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]:
+    """The gathered entry an "it" or "they" of ``part`` stands for when the part
+    ``before`` asks how, why or what of a thing it writes in lower case ("How does
+    photosynthesis work, and where does it take place": *Photosynthesis*; "What causes
+    tides, and how often do they occur": *Tide*): the one title made of that part's
+    words. None where that part gives a name (see ``given_names``) or a superlative
+    ("What is the largest ocean, and how deep is it": the ocean it finds) or points back
+    itself ("what virus caused that disease": not *Virus*), where several titles are made
+    of its words, or where ``part`` asks of a thing of its own, an entry made of its words
+    ("what role does chlorophyll play in it")."""
+    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
+    if not said & _IT_OR_THEY or asks[:1] not in (["how"], ["why"], ["what"]):
+        return []
+    if entities(before) or SUPERLATIVE.search(before) or points_back(before):
+        return []
+    # "what role does chlorophyll play in it": a part asking of a thing of its own
+    if any(is_entry_on(part, t) for t in titles):
+        return []
+    entries = [t for t in titles if is_entry_on(before, t)]
+    return entries if len(entries) == 1 else []
 
 
 def titles_joined(names: list[str], before: str, titles: Collection[str]) -> list[str]:

@@ -262,16 +262,17 @@ def _on_referent(
 
 
 def on_given_only(
-    parts: list[Part], chosen: list[Candidate], sources: list[SourceText]
+    parts: list[Part], chosen: list[Candidate], sources: list[SourceText], every: list[str]
 ) -> tuple[list[Candidate], dict[int, str]]:
     """The ``chosen`` findings less those ``referred.off_given`` drops, and part index →
-    why a part left with none is not answered."""
+    why a part left with none is not answered. ``every``: the titles of every source
+    gathered, earlier iterations' too (the entry a pronoun stands for may be one)."""
     titles = {s.id: s.title for s in sources}
     where = {s.id: {s.title, s.document} for s in sources}
     links = {s.id: s.links for s in sources}
     asked = [(names_cased(p.text, titles.values()), p.refers_back) for p in parts]
     found = [(c.part, _places(c, where), c.text, links[c.source_id]) for c in chosen]
-    dropped, ungiven = off_given(asked, found, titles.values())
+    dropped, ungiven = off_given(asked, found, titles.values(), every or list(titles.values()))
     return [c for n, c in enumerate(chosen) if n not in dropped], ungiven
 
 

@@ -8,6 +8,7 @@ from deepresearch.offline import analysis, referred
 from deepresearch.offline.parts import question_parts
 from deepresearch.offline.referred import (
     answer_titles,
+    entry_asked_of,
     given_names,
     hangs_on_unanswered,
     named_on_given,
@@ -237,6 +238,41 @@ def test_a_pronoun_stands_for_the_name_given_where_the_part_before_asks_who_or_w
     assert given_names("which countries does it span", "What is the Amazon rainforest") == [
         "Amazon rainforest"
     ]
+
+
+def test_it_after_a_part_asking_of_a_thing_in_lower_case_stands_for_its_entry() -> None:
+    titles = ["Photosynthesis", "Cooperation", "Plant"]
+    before = "How does photosynthesis work"
+    assert entry_asked_of("where does it take place", before, titles) == ["Photosynthesis"]
+    assert entry_asked_of("how often do they occur", "What causes tides", ["Tide"]) == ["Tide"]
+    # not what a superlative part finds, nor a name's, nor among several entries
+    assert entry_asked_of("how deep is it", "What is the largest ocean", ["Ocean"]) == []
+    assert entry_asked_of("where does it grow", "How does the Baobab grow", ["Baobab"]) == []
+    assert entry_asked_of("where does it take place", before, [*titles, "Work"]) == []
+    # nor after a part pointing back itself, nor in a part asking of a thing of its own
+    disease = "what virus caused that disease"
+    assert entry_asked_of("when was it eradicated", disease, ["Virus"]) == []
+    role = "what role does chlorophyll play in it"
+    assert entry_asked_of(role, before, [*titles, "Chlorophyll"]) == []
+    # nor a possessive: "its" speaks of another thing of it
+    assert entry_asked_of("what is its formula", before, titles) == []
+
+
+def test_a_part_pointing_to_a_lower_case_thing_keeps_only_findings_on_its_entry(
+    titled: Titled,
+) -> None:
+    texts = {
+        "Photosynthesis": "Photosynthesis is the process by which plants convert light energy.",
+        "Cooperation": "Cooperation takes place when a group of organisms works together.",
+    }
+    question = "How does photosynthesis work, and where does it take place?"
+    where = question_parts(question)[1].text
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert not any(f.category == where and "Cooperation" in f.content for f in out.findings)
+    assert any(where in g.description for g in out.gaps)
+    texts["Photosynthesis"] += " It takes place in the chloroplasts of plant cells."
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=titled(texts)))
+    assert any(f.category == where and "chloroplasts" in f.content for f in out.findings)
 
 
 def test_a_finding_is_on_the_given_name_by_its_source_s_title_or_by_stating_it() -> None:
