@@ -415,8 +415,9 @@ def _said_after(following: list[str], after: list[str], part: str) -> bool:
 def _narrowed_after(following: list[str], after: list[str], part: str) -> bool:
     """Whether a statement goes on past the ``part``'s phrase (its words ``after`` the
     superlative) with "in", "of" or "for" and a name the part does not give: "the first
-    woman to win the Nobel Prize in Literature" is no first woman to win a Nobel Prize. A
-    date does not narrow it ("the first person to walk on the Moon in July 1969")."""
+    woman to win the Nobel Prize in Literature" is no first woman to win a Nobel Prize;
+    or with "whose" ("the lightest element whose isotopes are all radioactive"). A date
+    does not narrow it ("the first person to walk on the Moon in July 1969")."""
     content = [w for w in after if w not in STOPWORDS]
     # "… considered the greatest exponent of": what goes on is the answer asked for
     if not content or after[-1] in STOPWORDS:
@@ -426,6 +427,9 @@ def _narrowed_after(following: list[str], after: list[str], part: str) -> bool:
         if word_root(token.lower()) != last:
             continue
         joint, name = following[k + 1 : k + 2], following[k + 2 : k + 3]
+        # "the lightest element whose isotopes are all radioactive" is one of some elements
+        if joint and joint[0].lower() == "whose":
+            return "whose" not in given
         return (
             bool(joint and name)
             and joint[0].lower() in _NARROWING

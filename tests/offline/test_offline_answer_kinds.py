@@ -115,6 +115,11 @@ def test_a_superlative_going_on_past_the_phrase_asked_to_a_narrower_name_is_not_
     physics = "Who was the first woman to win the Nobel Prize in Physics"
     said = "Marie Curie was the first woman to win the Nobel Prize in Physics."
     assert gives(said, "superlative", set(words(physics)), physics)
+    # a "whose" clause narrows it to some of the kind
+    lightest = "What is the lightest element"
+    said = "It is the lightest element whose isotopes are all radioactive."
+    assert not gives(said, "superlative", set(words(lightest)), lightest)
+    assert gives("It is the lightest element.", "superlative", set(words(lightest)), lightest)
 
 
 def test_one_of_several_is_not_the_superlative_asked() -> None:
