@@ -57,6 +57,7 @@ from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.parts import Part
+from deepresearch.offline.referents import PERSON_WORDS
 from deepresearch.offline.relations import untimed_event
 from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.providers.passages import HEADING_SEPARATOR
@@ -71,6 +72,7 @@ _STANDS_FOR = {
 _THING = frozenset({"it"})
 _PERSONAL = frozenset({"he", "she", "him"})
 _IT_OR_THEY = frozenset({"it", "they", "them"})
+_OF_NAMED = (["where"], ["when"], ["how"], ["why"])  # a part asking these of a name it gives
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
@@ -244,12 +246,13 @@ def off_given(
     ungiven: dict[int, str] = {}
     for i in range(1, len(parts)):
         (part, refers_back), (before, _) = parts[i], parts[i - 1]
+        earlier = [(at, text, links) for p, at, text, links in findings if p == i - 1]
         given = titles_joined(given_names(part, before), before, titles) if refers_back else []
         given = given or (entry_asked_of(part, before, every) if refers_back else [])
+        given = given or (person_asked_of(part, before, earlier) if refers_back else [])
         mine = [n for n, f in enumerate(findings) if f[0] == i]
         if not given or not mine:
             continue
-        earlier = [(at, text, links) for p, at, text, links in findings if p == i - 1]
         named = named_on_given(given, earlier, titles)
         off = {
             n
@@ -263,6 +266,26 @@ def off_given(
         if off == set(mine):
             ungiven[i] = _ungiven_reason(given)
     return dropped, ungiven
+
+
+def person_asked_of(
+    part: str, before: str, earlier: Sequence[tuple[Collection[str], str, Collection[str]]]
+) -> list[str]:
+    """The person a "he", "she" or "him" of ``part`` stands for when the part ``before``
+    asks where, when, how or why of the one name it gives, whose entry among the sources
+    of ``earlier`` (that part's findings: their sources' titles, text, links) speaks of a
+    person: "Where was Napoleon born, and where did he die" (*Napoleon*'s "He rose to
+    prominence …"). Not an "it" ("how is Moses connected to it, and what place does it
+    hold in Judaism": the Torah), nor a name whose entry is no person's ("How many Oscars
+    has the actor who voiced Woody won, and which honour did he receive": the actor)."""
+    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
+    names = _names_given(before)
+    if not said & _PERSONAL or asks[:1] not in _OF_NAMED or len(names) != 1:
+        return []
+    wanted = name_words(names[0])
+    on_person = [text for at, text, _ in earlier if any(_entry_words(t) == wanted for t in at)]
+    return names if any(PERSON_WORDS.search(text) for text in on_person) else []
 
 
 def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]:

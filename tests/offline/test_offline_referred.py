@@ -13,6 +13,7 @@ from deepresearch.offline.referred import (
     hangs_on_unanswered,
     named_on_given,
     on_given,
+    person_asked_of,
     points_to_asked,
     unconnected_answer,
     untied_either,
@@ -256,6 +257,19 @@ def test_it_after_a_part_asking_of_a_thing_in_lower_case_stands_for_its_entry() 
     assert entry_asked_of(role, before, [*titles, "Chlorophyll"]) == []
     # nor a possessive: "its" speaks of another thing of it
     assert entry_asked_of("what is its formula", before, titles) == []
+
+
+def test_he_after_a_part_asking_where_of_a_person_named_stands_for_that_person() -> None:
+    napoleon = ({"Napoleon"}, "He rose to prominence as a general.", ())
+    before = "Where was Napoleon born"
+    assert person_asked_of("where did he die", before, [napoleon]) == ["Napoleon"]
+    # not "it", nor a name whose entry speaks of no person, nor one of several names
+    assert person_asked_of("where is it kept", before, [napoleon]) == []
+    oscars = ({"Oscars"}, "The Oscars are awards for film.", ())
+    actor = "How many Oscars has the actor who voiced Woody won"
+    assert person_asked_of("which honour did he receive", actor, [oscars]) == []
+    both = "Where did Napoleon and Wellington fight"
+    assert person_asked_of("where did he die", both, [napoleon]) == []
 
 
 def test_a_part_pointing_to_a_lower_case_thing_keeps_only_findings_on_its_entry(
