@@ -72,7 +72,11 @@ _STANDS_FOR = {
 _THING = frozenset({"it"})
 _PERSONAL = frozenset({"he", "she", "him"})
 _IT_OR_THEY = frozenset({"it", "they", "them"})
-_OF_NAMED = (["where"], ["when"], ["how"], ["why"])  # a part asking these of a name it gives
+# The question words of a part asking of a thing it gives, which a later pronoun stands
+# for: a name ("Where was Napoleon born"), or a thing in lower case ("How does
+# photosynthesis work").
+_OF_NAMED = frozenset({"where", "when", "how", "why"})
+_OF_THING = frozenset({"how", "why", "what"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
@@ -279,9 +283,8 @@ def person_asked_of(
     hold in Judaism": the Torah), nor a name whose entry is no person's ("How many Oscars
     has the actor who voiced Woody won, and which honour did he receive": the actor)."""
     said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
-    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
     names = _names_given(before)
-    if not said & _PERSONAL or asks[:1] not in _OF_NAMED or len(names) != 1:
+    if not said & _PERSONAL or _first_word(before) not in _OF_NAMED or len(names) != 1:
         return []
     wanted = name_words(names[0])
     on_person = [text for at, text, _ in earlier if any(_entry_words(t) == wanted for t in at)]
@@ -299,8 +302,7 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
     of its words, or where ``part`` asks of a thing of its own, an entry made of its words
     ("what role does chlorophyll play in it")."""
     said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
-    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
-    if not said & _IT_OR_THEY or asks[:1] not in (["how"], ["why"], ["what"]):
+    if not said & _IT_OR_THEY or _first_word(before) not in _OF_THING:
         return []
     if entities(before) or SUPERLATIVE.search(before) or points_back(before):
         return []
@@ -309,6 +311,11 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
         return []
     entries = [t for t in titles if is_entry_on(before, t)]
     return entries if len(entries) == 1 else []
+
+
+def _first_word(text: str) -> str:
+    """The ``text``'s first word, lower-cased ("" for none)."""
+    return next(iter(WORD_TOKEN.findall(text)), "").lower()
 
 
 def titles_joined(names: list[str], before: str, titles: Collection[str]) -> list[str]:
