@@ -71,6 +71,7 @@ _STANDS_FOR = {
 }
 _THING = frozenset({"it"})
 _PERSONAL = frozenset({"he", "she", "him"})
+_PLACE = frozenset({"there"})
 _IT_OR_THEY = frozenset({"it", "they", "them"})
 # The question words of a part asking of a thing it gives, which a later pronoun stands
 # for: a name ("Where was Napoleon born"), or a thing in lower case ("How does
@@ -134,7 +135,9 @@ def given_names(part: str, before: str) -> list[str]:
     the part asks about ("the rules of the game he dominated")."""
     said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
     if (defined := defined_name(before)) is not None:
-        if not said & (_PERSONAL | _THING):
+        # "there" too, of a place: "What is the Amazon rainforest, and how many species
+        # live there"
+        if not said & (_PERSONAL | _THING | _PLACE):
             return []
         # "the Amazon rainforest": a name going on in lower case, which capitals miss
         return [defined] if defined.split()[-1].islower() else _names_given(before)

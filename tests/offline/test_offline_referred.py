@@ -239,6 +239,10 @@ def test_a_pronoun_stands_for_the_name_given_where_the_part_before_asks_who_or_w
     assert given_names("which countries does it span", "What is the Amazon rainforest") == [
         "Amazon rainforest"
     ]
+    # "there" stands for a place asked about
+    assert given_names("how many species live there", "What is the Amazon rainforest") == [
+        "Amazon rainforest"
+    ]
 
 
 def test_it_after_a_part_asking_of_a_thing_in_lower_case_stands_for_its_entry() -> None:
