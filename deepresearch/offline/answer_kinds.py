@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from itertools import takewhile
 
 from deepresearch.offline.asking import (
@@ -136,15 +137,16 @@ _JOINING = {"and", "or"}  # joins the words describing what is counted ("black a
 COUNTED_WORDS = 4  # words at most of what a part counts ("Olympic gold medals")
 
 
-def _counted(part: str) -> set[str]:
+@cache  # read for every statement ranked for a part
+def _counted(part: str) -> frozenset[str]:
     """The roots of what a "how many" ``part`` counts: its words up to its verb, any of
     which may be said with the number ("five gold medals" for "how many Olympic gold
     medals did he win"); none for another part or one naming nothing ("how many of his
     plays survive", "how many are held")."""
     if (m := COUNTED.search(part)) is None:
-        return set()
+        return frozenset()
     phrase = list(takewhile(lambda w: w not in STOPWORDS, words(part[m.start(1) :])))
-    return text_roots(" ".join(phrase[:COUNTED_WORDS]))
+    return frozenset(text_roots(" ".join(phrase[:COUNTED_WORDS])))
 
 
 def counts_asked(text: str, part: str) -> bool:

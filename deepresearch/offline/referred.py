@@ -133,7 +133,7 @@ def given_names(part: str, before: str) -> list[str]:
     for a person, which "it" is not). Not a possessive ("its author", "his second
     emperor": another thing, of the named one), nor a pronoun in a clause describing what
     the part asks about ("the rules of the game he dominated")."""
-    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    said = _pronouns_said(part)
     if (defined := defined_name(before)) is not None:
         # "there" too, of a place: "What is the Amazon rainforest, and how many species
         # live there"
@@ -141,8 +141,7 @@ def given_names(part: str, before: str) -> list[str]:
             return []
         # "the Amazon rainforest": a name going on in lower case, which capitals miss
         return [defined] if defined.split()[-1].islower() else _names_given(before)
-    asks = [w.lower() for w in WORD_TOKEN.findall(before)[:1]]
-    stands = asks == ["who"] and bool(said & _THING) and not said & _PERSONAL
+    stands = _first_word(before) == "who" and bool(said & _THING) and not said & _PERSONAL
     return _names_given(before) if stands else []
 
 
@@ -254,9 +253,13 @@ def off_given(
     for i in range(1, len(parts)):
         (part, refers_back), (before, _) = parts[i], parts[i - 1]
         earlier = [(at, text, links) for p, at, text, links in findings if p == i - 1]
-        given = titles_joined(given_names(part, before), before, titles) if refers_back else []
-        given = given or (entry_asked_of(part, before, every) if refers_back else [])
-        given = given or (person_asked_of(part, before, earlier) if refers_back else [])
+        given = (
+            given_titled(part, before, titles)
+            or entry_asked_of(part, before, every)
+            or person_asked_of(part, before, earlier)
+            if refers_back
+            else []
+        )
         mine = [n for n, f in enumerate(findings) if f[0] == i]
         if not given or not mine:
             continue
@@ -285,7 +288,7 @@ def person_asked_of(
     prominence …"). Not an "it" ("how is Moses connected to it, and what place does it
     hold in Judaism": the Torah), nor a name whose entry is no person's ("How many Oscars
     has the actor who voiced Woody won, and which honour did he receive": the actor)."""
-    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    said = _pronouns_said(part)
     names = _names_given(before)
     if not said & _PERSONAL or _first_word(before) not in _OF_NAMED or len(names) != 1:
         return []
@@ -304,7 +307,7 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
     itself ("what virus caused that disease": not *Virus*), where several titles are made
     of its words, or where ``part`` asks of a thing of its own, an entry made of its words
     ("what role does chlorophyll play in it")."""
-    said = {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+    said = _pronouns_said(part)
     if not said & _IT_OR_THEY or _first_word(before) not in _OF_THING:
         return []
     if entities(before) or SUPERLATIVE.search(before) or points_back(before):
@@ -316,12 +319,24 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
     return entries if len(entries) == 1 else []
 
 
+def _pronouns_said(part: str) -> set[str]:
+    """The words (lower-cased) of the ``part``'s main clause, less those of a clause
+    describing what it asks about: where a pronoun standing for an earlier thing is."""
+    return {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)
+
+
 def _first_word(text: str) -> str:
     """The ``text``'s first word, lower-cased ("" for none)."""
     return next(iter(WORD_TOKEN.findall(text)), "").lower()
 
 
-def titles_joined(names: list[str], before: str, titles: Collection[str]) -> list[str]:
+def given_titled(part: str, before: str, titles: Collection[str]) -> list[str]:
+    """``given_names``, two names joined by "and" into a gathered title (``titles``) read
+    as that title (see ``_titles_joined``)."""
+    return _titles_joined(given_names(part, before), before, titles)
+
+
+def _titles_joined(names: list[str], before: str, titles: Collection[str]) -> list[str]:
     """The ``names`` the part ``before`` gives, two it joins by "and" into a gathered
     title as that title: "Who wrote Pride and Prejudice" gives *Pride and Prejudice*, not
     *Pride* and *Prejudice* ("Who founded Amazon and Microsoft" gives two)."""
@@ -443,8 +458,7 @@ def on_either(
     story's "it" may be anything it tells of) or names nothing."""
     own = part if _ASKS_WHICH.match(part) else _main(part)
     said = {w.lower() for w in WORD_TOKEN.findall(own)} - _in_contact_clause(own)
-    asks = {w.lower() for w in WORD_TOKEN.findall(before)[:1]}
-    if not said & _THING or not asks & _QUESTION_WORDS:
+    if not said & _THING or _first_word(before) not in _QUESTION_WORDS:
         return None
     if points_to_asked(part, before) or given_names(part, before):
         return None

@@ -13,7 +13,7 @@ from deepresearch.offline.asking import (
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS, Referents
-from deepresearch.offline.referred import given_names, points_to_asked, titles_joined
+from deepresearch.offline.referred import given_titled, points_to_asked
 from deepresearch.offline.statements import QUOTES
 from deepresearch.offline.summary_picks import SUMMARY_ALONE, SUMMARY_PER_PART, summary_picks
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
@@ -226,9 +226,7 @@ def _pointed_to(part: str, before: str, opened: set[int], titles: dict[int, str]
     the line opened with). None for another part."""
     if points_to_asked(part, before):
         return opened
-    given = [
-        name_words(n) for n in titles_joined(given_names(part, before), before, titles.values())
-    ]
+    given = [name_words(n) for n in given_titled(part, before, titles.values())]
     entries = {n for n, title in titles.items() if given and name_words(title) in given}
     return entries or (opened if given else set())
 

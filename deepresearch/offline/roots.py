@@ -9,6 +9,7 @@ a question types "Bahá'í" and a text "Baháʼí".
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
@@ -81,7 +82,7 @@ def says_all(wanted: set[str], roots: set[str]) -> bool:
     return all(w in roots or any(same_word(w, r) for r in roots) for w in wanted)
 
 
-def says_any(wanted: set[str], roots: set[str]) -> bool:
+def says_any(wanted: AbstractSet[str], roots: set[str]) -> bool:
     """Whether ``roots`` (see ``text_roots``) hold one of the ``wanted`` roots, as the same
     word (see ``same_word``)."""
     return any(says_all({w}, roots) for w in wanted)
