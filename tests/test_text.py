@@ -176,3 +176,10 @@ def test_a_words_root_drops_its_inflection() -> None:
     assert word_root("tied") == "tie"
     # short words, and a form that would read as a function word, stay as written
     assert [word_root(w) for w in ("bed", "red", "led", "shed")] == ["bed", "red", "led", "shed"]
+
+
+def test_contractions_of_stopwords_are_stopwords() -> None:
+    # an asker's "I'm", "don't" and "we're" say nothing a source could match
+    said = "I'm pulling down files we don't need, and we’re stuck"
+    assert keywords(said) == ["pulling", "files", "need", "stuck"]
+    assert term_set("what's the catch") == term_set("the catch")
