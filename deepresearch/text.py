@@ -222,6 +222,15 @@ STOPWORDS = frozenset(
     ]
 )
 ARTICLES = frozenset({"the", "a", "an"})
+# A count written in words ("four strings", "twenty-one", "eight-time"). English cardinals
+# are a small closed set, so listed rather than parsed (recognising one is all that is
+# needed); "one" is left out, mostly a pronoun ("one of the greatest").
+NUMBER_WORD = re.compile(
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven"
+    r"|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|dozens?"
+    r"|(?:hundred|thousand|million|billion)s?)(?:-[a-z]+)?",
+    re.IGNORECASE,
+)
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"

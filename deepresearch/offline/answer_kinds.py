@@ -31,10 +31,11 @@ from deepresearch.offline.ranks import (
     of_a_group,
     one_of_several,
 )
+from deepresearch.offline.relations import says_measure
 from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
-from deepresearch.text import STOPWORDS, word_root, words
+from deepresearch.text import NUMBER_WORD, STOPWORDS, word_root, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
@@ -45,15 +46,6 @@ _ASKS_NUMBER = re.compile(
 )
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
-# A count written in words ("four strings", "twenty-one", "eight-time"). English cardinals
-# are a small closed set, so listed rather than parsed (recognising one is all that is
-# needed); "one" is left out, mostly a pronoun ("one of the greatest").
-_NUMBER_WORD = re.compile(
-    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven"
-    r"|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|dozens?"
-    r"|(?:hundred|thousand|million|billion)s?)(?:-[a-z]+)?",
-    re.IGNORECASE,
-)
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
 _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 # "How do I …", "how can we …", "how to …", "can I …", "is there a way to …": a part asking
@@ -126,9 +118,15 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         # a compound's last word is what it does: "co-founded" says "founded"
         said = text_roots(text) | text_roots(" ".join(_COMPOUND_HEAD.findall(text)))
         return named and (doer is None or says_any(text_roots(" ".join(doer)), said))
-    # a count in words with what the part counts ("commonly have four strings")
-    return counts_asked(text, part) or any(
-        _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked for t in tokens
+    # a count in words with what the part counts ("commonly have four strings"), or a
+    # measure in words ("a nearly four-degree lean")
+    return (
+        counts_asked(text, part)
+        or says_measure(text)
+        or any(
+            _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked
+            for t in tokens
+        )
     )
 
 
@@ -173,7 +171,7 @@ def _counting(text: str) -> list[list[str]]:
             )
         )
         for k, t in enumerate(tokens)
-        if (_AMOUNT.match(t) and not _YEARS.fullmatch(t)) or _NUMBER_WORD.fullmatch(t)
+        if (_AMOUNT.match(t) and not _YEARS.fullmatch(t)) or NUMBER_WORD.fullmatch(t)
     ]
 
 

@@ -247,6 +247,8 @@ _DEFINES_NAME = re.compile(
     rf"(?:\s+(?:[A-Z][\w'’.\-]*|{_NAME_JOINER}))*(?P<tail>(?:\s+[a-z][\w\-]*){{0,2}})$"
 )
 _POSSESSIVE_S = re.compile(r"\w['’]s\b")
+# "What are woodlice", "What is a cliff": what a kind of thing is, in one lower-case word.
+_DEFINES_KIND = re.compile(r"^(?i:what)\s+(?i:is|are)\s+(?:an?\s+)?[a-z][\w\-]*$")
 
 
 def defines_name(text: str) -> bool:
@@ -256,6 +258,13 @@ def defines_name(text: str) -> bool:
     the Moon's diameter" (an attribute of the named thing) nor a tail of function words
     ("What is the Sun made of")."""
     return defined_name(text) is not None
+
+
+def defines_kind(text: str) -> bool:
+    """Whether a part asks only what a kind of thing it names in one lower-case word is
+    ("What are woodlice", "What is a cliff"): the entry on that kind answers it, so no
+    entry another names is a hop for it (*Wood*, which *Woodlouse* links, is not)."""
+    return _DEFINES_KIND.match(text.strip()) is not None
 
 
 def defined_name(text: str) -> str | None:

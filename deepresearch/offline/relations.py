@@ -29,7 +29,7 @@ from deepresearch.offline.mentions import TOKEN, name_words
 from deepresearch.offline.parts import Part
 from deepresearch.offline.roots import text_roots
 from deepresearch.offline.tense import says_form
-from deepresearch.text import ARTICLES, STOPWORDS, sentences, stem
+from deepresearch.text import ARTICLES, NUMBER_WORD, STOPWORDS, sentences, stem
 
 # A part asking for a dimension of a thing, and a measure that answers it: a number with
 # a unit of length or weight, or a share.
@@ -42,9 +42,10 @@ _ASKS_MEASURE = re.compile(
 _UNITS = (
     r"k?m|cm|mm|mi|ft|in\.|feet|foot|inch(?:es)?|yards?|miles?|nautical"
     r"|(?:kilo|centi|milli)?met(?:re|er)s?|light[- ]years?|AU|kg|kilograms?|g|grams?"
-    r"|lbs?|pounds?|t|tonnes?|tons?"
+    r"|lbs?|pounds?|t|tonnes?|tons?|degrees?"
 )
-_NUMBER = r"\d(?:[\d,.]*\d)?\s*(?:-\s*)?"
+# "8,849 metres", "a nearly four-degree lean"
+_NUMBER = rf"(?:\d(?:[\d,.]*\d)?\s*(?:-\s*)?|\b(?:{NUMBER_WORD.pattern})[\s-])"
 # A share is a measure too: "how far did mortality fall", "how high is inflation" are
 # answered by "from 18% to less than 2%".
 _MEASURE = re.compile(rf"{_NUMBER}(?:(?:{_UNITS})\b|%|per\s?cent\b)")
@@ -60,6 +61,12 @@ PARTIES_DATED = 3
 _PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among")
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
+
+
+def says_measure(text: str) -> bool:
+    """Whether ``text`` gives a measure: a number, in figures or words, with its unit
+    ("8,849 metres", "a nearly four-degree lean") or a share."""
+    return _MEASURE.search(text) is not None
 
 
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:

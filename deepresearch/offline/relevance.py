@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from deepresearch.offline.answer_kinds import answer_kind, gives, unstated_superlative
-from deepresearch.offline.asking import asks_for_entity, defines_name
+from deepresearch.offline.asking import asks_for_entity, defines_kind, defines_name
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
     TOKEN,
@@ -514,7 +514,7 @@ def _bridged(
     scores and each source's statement tokens; ``named_by`` collects, per source named,
     the sources whose statements name it."""
     said = texts[1]
-    if defines_name(parts[i].text):
+    if defines_name(parts[i].text) or defines_kind(parts[i].text):
         # "Who was Cleopatra" asks about the entry it names: *Ptolemaic Kingdom*, which
         # that entry's answer names, is context, not the answer.
         return {}

@@ -57,6 +57,9 @@ def test_a_statement_gives_a_time_or_a_number_beyond_the_question() -> None:
     assert not gives("It was completed in 1998.", "time", {"1998"}, "Was it done in 1998")
     assert gives("It stands 8,849 metres high.", "number", set(), "How tall is it")
     assert not gives("It was built in 1931.", "number", set(), "How tall is it")
+    lean = "It is known for its nearly four-degree lean."
+    assert gives(lean, "number", set(), "how far does it tilt")  # a measure in words
+    assert not gives("A tower is a tall structure.", "number", set(), "how far does it tilt")
 
 
 def test_a_statement_gives_code_for_a_part_asking_how_to_do_something() -> None:

@@ -7,6 +7,7 @@ from deepresearch.offline.asking import (
     asks_for_entity,
     asks_when,
     defined_name,
+    defines_kind,
     defines_name,
     is_question,
     kind_said_to_be,
@@ -136,3 +137,11 @@ def test_what_a_part_asking_for_a_kind_says_it_is() -> None:
     assert kind_said_to_be("Which planet is closest") == ""
     assert kind_said_to_be("Which planet is closest to the Sun") == ""
     assert kind_said_to_be("Which goal they raced for") == ""
+
+
+def test_a_part_asking_what_a_kind_of_thing_is_defines_it() -> None:
+    assert defines_kind("What are woodlice")
+    assert defines_kind("What is a cliff")
+    assert not defines_kind("What is the capital")  # an attribute of something unsaid
+    assert not defines_kind("What is the Moon")  # a name: see defines_name
+    assert not defines_kind("What are woodlice made of")

@@ -55,6 +55,20 @@ def test_a_name_of_several_words_is_stated_whole_by_one_sentence() -> None:
     assert unanswered_reason(real, [peace], [peace]) is None
 
 
+def test_a_name_after_a_possessor_is_stated_whole_without_it() -> None:
+    # "Kyoto's Golden Pavilion" names the pavilion: its entry need not say "Kyoto's" in
+    # the sentence that names it
+    (asked,) = question_parts("How thick is the gold coating on Kyoto's Golden Pavilion?")
+    temple = (
+        "Kinkaku-ji Kinkaku-ji is a Zen Buddhist temple in Kyoto. The temple is nicknamed "
+        "after its reliquary, the Golden Pavilion, whose top two floors are coated in gold."
+    )
+    assert unanswered_reason(asked, [temple], [temple]) is None
+    gold = "Gold Gold is a golden metal. Kyoto has many a pavilion."
+    reason = unanswered_reason(asked, [gold], [gold])
+    assert reason == "no source behind its findings states the name it gives as one"
+
+
 def test_a_name_given_by_a_statement_the_findings_left_out_counts() -> None:
     statements = [f"Lead {MELTING}", "Lead Zorbulon crystals hold traces of lead."]
     assert unanswered_reason(part(QUESTION), [f"{MELTING} Lead"], statements) is None

@@ -76,6 +76,11 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     assert unmeasured("How long is the Lilongwe River", [city]) is not None
     river = (["Limpopo River"], "The river is 1,750 kilometres long.")
     assert unmeasured("How long is the Limpopo River", [city, river]) is None
+    # a measure in words: a number word and its unit
+    lean = (["Leaning Tower of Pisa"], "It is known for its nearly four-degree lean.")
+    assert unmeasured("how far does the Leaning Tower of Pisa lean", [lean]) is None
+    degree = (["Leaning Tower of Pisa"], "It was built by a master of the first degree.")
+    assert unmeasured("how far does the Leaning Tower of Pisa lean", [degree]) is not None
     assert unmeasured("How long is a day on Mars", [(["Mars"], "A day lasts 24 hours.")]) is None
     # a name in a clause with no relative word tells which river, it is not measured
     asked = "How long is the river the Lewis and Clark Expedition travelled up"

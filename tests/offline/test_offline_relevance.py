@@ -290,6 +290,18 @@ def test_a_part_asking_who_a_named_person_was_has_no_hop(titled: Titled) -> None
     assert "src-2" in _bridged_by_first("Which kingdom did Cleopatra rule?", srcs)
 
 
+def test_a_part_asking_what_a_kind_of_thing_is_has_no_hop() -> None:
+    """ "What are woodlice": their entry links *Wood* ("found in old wood"), context, not
+    the answer; "Which material are woodlice named after" bridges it."""
+    lice = "Woodlice are isopods. Their name is derived from being often found in old wood."
+    srcs = [
+        SourceText(id="src-1", citation=1, title="Woodlouse", text=lice, links=["Wood"]),
+        SourceText(id="src-2", citation=2, title="Wood", text="Wood is a tissue of trees."),
+    ]
+    assert _bridged_by_first("What are woodlice?", srcs) == {}
+    assert "src-2" in _bridged_by_first("Which material are woodlice named after?", srcs)
+
+
 _MATCH_IN_A_FRESH_PROCESS = """
 from deepresearch.offline.relevance import Weights
 words = [f"term{i}" for i in range(60)]
