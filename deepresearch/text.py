@@ -340,6 +340,11 @@ _IRREGULAR_PAST = {
 _SIBILANT_PLURALS = ("sses", "xes", "shes", "tches", "nches", "rches", "zzes")
 
 
+def is_past_form(word: str) -> bool:
+    """Whether a lower-case ``word`` reads as a verb's past form ("ruled", "wrote")."""
+    return word in _IRREGULAR_PAST or (len(word) > 4 and word.endswith("ed"))
+
+
 def stem(word: str) -> str:
     """A light plural stripper: enough to match 'empires'/'empire', 'diseases'/'disease';
     an irregular past form reads as its verb ('arose' → 'arise')."""

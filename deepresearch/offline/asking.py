@@ -13,7 +13,15 @@ import re
 
 from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.offline.ranks import SUPERLATIVE_WORD
-from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, agent_noun, keywords, sentences, words
+from deepresearch.text import (
+    AUXILIARY_VERBS,
+    STOPWORDS,
+    agent_noun,
+    is_past_form,
+    keywords,
+    sentences,
+    words,
+)
 
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
@@ -89,10 +97,11 @@ def _opens_clause(tokens: list[str], n: int) -> bool:
     )
 
 
-# "the larger of the two", "the difference between the two", "which one is faster": one
-# or all of the few things just named (not "the two World Wars", which names them).
+# "the larger of the two", "the difference between the two", "which one is faster", "the
+# other one", "one of them": one or all of the few things just named (not "the two World Wars", which names them).
 OF_THE_FEW = re.compile(
-    r"\b(?:of\s+the\s+(?:two|three|four)|the\s+(?:two|three|four)(?!\s+(?!of\b)[^\W\d_])|which\s+one)\b(?!-)",
+    r"\b(?:of\s+the\s+(?:two|three|four)|the\s+(?:two|three|four)(?!\s+(?!of\b)[^\W\d_])|which\s+one"
+    r"|the\s+other\s+one|one\s+of\s+them)\b(?!-)",
     re.IGNORECASE,
 )
 # Words that point back to all of the few things just named ("what does each of them cost").
@@ -233,10 +242,27 @@ def main_clause(text: str) -> str:
     return main[: contact.end()] if contact else main
 
 
+# A clause describing the noun before it without "that", its subject a name and its verb
+# in the past ("the realm Krishnadevaraya ruled over", "the film Kubrick directed").
+_CONTACT_DESCRIBED = re.compile(
+    rf"\b(?i:the)\s+(?P<noun>[a-z-]+)\s+{_NAME_WORDS}\s+(?P<verb>[a-z]+)\b"
+)
+
+
+_QUESTION_OPENER = re.compile(r"\W*(?:when|where|what|which|who|whom|whose|how)\b", re.IGNORECASE)
+
+
 def describes(text: str) -> bool:
     """The text describes a thing by a relative clause ("the sport that the Bambino
-    played") rather than naming it."""
-    return any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text))
+    played", "the realm Krishnadevaraya ruled over") rather than naming it."""
+    if any(m["noun"].lower() not in STOPWORDS for m in _RELATIVE.finditer(text)):
+        return True
+    # without "that", only where a question word asks of it ("Explain … the part Joan of
+    # Arc played in it" asks how, not which)
+    return bool(_QUESTION_OPENER.match(text)) and any(
+        m["noun"] not in STOPWORDS and is_past_form(m["verb"])
+        for m in _CONTACT_DESCRIBED.finditer(text)
+    )
 
 
 # "Who was Cleopatra", "What is the Hanseatic League": "who"/"what", a form of "be", then

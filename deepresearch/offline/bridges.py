@@ -23,16 +23,25 @@ from deepresearch.text import (
 )
 
 
-def entities(text: str) -> list[str]:
+def entities(text: str, *, listed: bool = False) -> list[str]:
     """Capitalised runs (names) in text, not counting a sentence's first word alone, joined
     across 'of'/'de'/'von'…: 'the Peace of Westphalia ended the war in Europe' →
-    ['Peace of Westphalia', 'Europe']."""
+    ['Peace of Westphalia', 'Europe']. In a source's sentence (``listed``) a comma,
+    semicolon or colon ends a name: "founded by Van 't Hoff, Svante Arrhenius and Wilhelm
+    Ostwald" lists three people (a question's "Sindh, Pakistan" stays one place)."""
     out: list[str] = []
     for sent in sentences(text) or [text]:
-        tokens = WORD_TOKEN.findall(normalize(sent))
+        written = normalize(sent)
+        found = list(WORD_TOKEN.finditer(written))
+        tokens = [m.group() for m in found]
+        between = [written[found[i - 1].end() : found[i].start()] for i in range(1, len(found))]
+        parted = {i for i, gap in enumerate(between, 1) if listed and _PUNCTUATED.search(gap)}
         run: list[str] = []
         for i, tok in enumerate([*tokens, ""]):
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
+            if capital and run and i in parted:
+                out += [" ".join(run)] if not (len(run) == 1 and len(run[0]) <= 2) else []
+                run = []
             if capital and (i > 0 or (len(tokens) > 1 and tokens[1][:1].isupper())):
                 run.append(tok)
                 continue
@@ -69,14 +78,18 @@ def bridge_entities(
     longer names (more specific), then to the earlier one."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
+    # "the Swedish one of them" asks of one of several an earlier part names: the
+    # sentences naming them need not say what sets that one apart (his own entry does),
+    # and each name in their list is one of them
+    among = part.refers_back and _ONE_OF_THEM.search(part.text) is not None
     scores: dict[str, float] = {}
     heads: set[str] = set()  # names that end a clause somewhere
     for rank, text in enumerate(texts):
         for sent in text[:8]:
             match = _part_match(part, term_set(sent))
-            if match <= 0 or not _own_match(part, term_set(sent)):
+            if match <= 0 or not (among or _own_match(part, term_set(sent))):
                 continue  # a sentence that only repeats the borrowed words is about them
-            for found in entities(sent):
+            for found in entities(sent, listed=among):
                 name = found.removesuffix("'s").removesuffix("’s")
                 terms = term_set(name)
                 if not terms or terms <= asked or any(terms == k for k in known):
@@ -101,6 +114,11 @@ def _runs_on(name: str, sentence: str) -> bool:
     return bool(after) and all(after)
 
 
+_PUNCTUATED = re.compile(r"[,;:]")
+_ONE_OF_THEM = re.compile(
+    r"\b(?:(?:one|each|either|neither|both|which)\s+of\s+(?:them|those|these)|the\s+other\s+one)\b",
+    re.IGNORECASE,
+)
 BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
 RUN_ON_SHARE = 0.5  # of its score, for a name never at a clause's end (see _runs_on)
 

@@ -133,7 +133,7 @@ def given_names(part: str, before: str) -> list[str]:
     for a person, which "it" is not). Not a possessive ("its author", "his second
     emperor": another thing, of the named one), nor a pronoun in a clause describing what
     the part asks about ("the rules of the game he dominated")."""
-    said = _pronouns_said(part)
+    said = pronouns_said(part)
     if (defined := defined_name(before)) is not None:
         # "there" too, of a place: "What is the Amazon rainforest, and how many species
         # live there"
@@ -288,7 +288,7 @@ def person_asked_of(
     prominence …"). Not an "it" ("how is Moses connected to it, and what place does it
     hold in Judaism": the Torah), nor a name whose entry is no person's ("How many Oscars
     has the actor who voiced Woody won, and which honour did he receive": the actor)."""
-    said = _pronouns_said(part)
+    said = pronouns_said(part)
     names = _names_given(before)
     if not said & _PERSONAL or _first_word(before) not in _OF_NAMED or len(names) != 1:
         return []
@@ -307,7 +307,7 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
     itself ("what virus caused that disease": not *Virus*), where several titles are made
     of its words, or where ``part`` asks of a thing of its own, an entry made of its words
     ("what role does chlorophyll play in it")."""
-    said = _pronouns_said(part)
+    said = pronouns_said(part)
     if not said & _IT_OR_THEY or _first_word(before) not in _OF_THING:
         return []
     if entities(before) or SUPERLATIVE.search(before) or points_back(before):
@@ -319,7 +319,7 @@ def entry_asked_of(part: str, before: str, titles: Collection[str]) -> list[str]
     return entries if len(entries) == 1 else []
 
 
-def _pronouns_said(part: str) -> set[str]:
+def pronouns_said(part: str) -> set[str]:
     """The words (lower-cased) of the ``part``'s main clause, less those of a clause
     describing what it asks about: where a pronoun standing for an earlier thing is."""
     return {w.lower() for w in WORD_TOKEN.findall(_main(part))} - _in_contact_clause(part)

@@ -14,7 +14,12 @@ import re
 from dataclasses import dataclass
 
 from deepresearch.offline.answer_kinds import answer_kind, gives, unstated_superlative
-from deepresearch.offline.asking import asks_for_entity, defines_kind, defines_name
+from deepresearch.offline.asking import (
+    asks_for_entity,
+    defines_kind,
+    defines_name,
+    question_word,
+)
 from deepresearch.offline.bridges import BORROWED_SHARE, entities, own_share
 from deepresearch.offline.mentions import (
     TOKEN,
@@ -30,6 +35,7 @@ from deepresearch.offline.mentions import (
 )
 from deepresearch.offline.parts import Part
 from deepresearch.offline.referents import expletive
+from deepresearch.offline.referred import pronouns_said
 from deepresearch.offline.statements import CODE, signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
@@ -495,6 +501,29 @@ def _naming_answer(
     return out
 
 
+_OF_PERSON = frozenset({"he", "him", "his", "she", "her"})
+
+
+def _may_hop(i: int, parts: list[Part]) -> bool:
+    """Whether another entry than those it names may answer part ``i``. Not one asking
+    who or what a thing it names is ("Who was Cleopatra": *Ptolemaic Kingdom*, which that
+    entry's answer names, is context, not the answer), nor one asking, but for an entity,
+    of the person an earlier part asked for and found ("how many campaigns did he
+    direct": his own entry says it, not the places and people it names); "the rules of
+    the game he dominated" asks of a thing his entry names, and "The director of Vertigo:
+    … how many nominations did his films earn" of a person only a hop reaches."""
+    part = parts[i]
+    if defines_name(part.text) or defines_kind(part.text):
+        return False
+    return not (
+        part.refers_back
+        and i > 0
+        and _OF_PERSON & pronouns_said(part.text)
+        and not asks_for_entity(part.text)
+        and any(question_word(parts[j].text) == "who" for j in {0, i - 1})
+    )
+
+
 def _bridged(
     i: int,
     parts: list[Part],
@@ -514,9 +543,7 @@ def _bridged(
     scores and each source's statement tokens; ``named_by`` collects, per source named,
     the sources whose statements name it."""
     said = texts[1]
-    if defines_name(parts[i].text) or defines_kind(parts[i].text):
-        # "Who was Cleopatra" asks about the entry it names: *Ptolemaic Kingdom*, which
-        # that entry's answer names, is context, not the answer.
+    if not _may_hop(i, parts):
         return {}
     given = asked[1]
     points_back = parts[i].refers_back and i > 0

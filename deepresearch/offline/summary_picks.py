@@ -154,14 +154,20 @@ def _fresh(
     part: str, findings: list[FindingBrief], shown: set[str], kind: str | None, asked: set[str]
 ) -> list[FindingBrief]:
     """The ``findings`` a part's line may show: not one an earlier line ``shown``, nor a
-    code line when there is prose; but, for a part asking when or how many (``kind``)
-    that none of those answer, the shown ones that give a date or a number too ("in what
-    year" after "Who discovered penicillin": the date the line before showed)."""
+    code line when there is prose; but, for a part asking when (``kind``), its best
+    finding giving a date, shown or not ("in what year" after "Who discovered
+    penicillin": the date the line before showed), and for one asking how many, when none
+    of those gives a number, the shown ones that do."""
     fresh = [f for f in findings if f.content not in shown] or findings
     # A code line answers in the findings, quoted; the summary says it in prose if it can.
     fresh = [f for f in fresh if not f.content.startswith(CODE)] or fresh
-    if kind in ("time", "number") and not any(gives(f.content, kind, asked, part) for f in fresh):
+    if kind == "number" and not any(gives(f.content, kind, asked, part) for f in fresh):
         fresh += [f for f in findings if f not in fresh and gives(f.content, kind, asked, part)]
+    dated = [f for f in findings if kind == "time" and gives(f.content, kind, asked, part)]
+    if dated and dated[0] not in fresh:
+        # the part's best finding giving a date, though a line before showed it ("when did
+        # the khanate end": "… from 1501 to 1785", not another khanate's founding date)
+        fresh = [dated[0], *fresh]
     # ... and, when none of those says a word of the part, the shown ones that do ("whose
     # novella was the story taken from": "… based on the novella … by Prosper Mérimée"
     # opened the line before)

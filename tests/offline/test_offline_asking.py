@@ -9,6 +9,7 @@ from deepresearch.offline.asking import (
     defined_name,
     defines_kind,
     defines_name,
+    describes,
     is_question,
     kind_said_to_be,
     main_clause,
@@ -145,3 +146,11 @@ def test_a_part_asking_what_a_kind_of_thing_is_defines_it() -> None:
     assert not defines_kind("What is the capital")  # an attribute of something unsaid
     assert not defines_kind("What is the Moon")  # a name: see defines_name
     assert not defines_kind("What are woodlice made of")
+
+
+def test_a_thing_described_by_a_clause_without_that_is_asked_for() -> None:
+    assert describes("When was the realm Krishnadevaraya ruled over founded")
+    assert describes("What did the film Kubrick directed earn")
+    assert not describes("When did the Roman Empire fall")  # a name, no clause
+    # not asked for by a question word: "Explain … the part Joan of Arc played in it"
+    assert not describes("Explain the war and the part Joan of Arc played in it")

@@ -108,3 +108,18 @@ def test_statements_are_read_one_by_one_and_code_lines_name_nothing() -> None:
     assert found == ["Transport"]
     joined = bridge_entities(part, [sentences(" ".join(statements))], [], part.text, limit=3)
     assert "Code" in joined  # what reading them as one text did
+
+
+def test_one_of_the_few_named_is_bridged_from_the_sentence_listing_them() -> None:
+    question = (
+        "Van 't Hoff co-founded a physical chemistry journal in 1887 with two colleagues. "
+        "In which year did the Swedish one of them win his Nobel Prize?"
+    )
+    part = question_parts(question)[-1]
+    listing = (
+        "The journal was founded in 1887 by Van 't Hoff, Svante Arrhenius and Wilhelm "
+        "Ostwald, at Leipzig University."
+    )
+    leads = bridge_entities(part, [sentences(listing)], ["Jacobus van 't Hoff"], question, 3)
+    # the sentence says none of the part's own words, and lists each colleague apart
+    assert {"Svante Arrhenius", "Wilhelm Ostwald"} <= set(leads)

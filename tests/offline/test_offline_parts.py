@@ -349,6 +349,15 @@ def test_the_larger_of_the_two_points_back_to_the_things_just_named() -> None:
     assert last.refers_back and {"zagreb", "warsaw"} <= set(last.query.split())
 
 
+def test_the_other_one_and_one_of_them_point_back_to_the_few_a_story_names() -> None:
+    story = "Market failure is traced back to two Victorian writers, one of them Henry Sidgwick."
+    last = question_parts(f"{story} Which principle is the other one known for?")[-1]
+    assert last.refers_back and {"victorian", "sidgwick"} <= set(last.query.split())
+    question = "Van 't Hoff co-founded a journal with two colleagues. Where was one of them born?"
+    last = question_parts(question)[-1]
+    assert last.refers_back and {"hoff", "journal"} <= set(last.query.split())
+
+
 def test_which_one_and_the_two_point_back_to_the_code_names_a_scene_gives() -> None:
     question = (
         "My script moves downloads to a mounted drive with os.rename and fails with a "

@@ -302,6 +302,28 @@ def test_a_part_asking_what_a_kind_of_thing_is_has_no_hop() -> None:
     assert "src-2" in _bridged_by_first("Which material are woodlice named after?", srcs)
 
 
+def test_a_part_asking_a_number_of_the_person_found_has_no_hop() -> None:
+    """ "how many campaigns did he direct" asks of the strategist the first part found:
+    the empire his entry names with the campaigns is no hop for it."""
+    question = "Who was the chief strategist of Genghis Khan, and how many campaigns did he direct?"
+    subutai = "Subutai directed more than 20 campaigns for the Mongol Empire."
+    srcs = [
+        SourceText(id="src-1", citation=1, title="Subutai", text=subutai),
+        SourceText(id="src-2", citation=2, title="Mongol Empire", text="An empire in Asia."),
+    ]
+    parts = question_parts(question)
+    units = {s.id: [s.text] for s in srcs}
+    weights = relevance.Weights([term_set(s.text) for s in srcs])
+    texts = (relevance.part_scores(parts, srcs, units, weights), _said(srcs))
+    answerers = {0: srcs[:1], 1: srcs[:1]}
+    asked = (term_set(question), [])
+    assert relevance._bridged(1, parts, srcs, texts, answerers, asked, {}) == {}
+    which = question.replace("how many campaigns did he direct", "which empire did he serve")
+    parts = question_parts(which)
+    texts = (relevance.part_scores(parts, srcs, units, weights), _said(srcs))
+    assert "src-2" in relevance._bridged(1, parts, srcs, texts, answerers, asked, {})
+
+
 _MATCH_IN_A_FRESH_PROCESS = """
 from deepresearch.offline.relevance import Weights
 words = [f"term{i}" for i in range(60)]

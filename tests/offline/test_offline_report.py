@@ -985,3 +985,17 @@ def test_a_part_repeats_the_line_before_when_none_of_its_own_answers(
     summary = summary_of(f"{who}, and {then}?", found)
     line = next(x for x in summary.splitlines() if x.startswith(f"- **{then}?**"))
     assert said in line
+
+
+def test_a_part_asking_when_opens_with_its_best_date_though_the_line_before_showed_it() -> None:
+    first, then = "Who founded the dynasty that ruled the Khanate of Bukhara", "when did it end"
+    bukhara = "The Khanate of Bukhara was a monarchy from 1501 to 1785, founded by the Shaybanids."
+    horde = "The Golden Horde was a khanate established in the 13th century."
+    found = [
+        finding(1, bukhara, first, 1),
+        finding(2, bukhara, then, 1),
+        finding(3, horde, then, 2),
+    ]
+    summary = summary_of(f"{first}, and {then}?", found)
+    line = next(x for x in summary.splitlines() if x.startswith(f"- **{then}?**"))
+    assert line.split("** ", 1)[1].startswith(bukhara)
