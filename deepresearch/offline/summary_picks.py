@@ -353,6 +353,11 @@ def _leads(
     # what a part pointing back asks of is what the earlier parts' lines are from
     named = [f for f in named or findings if f.citations[:1] and f.citations[0] in earlier] or named
     hop = _hop_answers(part, findings, titles)
+    if hop and _described_through(part):
+        # what it names only leads to what it asks about: the hop's entry answers, with
+        # the lines saying a word of the part first ("devised the painting techniques")
+        said = said_of(part)
+        named, hop = [], [f for f in hop if said(f.content)] or hop
     return (
         [f for f in giving if f in hop]
         or [f for f in giving if f in named]
@@ -383,30 +388,60 @@ def _doer_in_other_words(
     ]
 
 
+# A thing the part asks of described through a name it gives ("did the top-billed star of
+# the 1939 film The Wizard of Oz have", "did the poet behind The Waste Land receive"):
+# an auxiliary of another verb, then "the", lower-case words and "of" or "behind" ("Who
+# were the parents of Xerxes", "how big is the surface of Lake Maracaibo" ask who or what
+# that is, which the name's own entry says).
+_DESCRIBED_THROUGH = re.compile(
+    r"\b(?:did|does|do|has|have|had)\s+the\s+(?P<kind>(?:[a-z][\w\-]*\s+){1,3})"
+    r"(?:of|behind)\s+(?P<rest>.+)$"
+)
+
+
+def _described_through(part: str) -> re.Match[str] | None:
+    """Where the part asks of a thing it describes through a name (``_DESCRIBED_THROUGH``),
+    not of an attribute of that name ("the capital of France"), else None."""
+    return _DESCRIBED_THROUGH.search(main_clause(part)) if asked_attribute(part) is None else None
+
+
 def _hop_answers(
     part: str, findings: list[FindingBrief], titles: dict[int, str]
 ) -> list[FindingBrief]:
     """For a part asking about a thing it describes without naming it ("the emperor who
     carried out later modifications to the Colosseum"), the ``findings`` from an entry
     another of them names ("… during the reign of Domitian" names *Domitian*, whose entry
-    says when he ruled): the hop's answer. None for a part that names what it asks about
-    ("In which year did the Titanic sink": *Harland and Wolff*, which the Titanic's entry
-    names, is no answer)."""
+    says when he ruled; "the composer of The Rite of Spring": *Igor Stravinsky*, whose
+    entry says which nationalities he held): the hop's answer. None for a part that names
+    what it asks about ("In which year did the Titanic sink": *Harland and Wolff*, which
+    the Titanic's entry names, is no answer) or asks an attribute of a name ("the capital
+    of France")."""
     main = main_clause(part)
     clause = [name_words(n) for n in entities(part[len(main) :])]
-    if not clause or entities(main):
+    described = _described_through(part)
+    kind: set[str] = set()
+    if not clause and described:
+        # "did the composer of The Rite of Spring later hold": described through a name
+        clause = [name_words(n) for n in entities(described["rest"])]
+        kind = text_roots(described["kind"])
+    elif entities(main):
+        return []
+    if not clause:
         return []
     cited = {n for f in findings for n in f.citations[:1]}
-    # the namer speaks of a thing the describing clause names (*Colosseum*'s line)
+    # the namer speaks of a thing the describing clause names (*Colosseum*'s line), and of
+    # the kind described, if one of its lines does ("The film stars Judy Garland" for "the
+    # top-billed star of … The Wizard of Oz", not the film its director left for)
     namers = [
-        (f.citations[:1], tokens)
+        (f.citations[:1], tokens, kind & text_roots(f.content))
         for f in findings
         for tokens in [TOKEN.findall(f.content)]
         if any(_entry_of(name, titles, f) or mentions_name(tokens, name) for name in clause)
     ]
+    namers = [n for n in namers if n[2]] or namers
     named = {
         n
-        for by, tokens in namers
+        for by, tokens, _ in namers
         for n in cited
         if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
     }
@@ -414,5 +449,9 @@ def _hop_answers(
 
 
 def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) -> bool:
-    """Whether the ``finding``'s first source is the entry on ``name`` (its words)."""
-    return bool(finding.citations) and name_words(titles.get(finding.citations[0], "")) == name
+    """Whether the ``finding``'s first source is the entry on ``name`` (its words; *The
+    Wizard of Oz* is the entry on "Wizard of Oz", a name read without its "The")."""
+    if not finding.citations:
+        return False
+    title = name_words(titles.get(finding.citations[0], ""))
+    return title == name or title == ["the", *name]

@@ -831,6 +831,34 @@ def test_a_part_describing_what_it_asks_about_opens_with_the_entry_its_findings_
     assert summary.split("?**")[1].startswith(" The Kangxi Emperor ruled")
 
 
+def test_a_part_describing_what_it_asks_about_through_a_name_opens_with_the_hops_entry() -> None:
+    """ "the top-billed star of The Wizard of Oz" is not named: the film's line saying
+    "stars" names Judy Garland, whose entry answers; the film its director left for,
+    which another of the film's lines names, does not. Not for an attribute of the name
+    itself ("the director of The Wizard of Oz" is the attribute check's)."""
+    asked = "What singing voice did the top-billed star of the 1939 film The Wizard of Oz have"
+    found = [
+        finding(1, "The Wizard of Oz is a 1939 American musical fantasy film.", asked, 1),
+        finding(2, "The film stars Judy Garland, Frank Morgan and Ray Bolger.", asked, 1),
+        finding(3, "Its director left to take over Gone with the Wind.", asked, 1),
+        finding(4, "Gone with the Wind is a 1939 American epic film.", asked, 3),
+        finding(5, "Judy Garland was known for her strong contralto voice.", asked, 2),
+    ]
+    sources = titled("The Wizard of Oz", "Judy Garland", "Gone with the Wind (film)")
+    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
+    assert line.startswith("Judy Garland was known")
+    # "Who were the parents of Xerxes" asks who they are: his entry says it
+    asked = "Who were the parents of the Persian king Xerxes"
+    found = [
+        finding(1, "Xerxes was the son of Darius the Great and Atossa.", asked, 1),
+        finding(2, "Xerxes was king of the Achaemenid Empire.", asked, 1),
+        finding(3, "The Achaemenid Empire was founded by Cyrus the Great.", asked, 2),
+    ]
+    sources = titled("Xerxes I", "Achaemenid Empire")
+    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
+    assert line.startswith("Xerxes was the son")
+
+
 def test_a_part_five_sources_answer_shows_each_ones_three_findings() -> None:
     # The analysis gives a part at most three statements from each of five sources: the
     # report shows them all, since they cite no source beyond those five.
