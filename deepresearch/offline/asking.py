@@ -233,11 +233,21 @@ _CONTACT_CLAUSE = re.compile(
 )
 
 
+_PREPOSITION_ASKING = re.compile(
+    r"^\W*(?:in|at|on|by|for|from|to|with|during|under|into|after|before|since|until)\s+"
+    r"(?=(?:which|whom|whose|what)\b)",
+    re.IGNORECASE,
+)
+
+
 def main_clause(text: str) -> str:
     """``text`` up to a clause describing a thing it asks about ("How long is the railway"
     of "How long is the railway that crosses Siberia"): what it names there is the
-    thing asked about; a name in the clause only tells which one."""
-    main = _DESCRIBING.split(text, maxsplit=1)[0]
+    thing asked about; a name in the clause only tells which one. A question word after a
+    leading preposition asks ("In which year did the Titanic sink")."""
+    lead = _PREPOSITION_ASKING.match(text)
+    start = lead.end() if lead else 0
+    main = text[:start] + _DESCRIBING.split(text[start:], maxsplit=1)[0]
     contact = _CONTACT_CLAUSE.search(main)
     return main[: contact.end()] if contact else main
 

@@ -82,6 +82,10 @@ def test_the_main_clause_ends_where_a_clause_describing_its_thing_begins() -> No
     assert main_clause(asked) == "What is the capital of the country"
     # a name the question gives is not a clause
     assert main_clause("How tall is the Eiffel Tower") == "How tall is the Eiffel Tower"
+    # a question word after a leading preposition asks: it opens no clause
+    assert main_clause("In which year did the Titanic sink") == "In which year did the Titanic sink"
+    asked = "In which country is the city that hosted the 1936 Olympics"
+    assert main_clause(asked) == "In which country is the city"
 
 
 def test_a_that_opening_a_clause_points_back_to_nothing() -> None:
