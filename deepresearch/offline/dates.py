@@ -18,9 +18,11 @@ DATE = re.compile(
 )
 
 
-# "What year was …", "in which year did …", "in what years were …": a date asked
-# without "when".
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+years?\b", re.IGNORECASE)
+# "What year was …", "in which year did …", "in what years were …", "in which century
+# did …": a date asked without "when".
+_ASKS_YEAR = re.compile(
+    r"\b(?:what|which)\s+(?:years?|decades?|century|centuries)\b", re.IGNORECASE
+)
 
 
 def asks_year(text: str) -> bool:

@@ -282,7 +282,8 @@ def _naming(
     to a person ("which political system did he support"), those from entries on a
     person (``persons``, see ``Referents``): what *he* supported is said of him, not in
     the entry on a political system. None for a part that points back to a thing ("how
-    did it change Europe" asks about "it") or asks for a thing it does not name ("Which
+    did it change Europe" asks about "it") or asks for a thing it does not name, but a
+    date or a number ("Which
     Königsberg-born philosopher …": its names only describe it; "What is the largest
     ocean": *Ocean* is the kind, not the one asked for)."""
     # "which political system did he support": asked of a person an earlier part gives
@@ -291,7 +292,11 @@ def _naming(
     # "Which is larger, Jupiter" (of "…, Jupiter or Saturn") asks it of the one it names
     if about := _choice(part):
         return [f for f in findings if _entry_of(name_words(about), titles, f)]
-    if asks_for_entity(part) or points_back(part) or SUPERLATIVE.search(part):
+    # "In which year did the Titanic sink" asks a date of the thing it names, not a thing
+    # ("During which years did the emperor who altered the Colosseum rule" asks it of one
+    # it describes)
+    dated = answer_kind(part) in ("time", "number") and main_clause(part) == part
+    if (asks_for_entity(part) and not dated) or points_back(part) or SUPERLATIVE.search(part):
         return []
     return [
         f for f in findings if f.citations and is_entry_on(part, titles.get(f.citations[0], ""))

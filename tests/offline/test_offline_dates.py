@@ -53,6 +53,8 @@ def test_a_year_the_question_gives_is_no_answer() -> None:
         ("In what years were Madame Bovary and The Bell Jar published?", True),
         ("When did the war end?", False),  # "when": the time check's
         ("How many years did the war last?", False),
+        ("In which century did the Renaissance begin?", True),
+        ("Which decade saw the first jet airliner?", True),
     ],
 )
 def test_a_year_asked_without_when(text: str, asks: bool) -> None:

@@ -859,6 +859,17 @@ def test_a_part_describing_what_it_asks_about_through_a_name_opens_with_the_hops
     assert line.startswith("Xerxes was the son")
 
 
+def test_a_part_asking_a_date_of_a_thing_it_names_opens_with_that_things_entry() -> None:
+    asked = "In which century did the Renaissance begin"
+    found = [
+        finding(1, "Neoclassicism is a movement that began in the mid-18th century.", asked, 1),
+        finding(2, "The Renaissance covered the 15th and 16th centuries in Europe.", asked, 2),
+    ]
+    sources = titled("Neoclassical architecture", "Renaissance")
+    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
+    assert line.startswith("The Renaissance covered")
+
+
 def test_a_part_five_sources_answer_shows_each_ones_three_findings() -> None:
     # The analysis gives a part at most three statements from each of five sources: the
     # report shows them all, since they cite no source beyond those five.
