@@ -254,6 +254,11 @@ def summary_of(
     return md.split("## Executive summary", 1)[1].split("## Key findings", 1)[0]
 
 
+def opening_line(asked: str, found: list[FindingBrief], sources: list[SourceRef]) -> str:
+    """The summary line of the one-part question ``asked``, after its bold part."""
+    return summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
+
+
 def titled(*titles: str) -> list[SourceRef]:
     """Sources numbered from 1 with these titles."""
     return [
@@ -845,29 +850,41 @@ def test_a_part_describing_what_it_asks_about_through_a_name_opens_with_the_hops
         finding(5, "Judy Garland was known for her strong contralto voice.", asked, 2),
     ]
     sources = titled("The Wizard of Oz", "Judy Garland", "Gone with the Wind (film)")
-    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
+    line = opening_line(asked, found, sources)
     assert line.startswith("Judy Garland was known")
-    # "Who were the parents of Xerxes" asks who they are: his entry says it
-    asked = "Who were the parents of the Persian king Xerxes"
-    found = [
-        finding(1, "Xerxes was the son of Darius the Great and Atossa.", asked, 1),
-        finding(2, "Xerxes was king of the Achaemenid Empire.", asked, 1),
-        finding(3, "The Achaemenid Empire was founded by Cyrus the Great.", asked, 2),
-    ]
-    sources = titled("Xerxes I", "Achaemenid Empire")
-    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
-    assert line.startswith("Xerxes was the son")
 
 
-def test_a_part_asking_a_date_of_a_thing_it_names_opens_with_that_things_entry() -> None:
-    asked = "In which century did the Renaissance begin"
-    found = [
-        finding(1, "Neoclassicism is a movement that began in the mid-18th century.", asked, 1),
-        finding(2, "The Renaissance covered the 15th and 16th centuries in Europe.", asked, 2),
-    ]
-    sources = titled("Neoclassical architecture", "Renaissance")
-    line = summary_of(f"{asked}?", found, sources).split(f"- **{asked}?** ", 1)[1]
-    assert line.startswith("The Renaissance covered")
+@pytest.mark.parametrize(
+    ("asked", "said", "titles"),
+    [
+        # "Who were the parents of Xerxes" asks who they are: his entry says it, not the
+        # empire his entry names
+        (
+            "Who were the parents of the Persian king Xerxes",
+            [
+                ("Xerxes was the son of Darius the Great and Atossa.", 1),
+                ("Xerxes was king of the Achaemenid Empire.", 1),
+                ("The Achaemenid Empire was founded by Cyrus the Great.", 2),
+            ],
+            ("Xerxes I", "Achaemenid Empire"),
+        ),
+        # a date asked by "which century" of the thing named: its entry's, not another's
+        (
+            "In which century did the Renaissance begin",
+            [
+                ("Neoclassicism is a movement that began in the mid-18th century.", 2),
+                ("The Renaissance covered the 15th and 16th centuries in Europe.", 1),
+            ],
+            ("Renaissance", "Neoclassical architecture"),
+        ),
+    ],
+)
+def test_a_part_asking_of_a_thing_it_names_opens_with_that_things_entry(
+    asked: str, said: list[tuple[str, int]], titles: tuple[str, ...]
+) -> None:
+    found = [finding(n, text, asked, source) for n, (text, source) in enumerate(said, 1)]
+    line = opening_line(asked, found, titled(*titles))
+    assert line.startswith(next(text for text, source in said if source == 1))
 
 
 def test_a_part_five_sources_answer_shows_each_ones_three_findings() -> None:
