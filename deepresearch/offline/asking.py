@@ -98,7 +98,8 @@ def _opens_clause(tokens: list[str], n: int) -> bool:
 
 
 # "the larger of the two", "the difference between the two", "which one is faster", "the
-# other one", "one of them": one or all of the few things just named (not "the two World Wars", which names them).
+# other one", "one of them": one or all of the few things just named (not "the two World
+# Wars", which names them).
 OF_THE_FEW = re.compile(
     r"\b(?:of\s+the\s+(?:two|three|four)|the\s+(?:two|three|four)(?!\s+(?!of\b)[^\W\d_])|which\s+one"
     r"|the\s+other\s+one|one\s+of\s+them)\b(?!-)",
