@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from deepresearch.offline.mentions import TOKEN
 from deepresearch.roles import SourceText
 
 Titled = Callable[[dict[str, str]], list[SourceText]]
@@ -22,3 +23,8 @@ def titled() -> Titled:
         ]
 
     return make
+
+
+def said_tokens(srcs: list[SourceText]) -> dict[str, list[str]]:
+    """Each source's statement tokens, as the scoring reads them."""
+    return {s.id: TOKEN.findall(s.text) for s in srcs}

@@ -8,14 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from deepresearch.offline import relevance
-from deepresearch.offline.mentions import TOKEN
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.roles import SourceText
 from deepresearch.text import sentences, term_set
-from tests.offline.conftest import Titled
+from tests.offline.conftest import Titled, said_tokens
 
 
 def _scored(
@@ -25,61 +22,6 @@ def _scored(
     units = {s.id: sentences(s.text) for s in srcs}
     weights = relevance.Weights([term_set(s.text) for s in srcs])
     return units, relevance.part_scores(parts, srcs, units, weights)
-
-
-def _said(srcs: list[SourceText]) -> dict[str, list[str]]:
-    """Each source's statement tokens, as the scoring reads them."""
-    return {s.id: TOKEN.findall(s.text) for s in srcs}
-
-
-def _bridged_by_first(question: str, srcs: list[SourceText]) -> dict[str, float]:
-    """The sources bridged for the question's first part when the first source answers it."""
-    parts = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    weights = relevance.Weights([term_set(s.text) for s in srcs])
-    statement = relevance.part_scores(parts, srcs, units, weights)
-    texts = (statement, _said(srcs))
-    return relevance._bridged(0, parts, srcs, texts, {0: srcs[:1]}, (term_set(question), []), {})
-
-
-def test_a_source_named_as_a_name_by_the_answer_is_bridged_not_a_common_noun(
-    titled: Titled,
-) -> None:
-    question = "Which emperor was buried with an army of clay soldiers?"
-    texts = {
-        "Clay Army": "The Clay Army is a set of clay soldiers buried with Qin Shi Huang.",
-        "Qin Shi Huang": "Qin Shi Huang founded an empire.",
-        "Army": "An army fights on land.",
-    }
-    srcs = titled(texts)
-    bridged = _bridged_by_first(question, srcs)
-    assert bridged.get("src-2", 0.0) > 0 and "src-3" not in bridged
-
-
-def test_a_capitalised_name_does_not_bridge_the_entry_on_a_common_noun(titled: Titled) -> None:
-    question = "Who founded the software company?"
-    texts = {
-        "Software company": "The company became influential through software like Windows "
-        "and Office, written by Bill Gates.",
-        "Bill Gates": "Bill Gates co-founded the software company in 1975.",
-        "Window": "A window is an opening in a wall that lets in light.",
-    }
-    srcs = titled(texts)
-    bridged = _bridged_by_first(question, srcs)
-    assert bridged.get("src-2", 0.0) > 0  # a name the answer gives
-    assert "src-3" not in bridged  # "Windows" is a name; the entry writes "a window"
-
-
-def test_a_disambiguated_title_is_named_only_with_its_context(titled: Titled) -> None:
-    question = "Which nickname did the batsman have?"
-    texts = {
-        "Donald Smith": "Donald Smith, nicknamed the Don, was a batsman.",
-        "Don (river)": "The Don is a river in Russia.",
-        "Don (title)": "Don is an honorific title used for a batsman or nobleman.",
-    }
-    srcs = titled(texts)
-    bridged = _bridged_by_first(question, srcs)
-    assert "src-2" not in bridged
 
 
 def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening(
@@ -104,30 +46,6 @@ def test_an_entry_opening_with_what_an_entity_part_describes_scores_its_opening(
     assert described == {}  # a part that names what it asks about
 
 
-def test_an_entry_is_tied_to_the_earlier_answer_by_name_link_or_shared_title_word(
-    titled: Titled,
-) -> None:
-    srcs = titled(
-        {
-            "Cai Lun": "Cai Lun was a court official of the Eastern Han dynasty.",
-            "Han dynasty": "The Han dynasty ruled China for four centuries.",
-            "Xia dynasty": "The Xia dynasty is the first dynasty of traditional history.",
-            "Cai Lun Museum": "A museum in Leiyang.",
-            "Paper mill": "A mill makes paper.",
-        }
-    )
-    said = _said(srcs)
-    asked = term_set("Who invented paper, and under which dynasty did he serve?")
-    earlier = srcs[:1]
-    tied = {s.title for s in srcs if relevance._tied(s, earlier, said, asked)}
-    # named by the answer; sharing the word "Cai" with it; "dynasty" is the question's word
-    assert tied == {"Cai Lun", "Han dynasty", "Cai Lun Museum"}
-    linked = srcs[4].model_copy(update={"links": ["Cai Lun"]})
-    assert relevance._tied(linked, earlier, said, asked)  # its text links the answer
-    passage = srcs[2].model_copy(update={"url": "/docs/history.md#L80-96", "lines": (80, 96)})
-    assert relevance._tied(passage, earlier, said, asked)  # a file's passage: by its file
-
-
 def test_a_name_no_title_holds_links_the_sources_that_use_it(titled: Titled) -> None:
     srcs = titled(
         {
@@ -139,33 +57,13 @@ def test_a_name_no_title_holds_links_the_sources_that_use_it(titled: Titled) -> 
     )
     part = question_parts("What republic did 'El Libertador' lead in South America?")[0]
     # "South America" is a title; a topic's page (not titled with a name) only mentions it
-    assert relevance._aliased(part, srcs, _said(srcs)) == ["src-1"]
-
-
-def test_a_statement_naming_the_earlier_answer_with_the_parts_words_answers_it(
-    titled: Titled,
-) -> None:
-    srcs = titled(
-        {
-            "Sikhism": "Sikhism is a religion that originated in the Punjab.",
-            "Guru Nanak": "Guru Nanak was a teacher regarded as the founder of Sikhism.",
-            "Kabir": "Kabir was a poet and a founder of a school of verse.",
-            "Golden Temple": "The Golden Temple is the holiest site of Sikhism.",
-        }
-    )
-    units = {s.id: sentences(s.text) for s in srcs}
-    part = question_parts("Which religion has its holiest site in Amritsar, and who founded it?")[1]
-    assert part.refers_back
-    resolved = relevance._resolved(part, srcs[:1], srcs, units)
-    # "founder" holds the part's own word by root, naming the answer it points back to;
-    # Kabir founded something else; the temple names Sikhism without the part's words
-    assert resolved == {"src-2": 1.0}
+    assert relevance._aliased(part, srcs, said_tokens(srcs)) == ["src-1"]
 
 
 def test_a_common_noun_names_a_one_word_entry_by_its_share_of_the_part(titled: Titled) -> None:
     texts = {"Gas": "A gas is a state of matter.", "Mars": "Mars is a planet."}
     srcs = titled(texts)
-    said = _said(srcs)
+    said = said_tokens(srcs)
     names = [term_set("Mars")]
     about = question_parts("What is a gas?")
     passing = question_parts("Why do certain gases in the air make Mars warmer?")
@@ -190,12 +88,12 @@ def test_a_name_the_part_gives_links_one_passage_of_the_document_it_names(
         for s in titled(texts)
     ]
     part = question_parts("What is the difference between Rc<T> and Arc<T>?")
-    named = relevance._named_by_parts(part, srcs, [], _said(srcs), _scored(part, srcs)[1])
+    named = relevance._named_by_parts(part, srcs, [], said_tokens(srcs), _scored(part, srcs)[1])
     # the chapter named "Rc<T>" is linked once, by its passage that states the part best
     linked = [s.title for s in srcs if named[(s.id, 0)] == relevance.FULL_NAME_SHARE]
     assert linked == ["Rc<T>, the Reference Counted Smart Pointer › Cloning"]
     npm = question_parts("Which npm command manages teams?")
-    named = relevance._named_by_parts(npm, srcs, [], _said(srcs), _scored(npm, srcs)[1])
+    named = relevance._named_by_parts(npm, srcs, [], said_tokens(srcs), _scored(npm, srcs)[1])
     assert named[("src-4", 0)] == 0.0  # a lower-case word is not a name the part gives
 
 
@@ -248,80 +146,6 @@ def test_a_code_line_matched_by_its_title_alone_ranks_below_prose_matched_so(
     _, ranked = relevance.part_scores(parts, [src], units, weights)[(src.id, 0)]
     order = [u for _, u in ranked]
     assert order.index(code) < order.index(prose)
-
-
-def test_a_part_pointing_back_is_bridged_only_by_answerers_tied_to_the_earlier_answer(
-    titled: Titled,
-) -> None:
-    """ "why was it important" after "What did Alexander Fleming discover": an entry that
-    states "important" but is not tied to *Alexander Fleming* (it shares only "Alexander"
-    with the question) names no hop for it; the answer's own entry still does."""
-    question = "What did Alexander Fleming discover and why was it important?"
-    texts = {
-        "Alexander Fleming": "Alexander Fleming was a Scottish physician who discovered "
-        "penicillin, an important antibiotic first described in Penicillin studies.",
-        "Mikhail Lermontov": "Mikhail Lermontov was an important Russian poet, often "
-        "called the successor of Alexander Pushkin.",
-        "Alexander Pushkin": "Alexander Pushkin was a Russian poet and novelist.",
-        "Penicillin": "Penicillin is an important group of antibiotics.",
-    }
-    srcs = titled(texts)
-    parts = question_parts(question)
-    assert parts[1].refers_back
-    units = {s.id: [s.text] for s in srcs}
-    weights = relevance.Weights([term_set(s.text) for s in srcs])
-    statement = relevance.part_scores(parts, srcs, units, weights)
-    answerers = {0: srcs[:1], 1: [srcs[1], srcs[0]]}  # the poet answers "important" first
-    asked = (term_set(question), [term_set("Alexander Fleming")])
-    bridged = relevance._bridged(1, parts, srcs, (statement, _said(srcs)), answerers, asked, {})
-    assert "src-3" not in bridged  # Pushkin, named only by the untied poet
-    assert bridged.get("src-4", 0.0) > 0  # Penicillin, named by Fleming's entry
-
-
-def test_a_part_asking_who_a_named_person_was_has_no_hop(titled: Titled) -> None:
-    """ "Who was Cleopatra": her entry names *Ptolemaic Kingdom*, which is context, not
-    the answer, so it is not bridged; "Which kingdom did Cleopatra rule" bridges it."""
-    texts = {
-        "Cleopatra": "Cleopatra was Queen of the Ptolemaic Kingdom of Egypt.",
-        "Ptolemaic Kingdom": "The Ptolemaic Kingdom was a Hellenistic state in Egypt.",
-    }
-    srcs = titled(texts)
-    assert _bridged_by_first("Who was Cleopatra?", srcs) == {}
-    assert "src-2" in _bridged_by_first("Which kingdom did Cleopatra rule?", srcs)
-
-
-def test_a_part_asking_what_a_kind_of_thing_is_has_no_hop() -> None:
-    """ "What are woodlice": their entry links *Wood* ("found in old wood"), context, not
-    the answer; "Which material are woodlice named after" bridges it."""
-    lice = "Woodlice are isopods. Their name is derived from being often found in old wood."
-    srcs = [
-        SourceText(id="src-1", citation=1, title="Woodlouse", text=lice, links=["Wood"]),
-        SourceText(id="src-2", citation=2, title="Wood", text="Wood is a tissue of trees."),
-    ]
-    assert _bridged_by_first("What are woodlice?", srcs) == {}
-    assert "src-2" in _bridged_by_first("Which material are woodlice named after?", srcs)
-
-
-def test_a_part_asking_a_number_of_the_person_found_has_no_hop() -> None:
-    """ "how many campaigns did he direct" asks of the strategist the first part found:
-    the empire his entry names with the campaigns is no hop for it."""
-    question = "Who was the chief strategist of Genghis Khan, and how many campaigns did he direct?"
-    subutai = "Subutai directed more than 20 campaigns for the Mongol Empire."
-    srcs = [
-        SourceText(id="src-1", citation=1, title="Subutai", text=subutai),
-        SourceText(id="src-2", citation=2, title="Mongol Empire", text="An empire in Asia."),
-    ]
-    parts = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    weights = relevance.Weights([term_set(s.text) for s in srcs])
-    texts = (relevance.part_scores(parts, srcs, units, weights), _said(srcs))
-    answerers = {0: srcs[:1], 1: srcs[:1]}
-    asked = (term_set(question), [])
-    assert relevance._bridged(1, parts, srcs, texts, answerers, asked, {}) == {}
-    which = question.replace("how many campaigns did he direct", "which empire did he serve")
-    parts = question_parts(which)
-    texts = (relevance.part_scores(parts, srcs, units, weights), _said(srcs))
-    assert "src-2" in relevance._bridged(1, parts, srcs, texts, answerers, asked, {})
 
 
 _MATCH_IN_A_FRESH_PROCESS = """
@@ -414,32 +238,6 @@ def test_a_hyphenated_word_of_the_part_is_matched_by_its_words_apart() -> None:
     # one of its words alone does not say it
     one = term_set("Everest is the highest peak of the range.")
     assert weights.part_match(parts[0], one) < weights.part_match(parts[0], apart)
-
-
-def test_an_entry_naming_the_described_thing_with_what_is_asked_of_it_is_bridged(
-    titled: Titled,
-) -> None:
-    # The novel's entry states the description, not the opera; the composer's entry
-    # names the novel and states "opera" and "composer"; the other novel names nothing.
-    question = (
-        "The Russian novel in verse published in 1825 was turned into an opera: by which composer?"
-    )
-    srcs = titled(
-        {
-            "Eugene Onegin": "Eugene Onegin is a Russian novel in verse published in 1825.",
-            "Pyotr Ilyich Tchaikovsky": "Pyotr Ilyich Tchaikovsky was a Russian composer "
-            "whose works include the opera Eugene Onegin.",
-            "Anna Karenina": "Anna Karenina is a Russian novel in verse published in 1877, "
-            "admired by Tchaikovsky.",
-        }
-    )
-    (part,) = question_parts(question)
-    units = {s.id: [s.text] for s in srcs}
-    bridged = relevance._naming_answer(part, srcs, srcs, units, _said(srcs))
-    assert bridged == {"src-2": pytest.approx(2 / 3)}  # "opera", "composer"; not "turned"
-    # None when the leading entry states few of the part's own words: the composer's
-    # entry is no answer to the description, so what names it is no hop.
-    assert relevance._naming_answer(part, srcs[1:2], srcs, units, _said(srcs)) == {}
 
 
 def test_an_entry_describing_itself_as_another_kind_matches_the_part_less(titled: Titled) -> None:
