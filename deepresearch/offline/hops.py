@@ -19,7 +19,7 @@ from deepresearch.offline.mentions import (
     opens_document,
     title_named,
 )
-from deepresearch.offline.parts import Part
+from deepresearch.offline.parts import PERSONAL, Part
 from deepresearch.offline.referred import pronouns_said
 from deepresearch.offline.statements import statement_terms
 from deepresearch.roles import SourceText
@@ -141,9 +141,6 @@ def naming_answer(
     return out
 
 
-_OF_PERSON = frozenset({"he", "him", "his", "she", "her"})
-
-
 def _may_hop(i: int, parts: list[Part]) -> bool:
     """Whether another entry than those it names may answer part ``i``. Not one asking
     who or what a thing it names is ("Who was Cleopatra": *Ptolemaic Kingdom*, which that
@@ -158,7 +155,7 @@ def _may_hop(i: int, parts: list[Part]) -> bool:
     return not (
         part.refers_back
         and i > 0
-        and _OF_PERSON & pronouns_said(part.text)
+        and PERSONAL & pronouns_said(part.text)
         and not asks_for_entity(part.text)
         and any(question_word(parts[j].text) == "who" for j in {0, i - 1})
     )

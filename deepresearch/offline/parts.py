@@ -82,7 +82,7 @@ _DASHES = frozenset(["-", "–", "—"])
 _AUXILIARY = re.compile(r"(?:is|are|was|were|has|have|had|do|does|did)$", re.IGNORECASE)
 # Pointing back to a person ("which other materials did her research help explain"), a
 # part goes on from the person named, not from a lead-in just before it ("Apart from DNA").
-_PERSONAL = frozenset(["he", "his", "him", "she", "her", "hers"])
+PERSONAL = frozenset(["he", "his", "him", "she", "her", "hers"])  # pronouns of a person
 MAX_PARTS = 5  # more pieces than this share the last part
 BORROWED_NAMES = 4  # words of the first clause's names a later part naming nothing borrows
 SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
@@ -305,7 +305,7 @@ def _asked_before(
     words; "Apart from DNA, which other materials did her research help explain")."""
     for k in range(len(earlier) - 1, -1, -1):
         lead_in = k == len(earlier) - 1 and earlier[k] not in stated
-        if parts[k].scene and lead_in and not parts[k].refers_back and not said & _PERSONAL:
+        if parts[k].scene and lead_in and not parts[k].refers_back and not said & PERSONAL:
             lent = keywords(earlier[k])[:NAMED_FEW_WORDS]
             return lent, lent
         if parts[k].scene:

@@ -34,6 +34,7 @@ from deepresearch.offline.bridges import derived_said, entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
+from deepresearch.offline.relations import titled_entry
 from deepresearch.offline.roots import close_word, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.providers import vectors
@@ -455,8 +456,7 @@ def _hop_answers(
 
 def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) -> bool:
     """Whether the ``finding``'s first source is the entry on ``name`` (its words; *The
-    Wizard of Oz* is the entry on "Wizard of Oz", a name read without its "The")."""
-    if not finding.citations:
-        return False
-    title = name_words(titles.get(finding.citations[0], ""))
-    return title == name or title == ["the", *name]
+    Wizard of Oz* is the entry on "Wizard of Oz", see ``relations.titled_entry``)."""
+    return bool(finding.citations) and titled_entry(
+        tuple(name), titles.get(finding.citations[0], "")
+    )
