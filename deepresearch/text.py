@@ -345,9 +345,16 @@ def is_past_form(word: str) -> bool:
     return word in _IRREGULAR_PAST or (len(word) > 4 and word.endswith("ed"))
 
 
+# The nouns of a life's two events read as their verbs, so "when did he die" matches
+# "until his death in 1989" and "where was she born" "her birth in Warsaw". English
+# morphology (no rule forms them), not a topic's words.
+_EVENT_NOUNS = {"death": "die", "birth": "born"}
+
+
 def stem(word: str) -> str:
     """A light plural stripper: enough to match 'empires'/'empire', 'diseases'/'disease';
-    an irregular past form reads as its verb ('arose' → 'arise')."""
+    an irregular past form reads as its verb ('arose' → 'arise'), and so do the nouns of
+    dying and birth ('deaths' → 'die')."""
     if word in _IRREGULAR_PAST:
         return _IRREGULAR_PAST[word]
     if len(word) <= 3:
@@ -359,8 +366,8 @@ def stem(word: str) -> str:
     if word.endswith(("ss", "us", "is", "os")):
         return word
     if word.endswith("s"):
-        return word[:-1]
-    return word
+        word = word[:-1]
+    return _EVENT_NOUNS.get(word, word)
 
 
 TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)")  # "Don (river)": a title's bracketed qualifier

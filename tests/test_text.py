@@ -134,6 +134,14 @@ def test_an_irregular_past_form_reads_as_its_verb() -> None:
     assert {"rose", "found"} <= term_set("The rose was found.")
 
 
+def test_the_nouns_of_dying_and_birth_read_as_their_verbs() -> None:
+    """ "when did he die" matches "until his death in 1989"; "where was she born" "her
+    birth in Warsaw"; "How many people died" (by root) "22 million deaths"."""
+    assert "die" in term_set("until his death in 1989") & term_set("when did he die")
+    assert word_root("died") in term_set("22 million deaths")
+    assert "born" in term_set("after her birth in Warsaw") & term_set("where was she born")
+
+
 def test_a_determiner_opening_a_sentence_is_not_a_name() -> None:
     assert title_phrases("Every time I touch a file, Docker rebuilds.") == ["Docker"]
     assert title_phrases("It failed. Several workers open app.log with FileHandler.") == [

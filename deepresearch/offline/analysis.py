@@ -7,6 +7,7 @@ no source answers becomes an open gap, with a query to research it."""
 
 from __future__ import annotations
 
+from deepresearch.offline.answer_kinds import answer_kind, gives
 from deepresearch.offline.attributes import attribute_phrases
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.copies import NEAR_COPY, near_copies
@@ -36,7 +37,7 @@ from deepresearch.roles import (
     QualityUpdate,
     SourceText,
 )
-from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set
+from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set, word_root
 
 FINDINGS_PER_SOURCE = 3
 # A part's findings, shared among the sources kept for it: a part that one or two sources
@@ -266,13 +267,15 @@ def _candidates(
                 for score, unit in statement[(src.id, i)][1]:
                     terms = term_set(unit)
                     done = taken.get((src.id, i), 0)
-                    # a word of the part's own that no statement of this source taken for
-                    # it says: a statement an earlier part took is this part's answer too
-                    # ("It is the only moon known to have a dense atmosphere")
+                    # a word of the part's own (by root: "Opened on May 24, 1883" says
+                    # "open") that no statement of this source taken for it says: a
+                    # statement an earlier part took is this part's answer too ("It is the
+                    # only moon known to have a dense atmosphere")
                     said = set().union(
                         *(c.terms for c in chosen if c.source_id == src.id and c.part == i)
                     )
-                    new_own = bool((parts[i].own & terms) - said)
+                    own = _roots(parts[i].own) & _roots(terms)
+                    new_own = bool(own - _roots(said)) or (bool(own) and _dates(parts[i], unit))
                     if done >= share + extra:
                         break
                     if any(jaccard(terms, k) >= 0.6 for k in known):
@@ -286,6 +289,17 @@ def _candidates(
                     chosen.append(Candidate(unit, src.id, i, order, terms, extra=bool(extra)))
                     taken[(src.id, i)] = done + 1
     return chosen
+
+
+def _dates(part: Part, unit: str) -> bool:
+    """Whether ``unit`` gives the date ``part`` asks for ("Opened on May 24, 1883" for
+    "when did it open", after a line taken that only says "when opened")."""
+    return answer_kind(part.text) == "time" and gives(unit, "time", term_set(part.text), part.text)
+
+
+def _roots(terms: set[str]) -> set[str]:
+    """The roots of ``terms`` ("opened" says "open")."""
+    return {word_root(t) for t in terms}
 
 
 def _twins(

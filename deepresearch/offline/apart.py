@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.asking import COUNTED
+from deepresearch.offline.asking import COUNTED, compares_things
 from deepresearch.offline.roots import (
     names_of,
     readable,
@@ -57,7 +57,7 @@ def found_apart(
     of it unsaid ("which battle does its story build up to" after "how long is the Bayeux
     Tapestry"; "what was to blame for the deaths" after "how many died in the Bhola
     cyclone"), as one of its words."""
-    if _COMPARES.search(text):
+    if compares_things(text) or _THAN.search(text):
         return False  # "marmots vs porcupines": each is found in its own entry, as asked
     described = [g for g in _described(text, own) if len(g) > 1]
     # "in which city did Caravaggio work": a city is what the answer is, which names it
@@ -92,10 +92,7 @@ def _entry_on_any(statement: str, titles: Sequence[str], names: Sequence[set[str
     )
 
 
-# A part comparing things, which sources about each one apart answer.
-_COMPARES = re.compile(
-    r"\b(?:vs\.?|versus|compared?|comparison|compares|differ(?:s|ence|ent)?|than)\b", re.IGNORECASE
-)
+_THAN = re.compile(r"\bthan\b", re.IGNORECASE)  # "larger than": compares as well
 
 
 def _entry_roots(statement: str, titles: Sequence[str], named: set[str]) -> set[str]:

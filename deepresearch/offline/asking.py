@@ -105,6 +105,19 @@ OF_THE_FEW = re.compile(
     r"|the\s+other\s+one|one\s+of\s+them)\b(?!-)",
     re.IGNORECASE,
 )
+# A part setting things side by side ("how do comets differ from asteroids", "marmots vs
+# porcupines", "compared with"): each is found in its own entry.
+_COMPARING = re.compile(
+    r"\b(?:vs\.?|versus|compared?|comparison|compares|differ(?:s|ence|ent)?)\b", re.IGNORECASE
+)
+
+
+def compares_things(text: str) -> bool:
+    """Whether ``text`` sets things side by side (see _COMPARING); not "than", which also
+    describes one thing ("the tallest building taller than the Eiffel Tower")."""
+    return bool(_COMPARING.search(text))
+
+
 # Words that point back to all of the few things just named ("what does each of them cost").
 OF_ALL_NAMED = frozenset(["each", "both"])
 WORD_TOKEN = re.compile(r"[^\W\d_][\w'\-]*")  # a word as written: letters first

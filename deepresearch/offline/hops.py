@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from deepresearch.offline.asking import (
     asks_for_entity,
+    compares_things,
     defines_kind,
     defines_name,
     question_word,
@@ -150,8 +151,8 @@ def _may_hop(i: int, parts: list[Part]) -> bool:
     the game he dominated" asks of a thing his entry names, and "The director of Vertigo:
     … how many nominations did his films earn" of a person only a hop reaches."""
     part = parts[i]
-    if defines_name(part.text) or defines_kind(part.text):
-        return False
+    if defines_name(part.text) or defines_kind(part.text) or compares_things(part.text):
+        return False  # a comparison's things are each found in its own entry
     return not (
         part.refers_back
         and i > 0

@@ -19,6 +19,7 @@ from deepresearch.offline.asking import (
     OF_THE_FEW,
     asked_doer,
     asks_for_entity,
+    main_clause,
     opens_asking,
     pointing_before,
     without_connective,
@@ -47,10 +48,12 @@ from deepresearch.text import (
 )
 
 # Words that open a question clause ("..., and where did he found his school?"), also a
-# preposition before "which" ("…, and under which dynasty …").
+# preposition before "which" ("…, and under which dynasty …"). After ", and" also a
+# condition or a reason leading into the next question ("…, and since I installed Poetry
+# with pipx, how do I add a plugin"): the question before ends there.
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once|since|because)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
@@ -232,10 +235,20 @@ def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
     scene's names written as code come first ("is there any catch to using it" after
     "try: os.remove(path) / except …"), before the asker's other words; not its names in
     prose, which may be what the answer is not ("that other lake" after "Lake Turkana …")."""
-    context = keywords(clauses[0] if clauses else text)
+    first = clauses[0] if clauses else text
+    context = keywords(first)
     if clauses and (clauses[0] in scenes or sets_scene(clauses[0])):
         return list(dict.fromkeys(_code_words(clauses[0]) + context))
-    return context
+    # The names of what the first clause asks about come first, the part borrowing only a
+    # few words: "how long is it" after "What do Brazilians locally call the São
+    # Francisco River" is asked of the river. Not when it asks for another thing, which
+    # "it" is ("which countries did it include" after "What short-lived republic did 'El
+    # Libertador' lead": the republic's words), nor names in a clause describing what it
+    # asks about ("the cleric who led the revolution against Mohammad Reza Pahlavi").
+    if asks_for_entity(first):
+        return context
+    asked = [w for phrase in title_phrases(main_clause(first)) for w in keywords(phrase)]
+    return list(dict.fromkeys(asked + context))
 
 
 def _few_named(

@@ -97,7 +97,18 @@ _WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _HYPHEN = re.compile(r"(?<=\w)-(?=\w)")  # "npm-ci", "rerun-if-changed"
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
-_LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}:(?:\*\*|__)?\s")
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}(?:\*\*|__)?:(?:\*\*|__)?\s")
+FIELD_WORDS = 6  # a labelled line's value of at most this many words is a field's value
+
+
+def _field(line: str) -> bool:
+    """A short labelled line, a field of what the heading above names ("**Default**: `0`",
+    "**Environment Variable**: `POETRY_CACHE_DIR`"), not a labelled paragraph
+    ("**Resolution**: it is likely that you've set up your proxies like this")."""
+    label = _LABEL.match(line)
+    return label is not None and len(line[label.end() :].split()) <= FIELD_WORDS
+
+
 _BACKTICKS = re.compile(r"`+")
 _AUTOLINK = re.compile(r"<[a-z]+://[^>\s]*>")  # <https://…>: a link, not a tag
 _MARKUP = re.compile(r"<(?![a-z]+://)[A-Za-z?!/]")
@@ -217,21 +228,29 @@ class _Prose:
         # the labels follow ("First, download the archives:"), as a list item is.
         self.label = ""
         self.label_lead = ""
+        # Reading the short labelled lines right under a heading (a setting's "**Type**:
+        # `int`", "**Default**: `0`"): each is an item of the heading, as a list's is.
+        self.fields = False
+        self.run_fields = False  # the run is of such lines, not of list items
 
     def heading(self, line: str) -> None:
         """A heading is the lead-in of a list right under it ("#### fetch-retries" then
-        "* Default: 2"): what its short items are about."""
+        "* Default: 2"), and of the short labelled lines right under it ("###
+        `solver.min-release-age`" then "**Default**: `0`"): what they are about."""
         text = _HEADING.sub("", line).strip().rstrip("#").strip()
         if _WORDS.search(text):
             self.lead, self.nested = (-1, _clip(text, MAX_LEAD_CHARS)), None
+            self.fields = True
 
     def line(self, line: str, *, continues: bool = False) -> None:
         """A line of prose; ``continues``: the first after a code block, in lower case."""
         self.continues = self.continues or continues
         if not self.lines and self.indent < 0:
-            self._emit_run()
-            self.lead = None  # a new paragraph: a list before it has ended
-            self.parents.clear()
+            self.fields = self.fields and _field(line)
+            if not self.fields:
+                self._emit_run()
+                self.lead = None  # a new paragraph: a list before it has ended
+                self.parents.clear()
         self.lines.append(line.strip())
 
     def _resumed(self, own: str) -> str:
@@ -289,7 +308,9 @@ class _Prose:
                 own = self._resumed(own)
             mark = len(self.out)
             lead = self._lead_of(own)
-            if self.indent >= 0 and lead and len(sentences(own)) <= 1:
+            if self.fields and self.indent < 0 and self.lead is not None:
+                lead = self.lead[1]
+            if (self.indent >= 0 or self.fields) and lead and len(sentences(own)) <= 1:
                 # A list of short items (names, values, "Dereference a raw pointer."): one
                 # statement with its lead-in, "npm pack: prepack; prepare; postpack", as
                 # long as it fits one; the items answer together what the lead-in asks.
@@ -297,6 +318,7 @@ class _Prose:
                 if self.run and (self.run[0] != lead or not _fits(lead, [*self.run[1], item])):
                     self._emit_run()
                 self.run = (lead, [*(self.run[1] if self.run else []), item])
+                self.run_fields = self.indent < 0
             else:
                 self._emit_run()
                 self.out.extend(_prose_sentences(_joined(lead, own), item=self.indent >= 0))
@@ -318,7 +340,11 @@ class _Prose:
     def _emit_run(self) -> None:
         if self.run:
             lead, items = self.run
-            self.out.extend(_prose_sentences(_joined(lead, _listed(items))))
+            if self.run_fields and len(items) == 1:
+                # one labelled line is no block of fields ("Source code: Lib/csv.py")
+                self.out.extend(_prose_sentences(items[0]))
+            else:
+                self.out.extend(_prose_sentences(_joined(lead, _listed(items))))
             self.run = None
 
     def _lead_of(self, own: str) -> str:

@@ -31,6 +31,7 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.attributes import asked_attribute, states_attribute
 from deepresearch.offline.bridges import derived_said, entities
+from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
@@ -39,7 +40,7 @@ from deepresearch.offline.roots import close_word, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.providers import vectors
 from deepresearch.roles import FindingBrief
-from deepresearch.text import jaccard, term_set, words
+from deepresearch.text import STOPWORDS, jaccard, term_set, words
 
 # The executive summary gives each part the findings that state its answer: SUMMARY_PER_PART
 # of them (SUMMARY_ALONE when the question has one part: its answer is the whole summary),
@@ -423,7 +424,9 @@ def _hop_answers(
     the Titanic's entry names, is no answer) or asks an attribute of a name ("the capital
     of France")."""
     main = main_clause(part)
-    clause = [name_words(n) for n in entities(part[len(main) :])]
+    clause = [name_words(n) for n in entities(part[len(main) :])] or _titles_in(
+        part[len(main) :], titles
+    )
     described = _described_through(part)
     kind: set[str] = set()
     if not clause and described:
@@ -445,13 +448,47 @@ def _hop_answers(
         if any(_entry_of(name, titles, f) or mentions_name(tokens, name) for name in clause)
     ]
     namers = [n for n in namers if n[2]] or namers
+    # the entry on a name the clause gives is what describes the thing, not the thing
+    # ("the cleric who led the revolution against Mohammad Reza Pahlavi": not *Mohammad
+    # Reza Pahlavi*, whom the revolution's line names beside Khomeini)
+    given = {n for n in cited for name in clause if titled_entry(tuple(name), titles.get(n, ""))}
     named = {
         n
         for by, tokens, _ in namers
-        for n in cited
+        for n in cited - given
         if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
     }
+    named = _of_kind(named, findings, _head_noun(main) if main != part else "")
     return [f for f in findings if f.citations[:1] and f.citations[0] in named]
+
+
+_PREPOSITION = frozenset(PREPOSITIONS.split("|"))
+
+
+def _head_noun(main: str) -> str:
+    """The noun a describing clause follows: the main clause's last word but a preposition
+    ("What is the river along" → "river"); '' if that is a function word."""
+    said = [w for w in words(main) if w not in _PREPOSITION]
+    return said[-1] if said and said[-1] not in STOPWORDS else ""
+
+
+def _of_kind(named: set[int], findings: list[FindingBrief], head: str) -> set[int]:
+    """Of the entries a hop reaches (``named``), those with a line saying the kind the
+    part describes (``head``: "the cleric who led the revolution" is *Ruhollah Khomeini*,
+    "a Shia cleric", not *Iran*), if any does (*Euripides* is "a tragedian", not the
+    "playwright" asked about)."""
+    kind = text_roots(head)
+    saying = {
+        n for f in findings for n in f.citations[:1] if n in named and kind & text_roots(f.content)
+    }
+    return saying or named
+
+
+def _titles_in(clause: str, titles: dict[int, str]) -> list[list[str]]:
+    """The cited titles a describing clause gives in lower case, as common nouns ("the
+    philosopher who first articulated the is–ought problem": *Is–ought problem*)."""
+    said = [w.lower() for w in TOKEN.findall(clause)]
+    return [name for t in titles.values() if holds_phrase(said, name := name_words(t))]
 
 
 def _entry_of(name: list[str], titles: dict[int, str], finding: FindingBrief) -> bool:

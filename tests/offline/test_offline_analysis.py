@@ -774,3 +774,36 @@ def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_own_wo
         {"src-1": "Titan (moon)"},
     )
     assert [c.text for c in chosen if c.part == 1] == [crust]
+
+
+def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_by_root() -> None:
+    """ "when did it open" after "How long is the main span of the Brooklyn Bridge": the
+    line the first part took says "Opened on May 24, 1883", the later part's own word by
+    its root, so it is listed there too; not for "how many people cross it"."""
+    question = "How long is the main span of the Brooklyn Bridge, and when did it open?"
+    span = "It has a main span of 1,595.5 feet."
+    opened = "Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing."
+    name = "The bridge was renamed the Brooklyn Bridge in 1915."
+    bridge = SourceText(id="src-1", citation=1, title="Brooklyn Bridge", text="")
+    statement = {
+        ("src-1", 0): (0.9, [(0.9, span), (0.6, opened)]),
+        ("src-1", 1): (0.5, [(0.5, name), (0.4, opened)]),
+    }
+    scores = analysis.SourceScores({("src-1", 0): 0.9, ("src-1", 1): 0.5}, {}, {}, {})
+
+    def later(question: str) -> list[str]:
+        chosen = analysis._candidates(
+            AnalyzeInputs(question=question, sources=[bridge]),
+            (question_parts(question), {0: [bridge], 1: [bridge]}),
+            (scores, statement),
+            {"src-1": "Brooklyn Bridge"},
+        )
+        return [c.text for c in chosen if c.part == 1]
+
+    assert later(question) == [name, opened]
+    assert later(question.replace("when did it open", "how many people cross it")) == [name]
+    # after a line saying "opened" with no date, the one dating it still answers
+    longest = "It was the longest bridge when opened."
+    statement[("src-1", 0)] = (0.9, [(0.9, span), (0.7, longest), (0.6, opened)])
+    statement[("src-1", 1)] = (0.5, [(0.5, longest), (0.4, opened)])
+    assert later(question) == [longest, opened]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from deepresearch.offline.asking import (
     asks_for_entity,
     asks_when,
+    compares_things,
     defined_name,
     defines_kind,
     defines_name,
@@ -59,6 +60,14 @@ def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -
                  "What is the Moon's diameter", "What is the Sun made of"]:  # fmt: skip
         assert not defines_name(text), text
     assert asks_for_entity("Who is the president of France")
+
+
+def test_a_part_setting_things_side_by_side_compares_them() -> None:
+    assert compares_things("How does the quark makeup of a baryon differ from that of a meson")
+    assert compares_things("marmots vs porcupines")
+    assert compares_things("How many people live in Luanda compared with Maputo")
+    # "than" also describes one thing: the building is the one taller than the tower
+    assert not compares_things("Who designed the building taller than the Eiffel Tower")
 
 
 def test_a_part_asks_when_only_with_when_before_a_verb() -> None:

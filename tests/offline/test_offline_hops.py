@@ -158,6 +158,20 @@ def test_a_part_asking_what_a_kind_of_thing_is_has_no_hop() -> None:
     assert "src-2" in _bridged_by_first("Which material are woodlice named after?", srcs)
 
 
+def test_a_part_comparing_things_has_no_hop() -> None:
+    """ "How does the quark makeup of a baryon differ from that of a meson": each is found
+    in its own entry; *Gluon*, which the baryon's entry links, is not the answer. Asking
+    which particle binds them bridges it."""
+    baryon = "A baryon contains an odd number of valence quarks, which gluons bind."
+    srcs = [
+        SourceText(id="src-1", citation=1, title="Baryon", text=baryon, links=["Gluon"]),
+        SourceText(id="src-2", citation=2, title="Gluon", text="A gluon is a massless particle."),
+    ]
+    compared = "How does the quark makeup of a baryon differ from that of a meson?"
+    assert _bridged_by_first(compared, srcs) == {}
+    assert "src-2" in _bridged_by_first("Which particle binds the quarks of a baryon?", srcs)
+
+
 def test_a_part_asking_a_number_of_the_person_found_has_no_hop() -> None:
     """ "how many campaigns did he direct" asks of the strategist the first part found:
     the empire his entry names with the campaigns is no hop for it."""

@@ -141,6 +141,21 @@ def test_a_part_pointing_back_borrows_every_name_of_the_first_clause() -> None:
     assert then.refers_back and {"edo", "period"} <= then.terms
 
 
+def test_a_part_pointing_back_borrows_the_name_asked_about_first() -> None:
+    """It borrows a few words: the names of what the first clause asks about come first
+    ("it" is the river, not what Brazilians call it), but not when the first clause asks
+    for another thing, which "it" then is (the republic, not 'El Libertador')."""
+    *_, long = question_parts(
+        "What do Brazilians locally call the São Francisco River, and how long is it?"
+    )
+    assert {"francisco", "river"} <= long.terms
+    *_, include = question_parts(
+        "What short-lived republic did 'El Libertador' lead in northern South America, "
+        "and which present-day countries did it include?"
+    )
+    assert {"short-lived", "republic"} <= include.terms
+
+
 def test_an_including_phrase_is_a_part_of_its_own() -> None:
     parts = question_parts(
         "Compare A. Smith and B. Jones as painters, including Smith's best portrait."
@@ -265,6 +280,15 @@ def test_a_bare_condition_stays_with_the_question_it_leads_into() -> None:
     assert texts("Can I delete it from the registry, and if I pull it, what happens?") == [
         "Can I delete it from the registry",
         "if I pull it, what happens",
+    ]
+    # ... and so does a reason after "and"
+    assert texts(
+        "How do I activate the environment in bash now, and since I installed Poetry with "
+        "pipx, how do I add a plugin?"
+    ) == [
+        "How do I activate the environment in bash now",
+        "since I installed Poetry with pipx",
+        "how do I add a plugin",
     ]
     # a scene with words of its own is what the question is about: a part
     assert texts("If I put 256 into a u8, what happens?") == [

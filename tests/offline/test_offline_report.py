@@ -854,6 +854,35 @@ def test_a_part_describing_what_it_asks_about_through_a_name_opens_with_the_hops
     assert line.startswith("Judy Garland was known")
 
 
+def test_a_part_describing_what_it_asks_through_a_lower_case_title_opens_with_the_hop() -> None:
+    """ "the philosopher who first articulated the is–ought problem" gives the entry
+    *Is–ought problem* in lower case: its line names Hume, whose entry answers which
+    treatise he published, not the problem's own definition."""
+    asked = "Which treatise did the philosopher who first articulated the is–ought problem publish"
+    found = [
+        finding(1, "The is–ought problem asks whether ought can follow from is.", asked, 1),
+        finding(2, "It was first articulated by the philosopher David Hume.", asked, 1),
+        finding(3, "Hume published A Treatise of Human Nature in 1739–40.", asked, 2),
+    ]
+    sources = titled("Is–ought problem", "David Hume")
+    assert opening_line(asked, found, sources).startswith("Hume published")
+
+
+def test_a_hop_opens_with_the_entry_saying_the_kind_described_not_the_clauses_own() -> None:
+    """ "the cleric who led the revolution against Mohammad Reza Pahlavi": the Shah's own
+    entry describes the cleric, and of the entries the revolution's line names, the one
+    saying "cleric" answers, not *Iran*."""
+    asked = "What post did the cleric who led the revolution against Mohammad Reza Pahlavi hold"
+    found = [
+        finding(1, "Mohammad Reza Pahlavi was the last Shah of Iran.", asked, 1),
+        finding(2, "Mohammad Reza Pahlavi was overthrown by Ruhollah Khomeini in Iran.", asked, 1),
+        finding(3, "Iran is a country in West Asia.", asked, 2),
+        finding(4, "Ruhollah Khomeini was a Shia cleric and the first supreme leader.", asked, 3),
+    ]
+    sources = titled("Mohammad Reza Pahlavi", "Iran", "Ruhollah Khomeini")
+    assert opening_line(asked, found, sources).startswith("Ruhollah Khomeini was a Shia")
+
+
 @pytest.mark.parametrize(
     ("asked", "said", "titles"),
     [

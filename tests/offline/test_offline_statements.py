@@ -205,6 +205,31 @@ def test_a_heading_is_the_lead_in_of_the_short_list_under_it() -> None:
     assert statements("\n\n".join(said)) == said  # idempotent
 
 
+def test_a_heading_is_the_lead_in_of_the_short_labelled_lines_under_it() -> None:
+    """A setting's fields, each its own paragraph ("**Default**: `0`"), are stated with
+    the heading that names the setting, as a list under it is; a labelled paragraph
+    that says more ("**Resolution**: …") is prose of its own, and so are fields after it."""
+    text = (
+        "### `solver.min-release-age`\n\n**Type**: `int`\n\n**Default**: `0`\n\n"
+        "**Environment Variable**: `POETRY_SOLVER_MIN_RELEASE_AGE`\n\n"
+        "Minimum age of a release in days before it is considered.\n\n"
+        "### Proxy errors\n\n**Resolution**: it is likely that you set up your proxies wrong.\n\n"
+        "**Similar issues**: #1412\n"
+    )
+    said = statements(text)
+    assert said[:2] == [
+        "solver.min-release-age: Type: int; Default: 0; "
+        "Environment Variable: POETRY_SOLVER_MIN_RELEASE_AGE",
+        "Minimum age of a release in days before it is considered.",
+    ]
+    assert "Resolution: it is likely that you set up your proxies wrong." in said
+    assert "Proxy errors: Similar issues: #1412" not in said
+    assert statements("\n\n".join(said)) == said  # idempotent
+    # one labelled line under a heading is no block of fields
+    said = statements("## csv\n\n**Source code**: `Lib/csv.py`\n\nThe module reads CSV files.\n")
+    assert not any(s.startswith("csv: Source code") for s in said)
+
+
 def test_a_checklist_item_says_whether_it_is_done() -> None:
     said = statements(
         "Before a release we check that:\n\n- [x] Tag the release commit\n- [ ] Publish the wheel to PyPI\n"
