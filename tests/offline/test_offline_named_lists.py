@@ -1,0 +1,35 @@
+"""Names listed in a clause, each asked of in a copy of the clause (offline/named_lists)."""
+
+from __future__ import annotations
+
+from deepresearch.offline.named_lists import is_name_word, split_names
+
+
+def test_each_listed_name_gets_a_copy_of_the_clause() -> None:
+    assert split_names("how did the music of Bach and Beethoven differ") == (
+        ["how did the music of Bach differ", "how did the music of Beethoven differ"],
+        [],
+    )
+    copies, _ = split_names("Compare the Sahara, the Gobi and the Atacama deserts")
+    assert len(copies) == 3 and copies[2].endswith("the Atacama deserts")
+
+
+def test_one_thing_of_two_names_stays_whole() -> None:
+    assert split_names("What was the war between Britain and France") == (
+        ["What was the war between Britain and France"],
+        [],
+    )
+    assert split_names("Where is Bosnia and Herzegovina") == (
+        ["Where is Bosnia and Herzegovina"],
+        [],
+    )
+
+
+def test_a_last_conjunct_after_the_names_is_a_part_of_its_own() -> None:
+    copies, extra = split_names("Compare Confucius and Laozi and the traditions they founded")
+    assert copies == ["Compare Confucius", "Compare Laozi"]
+    assert extra == ["the traditions they founded"]
+
+
+def test_a_name_word_is_capitalised_and_no_function_word() -> None:
+    assert is_name_word("Bach,") and not is_name_word("The") and not is_name_word("music")
