@@ -25,6 +25,7 @@ from deepresearch.offline.answer_kinds import (
 from deepresearch.offline.asking import (
     asked_doer,
     asks_for_entity,
+    compares_things,
     main_clause,
     points_back,
     question_word,
@@ -54,6 +55,7 @@ SPECIFIC_ENOUGH = 4
 DEFINITION_PENALTY = 0.2
 # "X is a …" in its first few words: what a definition looks like
 SAME_SOURCE_BONUS = 0.2  # a second finding from the first's source continues its answer
+COMPARED = 2  # entries a comparison's line goes through before going on with the first
 _DEFINITION = re.compile(r"^\W*\w+(?:\s+\S+){0,5}?\s+(?:is|are|was|were)\s+(?:a|an|the)\b")
 
 
@@ -102,7 +104,9 @@ def summary_picks(
     kind = answer_kind(part)
     # "Neil Armstrong was an American astronaut who … became the first person to walk on
     # the Moon": a definition stating the superlative asked for is no mere definition.
-    define_ok = _asks_what(part) or kind == "superlative"
+    # Things set side by side are told apart by what each is: their definitions answer.
+    compared = compares_things(part)
+    define_ok = _asks_what(part) or kind == "superlative" or compared
     # nor one saying it is the kind asked for: "Cairo is the capital and largest city of
     # Egypt" for "in which city does it stand"
     kinds = term_set(" ".join(m.split()[-1].lower() for m in _KIND_ASKED.findall(part)))
@@ -117,9 +121,30 @@ def summary_picks(
     leads = _leads(part, fresh, asked, titles, referred[:2])
     leads = _again(part, findings, leads, referred[2])
     picks: list[FindingBrief] = [max(leads, key=lambda f: base[f.id])] if leads else []
-    own = said_of(part)
+    # a comparison goes on to the definition of another entry it may open with (two
+    # things set side by side), then more of the first
+    others = {n for f in leads for n in f.citations[:1]} if compared else set()
+    picks = _go_on(picks, fresh, (base, said_of(part)), room, (reserved, others))
+    return _antecedent_first(picks, fresh, room, titles)
+
+
+def _go_on(
+    picks: list[FindingBrief],
+    fresh: list[FindingBrief],
+    ranked: tuple[dict[str, float], Callable[[str], bool]],
+    room: int,
+    kept: tuple[frozenset[str], set[int]],
+) -> list[FindingBrief]:
+    """``picks`` (the opening line) and the findings that go on from it, up to ``room``:
+    by their ``ranked`` score, from the same source or saying a word of the part (its
+    test), not ``kept[0]`` (reserved for a later part); for a comparison, first the
+    definition of another entry among ``kept[1]`` (those it may open with)."""
+    base, own = ranked
+    reserved, others = kept
     while len(picks) < room:
         lead = picks[0].citations[:1] if picks else None
+        seen = {n for p in picks for n in p.citations[:1]}
+        unseen = others - seen if len(seen) < COMPARED else set()
         options = [
             f
             for f in fresh
@@ -134,9 +159,17 @@ def summary_picks(
         if not options:
             break
         picks.append(
-            max(options, key=lambda f: base[f.id] + SAME_SOURCE_BONUS * (f.citations[:1] == lead))
+            max(
+                options,
+                key=lambda f: (
+                    base[f.id]
+                    + SAME_SOURCE_BONUS * (f.citations[:1] == lead and not unseen)
+                    + SAME_SOURCE_BONUS
+                    * bool(set(f.citations[:1]) & unseen and _DEFINITION.match(f.content))
+                ),
+            )
         )
-    return _antecedent_first(picks, fresh, room, titles)
+    return picks
 
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
@@ -452,17 +485,39 @@ def _hop_answers(
     # ("the cleric who led the revolution against Mohammad Reza Pahlavi": not *Mohammad
     # Reza Pahlavi*, whom the revolution's line names beside Khomeini)
     given = {n for n in cited for name in clause if titled_entry(tuple(name), titles.get(n, ""))}
-    named = {
-        n
+    naming = {
+        id(tokens): {
+            n
+            for n in cited - given
+            if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
+        }
         for by, tokens, _ in namers
-        for n in cited - given
-        if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
     }
-    named = _of_kind(named, findings, _head_noun(main) if main != part else "")
+    namers = [n for n in namers if naming[id(n[1])]]
+    stating = _stating_deed(namers, part[len(main) :], clause) if main != part else namers
+    named = {n for _, tokens, _ in stating or namers for n in naming[id(tokens)]}
+    # the kind the describing clause follows ("the cleric who led …"), if a noun; with no
+    # line saying the deed, only an entry saying that kind is the hop's
+    head = text_roots(_head_noun(main)) if main != part else kind
+    named = _of_kind(named, findings, head, strict=not stating)
     return [f for f in findings if f.citations[:1] and f.citations[0] in named]
 
 
 _PREPOSITION = frozenset(PREPOSITIONS.split("|"))
+
+
+def _stating_deed(
+    namers: list[tuple[list[int], list[str], set[str]]], clause: str, names: list[list[str]]
+) -> list[tuple[list[int], list[str], set[str]]]:
+    """Of the lines naming what a describing ``clause`` names and another entry, those
+    saying most of its other words, the deed that ties the two ("Further modifications
+    were made during the reign of Domitian" for "the emperor who carried out later
+    modifications to the Colosseum", not "Construction began under the Emperor
+    Vespasian"); none if none does."""
+    deed = text_roots(clause) - text_roots(" ".join(w for n in names for w in n))
+    said = [len(deed & text_roots(" ".join(tokens))) for _, tokens, _ in namers]
+    most = max(said, default=0)
+    return [n for n, k in zip(namers, said, strict=True) if k == most and most]
 
 
 def _head_noun(main: str) -> str:
@@ -472,16 +527,19 @@ def _head_noun(main: str) -> str:
     return said[-1] if said and said[-1] not in STOPWORDS else ""
 
 
-def _of_kind(named: set[int], findings: list[FindingBrief], head: str) -> set[int]:
-    """Of the entries a hop reaches (``named``), those with a line saying the kind the
-    part describes (``head``: "the cleric who led the revolution" is *Ruhollah Khomeini*,
-    "a Shia cleric", not *Iran*), if any does (*Euripides* is "a tragedian", not the
-    "playwright" asked about)."""
-    kind = text_roots(head)
+def _of_kind(
+    named: set[int], findings: list[FindingBrief], kind: set[str], *, strict: bool
+) -> set[int]:
+    """Of the entries a hop reaches (``named``), those with a line saying the ``kind`` (its
+    roots) the part describes ("the cleric who led the revolution" is *Ruhollah
+    Khomeini*, "a Shia cleric", not *Iran*), if any does (*Euripides* is "a tragedian",
+    not the "playwright" asked about), unless ``strict`` (no line names it with the deed:
+    "the archipelago that separates the Kara Sea …" is not *Arctic Ocean*, which the
+    sea's line names otherwise)."""
     saying = {
         n for f in findings for n in f.citations[:1] if n in named and kind & text_roots(f.content)
     }
-    return saying or named
+    return saying if strict and kind else saying or named
 
 
 def _titles_in(clause: str, titles: dict[int, str]) -> list[list[str]]:

@@ -868,6 +868,20 @@ def test_a_part_describing_what_it_asks_through_a_lower_case_title_opens_with_th
     assert opening_line(asked, found, sources).startswith("Hume published")
 
 
+def test_a_comparison_summary_goes_from_one_compared_entry_to_the_other() -> None:
+    """ "How do comets differ from asteroids": after the comet's definition, the
+    asteroid's (a definition answers a comparison), not more of the comet's entry."""
+    asked = "How do comets differ from asteroids"
+    found = [
+        finding(1, "A comet is an icy body that releases gases near the Sun.", asked, 1),
+        finding(2, "Comets have been observed since antiquity by many cultures.", asked, 1),
+        finding(3, "Comets usually have highly eccentric elliptical orbits.", asked, 1),
+        finding(4, "An asteroid is a minor planet of the inner Solar System.", asked, 2),
+    ]
+    line = opening_line(asked, found, titled("Comet", "Asteroid"))
+    assert line.index("A comet is") < line.index("An asteroid is") < line.index("\n")
+
+
 def test_a_hop_opens_with_the_entry_saying_the_kind_described_not_the_clauses_own() -> None:
     """ "the cleric who led the revolution against Mohammad Reza Pahlavi": the Shah's own
     entry describes the cleric, and of the entries the revolution's line names, the one
@@ -875,12 +889,28 @@ def test_a_hop_opens_with_the_entry_saying_the_kind_described_not_the_clauses_ow
     asked = "What post did the cleric who led the revolution against Mohammad Reza Pahlavi hold"
     found = [
         finding(1, "Mohammad Reza Pahlavi was the last Shah of Iran.", asked, 1),
-        finding(2, "Mohammad Reza Pahlavi was overthrown by Ruhollah Khomeini in Iran.", asked, 1),
+        finding(2, "The Shah fell in the revolution led by Ruhollah Khomeini in Iran.", asked, 1),
         finding(3, "Iran is a country in West Asia.", asked, 2),
         finding(4, "Ruhollah Khomeini was a Shia cleric and the first supreme leader.", asked, 3),
     ]
     sources = titled("Mohammad Reza Pahlavi", "Iran", "Ruhollah Khomeini")
     assert opening_line(asked, found, sources).startswith("Ruhollah Khomeini was a Shia")
+    # named without the deed that ties it to the clause, an entry is the hop's only if
+    # it says the kind described
+    found[1] = finding(2, "The Shah met Ruhollah Khomeini in Iran.", asked, 1)
+    assert opening_line(asked, found, sources).startswith("Ruhollah Khomeini was a Shia")
+    found[3] = finding(4, "Ruhollah Khomeini was an Iranian politician.", asked, 3)
+    assert opening_line(asked, found, sources).startswith("Mohammad Reza Pahlavi was")
+    # the hop is named by a line saying the kind: the sea's line naming the archipelago,
+    # not its line naming the ocean, whose entry is no answer
+    asked = "What does the name of the archipelago that separates the Kara Sea mean"
+    found = [
+        finding(1, "The Kara Sea is an extension of the Arctic Ocean.", asked, 1),
+        finding(2, "The Arctic Ocean is the smallest of the oceans.", asked, 2),
+        finding(3, "The Kara Sea is bounded by the archipelago Novaya Zemlya.", asked, 1),
+    ]
+    sources = titled("Kara Sea", "Arctic Ocean", "Novaya Zemlya")
+    assert not opening_line(asked, found, sources).startswith("The Arctic Ocean")
 
 
 @pytest.mark.parametrize(
