@@ -745,35 +745,36 @@ def test_a_bridge_to_a_short_parts_thing_counts_only_from_a_source_that_speaks_o
     assert topical("Penicillin") == ["Penicillin", "Gregorian calendar"]
 
 
+def _second_parts(
+    question: str, statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]]
+) -> list[str]:
+    """The candidates chosen for the second part of ``question`` when one source's
+    ``statement`` scores are those given for both parts."""
+    src = SourceText(id="src-1", citation=1, title="Source", text="")
+    scores = analysis.SourceScores({("src-1", 0): 0.9, ("src-1", 1): 0.5}, {}, {}, {})
+    chosen = analysis._candidates(
+        AnalyzeInputs(question=question, sources=[src]),
+        (question_parts(question), {0: [src], 1: [src]}),
+        (scores, statement),
+        {"src-1": "Source"},
+    )
+    return [c.text for c in chosen if c.part == 1]
+
+
 def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_own_word() -> None:
     question = "Which moon of Saturn is the biggest, and what is its atmosphere made of?"
-    parts = question_parts(question)
     biggest = "Titan is the biggest moon of Saturn."
     atmosphere = "It is the only moon of Saturn known to have a dense atmosphere."
     crust = "Its crust is made of water ice."
-    titan = SourceText(id="src-1", citation=1, title="Titan (moon)", text="")
     statement = {
         ("src-1", 0): (0.9, [(0.9, biggest), (0.6, atmosphere)]),
         ("src-1", 1): (0.5, [(0.5, crust), (0.4, atmosphere)]),
     }
-    scores = analysis.SourceScores({("src-1", 0): 0.9, ("src-1", 1): 0.5}, {}, {}, {})
-    chosen = analysis._candidates(
-        AnalyzeInputs(question=question, sources=[titan]),
-        (parts, {0: [titan], 1: [titan]}),
-        (scores, statement),
-        {"src-1": "Titan (moon)"},
-    )
     # the earlier part took it; the later part's own word "atmosphere" it alone says
-    assert [c.text for c in chosen if c.part == 1] == [crust, atmosphere]
+    assert _second_parts(question, statement) == [crust, atmosphere]
     # a statement saying no word of the later part's own is not listed twice
     statement[("src-1", 1)] = (0.5, [(0.5, crust), (0.4, biggest)])
-    chosen = analysis._candidates(
-        AnalyzeInputs(question=question, sources=[titan]),
-        (parts, {0: [titan], 1: [titan]}),
-        (scores, statement),
-        {"src-1": "Titan (moon)"},
-    )
-    assert [c.text for c in chosen if c.part == 1] == [crust]
+    assert _second_parts(question, statement) == [crust]
 
 
 def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_by_root() -> None:
@@ -784,26 +785,15 @@ def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_b
     span = "It has a main span of 1,595.5 feet."
     opened = "Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing."
     name = "The bridge was renamed the Brooklyn Bridge in 1915."
-    bridge = SourceText(id="src-1", citation=1, title="Brooklyn Bridge", text="")
     statement = {
         ("src-1", 0): (0.9, [(0.9, span), (0.6, opened)]),
         ("src-1", 1): (0.5, [(0.5, name), (0.4, opened)]),
     }
-    scores = analysis.SourceScores({("src-1", 0): 0.9, ("src-1", 1): 0.5}, {}, {}, {})
-
-    def later(question: str) -> list[str]:
-        chosen = analysis._candidates(
-            AnalyzeInputs(question=question, sources=[bridge]),
-            (question_parts(question), {0: [bridge], 1: [bridge]}),
-            (scores, statement),
-            {"src-1": "Brooklyn Bridge"},
-        )
-        return [c.text for c in chosen if c.part == 1]
-
-    assert later(question) == [name, opened]
-    assert later(question.replace("when did it open", "how many people cross it")) == [name]
+    assert _second_parts(question, statement) == [name, opened]
+    crossing = question.replace("when did it open", "how many people cross it")
+    assert _second_parts(crossing, statement) == [name]
     # after a line saying "opened" with no date, the one dating it still answers
     longest = "It was the longest bridge when opened."
     statement[("src-1", 0)] = (0.9, [(0.9, span), (0.7, longest), (0.6, opened)])
     statement[("src-1", 1)] = (0.5, [(0.5, longest), (0.4, opened)])
-    assert later(question) == [longest, opened]
+    assert _second_parts(question, statement) == [longest, opened]
