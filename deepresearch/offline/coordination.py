@@ -11,6 +11,7 @@ from deepresearch.text import ARTICLES, AUXILIARY_VERBS, content_terms
 
 # English prepositions (those that can open a "which" clause: "…, and under which dynasty").
 PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
+PREPOSITION_WORDS = frozenset(PREPOSITIONS.split("|"))
 COORDINATION = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 MAX_CONJUNCT_WORDS = 4

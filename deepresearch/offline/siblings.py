@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.coordination import PREPOSITIONS
+from deepresearch.offline.coordination import PREPOSITION_WORDS
 from deepresearch.offline.mentions import TOKEN, opens_document
 from deepresearch.offline.parts import Part
 from deepresearch.roles import SourceText
@@ -21,7 +21,7 @@ NAME_WORDS = 4  # at most, of the name that sets two parts apart
 KIND_REACH = 8  # words after "is a" read for what a thing is said to be, about
 # Words that end the phrase saying what a thing is ("a river *in* Africa", "a company
 # *that*"), and those after which a comma ends it too ("a city, *the* capital of").
-_ENDS_KIND = frozenset(PREPOSITIONS.split("|")) | frozenset(
+_ENDS_KIND = PREPOSITION_WORDS | frozenset(
     {"that", "which", "who", "whose", "where", "when", "and", "or", "but", "while", "whereas"}
 )
 _FUNCTION = frozenset(

@@ -32,7 +32,7 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.attributes import asked_attribute, states_attribute
 from deepresearch.offline.bridges import derived_said, entities
-from deepresearch.offline.coordination import PREPOSITIONS
+from deepresearch.offline.coordination import PREPOSITION_WORDS
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
 from deepresearch.offline.referents import PERSON_WORDS
@@ -485,17 +485,20 @@ def _hop_answers(
     # ("the cleric who led the revolution against Mohammad Reza Pahlavi": not *Mohammad
     # Reza Pahlavi*, whom the revolution's line names beside Khomeini)
     given = {n for n in cited for name in clause if titled_entry(tuple(name), titles.get(n, ""))}
-    naming = {
-        id(tokens): {
-            n
-            for n in cited - given
-            if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
-        }
+    # each namer line's tokens, with the other entries it names
+    reached = [
+        (tokens, ids)
         for by, tokens, _ in namers
-    }
-    namers = [n for n in namers if naming[id(n[1])]]
-    stating = _stating_deed(namers, part[len(main) :], clause) if main != part else namers
-    named = {n for _, tokens, _ in stating or namers for n in naming[id(tokens)]}
+        if (
+            ids := {
+                n
+                for n in cited - given
+                if by != [n] and mentions_name(tokens, name_words(titles.get(n, "")))
+            }
+        )
+    ]
+    stating = _stating_deed(reached, part[len(main) :], clause) if main != part else reached
+    named = {n for _, ids in stating or reached for n in ids}
     # the kind the describing clause follows ("the cleric who led …"), if a noun; with no
     # line saying the deed, only an entry saying that kind is the hop's
     head = text_roots(_head_noun(main)) if main != part else kind
@@ -503,19 +506,16 @@ def _hop_answers(
     return [f for f in findings if f.citations[:1] and f.citations[0] in named]
 
 
-_PREPOSITION = frozenset(PREPOSITIONS.split("|"))
-
-
 def _stating_deed(
-    namers: list[tuple[list[int], list[str], set[str]]], clause: str, names: list[list[str]]
-) -> list[tuple[list[int], list[str], set[str]]]:
+    namers: list[tuple[list[str], set[int]]], clause: str, names: list[list[str]]
+) -> list[tuple[list[str], set[int]]]:
     """Of the lines naming what a describing ``clause`` names and another entry, those
     saying most of its other words, the deed that ties the two ("Further modifications
     were made during the reign of Domitian" for "the emperor who carried out later
     modifications to the Colosseum", not "Construction began under the Emperor
     Vespasian"); none if none does."""
     deed = text_roots(clause) - text_roots(" ".join(w for n in names for w in n))
-    said = [len(deed & text_roots(" ".join(tokens))) for _, tokens, _ in namers]
+    said = [len(deed & text_roots(" ".join(tokens))) for tokens, _ in namers]
     most = max(said, default=0)
     return [n for n, k in zip(namers, said, strict=True) if k == most and most]
 
@@ -523,7 +523,7 @@ def _stating_deed(
 def _head_noun(main: str) -> str:
     """The noun a describing clause follows: the main clause's last word but a preposition
     ("What is the river along" → "river"); '' if that is a function word."""
-    said = [w for w in words(main) if w not in _PREPOSITION]
+    said = [w for w in words(main) if w not in PREPOSITION_WORDS]
     return said[-1] if said and said[-1] not in STOPWORDS else ""
 
 
