@@ -262,6 +262,7 @@ def _candidates(
     # show must not keep another part from a statement it repeats.
     for extra in (0, LEAD_EXTRA):
         for i, sources in kept.items():
+            asks_time = answer_kind(parts[i].text) == "time"
             share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
             for rank, src in enumerate(sources[:1] if extra else sources):
                 for score, unit in statement[(src.id, i)][1]:
@@ -275,7 +276,9 @@ def _candidates(
                         *(c.terms for c in chosen if c.source_id == src.id and c.part == i)
                     )
                     own = _roots(parts[i].own) & _roots(terms)
-                    new_own = bool(own - _roots(said)) or (bool(own) and _dates(parts[i], unit))
+                    new_own = bool(own - _roots(said)) or (
+                        bool(own) and asks_time and _dates(parts[i], unit)
+                    )
                     if done >= share + extra:
                         break
                     if any(jaccard(terms, k) >= 0.6 for k in known):
@@ -292,9 +295,9 @@ def _candidates(
 
 
 def _dates(part: Part, unit: str) -> bool:
-    """Whether ``unit`` gives the date ``part`` asks for ("Opened on May 24, 1883" for
-    "when did it open", after a line taken that only says "when opened")."""
-    return answer_kind(part.text) == "time" and gives(unit, "time", term_set(part.text), part.text)
+    """Whether ``unit`` gives a date for ``part``, which asks when ("Opened on May 24,
+    1883" for "when did it open", after a line taken that only says "when opened")."""
+    return gives(unit, "time", term_set(part.text), part.text)
 
 
 def _roots(terms: set[str]) -> set[str]:
