@@ -298,11 +298,51 @@ def unaccented(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased words; a possessive "'s" is dropped ("Picasso's" → "picasso")."""
+    return [w for w, _ in _cased_words(text)]
+
+
+def _cased_words(text: str) -> list[tuple[str, str]]:
+    """Each word lower-cased (possessive dropped) beside it as written."""
     out = []
     for w in _WORD.findall(normalize(text).replace("’", "'")):
-        w = w.lower()
-        out.append((w[:-2] if w.endswith("'s") else w).strip("'-"))
+        low = w.lower()
+        out.append(((low[:-2] if low.endswith("'s") else low).strip("'-"), w))
     return out
+
+
+# A one-letter Roman numeral ends a name ("World War I", "Charles V", "Saturn V") when it
+# follows a capitalised word that is not an acronym or a function word ("In CI I want",
+# "Can I"): a term of its own, so "World War I" is not "World War II" with a word less.
+_NUMERAL_LETTERS = frozenset("IVX")
+NUMERAL_MARK = "#"
+
+
+def _term_words(text: str) -> list[str]:
+    """The words of ``text`` as :func:`words` gives them, a name's one-letter Roman
+    numeral marked (``#i``) so it is kept as a term where the pronoun "I" is not."""
+    cased = _cased_words(text)
+    written = [w for _, w in cased]
+    return [
+        NUMERAL_MARK + low if ends_name(written, i) else low for i, (low, _) in enumerate(cased)
+    ]
+
+
+def ends_name(tokens: list[str], i: int) -> bool:
+    """Whether ``tokens[i]`` (words as written) is a one-letter Roman numeral ending a
+    name: "I" after "War", not after "CI" or "Can"."""
+    if not 0 < i < len(tokens) or tokens[i] not in _NUMERAL_LETTERS:
+        return False
+    before = tokens[i - 1]
+    return before[:1].isupper() and before[1:].islower() and before.lower() not in STOPWORDS
+
+
+def numeral_terms(text: str) -> set[str]:
+    """The one-letter Roman numerals ending names in ``text``, as terms (``#i``)."""
+    return {w for w in _term_words(text) if w.startswith(NUMERAL_MARK)}
+
+
+def _meaningful(word: str) -> bool:
+    return (len(word) >= 2 or word.startswith(NUMERAL_MARK)) and word not in STOPWORDS
 
 
 # English irregular past forms and their verbs ("arose" → "arise"), so a question asking
@@ -417,8 +457,9 @@ def agent_noun(verb: str) -> str | None:
 def keywords(text: str) -> list[str]:
     """Meaningful words as written (not stemmed), in order, without repeats: for queries."""
     seen: dict[str, str] = {}
-    for w in words(text):
-        if len(w) >= 2 and w not in STOPWORDS:
+    for w in _term_words(text):
+        if _meaningful(w):
+            w = w.removeprefix(NUMERAL_MARK)  # "world war i": as a search engine reads it
             seen.setdefault(stem(w), w)
     return list(seen.values())
 
@@ -432,10 +473,9 @@ def content_terms(text: str) -> list[str]:
 def _content_terms(text: str) -> tuple[str, ...]:
     # The same source sentences are compared many times in one run: compute once.
     seen: dict[str, None] = {}
-    for w in words(text):
-        if len(w) < 2 or w in STOPWORDS:
-            continue
-        seen.setdefault(stem(unaccented(w)), None)
+    for w in _term_words(text):
+        if _meaningful(w):
+            seen.setdefault(stem(unaccented(w)), None)
     return tuple(seen)
 
 
@@ -447,7 +487,7 @@ def term_sequence(text: str) -> tuple[str, ...]:
     Args:
         text: any text.
     """
-    return tuple(stem(unaccented(w)) for w in words(text) if len(w) >= 2 and w not in STOPWORDS)
+    return tuple(stem(unaccented(w)) for w in _term_words(text) if _meaningful(w))
 
 
 def term_set(text: str) -> set[str]:
@@ -517,7 +557,9 @@ def title_phrases(question: str) -> list[str]:
         # A word is judged without its contraction: "What's", "Isn't", "I'm".
         base = _CONTRACTION.sub("", tok.lower())
         is_cap = tok[0].isupper() and (i > 0 or base not in QUESTION_FRAME)
-        if is_cap and base not in STOPWORDS and base not in _INDEFINITE_DETERMINERS:
+        if (is_cap and base not in STOPWORDS and base not in _INDEFINITE_DETERMINERS) or (
+            run and ends_name(tokens, i)
+        ):
             run.append(tok)
         else:
             if run:

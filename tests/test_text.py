@@ -7,6 +7,7 @@ import re
 
 from deepresearch.text import (
     agent_noun,
+    content_terms,
     escape_citation_markers,
     estimate_tokens,
     keywords,
@@ -191,3 +192,15 @@ def test_contractions_of_stopwords_are_stopwords() -> None:
     said = "I'm pulling down files we don't need, and we’re stuck"
     assert keywords(said) == ["pulling", "files", "need", "stuck"]
     assert term_set("what's the catch") == term_set("the catch")
+
+
+def test_a_one_letter_numeral_ending_a_name_is_a_term_the_pronoun_is_not() -> None:
+    assert content_terms("When did World War I end?") == ["world", "war", "#i", "end"]
+    assert "#i" not in content_terms("World War II began")
+    assert content_terms("In CI I want the job to fail") == ["ci", "want", "job", "fail"]
+    assert content_terms("Can I declare it") == ["declare"]
+    assert "#v" in content_terms("The Saturn V flew")
+    # a search query reads the numeral as a search engine does
+    assert keywords("When did World War I end?") == ["world", "war", "i", "end"]
+    assert title_phrases("When did World War I end") == ["World War I"]
+    assert title_phrases("In CI I want the job") == ["CI"]

@@ -193,14 +193,23 @@ def deed_on_object(text: str, part: str) -> bool:
         r for w in asked[asked.index(doer[0]) + 1 :] if w not in STOPWORDS for r in text_roots(w)
     }
     deed = text_roots(" ".join(doer))
-    roots = [text_roots(w) for w in words(text)]
+    said = words(text)
+    roots = [text_roots(w) for w in said]
     # the deed's noun too: "the discovery of penicillin" says "discovered"
     deeds = [k for k, r in enumerate(roots) if any(w.startswith(d) for w in r for d in deed)]
     return any(
-        roots[j] & done_to
+        roots[j] & done_to and not _of_another(said, k, j)
         for k in deeds
         for j in range(max(0, k - DEED_REACH - 1), min(len(roots), k + DEED_REACH + 2))
     )
+
+
+def _of_another(said: list[str], deed: int, done_to: int) -> bool:
+    """Whether the deed at ``deed``, said by a verb, was done to another thing that the
+    word at ``done_to`` only qualifies: an "of" between them ("discovered isotopes of
+    the radioactive elements radium"). A deed's noun takes its object with "of" ("the
+    discovery of …", "the creator and lead developer of the Linux kernel")."""
+    return said[deed].endswith(("ed", "ing")) and "of" in said[deed + 1 : done_to]
 
 
 SUPERLATIVE_REACH = 6  # content words after a superlative where what it is said of follows

@@ -16,6 +16,7 @@ from deepresearch.offline.statements import CODE
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
+    ends_name,
     normalize,
     sentences,
     term_set,
@@ -39,6 +40,7 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
         run: list[str] = []
         for i, tok in enumerate([*tokens, ""]):
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
+            capital = capital or (bool(run) and ends_name(tokens, i))  # "World War I"
             if capital and run and i in parted:
                 out += [" ".join(run)] if not (len(run) == 1 and len(run[0]) <= 2) else []
                 run = []

@@ -13,6 +13,7 @@ from deepresearch.offline.parts import Part
 from deepresearch.roles import SourceText
 from deepresearch.text import (
     AUXILIARY_VERBS,
+    NUMERAL_MARK,
     STOPWORDS,
     TITLE_QUALIFIER,
     stem,
@@ -101,10 +102,22 @@ def is_name(title: str) -> bool:
 
 def title_named(title: set[str], nameable: set[str], names: list[set[str]]) -> bool:
     """The part names this title: all its words (by root: "cricketers" names *Cricket*),
-    and not only as words of a longer name."""
+    and not only as words of a longer name. A one-letter numeral ending the title counts
+    only for a part that gives one: "Pope Gregory" names *Pope Gregory I*, "World War I"
+    does not name *World War II*."""
+    title = _unnumbered(title, nameable)
     if not title or not {word_root(t) for t in title} <= {word_root(t) for t in nameable}:
         return False
     return not any(title < name for name in names) or any(title == n for n in names)
+
+
+def _unnumbered(title: set[str], given: set[str]) -> set[str]:
+    """A title's terms without the one-letter numeral ending it, unless the words that
+    may name it (``given``) have one too: "Pope Gregory" names *Pope Gregory I* as
+    before numerals were terms, and "World War I" still tells *World War I* from *II*."""
+    if any(t.startswith(NUMERAL_MARK) for t in given):
+        return title
+    return {t for t in title if not t.startswith(NUMERAL_MARK)}
 
 
 def full_names(part: Part, sources: list[SourceText]) -> list[str]:
@@ -112,9 +125,9 @@ def full_names(part: Part, sources: list[SourceText]) -> list[str]:
     *Johann Sebastian Bach* (a title that is itself a name). Per name the shortest such
     title, and none when an entry has the name exactly."""
     linked: list[str] = []
-    titles = {s.id: term_set(s.title) for s in sources}
     for phrase in title_phrases(part.text):
         name = term_set(phrase)
+        titles = {s.id: _unnumbered(term_set(s.title), name) for s in sources}
         if not name or any(t == name for t in titles.values()):
             continue
         longer = [s for s in sources if name < titles[s.id] and is_name(s.title)]

@@ -38,6 +38,7 @@ from deepresearch.text import (
     content_terms,
     keywords,
     normalize,
+    numeral_terms,
     split_sentences,
     term_set,
     title_phrases,
@@ -106,8 +107,9 @@ class Part:
 
     @property
     def terms(self) -> set[str]:
-        """The words of the part's query."""
-        return term_set(self.query)
+        """The words of the part's query, with the numerals its names end in ("War I":
+        the query, lower-cased, cannot tell them from the pronoun)."""
+        return term_set(self.query) | numeral_terms(self.text)
 
     @property
     def own(self) -> set[str]:

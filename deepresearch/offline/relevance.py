@@ -17,6 +17,7 @@ from deepresearch.offline import hops
 from deepresearch.offline.answer_kinds import answer_kind, gives, unstated_superlative
 from deepresearch.offline.asking import (
     asks_for_entity,
+    main_clause,
 )
 from deepresearch.offline.bridges import BORROWED_SHARE, entities
 from deepresearch.offline.mentions import (
@@ -310,15 +311,36 @@ def _named_by_parts(
         for i, part in enumerate(parts):
             if named[(s.id, i)] == 1.0:
                 named[(s.id, i)] = 1 / max(len(part.terms), 1)
+    # A story the asker opens with names what the question is about ("I put
+    # GZipMiddleware in front of the app …. Will the event feed get compressed").
+    told = term_set(" ".join(n for p in parts if p.scene for n in title_phrases(p.text)))
     for i, part in enumerate(parts):
         given = term_set(" ".join(title_phrases(part.text)))
         for sid in _named_documents(i, sources, given, names, statement):
+            named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
+        for sid in _named_sections(
+            part, sources, set() if part.scene or part.refers_back else told, names
+        ):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
         for sid in full_names(part, sources):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
         for sid in _aliased(part, sources, said):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     return named
+
+
+def _named_sections(
+    part: Part, sources: list[SourceText], told: set[str], names: list[set[str]]
+) -> list[str]:
+    """Entity linking for a long file's sections: the passages headed by a name the part
+    asks about (in its main clause, not "… a solution that avoids PyPI") or the asker's
+    story gave (``told``): "GZipMiddleware" names *middleware › GZipMiddleware*."""
+    given = term_set(" ".join(title_phrases(main_clause(part.text)))) | told
+    return [
+        s.id
+        for s in sources
+        if " › " in s.title and title_named(term_set(s.title.rsplit(" › ", 1)[1]), given, names)
+    ]
 
 
 def _named_documents(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
 from deepresearch.offline.coordination import PREPOSITIONS
-from deepresearch.text import words
+from deepresearch.text import ends_name, words
 
 # Words that open a phrase setting a scene rather than asking: prepositions and
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
@@ -32,10 +32,11 @@ _FIRST_PERSON = frozenset(
 
 def in_first_person(piece: str) -> bool:
     """Whether the asker speaks of themselves in ``piece``: it tells their situation. "I"
-    after a name within the sentence is a numeral ("Ferdinand I cultivated ties …")."""
+    after a name within the sentence is a numeral ("Ferdinand I cultivated ties …"), not
+    after an acronym ("In CI I want")."""
     tokens = piece.split()
     return any(
-        said in _FIRST_PERSON and not (token == "I" and n > 1 and tokens[n - 1][:1].isupper())
+        said in _FIRST_PERSON and not (n > 1 and ends_name(tokens, n))
         for n, token in enumerate(tokens)
         for said in words(token)
     )

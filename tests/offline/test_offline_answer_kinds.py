@@ -145,6 +145,13 @@ def test_a_deed_is_said_of_what_the_part_names_only_within_reach() -> None:
         "He was honoured for the discovery of penicillin.", "Who discovered penicillin"
     )
     assert not deed_on_object("Buddhism was founded by the Buddha.", "Where was Buddhism founded")
+    # what was discovered is what "of" follows only right after the deed's noun
+    radium = "Who discovered radium"
+    isotopes = "Hahn and Meitner discovered isotopes of the radioactive elements radium, thorium."
+    assert not deed_on_object(isotopes, radium)
+    assert deed_on_object(
+        "She won it for the discovery of the elements radium and polonium.", radium
+    )
 
 
 def test_a_superlative_limited_to_a_place_not_asked_is_not_the_superlative_asked() -> None:

@@ -22,6 +22,12 @@ def test_names_keep_their_joining_words() -> None:
     assert "Peace" not in found and "Westphalia" not in found
 
 
+def test_a_one_letter_numeral_ends_a_name() -> None:
+    assert entities("When did World War I end?") == ["World War I"]
+    assert entities("Who were the parents of the Persian king Xerxes I?")[-1] == "Xerxes I"
+    assert entities("In CI I want the job to fail") == []
+
+
 def test_a_joining_word_does_not_end_a_name_with_lower_case() -> None:
     assert entities("It was written by Hammurabi of the old city.") == ["Hammurabi"]
 

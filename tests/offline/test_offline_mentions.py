@@ -108,3 +108,17 @@ def test_an_entry_describing_itself_as_the_kind_asked_with_other_adjectives_is_a
     assert not mentions.describes_kind("Which composer went deaf")
     # a name before an auxiliary is no kind described ("Which New Zealander is …")
     assert not mentions.describes_kind("Which New Zealander is considered the founder")
+
+
+def test_a_one_letter_numeral_ending_a_title_counts_only_when_the_part_gives_one(
+    titled: Titled,
+) -> None:
+    asked = term_set("When did World War I end")
+    names = [term_set(n) for n in entities("When did World War I end")]
+    assert mentions.title_named(term_set("World War I"), asked, names)
+    assert not mentions.title_named(term_set("World War II"), asked, names)
+    gregory = term_set("Did Pope Gregory compose the chant")
+    assert mentions.title_named(term_set("Pope Gregory I"), gregory, [])
+    srcs = titled({"Pope Gregory I": "He was pope.", "Pope Gregory VII": "He was pope too."})
+    (part,) = question_parts("Did Pope Gregory compose the chant?")
+    assert mentions.full_names(part, srcs) == []  # an entry has the name, as written

@@ -89,9 +89,13 @@ def test_a_name_the_part_gives_links_one_passage_of_the_document_it_names(
     ]
     part = question_parts("What is the difference between Rc<T> and Arc<T>?")
     named = relevance._named_by_parts(part, srcs, [], said_tokens(srcs), _scored(part, srcs)[1])
-    # the chapter named "Rc<T>" is linked once, by its passage that states the part best
+    # the chapter named "Rc<T>" is linked once, by its passage that states the part best;
+    # the section headed "Arc<T>" by its heading
     linked = [s.title for s in srcs if named[(s.id, 0)] == relevance.FULL_NAME_SHARE]
-    assert linked == ["Rc<T>, the Reference Counted Smart Pointer › Cloning"]
+    assert linked == [
+        "Rc<T>, the Reference Counted Smart Pointer › Cloning",
+        "Shared State › Arc<T>",
+    ]
     npm = question_parts("Which npm command manages teams?")
     named = relevance._named_by_parts(npm, srcs, [], said_tokens(srcs), _scored(npm, srcs)[1])
     assert named[("src-4", 0)] == 0.0  # a lower-case word is not a name the part gives
@@ -279,3 +283,31 @@ def test_a_source_stating_the_superlative_asked_scores_above_one_sharing_its_wor
     plain = question_parts("Who received the Nobel Prize in Physics?")
     units, statement = _scored(plain, srcs)
     assert relevance._stating_superlative(plain[0], srcs, statement, 0) == set()
+
+
+def test_a_section_headed_by_a_name_the_part_asks_about_or_the_story_gave_is_named(
+    titled: Titled,
+) -> None:
+    texts = {
+        "middleware › GZipMiddleware": "The middleware won't compress server-sent events.",
+        "middleware › Using middleware": "Middleware wraps the application.",
+        "Overview › PyPI": "The package index lists files for each package.",
+    }
+    srcs = titled(texts)
+    story = (
+        "I put GZipMiddleware in front of my app and now I worry about my event feed. "
+        "Will the event feed get compressed, and is that deliberate?"
+    )
+    parts = question_parts(story)
+    assert parts[0].scene and not parts[1].scene
+    named = relevance._named_by_parts(parts, srcs, [], said_tokens(srcs), _scored(parts, srcs)[1])
+    assert named[("src-1", 1)] == relevance.FULL_NAME_SHARE  # the story's name, a heading
+    assert named[("src-2", 1)] == 0.0
+    assert named[("src-1", 2)] == 0.0  # a part pointing back asks of the story, not its names
+    # a name in a clause describing what the part asks about is not what it asks about
+    avoids = question_parts("Which option gives a local install solution that avoids PyPI?")
+    named = relevance._named_by_parts(avoids, srcs, [], said_tokens(srcs), _scored(avoids, srcs)[1])
+    assert named[("src-3", 0)] == 0.0
+    asks = question_parts("What does PyPI list for each package?")
+    named = relevance._named_by_parts(asks, srcs, [], said_tokens(srcs), _scored(asks, srcs)[1])
+    assert named[("src-3", 0)] == relevance.FULL_NAME_SHARE

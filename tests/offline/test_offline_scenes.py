@@ -27,6 +27,7 @@ def test_the_asker_speaks_of_themselves_in_the_first_person() -> None:
     assert not in_first_person("Shandong is home to the mountain most revered in Taoism")
     # a regnal numeral after a name is no "I"
     assert not in_first_person("Holy Roman Emperor Ferdinand I cultivated ties with a bank")
+    assert in_first_person("In CI I want the job to fail")  # after an acronym, "I" is the asker
 
 
 def test_a_lead_in_after_a_connective_still_sets_the_scene() -> None:
