@@ -19,6 +19,7 @@ from deepresearch.offline.asking import (
     asked_doer,
     asks_for_entity,
     asks_when,
+    counted_as,
     question_word,
 )
 from deepresearch.offline.attributes import asked_attribute
@@ -35,7 +36,7 @@ from deepresearch.offline.relations import says_measure
 from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
-from deepresearch.text import NUMBER_WORD, STOPWORDS, word_root, words
+from deepresearch.text import COPULAS, NUMBER_WORD, STOPWORDS, word_root, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
@@ -144,7 +145,7 @@ def _counted(part: str) -> frozenset[str]:
     if (m := COUNTED.search(part)) is None:
         return frozenset()
     phrase = list(takewhile(lambda w: w not in STOPWORDS, words(part[m.start(1) :])))
-    return frozenset(text_roots(" ".join(phrase[:COUNTED_WORDS])))
+    return frozenset(text_roots(" ".join([*phrase[:COUNTED_WORDS], counted_as(part) or ""])))
 
 
 def counts_asked(text: str, part: str) -> bool:
@@ -161,7 +162,8 @@ def counts_asked(text: str, part: str) -> bool:
 def _counting(text: str) -> list[list[str]]:
     """The words after each number of ``text`` that say what it counts: up to COUNT_REACH
     of them, up to a stopword ("206 bones by adulthood", "four Olympic gold medals"; not "a
-    1:2:4 orbital resonance with the moons")."""
+    1:2:4 orbital resonance with the moons"), and the word a few words before it that
+    "of" joins it to ("a population of more than 242 million")."""
     tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
     return [
         list(
@@ -170,9 +172,32 @@ def _counting(text: str) -> list[list[str]]:
                 tokens[k + 1 : k + 1 + COUNT_REACH],
             )
         )
+        + _count_of(tokens, k)
         for k, t in enumerate(tokens)
         if (_AMOUNT.match(t) and not _YEARS.fullmatch(t)) or NUMBER_WORD.fullmatch(t)
     ]
+
+
+def _count_of(tokens: list[str], at: int) -> list[str]:
+    """What the number at ``at`` counts when said before it: the word before an "of" at
+    most COUNT_REACH words back ("a population of more than 242 million"), or the words
+    of the subject a copula just before it says it of ("The population of the city
+    proper was over 14 million"; not "Bones make up about 14% of …")."""
+    for j in range(at - 1, max(0, at - 1 - COUNT_REACH), -1):
+        said = tokens[j].lower()
+        if said == "of":
+            return tokens[j - 1 : j]
+        if said in COPULAS:
+            return tokens[max(0, j - SUBJECT_REACH) : j]
+        if said not in _QUALIFIERS:
+            return []
+    return []
+
+
+SUBJECT_REACH = 6  # words of the subject a copula says a number of
+# Words between a number and the verb or "of" before it: "was over 14 million", "a
+# population of just over 56,500".
+_QUALIFIERS = frozenset(["over", "about", "around", "nearly", "almost", "approximately", "roughly", "some", "just", "more", "less", "fewer", "than", "under", "an", "a", "estimated"])  # fmt: skip
 
 
 # Words at most between the deed a who-did part asks about and what it was done to:

@@ -26,6 +26,19 @@ from deepresearch.text import (
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 
+# A count of people is a population: "how many people live in Bashkortostan" is answered
+# by "it has a population of 4,046,094", as entries word it.
+_PEOPLE = frozenset({"people", "persons", "inhabitants", "residents"})
+POPULATION = "population"
+
+
+def counted_as(text: str) -> str | None:
+    """The word sources say a count of people with ("population") when ``text`` asks how
+    many people (inhabitants, residents …), else None."""
+    m = COUNTED.search(text)
+    return POPULATION if m and m[1].lower() in _PEOPLE else None
+
+
 # Words that point back to something said before them ("where did he live").
 REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",

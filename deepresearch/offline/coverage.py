@@ -50,6 +50,7 @@ from deepresearch.offline.apart import asked_kind, do_verbs, found_apart, titled
 from deepresearch.offline.asking import (
     COUNTED,
     asks_when,
+    counted_as,
     kind_said_to_be,
     main_clause,
     question_word,
@@ -166,7 +167,8 @@ def unanswered_reason(
     counted = (
         text_roots(m[1]) if (m := COUNTED.search(part.text)) else set()
     )  # none: "how much does"
-    if counted and not says_all(counted, said):
+    population = text_roots(counted_as(part.text) or "")
+    if counted and not says_all(counted, said) and not (population and says_all(population, said)):
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"

@@ -18,6 +18,7 @@ from deepresearch.offline.asking import (
     OF_THE_FEW,
     asked_doer,
     asks_for_entity,
+    counted_as,
     main_clause,
     opens_asking,
     pointing_before,
@@ -135,8 +136,10 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         question: the question.
         titles: titles of sources gathered for it, if any: a title joined by "and" that
             the question gives whole ("War and Peace", "Rock and roll") is one thing, not
-            two to ask about apart. Syntax alone cannot tell it from "Marx and Engels".
+            two to ask about apart (not "Marx and Engels"); one a later part asks of is
+            its own thing (see ``_names_own``).
     """
+    titles = list(titles)
     text = normalize(question).strip().rstrip("?.!").strip()
     joined, scenes = _stated_scenes(_join_titles(text, titles))
     clauses, last = _clauses(joined)
@@ -173,19 +176,54 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
             lent = (not refers and asked) or (refers and not few and lent) or borrowed
             query_words = list(dict.fromkeys(query_words + lent))
-        elif parts and n not in copies and not title_phrases(piece):
+        elif parts and n not in copies and not _names_own(piece, titles):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
             names = (first_names or (unnamed if alone else []))[:BORROWED_NAMES]
             query_words = list(dict.fromkeys(query_words + ((alone and asked) or names)))
-        if not refers and (doer := asked_doer(piece)):
-            # "who invented the radio" asks for radio's inventor, as its entry words it;
-            # a part that points back has the verb matched by root already (relevance).
-            query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
+        query_words = _as_entries_word(piece, query_words, refers=refers)
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _as_entries_word(piece: str, query_words: list[str], *, refers: bool) -> list[str]:
+    """A part's query words with what it asks for as entries word it: "who invented the
+    radio" asks for the radio's inventor; "how many people live in …" for a population.
+    A part that points back has its verb matched by root already (relevance)."""
+    if population := counted_as(piece):
+        query_words = list(dict.fromkeys([*query_words, population]))
+    if not refers and (doer := asked_doer(piece)):
+        query_words = list(dict.fromkeys(doer[1] if w == doer[0] else w for w in query_words))
+    return query_words
+
+
+# "which plant was papyrus made from": what the part asks of follows its verb.
+_ASKED_OF = re.compile(rf"^(?:which|what)\s+(?:[^\W\d_]+\s+){{1,3}}?(?:{AUXILIARY_VERBS})\s+(.+)$", re.IGNORECASE)  # fmt: skip
+
+
+def _names_own(piece: str, titles: list[str]) -> bool:
+    """Whether a part names a thing of its own: a capitalised name, or, asking which thing
+    (of a kind), a gathered title in lower case without a determiner after its verb:
+    "which plant was papyrus made from" asks of *Papyrus*; "what single word does the
+    bird keep repeating" of the bird named before (*Bird* is no answer)."""
+    if title_phrases(piece):
+        return True
+    asked = _ASKED_OF.match(piece)
+    if asked is None:
+        return False
+    said = [w for w in words(asked[1]) if w]
+    for title in titles:
+        name = words(TITLE_QUALIFIER.sub("", title))
+        for k in range(len(said) - len(name) + 1):
+            if name and said[k : k + len(name)] == name and (k == 0 or said[k - 1] not in _DETERMINERS):  # fmt: skip
+                return True
+    return False
+
+
+# Words before a noun that say which one is meant: one already spoken of ("the bird")
+_DETERMINERS = frozenset(["the", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my", "your"])  # fmt: skip
 
 
 def _pieces(

@@ -162,7 +162,13 @@ CODE_BY_TITLE = 0.02
 # sys.setswitchinterval().", "It currently defaults to 5 milliseconds.") says it of what
 # the statement before it spoke of: that one's words count for it too, at this share.
 INHERITED_SHARE = 0.5
-_POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|such)\b", re.IGNORECASE)
+# So does one opening with a phrase that goes on from it ("In this case you should use
+# `TestClient(app, raise_server_exceptions=False)`", "To do so, …", "If so, …").
+_POINTS_BACK = re.compile(
+    r"^(?:it|its|this|these|they|their|such|in (?:this|that|such a|either|which) case|"
+    r"to do (?:this|that|so)|for (?:this|that)|if so|otherwise|instead)\b",
+    re.IGNORECASE,
+)
 
 
 def _antecedents(units: list[str], said: list[set[str]], *, passage: bool) -> list[set[str]]:

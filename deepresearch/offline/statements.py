@@ -39,6 +39,14 @@ CODE = "Code: "
 QUOTES = (TABLE_ROW, CODE)  # how a quoted table row or code line opens
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# A shell session's block: there "#" opens a root prompt's command, not a comment.
+_SHELL_FENCE = re.compile(
+    r"^\s*(?:```|~~~)\s*\{?\.?(?:console|shell|sh|bash|zsh|shell-session|sh-session|text|none)?\}?\s*$",
+    re.IGNORECASE,
+)
+# A line comment in a program's code: "# …" or "// …" (not "#!" nor "#include").
+_COMMENT = re.compile(r"^\s*(?:#|//)\s+(\S.*)$")
+COMMENT_WORDS = 8  # a comment of this many words or more is prose
 # A caption: a line of its own naming a numbered float of the document ("Listing 6-6: A
 # match that …", "Figure 4-1: …", "Table 2 – …"). It labels the block beside it (code, a
 # picture, a table), which is what says something; the label alone is not a statement.
@@ -195,7 +203,9 @@ def _read_block(lines: list[str], start: int, reader: _Prose, *, after_prose: bo
     label = f"{reader.label_lead} {label}".lstrip() if label else ""
     led = after_prose and (bool(label) or (bool(out) and out[-1].endswith(_LEAD_ENDS)))
     block, end = _layout_block(lines, start)
-    shown = _introduced(label or out[-1], block) if led and not _resumes(lines, end) else None
+    # a short block stated with its lead-in says what its comments would
+    code = [q for q in block if q.startswith(QUOTES)]
+    shown = _introduced(label or out[-1], code) if led and not _resumes(lines, end) else None
     if shown is not None and label:
         out.append(shown)
     elif shown is not None:
@@ -419,7 +429,8 @@ def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
         body = lines[start + 1 : end]
         if any(_BOX.search(line) for line in body):
             return [], end + 1  # a diagram drawn in a code block
-        return _code_quotes(body), end + 1
+        shell = _SHELL_FENCE.match(lines[start]) is not None
+        return _code_quotes(body, comments=not shell), end + 1
     end = start
     while end < len(lines) and lines[end].lstrip().startswith("|"):
         end += 1
@@ -455,13 +466,22 @@ def _resumes(lines: list[str], start: int) -> bool:
     return False
 
 
-def _code_quotes(body: list[str]) -> list[str]:
+def _code_quotes(body: list[str], *, comments: bool = True) -> list[str]:
     """The quoted lines of a code block; a line under a TOML or INI table header quoted
     with it ("[profile.release] opt-level = 3"), a header quoted alone only when no line
-    under it is."""
+    under it is. With ``comments``, a comment written as prose (its lines joined) is a
+    statement of its own: "# Use 'force_rollback' during testing, to ensure we do not
+    persist database changes between each test case." explains the code as prose does."""
     out: list[str] = []
     section, used = "", True
-    for line in body:
+    said: list[str] = []  # the comment lines read so far
+    for line in [*body, ""]:
+        if comments and (words := _COMMENT.match(line)):
+            said.append(words[1])
+            continue
+        if said:
+            out += _comment_statement(" ".join(said))
+            said = []
         if _SECTION.match(line):
             out += [] if used else _code_quote(section)
             section, used = line.strip(), False
@@ -470,6 +490,15 @@ def _code_quotes(body: list[str]) -> list[str]:
         used = used or bool(quoted)
         out += quoted or _code_quote(line)
     return out + ([] if used else _code_quote(section))
+
+
+def _comment_statement(comment: str) -> list[str]:
+    """A code comment as a statement when it is prose: COMMENT_WORDS words or more, and
+    no code symbols to speak of (not "# pip install -r requirements.txt")."""
+    text = comment.strip()
+    if len(_WORDS.findall(text)) < COMMENT_WORDS or _looks_like_code(text) or "=" in text:
+        return []
+    return [text if text.endswith((".", "!", "?")) else f"{text}."]
 
 
 def _cells(line: str) -> list[str]:

@@ -66,11 +66,29 @@ class Wording:
         if self.phrases:
             held = (term_sequence(unit), term_sequence(title))
             for phrase in self.phrases:
-                if not any(_holds(seq, phrase) for seq in held):
+                if not any(_holds(seq, phrase, gap=COORDINATED) for seq in held):
                     terms -= set(phrase)
         return terms
 
 
-def _holds(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+# Content words a statement may put between a phrase's words and still say it: "the
+# capital and largest city" says "capital city" (one coordinated word), "a forming press
+# changes the shape" does not say "printing press".
+COORDINATED = 1
+
+
+def _holds(seq: tuple[str, ...], phrase: tuple[str, ...], gap: int = 0) -> bool:
+    """Whether ``seq`` holds ``phrase`` in order, at most ``gap`` words between each two."""
     n = len(phrase)
-    return any(seq[k : k + n] == phrase for k in range(len(seq) - n + 1))
+    if not gap:
+        return any(seq[k : k + n] == phrase for k in range(len(seq) - n + 1))
+    return any(_follows(seq, k, phrase, gap) for k, w in enumerate(seq) if w == phrase[0])
+
+
+def _follows(seq: tuple[str, ...], at: int, phrase: tuple[str, ...], gap: int) -> bool:
+    for word in phrase[1:]:
+        window = seq[at + 1 : at + 2 + gap]
+        if word not in window:
+            return False
+        at += 1 + window.index(word)
+    return True

@@ -186,6 +186,14 @@ def test_a_count_is_said_with_what_the_part_counts() -> None:
     assert not counts_asked("It has around 206 bones.", "What is a bone")
 
 
+def test_a_count_of_people_is_a_population_said_before_its_number() -> None:
+    part = "How many people live in Tokyo"
+    assert counts_asked("The population of the city proper was over 14 million as of 2023.", part)
+    assert counts_asked("With a population of more than 242 million, it is the largest.", part)
+    assert not counts_asked("It covers 143,600 square kilometres.", part)
+    assert not counts_asked("The population of the city grew fast in 1990.", part)  # a year
+
+
 def test_a_thing_asked_to_be_the_most_is_answered_only_by_a_line_saying_so() -> None:
     part = "What is the heaviest naturally occurring element"
     rarest = (

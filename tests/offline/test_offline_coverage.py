@@ -136,6 +136,15 @@ def test_a_part_whose_findings_miss_what_it_asks_about_is_not_answered(
     assert unanswered_reason(part(question), [answered], [answered]) is None
 
 
+def test_a_count_of_people_is_answered_by_a_population() -> None:
+    people = part("What is Bashkortostan, and how many people live there?")
+    said = "As of 2025, it has a population of 4,046,094. Bashkortostan"
+    assert unanswered_reason(people, [said], [said]) is None
+    area = "It covers 143,600 square kilometres. Bashkortostan"
+    reason = unanswered_reason(people, [area], [area])
+    assert reason is not None and "counts" in reason
+
+
 def test_a_part_asking_how_much_names_nothing_to_count() -> None:
     cost = part("What is the Great Wall of China, and how much does it cost to visit?")
     said = "Guard towers stood along the wall. Great Wall of China"

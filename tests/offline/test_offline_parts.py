@@ -661,3 +661,23 @@ def test_a_question_after_a_dash_is_cut_from_a_question_or_a_joined_clause() -> 
         "I want the password asked without echo, and entered twice - is there a shortcut?",
     ):
         assert [p.text for p in question_parts(kept)] == [kept.rstrip("?")]
+
+
+def test_a_later_part_asking_of_a_gathered_title_borrows_nothing() -> None:
+    question = (
+        "What is cotton fibre mostly made of chemically, and which plant was papyrus made from?"
+    )
+    _, papyrus = question_parts(question, ["Cotton", "Papyrus"])
+    assert papyrus.query == "plant papyrus"
+    # without the title it asks the same of another thing, as before
+    _, unnamed = question_parts(question)
+    assert "cotton" in unnamed.query.split()
+    # "the bird" is the one spoken of before, not the entry *Bird*
+    raven = "When was Poe's poem The Raven published, and what single word does the bird keep repeating?"
+    _, bird = question_parts(raven, ["The Raven", "Bird"])
+    assert "raven" in bird.query.split()
+
+
+def test_a_part_counting_people_searches_for_their_population() -> None:
+    (part,) = question_parts("How many people live in Bashkortostan?")
+    assert part.query.split()[-1] == "population"

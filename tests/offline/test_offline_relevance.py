@@ -204,6 +204,19 @@ def test_a_passage_statement_pointing_back_counts_what_it_points_back_to() -> No
     # In a whole entry "This"/"It" stands mostly for the entry's subject: no inheritance.
     entry = passage.model_copy(update={"url": "new.txt", "lines": None})
     assert _ranked_first([entry], question).startswith("The thread switching")
+    # "In this case …" goes on from the sentence before it as "It" does
+    client = SourceText(
+        id="p", citation=1, title="testclient", url="testclient.md#L1-9", lines=(1, 9),
+        text="By default the client will raise exceptions that occur in the application. "
+        "Occasionally you might want to test the content of error responses instead. "
+        "In this case you should use the flag that keeps it quiet, set to False.",
+    )  # fmt: skip
+    asked = "How do you make the client return error responses instead of exceptions?"
+    assert _ranked_first([client], asked).startswith("Occasionally")
+    said = relevance._antecedents(
+        sentences(client.text), [term_set(u) for u in sentences(client.text)], passage=True
+    )
+    assert "error" in said[2] and not said[1]
 
 
 def test_within_a_source_the_statement_giving_the_kind_asked_for_comes_first(

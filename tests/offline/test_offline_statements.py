@@ -566,3 +566,22 @@ def test_a_sentence_about_the_text_itself_is_a_signpost() -> None:
 def test_no_text_has_no_statements() -> None:
     assert statements("") == []
     assert statements("\n\n") == []
+
+
+def test_a_code_comment_written_as_prose_is_a_statement() -> None:
+    text = (
+        "Set up the test database as follows.\n\n```python\n"
+        "TESTING = config('TESTING', cast=bool, default=False)\n"
+        "# Use 'force_rollback' during testing, to ensure we do not persist\n"
+        "# database changes between each test case.\n"
+        "# Short note\n"
+        "database = Database(URL, force_rollback=TESTING)\n```\n\n"
+        "```console\n# apt-get install the whole set of packages needed here\n```\n"
+    )
+    said = statements(text)
+    assert (
+        "Use 'force_rollback' during testing, to ensure we do not persist database changes "
+        "between each test case. Short note." in said
+    )
+    # in a shell session "#" is a root prompt's command, not a comment
+    assert not any("apt-get" in s for s in said)

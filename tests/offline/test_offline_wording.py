@@ -36,3 +36,15 @@ def test_a_gathered_title_the_question_gives_whole_is_a_phrase_unless_it_is_a_na
     assert "press" not in aside and "change" in aside
     assert "press" in wording.stated("Gutenberg built the first printing press.", "Gutenberg")
     assert "picasso" in wording.stated("Picasso painted Guernica.", "Guernica")
+
+
+def test_a_phrase_is_held_with_one_coordinated_word_between() -> None:
+    parts = question_parts("What are the capital cities of Gabon?")
+    wording = Wording.of(parts, ["Capital city", "Gabon"])
+    assert wording.phrases == (("capital", "city"),)
+    said = wording.stated("Libreville is the capital and largest city.", "Gabon")
+    assert {"capital", "city"} <= said
+    apart = wording.stated(
+        "The capital has grown faster than any other big industrial city.", "Gabon"
+    )
+    assert "capital" not in apart
