@@ -585,3 +585,14 @@ def test_a_code_comment_written_as_prose_is_a_statement() -> None:
     )
     # in a shell session "#" is a root prompt's command, not a comment
     assert not any("apt-get" in s for s in said)
+
+
+def test_a_short_block_stated_with_its_lead_in_keeps_its_comments_out() -> None:
+    text = (
+        "You can specify client-side certificates, using the load_cert_chain API:\n\n"
+        "```python\nctx = ssl.create_default_context()\n"
+        "# Optionally also give the keyfile or the password here\n"
+        'ctx.load_cert_chain(certfile="path/to/client.pem")\n```\n'
+    )
+    said = statements(text)
+    assert len(said) == 1 and said[0].startswith("You can specify") and "load_cert_chain(" in said[0]
