@@ -51,6 +51,7 @@ from deepresearch.offline.asking import (
     COUNTED,
     asks_when,
     counted_as,
+    is_question,
     kind_said_to_be,
     main_clause,
     question_word,
@@ -70,6 +71,7 @@ from deepresearch.offline.roots import (
     text_roots,
     title_roots,
 )
+from deepresearch.offline.scenes import in_first_person
 from deepresearch.providers import vectors
 from deepresearch.text import ARTICLES, TITLE_QUALIFIER, keywords, sentences, word_root, words
 
@@ -321,8 +323,20 @@ def unknown_names(text: str, gathered: Sequence[str]) -> list[str]:
     """
     if not gathered:
         return []
-    named = [w for name in names_of(main_clause(text)) for w in keywords(name)]
+    named = [w for name in names_of(main_clause(_asking(text))) for w in keywords(name)]
     return _unstated(list(dict.fromkeys(named)), gathered)
+
+
+def _asking(text: str) -> str:
+    """The question a part asks after the asker's account of their own setup ("our ops
+    team puts MYAPP_ in front of every variable name: can Config handle that prefix"):
+    the names of their setup are theirs, not what the sources must name."""
+    told, colon, question = text.rpartition(":")
+    return (
+        question.strip()
+        if colon and in_first_person(told) and is_question(question.strip())
+        else text
+    )
 
 
 def _unstated(wanted: list[str], gathered: Sequence[str]) -> list[str]:

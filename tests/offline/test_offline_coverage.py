@@ -405,6 +405,15 @@ def test_a_name_no_source_found_states_is_not_answered() -> None:
     assert unknown_names(question, found) == []
 
 
+def test_the_names_of_the_askers_own_setup_need_not_be_found() -> None:
+    found = ["You can namespace the environment variables by setting env_prefix. Config"]
+    asked = "our ops team puts MYAPP_ in front of every variable name: can Config handle that prefix"
+    assert unknown_names(asked, found) == []
+    # told of another's setup, the name is one the sources must know
+    theirs = "the ops team puts MYAPP_ in front of every variable name: can Config handle it"
+    assert unknown_names(theirs, found) == ["myapp"]
+
+
 def test_a_name_is_not_stated_by_a_shorter_word_sharing_its_first_letters() -> None:
     cube = "Rubik's Cube is a 3-D combination puzzle invented by Ernő Rubik."
     caesar = "Julius Caesar was a Roman general."
