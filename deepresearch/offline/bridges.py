@@ -29,14 +29,21 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
     across 'of'/'de'/'von'…: 'the Peace of Westphalia ended the war in Europe' →
     ['Peace of Westphalia', 'Europe']. In a source's sentence (``listed``) a comma,
     semicolon or colon ends a name: "founded by Van 't Hoff, Svante Arrhenius and Wilhelm
-    Ostwald" lists three people (a question's "Sindh, Pakistan" stays one place)."""
+    Ostwald" lists three people (a question's "Sindh, Pakistan" stays one place); a
+    semicolon ends one in a question too."""
     out: list[str] = []
     for sent in sentences(text) or [text]:
         written = normalize(sent)
         found = list(WORD_TOKEN.finditer(written))
         tokens = [m.group() for m in found]
         between = [written[found[i - 1].end() : found[i].start()] for i in range(1, len(found))]
-        parted = {i for i, gap in enumerate(between, 1) if listed and _PUNCTUATED.search(gap)}
+        # a semicolon ends a name anywhere ("… the Pre-Raphaelite Brotherhood; the Encyclopædia
+        # Britannica …")
+        parted = {
+            i
+            for i, gap in enumerate(between, 1)
+            if ";" in gap or (listed and _PUNCTUATED.search(gap))
+        }
         run: list[str] = []
         for i, tok in enumerate([*tokens, ""]):
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
@@ -48,7 +55,7 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
                 run.append(tok)
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if run and tok in NAME_JOINERS and nxt[:1].isupper():
+            if run and tok in NAME_JOINERS and nxt[:1].isupper() and i not in parted:
                 run.append(tok)  # "Code" + "of" + "Hammurabi"
                 continue
             if run and not (len(run) == 1 and len(run[0]) <= 2):

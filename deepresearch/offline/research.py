@@ -208,11 +208,14 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
         key=lambda ts: _stated(part.terms, named, term_set(f"{ts[0]}. {ts[1].text}")),
     )[:3]
     ranked = [sentences(text) or [text] for text in (f"{t}. {s.text}" for t, s in best)]
+    # "What was that group" after "Keats strongly influenced … a later English group of
+    # painters and poets": the thing the story describes is what its answering line names
+    told = _told_of(inputs.question, part, titles) if part.refers_back else None
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
-        for lead in bridge_entities(part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
+        for lead in bridge_entities(told or part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
     ]
-    if part.refers_back:
+    if part.refers_back and not told:
         leads = _own_words_leads(part, titles, inputs.question) + leads
     if agent := agent_query(part):
         why = "Who did it: the part's words, its verb as the doer's noun."
@@ -280,6 +283,15 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
         _Lead(f"{a} {' '.join(own)}", f"The part's own words, on what it points back to: {a}.")
         for a in anchors
     ]
+
+
+def _told_of(question: str, part: Part, titles: list[str]) -> Part | None:
+    """The story before ``part`` (a scene of the question) that describes what the part
+    points back to by its own words ("that group": "a later English group of painters"),
+    or None."""
+    parts = question_parts(question, titles)
+    before = parts[: parts.index(part)] if part in parts else []
+    return next((p for p in reversed(before) if p.scene and part.own and part.own <= p.terms), None)
 
 
 def _part_for(question: str, focus: str, titles: list[str]) -> Part:

@@ -22,6 +22,11 @@ def test_names_keep_their_joining_words() -> None:
     assert "Peace" not in found and "Westphalia" not in found
 
 
+def test_a_semicolon_ends_a_name() -> None:
+    said = "many writers of the Pre-Raphaelite Brotherhood; the Encyclopaedia Britannica of 1888"
+    assert entities(said) == ["Pre-Raphaelite Brotherhood", "Encyclopaedia Britannica"]
+
+
 def test_a_one_letter_numeral_ends_a_name() -> None:
     assert entities("When did World War I end?") == ["World War I"]
     assert entities("Who were the parents of the Persian king Xerxes I?")[-1] == "Xerxes I"

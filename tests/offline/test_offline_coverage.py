@@ -407,7 +407,9 @@ def test_a_name_no_source_found_states_is_not_answered() -> None:
 
 def test_the_names_of_the_askers_own_setup_need_not_be_found() -> None:
     found = ["You can namespace the environment variables by setting env_prefix. Config"]
-    asked = "our ops team puts MYAPP_ in front of every variable name: can Config handle that prefix"
+    asked = (
+        "our ops team puts MYAPP_ in front of every variable name: can Config handle that prefix"
+    )
     assert unknown_names(asked, found) == []
     # told of another's setup, the name is one the sources must know
     theirs = "the ops team puts MYAPP_ in front of every variable name: can Config handle it"

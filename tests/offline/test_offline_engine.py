@@ -234,6 +234,25 @@ def test_the_source_stating_the_name_the_part_gives_is_mined_for_bridges_first()
     assert out.continue_searching and out.refined_query == "Ovid"
 
 
+def test_a_part_pointing_back_to_what_the_story_describes_follows_what_it_names() -> None:
+    question = (
+        "Keats strongly influenced many writers of a later English group of painters and "
+        "poets. What was that group, and when was it founded?"
+    )
+    keats = SourceText(
+        id="src-1", citation=1, title="John Keats", url="https://e.org/1",
+        text="He was placed in the canon of English literature, strongly influencing many "
+        "writers of the Pre-Raphaelite Brotherhood; the Encyclopaedia Britannica praised him.",
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query="group keats strongly influenced writers",
+        queries_run=["group keats strongly influenced writers"],
+        tool_calls_used=1, max_tool_calls=5, sources=[keats], last_novelty={"new": 1},
+    )  # fmt: skip
+    leads = research._leads(inputs, inputs.sub_query, set(inputs.queries_run))
+    assert leads[0].query == "Pre-Raphaelite Brotherhood"
+
+
 def test_a_who_part_searches_its_words_with_the_doer_noun_first() -> None:
     # Entries word the answer as an agent noun ("the inventor of radio"), which the
     # part's verb does not match: that search comes before the bridge hops.

@@ -595,4 +595,6 @@ def test_a_short_block_stated_with_its_lead_in_keeps_its_comments_out() -> None:
         'ctx.load_cert_chain(certfile="path/to/client.pem")\n```\n'
     )
     said = statements(text)
-    assert len(said) == 1 and said[0].startswith("You can specify") and "load_cert_chain(" in said[0]
+    assert (
+        len(said) == 1 and said[0].startswith("You can specify") and "load_cert_chain(" in said[0]
+    )
