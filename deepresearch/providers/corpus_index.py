@@ -296,6 +296,7 @@ class Lookup:
         names: dict[str, list[int]] = {}
         labels: dict[str, str] = {}
         exact: set[str] = set()  # keys that are a whole title: it wins over 'Marble (toy)'
+        named_before_comma: list[tuple[str, str, int]] = []
         for title, first in conn.execute(
             "SELECT d.title, min(p.id) FROM docs d JOIN passages p ON p.doc_id = d.id GROUP BY d.id"
         ):
@@ -306,6 +307,14 @@ class Lookup:
                 if key and (key not in labels or (key == whole and key not in exact)):
                     labels[key] = title
             exact.add(whole)
+            if ", " in title:
+                named_before_comma.append((name_key(title.split(", ", 1)[0]), title, first))
+        # "Charles V, Holy Roman Emperor" is named "Charles V", when no title is that name
+        # ("Paris" stays *Paris*, not *Paris, Texas*)
+        for key, title, first in named_before_comma:
+            if key and key not in exact and " " in key:
+                names.setdefault(key, []).append(first)
+                labels.setdefault(key, title)
         for heading, first in conn.execute(
             "SELECT heading, min(id) FROM passages WHERE heading != '' GROUP BY doc_id, heading"
         ):

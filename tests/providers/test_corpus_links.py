@@ -68,6 +68,25 @@ def _lookup(names: dict[str, str], idf: dict[str, float]) -> Lookup:
     return Lookup(passage_count=1000, names=keys, labels=dict(names), _idf=idf)
 
 
+async def test_a_title_is_named_by_its_words_before_a_comma_that_no_title_is(
+    tmp_path: Path,
+) -> None:
+    records = [
+        _record("Charles V, Holy Roman Emperor", "He ruled an empire on which the sun never set."),
+        _record("Charles I of England", "Charles was a king who ruled England and was beheaded."),
+        _record("Paris", "Paris is the capital of France."),
+        _record("Paris, Texas", "Paris is a city in Texas."),
+        *_filler(30, "Notes on kings named Charles and the cities they ruled."),
+    ]  # fmt: skip
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "c.sqlite")
+    hits = await corpus.search("Who was Charles V?", max_results=3)
+    assert hits[0].title == "Charles V, Holy Roman Emperor"
+    # a name that is a title of its own keeps naming that title alone
+    conn = corpus._ready(None)
+    lookup = corpus._lookup_for(conn)
+    assert lookup.names["charles v"] and len(lookup.names["paris"]) == 1
+
+
 def test_a_text_links_the_entries_it_names_in_any_case() -> None:
     lookup = _lookup(
         {"bamboo": "Bamboo", "giant panda": "Giant panda", "china": "China",
