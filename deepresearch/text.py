@@ -418,7 +418,9 @@ def word_root(term: str) -> str:
     """A word without its inflection ("ended", "founder" → "end", "found"; "originate",
     "originated" → "originat"), when at least three letters remain: verbs and agent
     nouns match their question words."""
-    root = _INFLECTION.sub("", term)
+    # no plural "s" after a hissing sound or a vowel ("Atlantis", "virus", "Paris"), as in
+    # ``stem``: else "Atlantis" would be "atlanti", which "Atlantic" begins with
+    root = term if term.endswith(("ss", "us", "is", "os")) else _INFLECTION.sub("", term)
     root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
     if (
         len(term) > 3

@@ -185,6 +185,8 @@ def test_a_words_root_drops_its_inflection() -> None:
     assert word_root("tied") == "tie"
     # short words, and a form that would read as a function word, stay as written
     assert [word_root(w) for w in ("bed", "red", "led", "shed")] == ["bed", "red", "led", "shed"]
+    # no plural "s" after a vowel or a hissing sound: "Atlantis" is not "Atlantic" shortened
+    assert word_root("atlantis") == "atlantis" and word_root("viruses") == word_root("virus")
 
 
 def test_contractions_of_stopwords_are_stopwords() -> None:

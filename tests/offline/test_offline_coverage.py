@@ -88,6 +88,11 @@ def test_a_shorter_word_a_name_begins_does_not_name_it() -> None:
     said = "Gondar, also spelled Gonder, has an estimated population of 443,156."
     reason = unanswered_reason(asked, [f"{said} Gondar"], [f"Gondar {said}"])
     assert reason is not None and "name" in reason
+    # nor does a word a name's final "s" would shorten it to: "Atlantic" is not "Atlantis"
+    (atlantis,) = question_parts("How many people live in Atlantis?")
+    city = "The city lies between the Atlantic Ocean and a lake; its population was 679,012."
+    reason = unanswered_reason(atlantis, [f"{city} Cotonou"], [f"Cotonou {city}"])
+    assert reason is not None and "name" in reason
     # a longer word derived from the name still names it; so do a hyphenated name's pieces
     (derived,) = question_parts("What do people eat in Japan?")
     food = "Japanese cuisine is based on rice and fish."
