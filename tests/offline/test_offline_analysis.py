@@ -780,7 +780,7 @@ def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_own_wo
 def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_by_root() -> None:
     """ "when did it open" after "How long is the main span of the Brooklyn Bridge": the
     line the first part took says "Opened on May 24, 1883", the later part's own word by
-    its root, so it is listed there too; not for "how many people cross it"."""
+    its root, so it is listed there too; not for "how many people walk over it"."""
     question = "How long is the main span of the Brooklyn Bridge, and when did it open?"
     span = "It has a main span of 1,595.5 feet."
     opened = "Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing."
@@ -790,8 +790,8 @@ def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_b
         ("src-1", 1): (0.5, [(0.5, name), (0.4, opened)]),
     }
     assert _second_parts(question, statement) == [name, opened]
-    crossing = question.replace("when did it open", "how many people cross it")
-    assert _second_parts(crossing, statement) == [name]
+    walking = question.replace("when did it open", "how many people walk over it")
+    assert _second_parts(walking, statement) == [name]
     # after a line saying "opened" with no date, the one dating it still answers
     longest = "It was the longest bridge when opened."
     statement[("src-1", 0)] = (0.9, [(0.9, span), (0.7, longest), (0.6, opened)])
