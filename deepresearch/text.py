@@ -336,9 +336,10 @@ def ends_name(tokens: list[str], i: int) -> bool:
     return before[:1].isupper() and before[1:].islower() and before.lower() not in STOPWORDS
 
 
-def numeral_terms(text: str) -> set[str]:
+@functools.lru_cache(maxsize=50_000)  # read with a part's terms for every statement scored
+def numeral_terms(text: str) -> frozenset[str]:
     """The one-letter Roman numerals ending names in ``text``, as terms (``#i``)."""
-    return {w for w in _term_words(text) if w.startswith(NUMERAL_MARK)}
+    return frozenset(w for w in _term_words(text) if w.startswith(NUMERAL_MARK))
 
 
 def _meaningful(word: str) -> bool:

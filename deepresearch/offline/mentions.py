@@ -125,9 +125,10 @@ def full_names(part: Part, sources: list[SourceText]) -> list[str]:
     *Johann Sebastian Bach* (a title that is itself a name). Per name the shortest such
     title, and none when an entry has the name exactly."""
     linked: list[str] = []
+    written = {s.id: term_set(s.title) for s in sources}
     for phrase in title_phrases(part.text):
         name = term_set(phrase)
-        titles = {s.id: _unnumbered(term_set(s.title), name) for s in sources}
+        titles = {sid: _unnumbered(terms, name) for sid, terms in written.items()}
         if not name or any(t == name for t in titles.values()):
             continue
         longer = [s for s in sources if name < titles[s.id] and is_name(s.title)]

@@ -198,7 +198,8 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     part's own words without those it borrowed, then an entry its best source links to
     (see _link_lead)."""
     titles = [_TAG.sub("", s.title) for s in inputs.sources]
-    part = _part_for(inputs.question, focus, titles)
+    parts = question_parts(inputs.question, titles)
+    part = _part_for(parts, focus)
     if not inputs.sources or not follows_names(part):
         return []
     # the names the part gives decide first ("Metamorphoses" over "author", "life", "years")
@@ -210,7 +211,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     ranked = [sentences(text) or [text] for text in (f"{t}. {s.text}" for t, s in best)]
     # "What was that group" after "Keats strongly influenced … a later English group of
     # painters and poets": the thing the story describes is what its answering line names
-    told = _told_of(inputs.question, part, titles) if part.refers_back else None
+    told = _told_of(parts, part) if part.refers_back else None
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
         for lead in bridge_entities(told or part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
@@ -285,20 +286,20 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
     ]
 
 
-def _told_of(question: str, part: Part, titles: list[str]) -> Part | None:
-    """The story before ``part`` (a scene of the question) that describes what the part
-    points back to by its own words ("that group": "a later English group of painters"),
-    or None."""
-    parts = question_parts(question, titles)
+def _told_of(parts: list[Part], part: Part) -> Part | None:
+    """The story before ``part`` among the question's ``parts`` (a scene) that describes
+    what the part points back to by its own words ("that group": "a later English group
+    of painters"), or None."""
     before = parts[: parts.index(part)] if part in parts else []
     return next((p for p in reversed(before) if p.scene and part.own and part.own <= p.terms), None)
 
 
-def _part_for(question: str, focus: str, titles: list[str]) -> Part:
-    """The question part a sub-query researches (by its text or query), else the focus
-    as a part of its own. ``titles``: the sources' (see ``parts.question_parts``)."""
+def _part_for(parts: list[Part], focus: str) -> Part:
+    """The question part (of ``parts``, split with the sources' titles: see
+    ``parts.question_parts``) a sub-query researches (by its text or query), else the
+    focus as a part of its own."""
     key = term_set(focus)
-    for part in question_parts(question, titles):
+    for part in parts:
         if key in (term_set(part.text), part.terms):
             return part
     return Part(focus, " ".join(keywords(focus)), False)
