@@ -17,6 +17,7 @@ from deepresearch.offline.coverage import (
 )
 from deepresearch.offline.mentions import names_cased
 from deepresearch.offline.parts import Part, question_parts
+from deepresearch.offline.quotes import QUOTES
 from deepresearch.offline.relevance import (
     OPENING_WEIGHT,
     SOURCES_PER_PART,
@@ -27,7 +28,7 @@ from deepresearch.offline.relevance import (
 )
 from deepresearch.offline.roots import says_all, speaks_of_any, text_roots
 from deepresearch.offline.siblings import other_kinds
-from deepresearch.offline.statements import QUOTES, statement_terms, statements
+from deepresearch.offline.statements import statement_terms, statements
 from deepresearch.offline.unanswered import Candidate, on_given_only, unanswered_parts
 from deepresearch.roles import (
     AnalysisOutput,

@@ -24,6 +24,7 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.attributes import asked_attribute
 from deepresearch.offline.dates import MONTHS, asks_year, gives_date
+from deepresearch.offline.quotes import CODE
 from deepresearch.offline.ranks import (
     SUPERLATIVE_WORD,
     degree_at,
@@ -34,7 +35,6 @@ from deepresearch.offline.ranks import (
 )
 from deepresearch.offline.relations import says_measure
 from deepresearch.offline.roots import says_all, says_any, text_roots
-from deepresearch.offline.statements import CODE
 from deepresearch.offline.tense import asks_now, says_now
 from deepresearch.text import COPULAS, NUMBER_WORD, STOPWORDS, word_root, words
 

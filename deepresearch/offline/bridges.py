@@ -12,7 +12,7 @@ import re
 
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
 from deepresearch.offline.parts import Part
-from deepresearch.offline.statements import CODE
+from deepresearch.offline.quotes import CODE
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,

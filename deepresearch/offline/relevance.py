@@ -31,8 +31,9 @@ from deepresearch.offline.mentions import (
     title_named,
 )
 from deepresearch.offline.parts import Part
+from deepresearch.offline.quotes import CODE
 from deepresearch.offline.referents import expletive
-from deepresearch.offline.statements import CODE, signposts, statement_terms
+from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
 from deepresearch.roles import SourceText

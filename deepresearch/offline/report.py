@@ -12,9 +12,9 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, mentions_name, name_words
+from deepresearch.offline.quotes import QUOTES
 from deepresearch.offline.referents import PERSON_WORDS, Referents
 from deepresearch.offline.referred import given_titled, points_to_asked
-from deepresearch.offline.statements import QUOTES
 from deepresearch.offline.summary_picks import SUMMARY_ALONE, SUMMARY_PER_PART, summary_picks
 from deepresearch.roles import FindingBrief, ReportDraft, SynthesizeInputs
 from deepresearch.state.models import SEARCHED

@@ -20,11 +20,25 @@ from __future__ import annotations
 
 import re
 
+from deepresearch.offline.quotes import (
+    CODE,
+    CODE_SPAN,
+    LINKISH,
+    MAX_QUOTE_CHARS,
+    QUOTES,
+    TABLE_RULE,
+    WORDS,
+    clip,
+    code_quote,
+    code_quotes,
+    looks_like_code,
+    plain,
+    table_quotes,
+)
 from deepresearch.providers.passages import HEADING_SEPARATOR
 from deepresearch.text import sentences, split_sentences, term_set
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
-MAX_QUOTE_CHARS = 200  # a table row or code line quoted as such
 MIN_WORDS = 4
 INTRODUCED_LINES = 6  # code lines a lead-in ending with ':' is stated with, at most
 # How a lead-in ends: a colon, or an ellipsis that some documentation writes for one ("You
@@ -33,10 +47,6 @@ _LEAD_ENDS = (":", "...", "…")
 _PROGRAM_LINE_ENDS = ("{", "}", ";", ":", ",", "(")
 MAX_LEAD_CHARS = 120  # a lead-in repeated before each item it introduces
 FRAGMENT_WORDS = 12  # ... when the item is shorter than this
-CODE_SYMBOL_SHARE = 0.2  # a line this dense with code symbols is code, not prose
-TABLE_ROW = "Table row: "
-CODE = "Code: "
-QUOTES = (TABLE_ROW, CODE)  # how a quoted table row or code line opens
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # A shell session's block: there "#" opens a root prompt's command, not a comment.
@@ -44,9 +54,6 @@ _SHELL_FENCE = re.compile(
     r"^\s*(?:```|~~~)\s*\{?\.?(?:console|shell|sh|bash|zsh|shell-session|sh-session|text|none)?\}?\s*$",
     re.IGNORECASE,
 )
-# A line comment in a program's code: "# …" or "// …" (not "#!" nor "#include").
-_COMMENT = re.compile(r"^\s*(?:#|//)\s+(\S.*)$")
-COMMENT_WORDS = 8  # a comment of this many words or more is prose
 # A caption: a line of its own naming a numbered float of the document ("Listing 6-6: A
 # match that …", "Figure 4-1: …", "Table 2 – …"). It labels the block beside it (code, a
 # picture, a table), which is what says something; the label alone is not a statement.
@@ -77,7 +84,6 @@ _SIGNPOST = re.compile(
 # the block interrupted ("This expression:" / code / "is a block that evaluates to 4.").
 _CONTINUATION = re.compile(r"^\s*[^\W\d_A-Z]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
 _BOX = re.compile(r"[\u2500-\u259f]")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ ‣: bullets of PDFs and plain text
@@ -85,23 +91,6 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ 
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
 CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
-# Emphasis marks come in pairs around text ("**bold**", "*word*", "*[a note]*"); a lone
-# asterisk is text: a glob ("[profile.dev.package.\"*\"]"), a product ("2 * 3"), a
-# footnote mark. Underscores mark nothing inside a word (CommonMark), and a dunder name
-# ("__main__.py", "__init__") is a name, not strong emphasis: a statement read back from a
-# summary has lost the code span that held it.
-_STRONG = re.compile(
-    r"\*\*(?=\S)([^\n]+?)(?<=\S)\*\*"
-    r"|(?<!\w)__(?![a-z][a-z0-9_]*__)(?=\S)([^\n]+?)(?<=\S)__(?!\w)"
-)
-_EMPHASIS = re.compile(
-    r"(?<![\w*])\*(?=[\w\[(])([^\n*]+?)(?<=[^\s*])\*(?![\w*])"
-    # '_not_', not a word's inner underscores ('snake_case_name'), as CommonMark reads them
-    r"|(?<![\w_])_(?=[^\s_])([^\n_]*?[^\s_])_(?![\w_])"
-)
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")  # a fence closes a span of its length
-_HELD = re.compile("\ue000(\\d+)\ue001")
-_WORDS = re.compile(r"[^\W\d_]{2,}\w*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _HYPHEN = re.compile(r"(?<=\w)-(?=\w)")  # "npm-ci", "rerun-if-changed"
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
@@ -117,15 +106,7 @@ def _field(line: str) -> bool:
     return label is not None and len(line[label.end() :].split()) <= FIELD_WORDS
 
 
-_BACKTICKS = re.compile(r"`+")
-_AUTOLINK = re.compile(r"<[a-z]+://[^>\s]*>")  # <https://…>: a link, not a tag
-_MARKUP = re.compile(r"<(?![a-z]+://)[A-Za-z?!/]")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_CODE_SYMBOLS = frozenset('{}[]()<>=;/\\|&*$#@"')
-# A table header of a TOML or INI block ("[profile.dev]", "[[bin]]"): the lines under it
-# set keys of that table, which a line quoted alone no longer says.
-_SECTION = re.compile(r"^\s*\[\[?[\w.\-\"'* ]+\]\]?\s*$")
-_LINKISH = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # a Markdown link: its text
 # A bare version note ("New in version 3.11.", "Deprecated since version 2.0"): when, not what.
 _VERSION = re.compile(
     r"^(?:new|changed|added|removed|deprecated)\s+(?:in|since)\s+version\s+[\w.\-]+[.:]?$",
@@ -164,7 +145,7 @@ def statements(text: str) -> list[str]:
         if _HEADING.match(line):
             reader.flush(end_lead=True)
             reader.heading(line)
-        elif _TABLE_RULE.match(line) or _BOX.search(line):
+        elif TABLE_RULE.match(line) or _BOX.search(line):
             reader.flush(end_lead=True)  # a box-drawing line: a diagram's labels
         elif not line.strip():
             reader.flush()
@@ -172,11 +153,11 @@ def statements(text: str) -> list[str]:
             reader.flush(end_lead=True)
         elif _LIST_MARK.match(line) or line.lstrip().startswith(QUOTES):
             reader.item(line)
-        elif _looks_like_code(line):
+        elif looks_like_code(line):
             # Code or markup outside a fence (a PDF loses its code blocks' fences): quoted
             # as a code line, never run into the prose around it.
             reader.flush()
-            out.extend(_code_quote(line))
+            out.extend(code_quote(line))
         else:
             if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
                 reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
@@ -248,8 +229,8 @@ class _Prose:
         "* Default: 2"), and of the short labelled lines right under it ("###
         `solver.min-release-age`" then "**Default**: `0`"): what they are about."""
         text = _HEADING.sub("", line).strip().rstrip("#").strip()
-        if _WORDS.search(text):
-            self.lead, self.nested = (-1, _clip(text, MAX_LEAD_CHARS)), None
+        if WORDS.search(text):
+            self.lead, self.nested = (-1, clip(text, MAX_LEAD_CHARS)), None
             self.fields = True
 
     def line(self, line: str, *, continues: bool = False) -> None:
@@ -336,9 +317,9 @@ class _Prose:
                 # The lead-in is the sentence that ends with the colon, not its paragraph.
                 said = sentences(own)
                 lead = said[-1] if said and said[-1].endswith(":") else own
-                self.lead, self.nested = (self.indent, _clip(lead, MAX_LEAD_CHARS)), None
+                self.lead, self.nested = (self.indent, clip(lead, MAX_LEAD_CHARS)), None
             if self.indent >= 0:
-                self.parents.append((self.indent, _clip(own, MAX_LEAD_CHARS)))
+                self.parents.append((self.indent, clip(own, MAX_LEAD_CHARS)))
             self.last = (own, mark) if self.indent < 0 else None  # what a code block follows
             self.lines.clear()
             self.indent = -1
@@ -375,7 +356,7 @@ def _caption(line: str, following: list[str]) -> bool:
     ``following`` line is blank, or there is none), naming a numbered listing, figure or
     table, also in the markup Markdown allows ('<span class="caption">Listing 6-6: …')."""
     alone = not following or not following[0].strip()
-    return alone and _CAPTION.match(_TAG.sub("", _plain(line.strip()))) is not None
+    return alone and _CAPTION.match(_TAG.sub("", plain(line.strip()))) is not None
 
 
 def _fits(lead: str, items: list[str]) -> bool:
@@ -407,7 +388,7 @@ def statement_terms(text: str) -> set[str]:
     of the hyphenated words its code spans give ("`npm-ci`" says npm and ci; in prose
     "second-largest" is one word)."""
     terms = term_set(text)
-    split = _CODE_SPAN.sub(lambda m: _HYPHEN.sub(" ", m.group()), _CAMEL.sub(" ", text))
+    split = CODE_SPAN.sub(lambda m: _HYPHEN.sub(" ", m.group()), _CAMEL.sub(" ", text))
     return terms | term_set(split) if split != text else terms
 
 
@@ -430,11 +411,11 @@ def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
         if any(_BOX.search(line) for line in body):
             return [], end + 1  # a diagram drawn in a code block
         shell = _SHELL_FENCE.match(lines[start]) is not None
-        return _code_quotes(body, comments=not shell), end + 1
+        return code_quotes(body, comments=not shell), end + 1
     end = start
     while end < len(lines) and lines[end].lstrip().startswith("|"):
         end += 1
-    return _table_quotes(lines[start:end]), end
+    return table_quotes(lines[start:end]), end
 
 
 def _introduced(lead: str, block: list[str]) -> str | None:
@@ -443,7 +424,7 @@ def _introduced(lead: str, block: list[str]) -> str | None:
     statement: the lead-in alone says nothing, and the lines alone do not say what they
     are. None for a longer block or a program's lines (which open or end a block or a
     statement: a listing says more a line at a time). Written without backticks, as a
-    statement read back from a summary is (``_plain``)."""
+    statement read back from a summary is (``plain``)."""
     code = [q.removeprefix(CODE).strip("`").strip() for q in block]
     if not 0 < len(block) <= INTRODUCED_LINES or not all(q.startswith(CODE) for q in block):
         return None
@@ -466,71 +447,6 @@ def _resumes(lines: list[str], start: int) -> bool:
     return False
 
 
-def _code_quotes(body: list[str], *, comments: bool = True) -> list[str]:
-    """The quoted lines of a code block; a line under a TOML or INI table header quoted
-    with it ("[profile.release] opt-level = 3"), a header quoted alone only when no line
-    under it is. With ``comments``, a comment written as prose (its lines joined) is a
-    statement of its own: "# Use 'force_rollback' during testing, to ensure we do not
-    persist database changes between each test case." explains the code as prose does."""
-    out: list[str] = []
-    section, used = "", True
-    said: list[str] = []  # the comment lines read so far
-    for line in [*body, ""]:
-        if comments and (words := _COMMENT.match(line)):
-            said.append(words[1])
-            continue
-        if said:
-            out += _comment_statement(" ".join(said))
-            said = []
-        if _SECTION.match(line):
-            out += [] if used else _code_quote(section)
-            section, used = line.strip(), False
-            continue
-        quoted = _code_quote(f"{section} {line.strip()}") if section and line.strip() else []
-        used = used or bool(quoted)
-        out += quoted or _code_quote(line)
-    return out + ([] if used else _code_quote(section))
-
-
-def _comment_statement(comment: str) -> list[str]:
-    """A code comment as a statement when it is prose: COMMENT_WORDS words or more, and
-    no code symbols to speak of (not "# pip install -r requirements.txt")."""
-    text = comment.strip()
-    if len(_WORDS.findall(text)) < COMMENT_WORDS or _looks_like_code(text) or "=" in text:
-        return []
-    return [text if text.endswith((".", "!", "?")) else f"{text}."]
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in _plain(line).strip().strip("|").split("|")]
-
-
-def _table_quotes(rows: list[str]) -> list[str]:
-    """Each body row quoted with the column names of the header row, when there is one
-    (the row before a |---| rule): 'Column: cell; Column: cell'. A row too long to quote
-    whole is quoted a sentence of a cell at a time, each after the row's first cell."""
-    header: list[str] = []
-    if len(rows) > 1 and _TABLE_RULE.match(rows[1]):
-        header, rows = _cells(rows[0]), rows[2:]
-    out: list[str] = []
-    for row in rows:
-        cells = _cells(row)
-        if _TABLE_RULE.match(row) or sum(1 for c in cells if c) < 2:
-            continue
-        names = header if len(header) == len(cells) else [""] * len(cells)
-        named = [f"{h}: {c}" if h else c for h, c in zip(names, cells, strict=True) if c]
-        quote = "; ".join(named) if header else " | ".join(named)
-        if len(quote) <= MAX_QUOTE_CHARS:
-            out += [TABLE_ROW + quote] if len(quote) >= 8 else []
-            continue
-        key, rest = named[0], zip(names[1:], cells[1:], strict=True)
-        for h, cell in rest:
-            for part in sentences(cell) or [cell] if cell else []:
-                said = f"{h}: {part}" if h else part
-                out.append(TABLE_ROW + _clip(f"{key}; {said}", MAX_QUOTE_CHARS))
-    return out
-
-
 def as_text(units: list[str]) -> str:
     """Statements written as a text that ``statements`` reads back as the same statements:
     one a paragraph, a statement of several sentences (a list item stated whole) as a list
@@ -543,7 +459,7 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
     when it fits one statement: an item's sentences make one point ("FnMut applies to
     closures that … These closures can be called more than once.": the second alone says
     nothing of which closures)."""
-    clean = _LINKISH.sub(lambda m: m[1], _plain(paragraph))
+    clean = LINKISH.sub(lambda m: m[1], plain(paragraph))
     found: list[str] = []
     said = sentences(clean) or [clean.strip()]
     if item and len(said) > 1 and len(" ".join(said)) <= MAX_STATEMENT_CHARS:
@@ -554,7 +470,7 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
                 continue
             # A lead-in stated with its code is longer (``_introduced``): read back from
             # ``as_text``, it stays whole.
-            found.append(_clip(sent, MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS))
+            found.append(clip(sent, MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS))
     return found
 
 
@@ -566,55 +482,3 @@ def _shorter(sentence: str) -> list[str]:
         return [sentence]
     pieces = [p for p in _CLAUSE_END.split(sentence) if p.strip()]
     return pieces if all(len(p.split()) >= MIN_WORDS for p in pieces) else [sentence]
-
-
-def _plain(text: str) -> str:
-    """``text`` without Markdown's emphasis pairs and code-span backticks. A code span is
-    literal (CommonMark): `__init__()` keeps its underscores, and ``**`x`**`` is bold."""
-    spans: list[str] = []
-
-    def hold(m: re.Match[str]) -> str:
-        spans.append(m[0])
-        return f"\ue000{len(spans) - 1}\ue001"  # private-use marks: no text has them
-
-    held = _CODE_SPAN.sub(hold, text)
-    strong = _STRONG.sub(lambda m: m[1] or m[2], held)
-    plain = _EMPHASIS.sub(lambda m: m[1] or m[2], strong)
-    return _BACKTICKS.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
-
-
-def _clip(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    return text[: limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."  # "…" once normalised
-
-
-def _looks_like_code(line: str) -> bool:
-    """A line of markup (``<match type="string"/>``) or one dense with code symbols."""
-    text = line.strip()
-    if len(text) < 8:
-        return False
-    if _MARKUP.match(text) and text.endswith(">"):
-        return True
-    # Markdown's own marks are not code: **bold**, [a](b), <https://…>
-    prose = _AUTOLINK.sub("link", _LINKISH.sub(lambda m: m[1], _plain(text)))
-    visible = [ch for ch in prose if not ch.isspace()]
-    dense = sum(ch in _CODE_SYMBOLS for ch in visible) >= CODE_SYMBOL_SHARE * len(visible)
-    return dense and len(visible) >= 20  # a short line's few brackets say little
-
-
-def _code_quote(line: str) -> list[str]:
-    code = line.strip()
-    # A line needs two words to say something ('"inputs": {' and 'return x' do not).
-    said = len(_WORDS.findall(code))
-    if len(code) < 8 or len(code) > MAX_QUOTE_CHARS or said < 2:
-        return []
-    if said < 3 and code.endswith(("{", "(", "[")):
-        return []  # a block's opening line ('match coin {'): says nothing
-    if code.startswith(("#", "//", '"""', "'''")):
-        return []  # comments: the prose around the block says it better
-    # A code span's fence is a backtick run longer than any inside it (CommonMark), so
-    # "a `Box` or `Rc`" stays one span when the quote is shown.
-    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(code)), default=0) + 1)
-    pad = " " if code.startswith("`") or code.endswith("`") else ""
-    return [f"{CODE}{fence}{pad}{code}{pad}{fence}"]

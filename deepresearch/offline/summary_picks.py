@@ -35,10 +35,10 @@ from deepresearch.offline.bridges import derived_said, entities
 from deepresearch.offline.coordination import PREPOSITION_WORDS
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.mentions import TOKEN, holds_phrase, mentions_name, name_words
+from deepresearch.offline.quotes import CODE
 from deepresearch.offline.referents import PERSON_WORDS
 from deepresearch.offline.relations import titled_entry
 from deepresearch.offline.roots import close_word, text_roots
-from deepresearch.offline.statements import CODE
 from deepresearch.providers import vectors
 from deepresearch.roles import FindingBrief
 from deepresearch.text import STOPWORDS, jaccard, term_set, words

@@ -473,7 +473,7 @@ def test_lines_of_one_code_block_are_two_statements() -> None:
         f.content
         for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
     ]
-    # Each line is quoted with the table it sets a key of (statements._code_quotes).
+    # Each line is quoted with the table it sets a key of (quotes.code_quotes).
     assert "Code: `[profile.dev] opt-level = 0`" in found
     assert "Code: `[profile.release] opt-level = 3`" in found
 

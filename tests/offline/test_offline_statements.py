@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from deepresearch.offline import research
+from deepresearch.offline.quotes import MAX_QUOTE_CHARS
 from deepresearch.offline.statements import (
-    MAX_QUOTE_CHARS,
     MAX_STATEMENT_CHARS,
     as_text,
     signposts,
