@@ -145,6 +145,7 @@ def plain(text: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word, marked with "..." when cut."""
     if len(text) <= limit:
         return text
     return text[: limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."  # "…" once normalised
@@ -165,6 +166,8 @@ def looks_like_code(line: str) -> bool:
 
 
 def code_quote(line: str) -> list[str]:
+    """A code line quoted as a statement ("Code: `…`"), or none when it says nothing: too
+    short or long, a block's bare opening line, a comment."""
     code = line.strip()
     # A line needs two words to say something ('"inputs": {' and 'return x' do not).
     said = len(WORDS.findall(code))
