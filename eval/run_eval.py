@@ -107,8 +107,11 @@ def gold_found(gold: str, entries: Iterable[str], local: bool) -> bool:
     for entry in entries:
         title, _, url = entry.rpartition(" — ")
         if local:
-            if g in url.rsplit("/", 1)[-1].split("#", 1)[0]:
-                return True  # the file name is in the listed path (a passage adds #L…)
+            path = url.split("#", 1)[0]  # a passage adds #L…
+            if "/" in g and path.endswith("/" + g):
+                return True  # a gold path relative to the folder ("usage/scripts.md")
+            if g in path.rsplit("/", 1)[-1]:
+                return True  # the file name is in the listed path
         elif title.strip() == g:
             return True
     return False
@@ -245,7 +248,16 @@ class Bm25Baseline:
     def recalls(self, q: dict[str, Any]) -> dict[str, float]:
         top = self.top(str(q["question"]), max(BASELINE_KS))
         gold = [norm(g) for g in q["gold_titles"]]
-        return {f"bm25_r@{k}": _share([g in top[:k] for g in gold]) for k in BASELINE_KS}
+        return {
+            f"bm25_r@{k}": _share([any(_same_file(g, key) for key in top[:k]) for g in gold])
+            for k in BASELINE_KS
+        }
+
+
+def _same_file(gold: str, key: str) -> bool:
+    """A baseline hit's key (a folder's relative path, or a demo title) is the gold: the
+    whole key, or its file name, or the path a gold with a folder gives."""
+    return key == gold or key.endswith("/" + gold)
 
 
 def demo_docs() -> Iterator[tuple[str, str, str]]:
@@ -259,7 +271,7 @@ def folder_docs(folder: Path) -> Iterator[tuple[str, str, str]]:
             doc = readers.read_document(path)
         except UnreadableDocument:
             continue
-        yield path.name, doc.title, doc.text
+        yield path.relative_to(folder).as_posix(), doc.title, doc.text
 
 
 # -- running ------------------------------------------------------------------------------
