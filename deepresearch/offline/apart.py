@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepresearch.offline.asking import COUNTED, compares_things
+from deepresearch.offline.asking import ASKED_KIND, COUNTED, compares_things
 from deepresearch.offline.roots import (
     names_of,
     readable,
@@ -23,11 +23,6 @@ from deepresearch.offline.roots import (
 from deepresearch.text import STOPWORDS, sentences, word_root
 
 THINGS_APART = 2  # titled things a part asks about that no source behind it states together
-
-
-# The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
-# year", "what causes"): its answer need not say it ("1972", "gravity").
-ASKED_KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
 
 
 def asked_kind(text: str) -> set[str]:

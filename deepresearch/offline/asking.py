@@ -23,6 +23,17 @@ from deepresearch.text import (
     words,
 )
 
+# The kind of answer a part asks for: the word after "which"/"what"/"how many" ("in which
+# year", "what causes"): its answer need not say it ("1972", "gravity").
+ASKED_KIND = re.compile(r"\b(?:which|what|whose|how\s+(?:many|much))\s+([^\W\d_][\w'\-]*)", re.I)
+
+
+def asks_a_kind(text: str) -> bool:
+    """Whether ``text`` asks which or what thing of a kind it names ("which volcano"), not
+    with a pronoun or function word ("which one", "what is it")."""
+    return any(w.lower() not in STOPWORDS for w in ASKED_KIND.findall(text))
+
+
 # What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
 COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
 

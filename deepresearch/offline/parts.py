@@ -17,6 +17,7 @@ from deepresearch.offline.asking import (
     OF_ALL_NAMED,
     OF_THE_FEW,
     asked_doer,
+    asks_a_kind,
     asks_for_entity,
     counted_as,
     main_clause,
@@ -355,7 +356,10 @@ def _asked_before(
             return lent, lent
         if parts[k].scene:
             return [], []
-        if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
+        # "which volcano buried them" asks a kind of thing of its own ("in what year" after
+        # it asks when that happened), "Is that true" none
+        short = parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS
+        if not short or asks_a_kind(earlier[k]):
             lent = parts[k].query.split() if lend else []
             return keywords(earlier[k])[:NAMED_FEW_WORDS], lent[:NAMED_FEW_WORDS]
     return [], []

@@ -79,6 +79,7 @@ _IT_OR_THEY = frozenset({"it", "they", "them"})
 _OF_NAMED = frozenset({"where", "when", "how", "why"})
 _OF_THING = frozenset({"how", "why", "what"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that"})
+_POINTING_BACK = (["that"], ["this"], ["it"], ["they"], ["those"], ["these"])
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _WHERE_CLAUSE = re.compile(r"\s+where\b", re.IGNORECASE)
 _AUXILIARY = frozenset(AUXILIARY_VERBS.split("|")) | {"must", "may", "might", "shall"}
@@ -122,7 +123,9 @@ def points_to_asked(part: str, before: str) -> bool:
     if person:
         written = WORD_TOKEN.findall(before)[at + 1 : at + 2]
         return bool(written) and written[0].lower() not in _DETERMINERS and written[0].islower()
-    return words[at + 1 : at + 2] == ["the"]
+    # "Which dynasty was that": the copula's complement points back, so the part asks
+    # which thing it is
+    return words[at + 1 : at + 2] == ["the"] or words[at + 1 :] in _POINTING_BACK
 
 
 def given_names(part: str, before: str) -> list[str]:

@@ -119,11 +119,13 @@ def part_scores(
     wording = Wording.of(parts, [s.title for s in sources])
     asked = set(words(" ".join(p.text for p in parts)))
     kinds = [answer_kind(p.text, names=True) for p in parts]
+    negations = [not p.scene and asks_negated(p.text) for p in parts]
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         shares = [_share(unit) for unit in units.get(src.id, [])]
         code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
+        negated = [NEGATION.search(u) is not None for u in units.get(src.id, [])]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.
@@ -132,6 +134,7 @@ def part_scores(
         opening = units.get(src.id, [])[:1] if opens_document(src) else []
         for i, part in enumerate(parts):
             kind = kinds[i]
+            denied = negations[i]
             # an entry describing itself as another kind of thing than the one asked for
             # ("a Japanese Buddhist monk" for "Which Austrian monk") answers it less
             fit = OTHERWISE_SHARE if opening and describes_otherwise(part.text, opening[0]) else 1.0
@@ -142,6 +145,10 @@ def part_scores(
                     whole = weights.part_match(part, terms | context[pos])
                     score += INHERITED_SHARE * (whole - score)
                 score *= shares[pos] * fit
+                if denied and negated[pos]:
+                    # "which one should not be committed": "Do not commit the .pdm-python
+                    # file" answers it, "You must commit the pyproject.toml file" the other
+                    score *= NEGATION_GAIN
                 if (said_in_code := code[pos]) is not None and not said_in_code & part.terms:
                     score -= CODE_BY_TITLE  # a code line matched by its heading alone
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
@@ -153,6 +160,30 @@ def part_scores(
 
 
 OTHERWISE_SHARE = 0.5  # of a statement's match, from an entry describing another kind
+
+# A part asking in the negative ("which one should not be") is answered by a statement
+# saying no: its match counts this many times.
+NEGATION = re.compile(r"\b(?:not|never|cannot)\b|n['’]t\b", re.IGNORECASE)
+NEGATION_GAIN = 1.5
+NEGATION_WORDS = 6  # the question's negation comes this early ("why do my handlers never run")
+# Words opening a clause of another kind than the question's own: a negation after them
+# is the asker's circumstance ("if the keyring is not available", "but not bad status
+# codes", "packages that do not report …").
+_SUBORDINATE = frozenset({"if", "when", "whenever", "where", "that", "so", "because", "but", "unless", "while", "who", "which", "whose"})  # fmt: skip
+
+
+def asks_negated(part: str) -> bool:
+    """Whether the question ``part`` asks in the negative ("which one should not be",
+    "Why doesn't uv trust …"): a negation among its first NEGATION_WORDS words, before any
+    word opening another clause."""
+    for n, word in enumerate(part.split()[:NEGATION_WORDS]):
+        # "If not, what …" is a condition; "which one" asks, "the users who" goes on
+        if word.lower().strip(",;:") in _SUBORDINATE and (n or word.lower() != "which"):
+            return False
+        if NEGATION.search(word):
+            return True
+    return False
+
 
 # A code line that states none of a part's words matches it through its source's title
 # alone: prose the title matches as well goes first (the explanation after `>>> def bar():`).

@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
 from deepresearch.offline.parts import Part, agent_query, follows_names, question_parts
+from deepresearch.offline.referred import points_to_asked
+from deepresearch.offline.roots import text_roots
 from deepresearch.offline.statements import as_text, statements
 from deepresearch.roles import (
     CompressInputs,
@@ -32,6 +35,7 @@ from deepresearch.text import (
     truncate_words,
 )
 
+_PERSONAL = frozenset({"he", "she", "him", "his", "her", "they", "them", "their"})
 MAX_ANCHORS = 2  # entities a part that points back is searched on, with its own words
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
 LINKS_PER_TOPIC = 2  # linked entries a topic researcher tries after the bridge hops
@@ -214,7 +218,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     told = _told_of(parts, part) if part.refers_back else None
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
-        for lead in bridge_entities(told or part, ranked, titles, inputs.question, HOPS_PER_TOPIC)
+        for lead in _bridges(part, told, ranked, titles, inputs.question)
     ]
     if part.refers_back and not told:
         leads = _own_words_leads(part, titles, inputs.question) + leads
@@ -224,6 +228,28 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     followed = {t.casefold() for t in inputs.links_followed}
     leads += _link_lead(part, best[0], titles, inputs.question, followed)
     return [lead for lead in leads if normalize_query(lead.query) not in ran]
+
+
+def _bridges(
+    part: Part, told: Part | None, ranked: list[list[str]], titles: list[str], question: str
+) -> list[str]:
+    """The bridge entities to follow for ``part`` (at most HOPS_PER_TOPIC), named where the
+    sources answer it, or what it points back to (``told``). When that is the thing the
+    part before asks for, a name the sources write with the noun it asks by comes first
+    ("the Sui dynasty" for "which dynasty was that"): an entry named by its kind is the
+    kind of thing asked; an alias of the source's own subject ("Prince of Qin") is not."""
+    found = bridge_entities(told or part, ranked, titles, question, 2 * HOPS_PER_TOPIC)
+    if told is None or told.scene:
+        return found[:HOPS_PER_TOPIC]
+    kinds = asked_kind(told.text)
+    said = " ".join(sent for text in ranked for sent in text)
+
+    def of_kind(name: str) -> bool:
+        # "the Sui dynasty": the name, or the word the sources write after it
+        after = re.findall(rf"\b{re.escape(name)}\s+(\w+)", said)
+        return bool(text_roots(" ".join([name, *after])) & kinds)
+
+    return sorted(found, key=lambda name: not of_kind(name))[:HOPS_PER_TOPIC]
 
 
 def _stated(terms: set[str], named: set[str], said: set[str]) -> tuple[int, int]:
@@ -289,9 +315,19 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
 def _told_of(parts: list[Part], part: Part) -> Part | None:
     """The story before ``part`` among the question's ``parts`` (a scene) that describes
     what the part points back to by its own words ("that group": "a later English group
-    of painters"), or None."""
+    of painters"), else the part just before it when the part's "it" stands for the kind of
+    thing that part asks for ("Which dynasty was that, and over which years did it rule":
+    the sentences answering "which dynasty" name it), or None."""
     before = parts[: parts.index(part)] if part in parts else []
-    return next((p for p in reversed(before) if p.scene and part.own and part.own <= p.terms), None)
+    scene = (p for p in reversed(before) if p.scene and part.own and part.own <= p.terms)
+    if (told := next(scene, None)) is not None:
+        return told
+    asking = before[-1] if before and not before[-1].scene else None
+    # "it", not "he": a person the part before asks for is found by the part's own words
+    said = set(re.findall(r"[a-z]+", part.text.lower()))
+    if asking is None or "it" not in said or said & _PERSONAL or not asked_kind(asking.text):
+        return None
+    return asking if points_to_asked(part.text, asking.text) else None
 
 
 def _part_for(parts: list[Part], focus: str) -> Part:

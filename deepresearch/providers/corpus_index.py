@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "20"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "22"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -33,7 +33,8 @@ SCHEMA_VERSION = "20"  # 3: front-matter titles, table row groups, heading lines
 # content tabs, reST auto-numbered items and line blocks; 17: lines kept after adjacent
 # code blocks and wrapped MyST roles; 18: mkdocstrings entries ('::: name') as the name;
 # 19: Sphinx object directives ('.. py:method:: load()') as the signature, '~' roles;
-# 20: a role's numbered record as 'issue-2335', not a bare number
+# 20: a role's numbered record as 'issue-2335', not a bare number; 22: an MkDocs
+# admonition's own title as its label (21 was an experiment's, which did not land)
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

@@ -99,7 +99,8 @@ def _marks_read(chunk: str) -> str:
     """Markdown prose without its comments, template tags and admonition markers, a
     content tab's title as its label and a MyST role as its text; line breaks kept."""
     chunk = _AUTODOC.sub(_autodoc_read, _COMMENT.sub(_line_breaks, chunk))
-    chunk = _TEMPLATE_TAG.sub(_line_breaks, _ADMONITION.sub("", chunk))
+    chunk = _ADMONITION.sub("", _TITLED_BOX.sub(_box_title, chunk))
+    chunk = _TEMPLATE_TAG.sub(_line_breaks, chunk)
     return _MYST_ROLE.sub(_role_read, _CONTENT_TAB.sub(r"\1:", chunk))
 
 
@@ -251,6 +252,21 @@ _ADMONITION = re.compile(
     r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
     re.MULTILINE,
 )
+# An admonition's own title (MkDocs '!!! warning "Deprecated in 2.17.0"') is what the box
+# shows over its content: it reads as a MyST box's label does ('Deprecated in 2.17.0:'); an
+# empty one ('!!! note ""') shows none.
+_TITLED_BOX = re.compile(
+    r'^( {0,3})(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*[ \t]+"([^"\n]*)"[ \t]*$', re.M
+)
+
+
+def _box_title(m: re.Match[str]) -> str:
+    title = m[2].strip()
+    if not title:
+        return ""
+    return m[1] + (title if title.endswith((".", "?", "!", ":")) else f"{title}:")
+
+
 # A content tab's title (MkDocs Material '=== "macOS and Linux"') reads as a MyST tab's
 # does: 'macOS and Linux:', leading into the tab's content.
 _CONTENT_TAB = re.compile(r'^[ \t]*===[!+]?[ \t]+"([^"\n]+)"[ \t]*$', re.MULTILINE)

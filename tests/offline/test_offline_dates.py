@@ -19,6 +19,9 @@ from deepresearch.offline.dates import asks_year, gives_date
         "He was crowned Emperor of the French on 18 May 1804.",
         "It made the first piloted ascent in 1783, carrying Jacques-Étienne.",
         "Founded in 1636, it is the oldest.",
+        # a year of three figures where the clause goes on or ends
+        'Old Saxony became a Carolingian "stem duchy" in 804, in what is now Germany.',
+        "The abbey was founded in 962 and rebuilt later.",
     ],
 )
 def test_dates_of_every_kind_are_dates(text: str) -> None:
@@ -34,6 +37,8 @@ def test_dates_of_every_kind_are_dates(text: str) -> None:
         "It has 2,1000 members.",
         "About 1,500 people live there.",
         "It is visible every 75 to 79 years.",
+        "The chain has shops in 300 cities.",
+        "A reply comes in 100 ms.",
     ],
 )
 def test_counts_ages_and_measures_are_not(text: str) -> None:

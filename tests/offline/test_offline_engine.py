@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from deepresearch.budget.degrade import CONDENSER
 from deepresearch.errors import ProviderError
 from deepresearch.offline import OfflineEngine, research
+from deepresearch.offline.parts import question_parts
 from deepresearch.phases import agents
 from deepresearch.providers.base import LLMProvider, LLMRequest, Message
 from deepresearch.roles import (
@@ -251,6 +252,33 @@ def test_a_part_pointing_back_to_what_the_story_describes_follows_what_it_names(
     )  # fmt: skip
     leads = research._leads(inputs, inputs.sub_query, set(inputs.queries_run))
     assert leads[0].query == "Pre-Raphaelite Brotherhood"
+
+
+def test_a_part_whose_it_stands_for_the_kind_the_part_before_asks_follows_that_kind() -> None:
+    # "it" is the dynasty "which dynasty was that" asks for: the names the sources write
+    # as a dynasty come first, not the entry's own aliases ("Prince of Qin")
+    question = (
+        "Emperor Taizong pushed his father to revolt against the ruling dynasty of the "
+        "time. Which dynasty was that, and over which years did it rule?"
+    )
+    taizong = SourceText(
+        id="src-1", citation=1, title="Emperor Taizong", url="https://e.org/1",
+        text="Emperor Taizong, previously Prince of Qin, personal name Li Shimin, was the "
+        "second emperor of China, ruling from 626 to 649. He encouraged his father Li Yuan "
+        "to rebel against the Sui dynasty at Jinyang in 617.",
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query="years rule emperor taizong pushed father",
+        queries_run=["years rule emperor taizong pushed father"],
+        tool_calls_used=1, max_tool_calls=5, sources=[taizong], last_novelty={"new": 1},
+    )  # fmt: skip
+    leads = research._leads(inputs, inputs.sub_query, set(inputs.queries_run))
+    assert leads[0].query == "Sui"
+    parts = question_parts(question, [])
+    assert research._told_of(parts, parts[-1]) == parts[-2]
+    # a person the part before asks for is found by the part's own words, as before
+    general = question_parts("Which general crossed the Alps, and where did he die?", [])
+    assert research._told_of(general, general[-1]) is None
 
 
 def test_a_who_part_searches_its_words_with_the_doer_noun_first() -> None:

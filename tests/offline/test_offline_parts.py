@@ -582,6 +582,18 @@ def test_a_when_clause_with_a_subject_is_a_condition_not_a_question() -> None:
     ]
 
 
+def test_a_short_part_after_the_story_borrows_the_part_before_that_asks_a_kind() -> None:
+    # "which volcano buried them" asks a kind of its own: "in what year" asks when the
+    # volcano buried them, not when the towns were rediscovered
+    question = (
+        "For a school project I'm reading about Neoclassicism. The rediscovery of which two "
+        "buried towns helped give rise to it, and which volcano buried them, in what year?"
+    )
+    year = question_parts(question)[-1]
+    assert year.text == "in what year" and {"volcano", "buried"} <= year.terms
+    assert "rediscovery" not in year.terms
+
+
 def test_a_part_pointing_back_right_after_a_lead_in_asks_about_what_it_names() -> None:
     question = (
         "A nightly job keeps failing against a flaky upstream. Also, when the server hangs up "

@@ -43,6 +43,9 @@ def test_a_pronoun_stands_for_what_the_part_before_asks_for() -> None:
     # whatever asks of it: "who is its head of state" after the smallest country
     assert points_to_asked("who is its head of state", "What is the smallest country in the world")
     assert not points_to_asked("how wide is that channel at its narrowest", fe)
+    # "Which dynasty was that": the copula's complement points back; "it" is the dynasty
+    assert points_to_asked("over which years did it rule", "Which dynasty was that")
+    assert not points_to_asked("over which years did it rule", "Which dynasty was Tang")
 
 
 def test_a_pronoun_stands_for_what_was_asked_only_where_that_is_the_subject_of_its_kind() -> None:

@@ -324,3 +324,25 @@ def test_a_section_headed_by_a_name_the_part_asks_about_or_the_story_gave_is_nam
     asks = question_parts("What does PyPI list for each package?")
     named = relevance._named_by_parts(asks, srcs, [], said_tokens(srcs), _scored(asks, srcs)[1])
     assert named[("src-3", 0)] == relevance.FULL_NAME_SHARE
+
+
+def test_a_part_asking_in_the_negative_ranks_the_statement_saying_no_first(
+    titled: Titled,
+) -> None:
+    (src,) = titled(
+        {
+            "Version control": "The pyproject.toml file must be committed as it holds the "
+            "project's build metadata and dependencies.\nDo not commit the .pdm-python file."
+        }
+    )
+    question = "Which files should be committed to version control, which one should not be?"
+    parts = question_parts(question)
+    _, scores = _scored(parts, [src])
+    assert scores[(src.id, 1)][1][0][1] == "Do not commit the .pdm-python file."
+    # a part asking in the positive keeps the statement that shares more of its words
+    assert scores[(src.id, 0)][1][0][1].startswith("The pyproject.toml file must")
+    # a negation in a clause of the asker's circumstances asks nothing in the negative
+    assert relevance.asks_negated("Why doesn't PDM have one")
+    assert not relevance.asks_negated("where does it write the password if the keyring is not set")
+    assert not relevance.asks_negated("which class would cover read stalls but not bad statuses")
+    assert not relevance.asks_negated("If not, what does the chapter point me to")

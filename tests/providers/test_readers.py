@@ -256,6 +256,8 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     a site builds from the file shows them."""
     doc = read_as(tmp_path, "configuration.md", SITE_PAGE)
     assert "The server listens on port 8080" in doc.text and "!!!" not in doc.text
+    # an admonition's own title reads as its label, as a MyST box's does
+    assert "Defaults:\nThe server listens on port 8080" in doc.text
     assert "Use `--verbose` to see every request, or `<b>` in a code span." in doc.text
     assert ":::" not in doc.text and "Pro tip" not in doc.text
     assert "defaults to ~/.cache/app. It is changed with\nthe APP_CACHE variable." in doc.text
