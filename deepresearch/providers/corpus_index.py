@@ -33,8 +33,9 @@ SCHEMA_VERSION = "22"  # 3: front-matter titles, table row groups, heading lines
 # content tabs, reST auto-numbered items and line blocks; 17: lines kept after adjacent
 # code blocks and wrapped MyST roles; 18: mkdocstrings entries ('::: name') as the name;
 # 19: Sphinx object directives ('.. py:method:: load()') as the signature, '~' roles;
-# 20: a role's numbered record as 'issue-2335', not a bare number; 22: an MkDocs
-# admonition's own title as its label (21 was an experiment's, which did not land)
+# 20: a role's numbered record as 'issue-2335', not a bare number; 22: an admonition's
+# own title (MkDocs, Docusaurus, VitePress) as its label (21 was an experiment's, which
+# did not land)
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

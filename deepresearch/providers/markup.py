@@ -252,16 +252,19 @@ _ADMONITION = re.compile(
     r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
     re.MULTILINE,
 )
-# An admonition's own title (MkDocs '!!! warning "Deprecated in 2.17.0"') is what the box
+# An admonition's own title (MkDocs '!!! warning "Deprecated in 2.17.0"', Docusaurus
+# ':::tip[Pro tip]' or ':::tip Pro tip', VitePress '::: details Click me') is what the box
 # shows over its content: it reads as a MyST box's label does ('Deprecated in 2.17.0:'); an
 # empty one ('!!! note ""') shows none.
 _TITLED_BOX = re.compile(
-    r'^( {0,3})(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*[ \t]+"([^"\n]*)"[ \t]*$', re.M
+    r'^( {0,3})(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*[ \t]+"([^"\n]*)"'
+    r"|:::+[ \t]*[A-Za-z][\w-]*(?:\[([^\]\n]*)\]|[ \t]+([^\s{][^\n]*?)))[ \t]*$",
+    re.M,
 )
 
 
 def _box_title(m: re.Match[str]) -> str:
-    title = m[2].strip()
+    title = next((t for t in m.groups()[1:] if t is not None), "").strip()
     if not title:
         return ""
     return m[1] + (title if title.endswith((".", "?", "!", ":")) else f"{title}:")

@@ -259,7 +259,7 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     # an admonition's own title reads as its label, as a MyST box's does
     assert "Defaults:\nThe server listens on port 8080" in doc.text
     assert "Use `--verbose` to see every request, or `<b>` in a code span." in doc.text
-    assert ":::" not in doc.text and "Pro tip" not in doc.text
+    assert ":::" not in doc.text and "Pro tip:\nUse `--verbose`" in doc.text  # its title
     assert "defaults to ~/.cache/app. It is changed with\nthe APP_CACHE variable." in doc.text
     assert "<" not in doc.text.replace("`<b>`", "")  # tags gone, code spans as written
     assert "template tag" not in doc.text and "Hugo shortcodes wrap text." in doc.text
