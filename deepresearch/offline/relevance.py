@@ -125,7 +125,7 @@ def part_scores(
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         shares = [_share(unit) for unit in units.get(src.id, [])]
         code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
-        negated = [NEGATION.search(u) is not None for u in units.get(src.id, [])]
+        negated = [any(negations) and NEGATION.search(u) is not None for u in units.get(src.id, [])]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.

@@ -8,7 +8,13 @@ from typing import NamedTuple
 
 from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
-from deepresearch.offline.parts import Part, agent_query, follows_names, question_parts
+from deepresearch.offline.parts import (
+    PERSONAL,
+    Part,
+    agent_query,
+    follows_names,
+    question_parts,
+)
 from deepresearch.offline.referred import points_to_asked
 from deepresearch.offline.roots import text_roots
 from deepresearch.offline.statements import as_text, statements
@@ -35,7 +41,7 @@ from deepresearch.text import (
     truncate_words,
 )
 
-_PERSONAL = frozenset({"he", "she", "him", "his", "her", "they", "them", "their"})
+_PEOPLE = PERSONAL | {"they", "them", "their"}  # pronouns that may stand for people
 MAX_ANCHORS = 2  # entities a part that points back is searched on, with its own words
 HOPS_PER_TOPIC = 3  # bridge entities a topic researcher follows after its first search
 LINKS_PER_TOPIC = 2  # linked entries a topic researcher tries after the bridge hops
@@ -325,7 +331,7 @@ def _told_of(parts: list[Part], part: Part) -> Part | None:
     asking = before[-1] if before and not before[-1].scene else None
     # "it", not "he": a person the part before asks for is found by the part's own words
     said = set(re.findall(r"[a-z]+", part.text.lower()))
-    if asking is None or "it" not in said or said & _PERSONAL or not asked_kind(asking.text):
+    if asking is None or "it" not in said or said & _PEOPLE or not asked_kind(asking.text):
         return None
     return asking if points_to_asked(part.text, asking.text) else None
 

@@ -245,13 +245,18 @@ def test_a_part_pointing_back_to_what_the_story_describes_follows_what_it_names(
         text="He was placed in the canon of English literature, strongly influencing many "
         "writers of the Pre-Raphaelite Brotherhood; the Encyclopaedia Britannica praised him.",
     )  # fmt: skip
+    lead = _first_lead(question, "group keats strongly influenced writers", keats)
+    assert lead == "Pre-Raphaelite Brotherhood"
+
+
+def _first_lead(question: str, sub_query: str, source: SourceText) -> str:
+    """The first search the offline researcher's reflection proposes after ``sub_query``
+    gathered ``source``."""
     inputs = ReflectInputs(
-        question=question, sub_query="group keats strongly influenced writers",
-        queries_run=["group keats strongly influenced writers"],
-        tool_calls_used=1, max_tool_calls=5, sources=[keats], last_novelty={"new": 1},
+        question=question, sub_query=sub_query, queries_run=[sub_query],
+        tool_calls_used=1, max_tool_calls=5, sources=[source], last_novelty={"new": 1},
     )  # fmt: skip
-    leads = research._leads(inputs, inputs.sub_query, set(inputs.queries_run))
-    assert leads[0].query == "Pre-Raphaelite Brotherhood"
+    return research._leads(inputs, sub_query, {sub_query})[0].query
 
 
 def test_a_part_whose_it_stands_for_the_kind_the_part_before_asks_follows_that_kind() -> None:
@@ -267,13 +272,7 @@ def test_a_part_whose_it_stands_for_the_kind_the_part_before_asks_follows_that_k
         "second emperor of China, ruling from 626 to 649. He encouraged his father Li Yuan "
         "to rebel against the Sui dynasty at Jinyang in 617.",
     )  # fmt: skip
-    inputs = ReflectInputs(
-        question=question, sub_query="years rule emperor taizong pushed father",
-        queries_run=["years rule emperor taizong pushed father"],
-        tool_calls_used=1, max_tool_calls=5, sources=[taizong], last_novelty={"new": 1},
-    )  # fmt: skip
-    leads = research._leads(inputs, inputs.sub_query, set(inputs.queries_run))
-    assert leads[0].query == "Sui"
+    assert _first_lead(question, "years rule emperor taizong pushed father", taizong) == "Sui"
     parts = question_parts(question, [])
     assert research._told_of(parts, parts[-1]) == parts[-2]
     # a person the part before asks for is found by the part's own words, as before
