@@ -261,6 +261,8 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     if (most := _IS_THE_MOST.match(part)) and asked_attribute(part) is None:
         if any(_states_superlative([t.strip(TOKEN_EDGES) for t in s.split()], part) for s in texts):
             return None
+        if any(states_bound(part, text) for text in texts):
+            return None
         return f"no finding drawn for it says what is {part[most.start('the') :].strip()}"
     if question_word(part) not in ("who", "whom") or (asked := _superlative_asked(part)) is None:
         return None
@@ -343,6 +345,35 @@ def _made_from_noun(said: list[str], noun: str) -> bool:
     from "population"): they share all but the noun's last five letters, at least four."""
     lead = noun[: max(4, len(noun) - 5)]
     return bool(said) and said[0] != noun and said[0].startswith(lead)
+
+
+# "the most releases", "the fewest players": a count asked at its bound, which sources
+# state as a limit ("there should not be more than one release per month", "at most two
+# players", "up to 32 teams").
+_COUNT_SUPERLATIVE = re.compile(
+    r"\bthe\s+(?P<degree>most|fewest|least)\s+(?P<noun>[a-z]+s)\b", re.I
+)
+# "no more than", "not be more than", "may not hold more than"
+_DENIED = r"(?:\bno|\bnot|n't)\s+(?:\w+\s+){0,2}?"
+_BOUND = {
+    "most": re.compile(
+        rf"(?:{_DENIED}more\s+than|\bat\s+most|\bup\s+to|\ba\s+maximum\s+of)\b", re.I
+    ),
+    "least": re.compile(
+        rf"(?:{_DENIED}(?:fewer|less)\s+than|\bat\s+least|\ba\s+minimum\s+of)\b", re.I
+    ),
+}
+
+
+def states_bound(part: str, text: str) -> bool:
+    """Whether ``text`` states the limit a ``part`` asking the most or fewest of a counted
+    thing asks for: the bound's words with the thing counted ("there should not be more
+    than one release per month" for "what is the most releases it should make in a
+    month")."""
+    if (m := _COUNT_SUPERLATIVE.search(part)) is None:
+        return False
+    bound = _BOUND["most" if m["degree"].lower() == "most" else "least"]
+    return bool(bound.search(text)) and says_all(text_roots(m["noun"]), text_roots(text))
 
 
 def _superlative_asked(part: str) -> tuple[int, str, list[str]] | None:

@@ -58,6 +58,9 @@ _CLAUSE_SPLIT = re.compile(
     re.IGNORECASE,
 )
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
+# A bare "instead" (no "of …" after it) stands for the alternative said before the part:
+# "what container should I use instead" asks of the list the asker described.
+_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
 # A question after a dash asks about the clause before it ("…, and one service insists on
 # our own certificate - how do I hand that over"): a clause joined by "and" that a dash
 # question closes is a part of its own; a direct question before the dash ("how do I raise
@@ -162,7 +165,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             words -= _OF_THE_NAMES
         of_the_few = bool(OF_THE_FEW.search(piece))
         few = of_the_few or bool(words & OF_ALL_NAMED)
-        refers = (bool(words & pointing_before(piece)) or of_the_few) and bool(parts)
+        # "instead" stands for what the asker does, told where the question opens
+        instead = bool(_INSTEAD.search(piece)) and not words & pointing_before(piece)
+        refers = (bool(words & pointing_before(piece)) or instead or of_the_few) and bool(parts)
         query_words = keywords(without_name_of(without_connective(piece)))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
@@ -175,7 +180,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             else ([], [])
         )
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
-            lent = (not refers and asked) or (refers and not few and lent) or borrowed
+            lent = (
+                (not refers and asked) or (refers and not few and not instead and lent) or borrowed
+            )
             query_words = list(dict.fromkeys(query_words + lent))
         elif parts and n not in copies and not _names_own(piece, titles):
             # One sharing the first question's words asks the same of another thing

@@ -11,6 +11,7 @@ from deepresearch.offline.answer_kinds import (
     deed_on_object,
     gives,
     says_most_had,
+    states_bound,
     unstated_superlative,
 )
 from deepresearch.text import words
@@ -338,3 +339,16 @@ def test_which_thing_has_a_superlative_is_answered_only_by_a_line_saying_it() ->
     heat = "Which planet has the highest surface temperature"
     assert not says_most_had(heat, "It is the planet with the highest delta-v from Earth.")
     assert says_most_had(heat, "Venus has the highest surface temperature of any planet.")
+
+
+def test_the_most_or_fewest_of_a_count_is_answered_by_its_bound() -> None:
+    part = "what is the most tickets one buyer may hold for a match"
+    limit = "A buyer may not hold more than four tickets for any one match."
+    assert states_bound(part, limit)
+    assert unstated_superlative(part, [limit]) is None
+    # a line without the bound, or a bound on another count, does not say it
+    assert unstated_superlative(part, ["Tickets go on sale in May."]) is not None
+    assert not states_bound(part, "A buyer may not hold more than one account.")
+    fewest = "what is the fewest players a side may field"
+    assert states_bound(fewest, "A side must field at least seven players.")
+    assert not states_bound(fewest, "A side may field up to eleven players.")

@@ -693,3 +693,17 @@ def test_a_later_part_asking_of_a_gathered_title_borrows_nothing() -> None:
 def test_a_part_counting_people_searches_for_their_population() -> None:
     (part,) = question_parts("How many people live in Bashkortostan?")
     assert part.query.split()[-1] == "population"
+
+
+def test_a_bare_instead_borrows_what_the_asker_said_first() -> None:
+    question = (
+        "Our nightly export writes every row with print() and a hand-built comma join. "
+        "Why does it break on names with commas, and what should I use instead?"
+    )
+    *_, instead = question_parts(question)
+    assert instead.refers_back
+    # the asker's own approach, told where the question opens, not the "why" part's words
+    assert {"nightly", "export"} <= set(instead.query.split())
+    # "instead of …" names its alternative itself and points back to nothing
+    alone = question_parts("Who painted the ceiling, and why use fresco instead of oil paint?")
+    assert not alone[-1].refers_back
