@@ -33,7 +33,13 @@ from deepresearch.offline.coordination import (
     split_coordination,
 )
 from deepresearch.offline.named_lists import is_name_word, split_names
-from deepresearch.offline.scenes import asks, in_first_person, opens_condition, sets_scene
+from deepresearch.offline.scenes import (
+    asks,
+    in_first_person,
+    leads_in,
+    opens_condition,
+    sets_scene,
+)
 from deepresearch.text import (
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
@@ -50,13 +56,17 @@ from deepresearch.text import (
 # Words that open a question clause ("..., and where did he found his school?"), also a
 # preposition before "which" ("…, and under which dynasty …"). After ", and" also a
 # condition or a reason leading into the next question ("…, and since I installed Poetry
-# with pipx, how do I add a plugin"): the question before ends there.
+# with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
+# and under the policy that makes such pinning safe, for how long …"): the question
+# before ends there.
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
+_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS})\s+[^,?.;]*,\s*{_WH}"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|if|unless|once|since|because)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
+_SET_APART = frozenset(["apart", "aside", "besides", "except", "unlike"])
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 # A bare "instead" (no "of …" after it) stands for the alternative said before the part:
 # "what container should I use instead" asks of the list the asker described.
@@ -179,21 +189,36 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             if told
             else ([], [])
         )
+        within = _within(pieces, n)
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
             lent = (
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
             )
             query_words = list(dict.fromkeys(query_words + lent))
-        elif parts and n not in copies and not _names_own(piece, titles):
+        elif parts and not within and n not in copies and not _names_own(piece, titles):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
             names = (first_names or (unnamed if alone else []))[:BORROWED_NAMES]
             query_words = list(dict.fromkeys(query_words + ((alone and asked) or names)))
-        query_words = _as_entries_word(piece, query_words, refers=refers)
+        query_words = _as_entries_word(
+            piece, list(dict.fromkeys(query_words + within)), refers=refers
+        )
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _within(pieces: list[str], n: int) -> list[str]:
+    """The words of the scene piece ``n`` is asked within, when the piece before it, not
+    the question's opening, leads in to it (``scenes.leads_in``): "…, and in a gas-turbine
+    engine, what drives the compressor" asks of that engine's compressor, not of the first
+    clause's."""
+    if n < 2 or not leads_in(pieces[n - 1]):
+        return []
+    scene = without_connective(pieces[n - 1])
+    # "Apart from topology, which field did he found": what the scene sets apart is not it
+    return [] if words(scene)[0] in _SET_APART else keywords(scene)
 
 
 def _as_entries_word(piece: str, query_words: list[str], *, refers: bool) -> list[str]:

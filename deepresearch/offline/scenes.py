@@ -54,6 +54,18 @@ def sets_scene(piece: str) -> bool:
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
 
 
+def leads_in(piece: str) -> bool:
+    """Whether a piece opens as a scene does (a preposition or a subordinating conjunction)
+    and asks no question of its own, though it may describe a thing ("under the policy that
+    makes such pinning safe"): the question after it is asked within it."""
+    said = words(piece)
+    while said and said[0] in _CONNECTIVES:
+        said = said[1:]
+    if opens_condition(said):
+        return True
+    return bool(said) and said[0] in _SCENE_OPENERS and not is_question(piece)
+
+
 def opens_condition(said: list[str]) -> bool:
     """Whether words open a condition as "if" would ("when I don't pass anything, where
     does uv look"): "when" before a subject, no other question word after it."""

@@ -707,3 +707,30 @@ def test_a_bare_instead_borrows_what_the_asker_said_first() -> None:
     # "instead of …" names its alternative itself and points back to nothing
     alone = question_parts("Who painted the ceiling, and why use fresco instead of oil paint?")
     assert not alone[-1].refers_back
+
+
+def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_is_asked_in() -> (
+    None
+):
+    question = (
+        "When was the bridge opened, and under the toll scheme that paid for it, how long "
+        "did the tolls last?"
+    )
+    opened, scheme, lasted = question_parts(question)
+    assert opened.text == "When was the bridge opened"
+    assert scheme.text == "under the toll scheme that paid for it"
+    # the question after the scene is asked within it
+    assert {"toll", "scheme"} <= set(lasted.query.split())
+    engines = question_parts(
+        "How is the fuel ignited in a diesel engine, and in a steam turbine, what turns the rotor?"
+    )
+    assert "turbine" in engines[-1].query.split()
+    assert "diesel" not in engines[-1].query.split()
+
+
+def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
+    question = (
+        "I'm writing a school report on Leonhard Euler. Apart from topology, which field "
+        "of mathematics did he found?"
+    )
+    assert "topology" not in question_parts(question)[-1].query.split()
