@@ -170,14 +170,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     if len(pieces) > MAX_PARTS:  # the rest share the last part: every clause is asked
         pieces = [*pieces[: MAX_PARTS - 1], ", ".join(pieces[MAX_PARTS - 1 :])]
     for n, piece in enumerate(pieces):
-        words = written_words(piece)
-        if n in copies:  # "A and B: what did each of them do": they are A and B
-            words -= _OF_THE_NAMES
-        of_the_few = bool(OF_THE_FEW.search(piece))
-        few = of_the_few or bool(words & OF_ALL_NAMED)
-        # "instead" stands for what the asker does, told where the question opens
-        instead = bool(_INSTEAD.search(piece)) and not words & pointing_before(piece)
-        refers = (bool(words & pointing_before(piece)) or instead or of_the_few) and bool(parts)
+        words, few, instead, points = _points_back(piece, copied=n in copies)
+        refers = points and bool(parts)
         query_words = keywords(without_name_of(without_connective(piece)))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
@@ -207,6 +201,19 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, bool]:
+    """A piece's written words; whether it asks of the few things named before ("each of
+    them"); whether it points back by a bare "instead" alone, which stands for what the
+    asker does, told where the question opens; and whether it points back at all."""
+    words = written_words(piece)
+    if copied:  # "A and B: what did each of them do": they are A and B
+        words -= _OF_THE_NAMES
+    of_the_few = bool(OF_THE_FEW.search(piece))
+    few = of_the_few or bool(words & OF_ALL_NAMED)
+    instead = bool(_INSTEAD.search(piece)) and not words & pointing_before(piece)
+    return words, few, instead, bool(words & pointing_before(piece)) or instead or of_the_few
 
 
 def _within(pieces: list[str], n: int) -> list[str]:
