@@ -183,7 +183,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             if told
             else ([], [])
         )
-        within = _within(pieces, n)
+        within = _within(pieces, n, text)
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
             lent = (
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
@@ -216,16 +216,24 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
     return words, few, instead, bool(words & pointing_before(piece)) or instead or of_the_few
 
 
-def _within(pieces: list[str], n: int) -> list[str]:
-    """The words of the scene piece ``n`` is asked within, when the piece before it, not
-    the question's opening, leads in to it (``scenes.leads_in``): "…, and in a gas-turbine
-    engine, what drives the compressor" asks of that engine's compressor, not of the first
-    clause's."""
-    if n < 2 or not leads_in(pieces[n - 1]):
+def _within(pieces: list[str], n: int, text: str) -> list[str]:
+    """The words of the scene piece ``n`` is asked within: the piece before it, not the
+    question's opening, leads in to it (``scenes.leads_in``) and the question goes on from
+    it after a comma. "…, and in a gas-turbine engine, what drives the compressor" asks of
+    that engine's compressor, not of the first clause's; not a sentence of the asker's
+    story before the next one, nor a condition that only points back itself ("and if I
+    keep them together anyway, how …") or a scene setting its thing apart ("Apart from
+    topology, …")."""
+    if n < 2:
         return []
     scene = without_connective(pieces[n - 1])
-    # "Apart from topology, which field did he found": what the scene sets apart is not it
-    return [] if words(scene)[0] in _SET_APART else keywords(scene)
+    said = words(scene)
+    phrase = said[0] in PREPOSITIONS.split("|") if said else False
+    if not leads_in(scene) or (not phrase and written_words(scene) & pointing_before(scene)):
+        return []
+    if not re.search(rf"{re.escape(pieces[n - 1])},\s*{re.escape(pieces[n][:12])}", text):
+        return []
+    return [] if said[0] in _SET_APART else keywords(scene)
 
 
 def _as_entries_word(piece: str, query_words: list[str], *, refers: bool) -> list[str]:

@@ -726,6 +726,12 @@ def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_i
     )
     assert "turbine" in engines[-1].query.split()
     assert "diesel" not in engines[-1].query.split()
+    # a condition that only points back lends nothing ("if we keep them together anyway")
+    kept = question_parts(
+        "Is one repository right for both apps, and if we keep them together anyway, how do "
+        "we build each app alone?"
+    )
+    assert "anyway" not in kept[-1].query.split()
 
 
 def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
