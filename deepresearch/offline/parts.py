@@ -183,7 +183,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             if told
             else ([], [])
         )
-        within = _within(pieces, n, text)
+        within = [] if refers else _within(pieces, n, text)
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
             lent = (
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
@@ -217,8 +217,9 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
 
 
 def _within(pieces: list[str], n: int, text: str) -> list[str]:
-    """The words of the scene piece ``n`` is asked within: the piece before it, not the
-    question's opening, leads in to it (``scenes.leads_in``) and the question goes on from
+    """The words of the scene piece ``n`` (one that does not point back: "which band does
+    that minimum fall into" asks of an earlier answer) is asked within: the piece before
+    it, not the question's opening, leads in to it (``scenes.leads_in``) and the question goes on from
     it after a comma. "…, and in a gas-turbine engine, what drives the compressor" asks of
     that engine's compressor, not of the first clause's; not a sentence of the asker's
     story before the next one, nor a condition that only points back itself ("and if I

@@ -732,6 +732,12 @@ def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_i
         "we build each app alone?"
     )
     assert "anyway" not in kept[-1].query.split()
+    # a part pointing back asks of an earlier answer, not of the scene before it
+    band = question_parts(
+        "What minimum share do the top teams keep, and in the payout table of the league, "
+        "which band does that minimum fall into?"
+    )
+    assert band[-1].refers_back and "payout" not in band[-1].query.split()
 
 
 def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
