@@ -713,12 +713,12 @@ def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_i
     None
 ):
     question = (
-        "When was the bridge opened, and under the toll scheme that paid for it, how long "
-        "did the tolls last?"
+        "When was the bridge opened, and under the toll scheme that paid for the works, how "
+        "long did the tolls last?"
     )
     opened, scheme, lasted = question_parts(question)
     assert opened.text == "When was the bridge opened"
-    assert scheme.text == "under the toll scheme that paid for it"
+    assert scheme.text == "under the toll scheme that paid for the works"
     # the question after the scene is asked within it
     assert {"toll", "scheme"} <= set(lasted.query.split())
     engines = question_parts(
@@ -726,6 +726,11 @@ def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_i
     )
     assert "turbine" in engines[-1].query.split()
     assert "diesel" not in engines[-1].query.split()
+    # a phrase with a pronoun of its own asks of what the part before names: it stays there
+    town = question_parts(
+        "When was the castle built, and in the town where it stands, which river flows through?"
+    )
+    assert town[0].text == "When was the castle built, and in the town where it stands"
     # a condition that only points back lends nothing ("if we keep them together anyway")
     kept = question_parts(
         "Is one repository right for both apps, and if we keep them together anyway, how do "
