@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from deepresearch.providers import registry
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```python([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -75,6 +77,11 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for key in [k for k in os.environ if k.startswith("DEEPRESEARCH_")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("DEEPRESEARCH_HOME", str(tmp_path / "home"))
+    # a page registering its own vendor or search ("mylab", "wiki") keeps it to itself:
+    # later tests list the registry's names
+    monkeypatch.setattr(registry, "_LLMS", dict(registry._LLMS))
+    monkeypatch.setattr(registry, "_SEARCHES", dict(registry._SEARCHES))
+    monkeypatch.setattr(registry, "_NAMED_MODELS", set(registry._NAMED_MODELS))
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
