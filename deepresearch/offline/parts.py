@@ -68,6 +68,7 @@ _CLAUSE_SPLIT = re.compile(
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )
+# Words opening a scene that sets its thing apart ("Apart from topology, which field …")
 _SET_APART = frozenset(["apart", "aside", "besides", "except", "unlike"])
 _INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 # A bare "instead" (no "of …" after it) stands for the alternative said before the part:
@@ -219,14 +220,14 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
 
 
 def _within(pieces: list[str], n: int, text: str) -> list[str]:
-    """The words of the scene piece ``n`` (one that does not point back: "which band does
-    that minimum fall into" asks of an earlier answer) is asked within: the piece before
-    it, not the question's opening, leads in to it (``scenes.leads_in``) and the question goes on from
-    it after a comma. "…, and in a gas-turbine engine, what drives the compressor" asks of
-    that engine's compressor, not of the first clause's; not a sentence of the asker's
-    story before the next one, nor a condition that only points back itself ("and if I
-    keep them together anyway, how …") or a scene setting its thing apart ("Apart from
-    topology, …")."""
+    """The words of the piece before piece ``n`` when ``n`` is asked within it: that piece,
+    not the question's opening, leads in to it (``scenes.leads_in``: "…, and in a
+    gas-turbine engine, what drives the compressor" asks of that engine's compressor, not
+    of the first clause's) and the question goes on from it after a comma. Not a sentence
+    of the asker's story before the next one, a condition that only points back ("and if I
+    keep them together anyway, how …") nor a phrase setting its thing apart ("Apart from
+    topology, …"); asked only for a part that does not point back itself ("which band does
+    that minimum fall into" asks of an earlier answer)."""
     if n < 2:
         return []
     scene = without_connective(pieces[n - 1])
