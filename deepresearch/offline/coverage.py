@@ -115,15 +115,19 @@ def is_entry_on(part: str, title: str) -> bool:
 
 def _named(name: set[str], roots: set[str]) -> bool:
     """Whether ``roots`` state every root of a ``name`` asked, each as written, as a
-    longer word derived from it ("China" by "Chinese") or, hyphenated, by its pieces
-    ("Königsberg-born" by "born in Königsberg"); never as a shorter word it begins:
+    longer word derived from it ("China" by "Chinese"), hyphenated by its pieces
+    ("Königsberg-born" by "born in Königsberg") or as a piece of a hyphenated word ("Pooh"
+    by "Winnie-the-Pooh"); never as a shorter word it begins:
     "Gonder" (root "gond") does not name Gondor."""
     return all(_names_root(w, roots) for w in name)
 
 
 def _names_root(asked: str, roots: set[str]) -> bool:
-    """Whether ``roots`` state the root ``asked`` (see ``_named``)."""
+    """Whether ``roots`` state the root ``asked`` (see ``_named``), also as a piece of a
+    hyphenated name ("Pooh" by "Winnie-the-Pooh")."""
     if asked in roots or any(len(r) > len(asked) and same_word(asked, r) for r in roots):
+        return True
+    if any(asked in r.split("-") for r in roots if "-" in r):
         return True
     pieces = [p for p in asked.split("-") if p]
     return len(pieces) > 1 and all(_names_root(p, roots) for p in pieces)

@@ -100,6 +100,10 @@ def test_a_shorter_word_a_name_begins_does_not_name_it() -> None:
     (hyphen,) = question_parts("Which Zurich-born painter drew the Blue Lake?")
     born = "Anna Keller was a painter born in Zurich; she drew the Blue Lake in 1901."
     assert unanswered_reason(hyphen, [born], [born]) is None
+    # and a hyphenated name holds its pieces: "Pooh" is named by "Winnie-the-Pooh"
+    (pooh,) = question_parts("Who drew the original Pooh illustrations?")
+    drawn = "Winnie-the-Pooh is a bear; the original illustrations were drawn by E. H. Shepard."
+    assert unanswered_reason(pooh, [drawn], [drawn]) is None
 
 
 def test_a_name_is_held_in_another_form_of_its_words() -> None:
