@@ -215,8 +215,9 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
         words -= _OF_THE_NAMES
     of_the_few = bool(OF_THE_FEW.search(piece))
     few = of_the_few or bool(words & OF_ALL_NAMED)
-    instead = bool(_INSTEAD.search(piece)) and not words & pointing_before(piece)
-    return words, few, instead, bool(words & pointing_before(piece)) or instead or of_the_few
+    pointing = bool(words & pointing_before(piece))
+    instead = bool(_INSTEAD.search(piece)) and not pointing
+    return words, few, instead, pointing or instead or of_the_few
 
 
 def _within(pieces: list[str], n: int, text: str) -> list[str]:

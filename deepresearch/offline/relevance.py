@@ -120,12 +120,13 @@ def part_scores(
     asked = set(words(" ".join(p.text for p in parts)))
     kinds = [answer_kind(p.text, names=True) for p in parts]
     negations = [not p.scene and asks_negated(p.text) for p in parts]
+    any_negated = any(negations)  # statements are scanned for a "no" only then
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
     for src in sources:
         said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
         shares = [_share(unit) for unit in units.get(src.id, [])]
         code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
-        negated = [any(negations) and NEGATION.search(u) is not None for u in units.get(src.id, [])]
+        negated = [any_negated and NEGATION.search(u) is not None for u in units.get(src.id, [])]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.
