@@ -231,6 +231,17 @@ NUMBER_WORD = re.compile(
     r"|(?:hundred|thousand|million|billion)s?)(?:-[a-z]+)?",
     re.IGNORECASE,
 )
+# A number joined to its unit by a hyphen ("13-day", "five-year"): the unit is group 1.
+_NUMBER_COMPOUND = re.compile(rf"(?:\d[\d.,]*|{NUMBER_WORD.pattern})-([a-z]+)", re.IGNORECASE)
+
+
+def with_units(terms: set[str]) -> set[str]:
+    """``terms`` and the unit of each number compound among them: "a 13-day
+    confrontation" speaks of days, "a five-year plan" of years ("twenty-one" of none)."""
+    units = (m[1].lower() for t in terms if (m := _NUMBER_COMPOUND.fullmatch(t)))
+    return terms | {u for u in units if u != "one" and not NUMBER_WORD.fullmatch(u)}
+
+
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"
@@ -417,11 +428,15 @@ _INFLECTION = re.compile(r"(?:ing|ed|ers|er|es|s)$")
 
 def word_root(term: str) -> str:
     """A word without its inflection ("ended", "founder" → "end", "found"; "originate",
-    "originated" → "originat"), when at least three letters remain: verbs and agent
-    nouns match their question words."""
+    "originated" → "originat"; "border", "bordered" → "bord"), when at least three letters
+    remain: verbs and agent nouns match their question words."""
     # no plural "s" after a hissing sound or a vowel ("Atlantis", "virus", "Paris"), as in
     # ``stem``: else "Atlantis" would be "atlanti", which "Atlantic" begins with
     root = term if term.endswith(("ss", "us", "is", "os")) else _INFLECTION.sub("", term)
+    if root != term and root.endswith("er") and len(root) >= 5:
+        # a word ending in "-er" loses it as "border" does: "bordered", "discoverer" →
+        # "bord", "discov", as "border", "discover"
+        root = root[:-2]
     root = root.removesuffix("e") if len(root) > 3 else root  # "originate", "originated"
     if (
         len(term) > 3

@@ -187,6 +187,10 @@ def test_a_words_root_drops_its_inflection() -> None:
     assert [word_root(w) for w in ("bed", "red", "led", "shed")] == ["bed", "red", "led", "shed"]
     # no plural "s" after a vowel or a hissing sound: "Atlantis" is not "Atlantic" shortened
     assert word_root("atlantis") == "atlantis" and word_root("viruses") == word_root("virus")
+    # a word ending in "-er" has one root in all its forms: "bordered" is "border"'s,
+    # "discoverer" "discovered"'s
+    assert word_root("bordered") == word_root("borders") == word_root("border")
+    assert word_root("discoverer") == word_root("discovered") == word_root("discover")
 
 
 def test_contractions_of_stopwords_are_stopwords() -> None:

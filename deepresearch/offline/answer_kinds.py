@@ -162,17 +162,19 @@ def counts_asked(text: str, part: str) -> bool:
 def _counting(text: str) -> list[list[str]]:
     """The words after each number of ``text`` that say what it counts: up to COUNT_REACH
     of them, up to a stopword ("206 bones by adulthood", "four Olympic gold medals"; not "a
-    1:2:4 orbital resonance with the moons"), and the word a few words before it that
+    1:2:4 orbital resonance with the moons"), the unit joined to it ("a 13-day
+    confrontation": see ``roots.text_roots``), and the word a few words before it that
     "of" joins it to ("a population of more than 242 million")."""
     tokens = [t for t in (token.strip(TOKEN_EDGES) for token in text.split()) if t]
     return [
-        list(
-            takewhile(
+        [
+            t,
+            *takewhile(
                 lambda w: w.lower() in _JOINING or w.lower() not in STOPWORDS,
                 tokens[k + 1 : k + 1 + COUNT_REACH],
-            )
-        )
-        + _count_of(tokens, k)
+            ),
+            *_count_of(tokens, k),
+        ]
         for k, t in enumerate(tokens)
         if (_AMOUNT.match(t) and not _YEARS.fullmatch(t)) or NUMBER_WORD.fullmatch(t)
     ]

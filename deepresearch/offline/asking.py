@@ -176,17 +176,27 @@ _ASKING_CLAUSE = re.compile(
 )
 
 
+# ... or a modal or "do" before any subject and its verb ("Once we are fully strict, will
+# mypy also warn"): a statement has neither after a clause's boundary ("…, can be …").
+_MODAL_CLAUSE = re.compile(
+    r"(?:[,:;]|\s[-–—])\s+(?:do|does|did|can|could|will|would|should|shall|may|might|must)\s+"
+    r"(?!(?:not|be|been|also|only|never|still|then|have|so|too|well)\b)[\w.'-]+\s+[a-z]",
+)
+
+
 def is_question(text: str) -> bool:
     """Whether ``text`` is worded as a question: it has a question word, or its last
     sentence opens with an auxiliary or modal verb ("Can I …"), or a clause of it does
-    before its subject ("As a compromise, can I …", "…: does that count as a failure");
-    "Tell me about the reef" and "Compare A and B" are requests."""
+    before its subject ("As a compromise, can I …", "…: does that count as a failure",
+    "Once we are strict, will mypy warn"); "Tell me about the reef" and "Compare A and B"
+    are requests."""
     said = sentences(text)
     last = said[-1] if said else text
     return bool(
         _QUESTION_WORD.search(text)
         or _ASKING_OPENER.match(last.strip())
         or _ASKING_CLAUSE.search(last)
+        or _MODAL_CLAUSE.search(last)
     )
 
 

@@ -13,6 +13,7 @@ import re
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
 from deepresearch.offline.parts import Part
 from deepresearch.offline.quotes import CODE
+from deepresearch.offline.referents import opens_with_subject
 from deepresearch.text import (
     STOPWORDS,
     TITLE_QUALIFIER,
@@ -76,6 +77,7 @@ def bridge_entities(
     known_titles: list[str],
     question: str,
     limit: int = 2,
+    subjects: list[str] | None = None,
 ) -> list[str]:
     """Entities that the texts answering ``part`` name, which no gathered source is about
     yet and the question does not name: candidates for the next hop. ``texts`` come best
@@ -84,7 +86,8 @@ def bridge_entities(
     sentence matches the part (its own words; those it borrowed count BORROWED_SHARE), the
     text's rank discounting it, so the best source's answer sentence leads; a name never
     at the end of a clause ("the Roman poet", "Nero was") counts RUN_ON_SHARE. Ties go to
-    longer names (more specific), then to the earlier one."""
+    longer names (more specific), then to the earlier one. ``subjects``, when given, are
+    the texts' entries: a sentence opening with a pronoun for its entry says its name."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
     # "the Swedish one of them" asks of one of several an earlier part names: the
@@ -95,22 +98,79 @@ def bridge_entities(
     heads: set[str] = set()  # names that end a clause somewhere
     for rank, text in enumerate(texts):
         for sent in text[:8]:
-            match = _part_match(part, term_set(sent))
-            if match <= 0 or not (among or _own_match(part, term_set(sent))):
+            terms = term_set(sent)
+            if subjects and opens_with_subject(sent):
+                terms |= term_set(subjects[rank])  # "It is bordered by" says the entry's name
+            match = _part_match(part, terms)
+            if match <= 0 or not (among or _own_match(part, terms)):
                 continue  # a sentence that only repeats the borrowed words is about them
-            for found in entities(sent, listed=among):
-                name = found.removesuffix("'s").removesuffix("’s")
-                terms = term_set(name)
-                if not terms or terms <= asked or any(terms == k for k in known):
-                    continue
-                scores[name] = scores.get(name, 0.0) + match / (1 + rank)
-                if not _runs_on(name, sent):
+            listed = [n.removesuffix("'s").removesuffix("’s") for n in entities(sent, listed=among)]
+            names = [
+                name
+                for name in listed
+                if (terms := term_set(name))
+                and not terms <= asked
+                and not any(terms == k for k in known)
+            ]
+            picked, passed = _items_asked(part, normalize(sent), listed)
+            for name in names:
+                share = OTHER_ITEM_SHARE if name in passed else 1.0
+                scores[name] = scores.get(name, 0.0) + share * match / (1 + rank)
+                if name in picked or not _runs_on(name, sent):
                     heads.add(name)
     # a name always followed by a lower-case word counts RUN_ON_SHARE
     scores = {n: v * (1.0 if n in heads else RUN_ON_SHARE) for n, v in scores.items()}
     order = {name: i for i, name in enumerate(scores)}
     ranked = sorted(scores, key=lambda n: (-round(scores[n], 6), -len(n.split()), order[n]))
     return ranked[:limit]
+
+
+def _items_asked(part: Part, sentence: str, listed: list[str]) -> tuple[set[str], set[str]]:
+    """In a sentence listing names as parallel items ("bordered by Germany to the north,
+    …, and Italy to the south"), the names whose own item says one of the part's own
+    words besides the name's ("south"), and the other items' names, when some items say
+    one and others do not: the sentence pairs the first with what is asked, each ending
+    its clause as an answer does. Both empty otherwise, and for a sentence whose names
+    are not such a list ("a treatise written in Baghdad by Al-Khwarizmi": his name ends
+    what describes him). An item opens after a comma, semicolon, colon, "and" or "or"
+    (and a determiner), or is the first name, the object of what leads in to the list;
+    it runs to the next comma, semicolon or colon, or to the next name other words than
+    a conjunction part it from ("Slovenia and Italy to the south" is one item), or to the
+    last "and" or "or" before that name. ``listed``: the names the sentence gives."""
+    # a name is read across the punctuation between its words ("France, Luxembourg")
+    found = ((re.search(r"\W+".join(map(re.escape, n.split())), sentence), n) for n in listed)
+    spans = sorted((m.start(), m.end(), n) for m, n in found if m)
+    items = [k for k, (start, _, _) in enumerate(spans) if k and _opens_item(sentence[:start])]
+    if not items:
+        return set(), set()
+    own = {word_root(t) for t in part.own or part.terms}
+    said: dict[str, bool] = {}
+    for k in [0, *items]:
+        start, end, name = spans[k]
+        punctuation = _PUNCTUATED.search(sentence, end)
+        stop = punctuation.start() if punctuation else len(sentence)
+        for (_, before, _), (after, _, _) in zip(spans[k:], spans[k + 1 :], strict=False):
+            if after >= stop:
+                break
+            if not _COORDINATED.fullmatch(gap := sentence[before:after]):
+                # the words after a conjunction go with the next name ("Indonesia to the
+                # west and maritime borders with Australia")
+                joints = list(_CONJUNCTION.finditer(gap))
+                stop = before + joints[-1].start() if joints else after
+                break
+        item = {word_root(t) for t in term_set(sentence[start:stop])}
+        said[name] = bool(own & item - {word_root(t) for t in term_set(name)})
+    if all(said.values()) or not any(said.values()):
+        return set(), set()
+    return {n for n, says in said.items() if says}, {n for n, says in said.items() if not says}
+
+
+def _opens_item(before: str) -> bool:
+    """Whether a name after the text ``before`` opens an item of a list: nothing but a
+    determiner after the last comma, semicolon, colon, "and" or "or" (or the sentence's
+    start) before it."""
+    boundaries = list(_ITEM_BOUNDARY.finditer(before))
+    return _DETERMINER.fullmatch(before[boundaries[-1].end() if boundaries else 0 :]) is not None
 
 
 def _runs_on(name: str, sentence: str) -> bool:
@@ -130,6 +190,11 @@ _ONE_OF_THEM = re.compile(
 )
 BORROWED_SHARE = 0.5  # weight of a part's borrowed words against its own
 RUN_ON_SHARE = 0.5  # of its score, for a name never at a clause's end (see _runs_on)
+OTHER_ITEM_SHARE = 0.5  # of its sentence's match, for a listed name not asked (_items_asked)
+_CONJUNCTION = re.compile(r"\b(?:and|or)\b")
+_ITEM_BOUNDARY = re.compile(r"[,;:]|\b(?:and|or)\b")
+_DETERMINER = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
+_COORDINATED = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&)\s+)?(?:the\s+)?", re.IGNORECASE)
 
 
 def _part_match(part: Part, terms: set[str]) -> float:

@@ -268,11 +268,12 @@ def _unnamed(
     """Why the sources behind a part's findings (their roots: ``said``; their texts:
     ``statements``) do not name what it names, or state a number labelling it, or None
     when they may."""
-    names = [n for n in (text_roots(name) for name in names_of(part.text)) if n]
+    given = [_unexpanded(name, statements) for name in names_of(part.text)]
+    names = [n for n in (text_roots(name) for name in given) if n]
     if names and not any(_named(n, said) or _common(n, gathered) for n in names):
         return "the sources found for it name none of the names it gives"
     # "Kyoto's Golden Pavilion" names the pavilion, whose sources may not say it is Kyoto's
-    joined = [n for n in (text_roots(_possessed(name)) for name in names_of(part.text)) if n]
+    joined = [n for n in (text_roots(_possessed(name)) for name in given) if n]
     if (
         joined
         and all(len(n) > 1 for n in joined)
@@ -283,6 +284,26 @@ def _unnamed(
     if numbers := unstated_numbers(part.text, statements):
         return f"no source behind its findings states {' or '.join(numbers)}, which it gives"
     return None
+
+
+def _unexpanded(name: str, statements: list[str]) -> str:
+    """``name`` without the initialisms ``statements`` write out in full: "UK US" is named
+    by "the United Kingdom and the United States"."""
+    return " ".join(
+        word
+        for word in name.split()
+        if not (_INITIALISM.fullmatch(word) and any(_spelled(word).search(s) for s in statements))
+    )
+
+
+_INITIALISM = re.compile(r"[A-Z]{2,5}")
+
+
+def _spelled(initials: str) -> re.Pattern[str]:
+    """Capitalised words with the ``initials`` ("United Kingdom" for "UK"), "of", "the",
+    "and" or "for" between them left out ("Federal Bureau of Investigation")."""
+    joint = r"\W+(?:(?:of|the|and|for)\W+)*"
+    return re.compile(r"\b" + joint.join(f"{c}[a-z]+" for c in initials) + r"\b")
 
 
 def unknown_words(text: str, gathered: Sequence[str]) -> list[str]:

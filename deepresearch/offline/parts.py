@@ -60,11 +60,16 @@ from deepresearch.text import (
 # and under the policy that makes such pinning safe, for how long …"): the question
 # before ends there.
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
+# ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
+_APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
 # (a phrase with a pronoun of its own, "…, and in the city where it stands, which river …",
 # asks of what an earlier part names and stays with the question before it)
-_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
+_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{_APART})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
+# "…, and the city it is named after: how does it rank": a new question, asked of the
+# thing named before its colon
+_NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b)|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )

@@ -52,6 +52,12 @@ _EXPLETIVE = re.compile(
 )
 
 
+def opens_with_subject(sentence: str) -> bool:
+    """Whether a sentence of an entry opens with a pronoun for the entry's subject ("It is
+    bordered by …", "His works …"), not an "it" standing for nothing."""
+    return _OPENING.match(sentence) is not None and not expletive(sentence)
+
+
 def expletive(statement: str) -> bool:
     """Whether a statement opens with an "it" standing for nothing ("It is estimated that
     …"), which the clause after it fills."""

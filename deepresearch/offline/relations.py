@@ -58,9 +58,12 @@ _LENGTH_OR_TIME = re.compile(
 # not date an award).
 PARTIES_DATED = 3
 # Words after which a name says where a thing is ("the bridge between Kobe and Awaji").
-_PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among")
+PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among")
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
+
+
+_IN_UNIT = re.compile(r"\bin\s+([a-z]+s)\W*$", re.IGNORECASE)  # "… in parsecs"
 
 
 def says_measure(text: str) -> bool:
@@ -76,11 +79,15 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none; for a part
     naming a thing, one from its entry or a sentence about it (another mountain's height
     does not say how tall Mount Pelée is); "how long is" is answered by a length or a
-    time ("24 hours"). "How long did" and "how big" are left out: a reign's years and "the
-    largest contiguous empire" answer them."""
+    time ("24 hours"), and one naming its unit ("in parsecs") by a number of that unit.
+    "How long did" and "how big" are left out: a reign's years and "the largest
+    contiguous empire" answer them."""
     if (asked := _ASKS_MEASURE.match(part)) is None:
         return None
     measure = _LENGTH_OR_TIME if "long" in asked.group().lower() else _MEASURE
+    if unit := _IN_UNIT.search(part):
+        # "how far away is it in parsecs" names its unit: "1.3 parsecs" measures it
+        measure = re.compile(rf"{measure.pattern}|{_NUMBER}{re.escape(unit[1])}\b", re.I)
     # "the railway that crosses Siberia" is measured, not Siberia
     names = [name_words(n) for n in entities(main_clause(part))]
     named = text_roots(" ".join(w for n in names for w in n))
@@ -146,7 +153,7 @@ def party_names(part: str, names: Sequence[str]) -> list[str]:
     America", "elected to Congress" name a party), nor the owner of a work named next
     ("Ibsen's A Doll's House"), nor a name after "the <noun> of", which describes the
     party ("the writer of The Sound and the Fury": the writer is the party)."""
-    after = "|".join(_PLACE_PREPOSITIONS)
+    after = "|".join(PLACE_PREPOSITIONS)
     parties: list[str] = []
     placed = False  # the name before was no party: one joined to it by "and" is none either
     for n in names:

@@ -16,6 +16,7 @@ from deepresearch.offline.parts import (
     question_parts,
 )
 from deepresearch.offline.referred import points_to_asked
+from deepresearch.offline.relations import PLACE_PREPOSITIONS
 from deepresearch.offline.roots import text_roots
 from deepresearch.offline.statements import as_text, statements
 from deepresearch.roles import (
@@ -214,17 +215,26 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
         return []
     # the names the part gives decide first ("Metamorphoses" over "author", "life", "years")
     named = term_set(" ".join(entities(part.text)))
-    best = sorted(
+    ordered = sorted(
         zip(titles, inputs.sources, strict=True),
         key=lambda ts: _stated(part.terms, named, term_set(f"{ts[0]}. {ts[1].text}")),
-    )[:3]
+    )
+    # ... and the entry of a name it gives is read too: the hop from "the country that
+    # borders Switzerland" starts at *Switzerland*, which says what borders it
+    best = ordered[:3] + [ts for ts in ordered[3:] if _entry_named(ts[0], named, part.text)][:1]
     ranked = [sentences(text) or [text] for text in (f"{t}. {s.text}" for t, s in best)]
     # "What was that group" after "Keats strongly influenced … a later English group of
     # painters and poets": the thing the story describes is what its answering line names
     told = _told_of(parts, part) if part.refers_back else None
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
-        for lead in _bridges(part, told, ranked, titles, inputs.question)
+        for lead in _bridges(
+            part,
+            told or _pointed_scene(parts, part),
+            (ranked, [t for t, _ in best]),
+            titles,
+            inputs.question,
+        )
     ]
     if part.refers_back and not told:
         leads = _own_words_leads(part, titles, inputs.question) + leads
@@ -237,14 +247,21 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
 
 
 def _bridges(
-    part: Part, told: Part | None, ranked: list[list[str]], titles: list[str], question: str
+    part: Part,
+    told: Part | None,
+    best: tuple[list[list[str]], list[str]],
+    titles: list[str],
+    question: str,
 ) -> list[str]:
     """The bridge entities to follow for ``part`` (at most HOPS_PER_TOPIC), named where the
-    sources answer it, or what it points back to (``told``). When that is the thing the
-    part before asks for, a name the sources write with the noun it asks by comes first
-    ("the Sui dynasty" for "which dynasty was that"): an entry named by its kind is the
-    kind of thing asked; an alias of the source's own subject ("Prince of Qin") is not."""
-    found = bridge_entities(told or part, ranked, titles, question, 2 * HOPS_PER_TOPIC)
+    sources answer it, or what it points back to (``told``: a story or the part before).
+    When that is the thing the part before asks for, a name the sources write with the
+    noun it asks by comes first ("the Sui dynasty" for "which dynasty was that"): an entry
+    named by its kind is the kind of thing asked; an alias of the source's own subject
+    ("Prince of Qin") is not. ``best``: the best sources' texts, as sentences, and their
+    titles (a sentence opening with its entry's pronoun says the title)."""
+    ranked, subjects = best
+    found = bridge_entities(told or part, ranked, titles, question, 2 * HOPS_PER_TOPIC, subjects)
     if told is None or told.scene:
         return found[:HOPS_PER_TOPIC]
     kinds = asked_kind(told.text)
@@ -262,6 +279,15 @@ def _stated(terms: set[str], named: set[str], said: set[str]) -> tuple[int, int]
     """A sort key, best first: how many of a part's ``named`` words, then of its ``terms``,
     a source's words (``said``) hold."""
     return -len(named & said), -len(terms & said)
+
+
+def _entry_named(title: str, named: set[str], part: str) -> bool:
+    """Whether the entry ``title`` is of a name the ``part`` gives (all its words
+    ``named``), not as the place it sets things in ("lead in northern South America", "a
+    gurdwara in Amritsar")."""
+    own = term_set(title)
+    placed = rf"\b(?:{'|'.join(PLACE_PREPOSITIONS)})\s+(?:\w+\s+){{0,2}}{re.escape(title)}\b"
+    return bool(own) and own <= named and not re.search(placed, part, re.IGNORECASE)
 
 
 def _link_lead(
@@ -318,6 +344,29 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
     ]
 
 
+# "that country's capital": the noun a part points back with
+_POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b")
+
+
+def _pointed_scene(parts: list[Part], part: Part) -> Part | None:
+    """The story before a part pointing back that names the noun it points with: "that
+    country's capital" after "… shares a maritime border to its east with another
+    country" asks of the country that story describes, which the names its answering
+    sentences give are candidates for, not of the story's own subject."""
+    pointed = term_set(" ".join(_POINTED_NOUN.findall(part.text)))
+    if not part.refers_back or not pointed or part not in parts:
+        return None
+    before = parts[: parts.index(part)]
+    # a piece of a hyphenated word counts ("that city" after "one Italian city-republic")
+    telling = (p for p in reversed(before) if p.scene)
+    return next((p for p in telling if pointed <= p.terms | _hyphen_pieces(p.terms)), None)
+
+
+def _hyphen_pieces(terms: set[str]) -> set[str]:
+    """The pieces of the hyphenated words among ``terms`` ("city-republic": city, republic)."""
+    return {piece for term in terms if "-" in term for piece in term.split("-") if piece}
+
+
 def _told_of(parts: list[Part], part: Part) -> Part | None:
     """The story before ``part`` among the question's ``parts`` (a scene) that describes
     what the part points back to by its own words ("that group": "a later English group
@@ -325,6 +374,7 @@ def _told_of(parts: list[Part], part: Part) -> Part | None:
     thing that part asks for ("Which dynasty was that, and over which years did it rule":
     the sentences answering "which dynasty" name it), or None."""
     before = parts[: parts.index(part)] if part in parts else []
+    # "that country's capital": the story telling of "another country" tells of it
     scene = (p for p in reversed(before) if p.scene and part.own and part.own <= p.terms)
     if (told := next(scene, None)) is not None:
         return told

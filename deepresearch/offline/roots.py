@@ -14,7 +14,15 @@ from collections.abc import Set as AbstractSet
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.parts import Part
 from deepresearch.providers.vectors import Embedder
-from deepresearch.text import STOPWORDS, TITLE_QUALIFIER, keywords, term_set, word_root, words
+from deepresearch.text import (
+    STOPWORDS,
+    TITLE_QUALIFIER,
+    keywords,
+    term_set,
+    with_units,
+    word_root,
+    words,
+)
 
 # Cosine of two words' vectors at which one says the other: "wife" and "married" (0.55),
 # "founder" and "founded" (0.58) are over it; "architect" and "buildings" (0.42), words of
@@ -29,8 +37,9 @@ _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it
 def text_roots(text: str) -> set[str]:
     """The word roots of ``text``, apostrophes of any kind left out; accents are (see
     ``text.unaccented``), as the corpus search matches words ("Napoleón" asked,
-    "Napoleon" found)."""
-    return {word_root(_APOSTROPHES.sub("", t)) for t in term_set(text)}
+    "Napoleon" found). A number's compound says its unit too: "a 13-day confrontation"
+    speaks of days."""
+    return {word_root(_APOSTROPHES.sub("", t)) for t in with_units(term_set(text))}
 
 
 def own_roots(part: Part) -> set[str]:

@@ -36,7 +36,7 @@ from deepresearch.offline.quotes import (
     table_quotes,
 )
 from deepresearch.providers.passages import HEADING_SEPARATOR
-from deepresearch.text import sentences, split_sentences, term_set
+from deepresearch.text import sentences, split_sentences, term_set, with_units
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MIN_WORDS = 4
@@ -386,8 +386,8 @@ def statement_terms(text: str) -> set[str]:
     """The words of a statement, with the parts of its camel-case identifiers too
     ("AgentRole.GATHERER" says agent and role; snake_case is split by the tokenizer), and
     of the hyphenated words its code spans give ("`npm-ci`" says npm and ci; in prose
-    "second-largest" is one word)."""
-    terms = term_set(text)
+    "second-largest" is one word), and the units of its number compounds ("13-day")."""
+    terms = with_units(term_set(text))
     split = CODE_SPAN.sub(lambda m: _HYPHEN.sub(" ", m.group()), _CAMEL.sub(" ", text))
     return terms | term_set(split) if split != text else terms
 

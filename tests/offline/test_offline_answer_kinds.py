@@ -185,6 +185,11 @@ def test_a_count_is_said_with_what_the_part_counts() -> None:
     assert counts_asked("It has around 206 bones by adulthood.", part)
     assert not counts_asked("Bone makes up about 14% of the total body weight.", part)
     assert not counts_asked("It has around 206 bones.", "What is a bone")
+    # a number joined to its unit says the unit: "a 13-day confrontation" counts days
+    days = "How many days did the standoff last"
+    assert counts_asked("It was a 13-day confrontation between the two.", days)
+    assert counts_asked("It was a thirteen-day confrontation.", days)
+    assert not counts_asked("It was a 13-hour confrontation.", days)
 
 
 def test_a_count_of_people_is_a_population_said_before_its_number() -> None:

@@ -48,6 +48,16 @@ def test_a_request_is_not_worded_as_a_question() -> None:
     assert not is_question("Compare the contributions of Max Planck to quantum theory")
 
 
+def test_a_clause_with_a_modal_before_a_named_subject_asks() -> None:
+    # the order only a question has, whatever the subject: a name as well as "we"
+    assert is_question("Once we are fully strict, will mypy also warn us about dead code")
+    assert is_question("With the lockfile in place, does uv still resolve anything")
+    # a statement's modal comes after its subject, or before "be" or "not"
+    assert not is_question("Once the flag is set, the checker can be slow on large code")
+    assert not is_question("In strict mode, mypy will not report unreachable code")
+    assert not is_question("On every run, can be slower than before")
+
+
 def test_a_part_asking_who_or_what_a_named_thing_is_asks_for_no_other_entity() -> None:
     for text in ["Who was Cleopatra", "Who were the Beatles", "What is the Hanseatic League",
                  "Who was Leonardo da Vinci", "What is the Amazon rainforest",

@@ -134,3 +134,45 @@ def test_one_of_the_few_named_is_bridged_from_the_sentence_listing_them() -> Non
     leads = bridge_entities(part, [sentences(listing)], ["Jacobus van 't Hoff"], question, 3)
     # the sentence says none of the part's own words, and lists each colleague apart
     assert {"Svante Arrhenius", "Wilhelm Ostwald"} <= set(leads)
+
+
+def test_a_listed_name_whose_own_item_says_the_parts_words_leads() -> None:
+    # Every country is in the sentence that says "bordered"; only Italy's item says "south".
+    question = "What is the capital of the country that borders Switzerland on the south?"
+    (part,) = question_parts(question)
+    text = [
+        "It is bordered by Germany to the north, France to the west, Austria and "
+        "Liechtenstein to the east, and Italy to the south."
+    ]
+    assert bridge_entities(part, [text], ["Switzerland"], question, limit=1) == ["Italy"]
+    # names listed with a conjunction share their item ("Slovenia and Italy to the south")
+    text = ["Austria borders Germany to the north, and Slovenia and Italy to the south."]
+    found = bridge_entities(part, [text], ["Switzerland"], question, limit=2)
+    assert set(found) == {"Slovenia", "Italy"}
+
+
+def test_a_sentence_opening_with_its_entrys_pronoun_says_the_entrys_name() -> None:
+    # "It is bordered by …" in *Switzerland* says of Switzerland what the part asks: read
+    # so, it outweighs the entry's other sentence, naming as many of the part's words.
+    question = "What is the capital of the country that borders Switzerland on the south?"
+    (part,) = question_parts(question)
+    text = [
+        "It is bordered by Germany to the north and Italy to the south.",
+        "Switzerland is a country divided among the Swiss Alps and the Jura Mountains.",
+    ]
+    subjects = ["Switzerland"]
+    assert bridge_entities(part, [text], subjects, question, 1, subjects) == ["Italy"]
+    assert bridge_entities(part, [text], subjects, question, 1) == ["Jura Mountains"]
+
+
+def test_names_that_are_not_a_list_keep_their_whole_sentences_match() -> None:
+    # "a treatise … written in Baghdad … by Al-Khwarizmi": the words describing him come
+    # before his name, and no item of a list says them
+    question = "Where did the mathematician whose treatise gave us the word algebra work?"
+    (part,) = question_parts(question)
+    text = [
+        "The Compendious Book on Calculation, commonly abbreviated Al-Jabr, is an "
+        "Arabic-language mathematical treatise on algebra written in Baghdad around 820 "
+        "by Al-Khwarizmi."
+    ]
+    assert "Al-Khwarizmi" in bridge_entities(part, [text], ["Algebra"], question, limit=3)

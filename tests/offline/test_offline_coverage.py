@@ -28,6 +28,26 @@ def test_a_part_whose_sources_name_none_of_its_names_is_not_answered() -> None:
     assert reason is not None and "name" in reason
 
 
+def test_an_initialism_is_named_by_the_words_it_stands_for() -> None:
+    question = "Which islands form the territory, and which is home to a joint UK–US base?"
+    asked = part(question)
+    said = (
+        "The largest island is Diego Garcia, the site of a Joint Military Facility of the "
+        "United Kingdom and the United States."
+    )
+    assert unanswered_reason(asked, [said], [said]) is None
+    other = "The largest island is Diego Garcia, the site of a military facility."
+    reason = unanswered_reason(asked, [other], [other])
+    assert reason is not None and "name" in reason
+
+
+def test_a_count_said_by_a_number_joined_to_its_unit_answers() -> None:
+    question = "The standoff over missiles in Cuba was tense. How many days did it last?"
+    asked = question_parts(question)[-1]
+    said = "The Cuban Missile Crisis was a 13-day confrontation between the two powers."
+    assert unanswered_reason(asked, [said], [said]) is None
+
+
 def test_a_name_much_of_the_search_states_is_not_required_of_the_findings() -> None:
     question = "My worker leaks memory. Does Python ship a tool that finds the lines?"
     said = "tracemalloc traces memory blocks allocated per line. tracemalloc"

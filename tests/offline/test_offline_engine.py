@@ -443,3 +443,70 @@ async def test_an_answer_counts_as_the_json_a_model_would_write() -> None:
     assert response.usage.output_tokens == estimate_tokens(
         json.dumps(written, separators=(",", ":"))
     )
+
+
+def test_a_hop_from_a_name_the_part_gives_reads_that_names_entry() -> None:
+    # Three entries say more of the part's words than *Switzerland*, whose "It is bordered
+    # by …" names the country south of it: its entry is read for the hop all the same.
+    question = "What is the capital of the country that borders Switzerland on the south?"
+    others = [
+        SourceText(
+            id=f"src-{n}",
+            citation=n,
+            title=title,
+            url=f"https://e.org/{n}",
+            text=f"{title} lies on the south border of Switzerland; the capital is near.",
+        )
+        for n, title in enumerate(["Lake Lugano", "Lake Maggiore", "Simplon Pass"], 1)
+    ]
+    switzerland = SourceText(
+        id="src-4", citation=4, title="Switzerland", url="https://e.org/4",
+        text="Switzerland is a landlocked country in Europe. It is bordered by Germany to "
+        "the north, France to the west and Italy to the south.",
+    )  # fmt: skip
+    inputs = ReflectInputs(
+        question=question, sub_query=question, queries_run=[question], tool_calls_used=1,
+        max_tool_calls=5, sources=[*others, switzerland], last_novelty={"new": 4},
+    )  # fmt: skip
+    assert "Italy" in [lead.query for lead in research._leads(inputs, question, {question})]
+
+
+def test_that_thing_a_story_tells_of_is_followed_from_the_storys_words() -> None:
+    # "that country" is the one the story describes ("to its east"): its bridge is named
+    # where the sources say the story's words, not the part's ("capital")
+    question = (
+        "Papua New Guinea shares a maritime border to its east with another country. "
+        "What is that country's capital?"
+    )
+    png = SourceText(
+        id="src-1", citation=1, title="Papua New Guinea", url="https://e.org/1",
+        text="Papua New Guinea is a country in Oceania; its capital is Port Moresby. It has "
+        "a land border with Indonesia to the west and maritime borders with Australia to "
+        "the south and the Solomon Islands to the east.",
+    )  # fmt: skip
+    parts = question_parts(question, [])
+    assert research._pointed_scene(parts, parts[-1]) == parts[0]
+    query = parts[-1].query
+    inputs = ReflectInputs(
+        question=question, sub_query=query, queries_run=[query], tool_calls_used=1,
+        max_tool_calls=5, sources=[png], last_novelty={"new": 1},
+    )  # fmt: skip
+    leads = [lead.query for lead in research._leads(inputs, query, {query})]
+    assert "Solomon Islands" in leads[:2]
+
+
+def test_the_noun_a_part_points_with_may_be_a_piece_of_the_storys_word() -> None:
+    question = (
+        "The Renaissance first took hold in one Italian city-republic. Of which region is "
+        "that city the capital today?"
+    )
+    parts = question_parts(question, [])
+    assert research._pointed_scene(parts, parts[-1]) == parts[0]
+
+
+def test_a_name_given_as_the_place_things_are_set_in_is_no_entry_to_hop_from() -> None:
+    part = "What short-lived republic did El Libertador lead in northern South America"
+    named = {"el", "libertador", "south", "america"}
+    assert not research._entry_named("South America", named, part)
+    borders = "What is the capital of the country that borders Switzerland on the south"
+    assert research._entry_named("Switzerland", {"switzerland"}, borders)

@@ -751,3 +751,27 @@ def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
         "of mathematics did he found?"
     )
     assert "topology" not in question_parts(question)[-1].query.split()
+    # after ", and" too: the phrase is a scene of its own, not a thing the question before
+    # asks again ("What is a person who apart from embossed paper")
+    braille = question_parts(
+        "What is a person who renounces their religion called, and apart from embossed "
+        "paper, on what can braille be read?"
+    )
+    assert [p.text for p in braille] == [
+        "What is a person who renounces their religion called",
+        "apart from embossed paper",
+        "on what can braille be read",
+    ]
+    assert braille[1].scene and "embossed" not in braille[2].query.split()
+
+
+def test_a_thing_named_before_a_colon_after_and_opens_a_new_question() -> None:
+    # "…, and the mountain range that bounds it on the west: how long is that range" asks
+    # a new question, of the range, not more of the plateau
+    question = (
+        "How large is the Deccan Plateau, and the mountain range that bounds it on the "
+        "west: how long is that range?"
+    )
+    plateau, ranged = question_parts(question)
+    assert plateau.text == "How large is the Deccan Plateau"
+    assert ranged.text == "the mountain range that bounds it on the west: how long is that range"

@@ -162,3 +162,10 @@ def test_the_entry_on_what_a_part_asks_of_gives_its_measure() -> None:
     # a title of the part's words naming no more than its names is no such entry
     tower = (["Tower"], "The tallest tower stands 828 metres high.")
     assert unmeasured("How tall is the Eiffel Tower", [tower]) is not None
+
+
+def test_a_part_naming_its_unit_is_measured_by_a_number_of_that_unit() -> None:
+    star = (["Proxima Centauri"], "Proxima Centauri is 1.3020 parsecs from the Sun.")
+    assert unmeasured("How far away is Proxima Centauri in parsecs", [star]) is None
+    unmeasured_star = (["Proxima Centauri"], "Proxima Centauri is a small red dwarf.")
+    assert unmeasured("How far away is Proxima Centauri in parsecs", [unmeasured_star])
