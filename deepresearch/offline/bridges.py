@@ -87,7 +87,8 @@ def bridge_entities(
     text's rank discounting it, so the best source's answer sentence leads; a name never
     at the end of a clause ("the Roman poet", "Nero was") counts RUN_ON_SHARE. Ties go to
     longer names (more specific), then to the earlier one. ``subjects``, when given, are
-    the texts' entries: a sentence opening with a pronoun for its entry says its name."""
+    the texts' entries ("" for a text whose subject is not to be read so): a sentence
+    opening with a pronoun for its entry says its name."""
     asked = term_set(question)
     known = [term_set(t) for t in known_titles]
     # "the Swedish one of them" asks of one of several an earlier part names: the
@@ -99,7 +100,7 @@ def bridge_entities(
     for rank, text in enumerate(texts):
         for sent in text[:8]:
             terms = term_set(sent)
-            if subjects and opens_with_subject(sent):
+            if subjects and subjects[rank] and opens_with_subject(sent):
                 terms |= term_set(subjects[rank])  # "It is bordered by" says the entry's name
             match = _part_match(part, terms)
             if match <= 0 or not (among or _own_match(part, terms)):

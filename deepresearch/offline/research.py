@@ -226,15 +226,15 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     # "What was that group" after "Keats strongly influenced … a later English group of
     # painters and poets": the thing the story describes is what its answering line names
     told = _told_of(parts, part) if part.refers_back else None
+    of = told or _pointed_scene(parts, part)
+    # a sentence opening with "It" in the entry of a name given says that name
+    given = (of or part).text
+    subjects = [
+        t if _entry_named(t, term_set(" ".join(entities(given))), given) else "" for t, _ in best
+    ]
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
-        for lead in _bridges(
-            part,
-            told or _pointed_scene(parts, part),
-            (ranked, [t for t, _ in best]),
-            titles,
-            inputs.question,
-        )
+        for lead in _bridges(part, of, (ranked, subjects), titles, inputs.question)
     ]
     if part.refers_back and not told:
         leads = _own_words_leads(part, titles, inputs.question) + leads
@@ -258,8 +258,9 @@ def _bridges(
     When that is the thing the part before asks for, a name the sources write with the
     noun it asks by comes first ("the Sui dynasty" for "which dynasty was that"): an entry
     named by its kind is the kind of thing asked; an alias of the source's own subject
-    ("Prince of Qin") is not. ``best``: the best sources' texts, as sentences, and their
-    titles (a sentence opening with its entry's pronoun says the title)."""
+    ("Prince of Qin") is not. ``best``: the best sources' texts, as sentences, and the
+    titles of those that are entries of names the part gives ("" for the others): a
+    sentence opening with such an entry's pronoun says its name."""
     ranked, subjects = best
     found = bridge_entities(told or part, ranked, titles, question, 2 * HOPS_PER_TOPIC, subjects)
     if told is None or told.scene:
