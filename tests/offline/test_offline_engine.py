@@ -252,11 +252,17 @@ def test_a_part_pointing_back_to_what_the_story_describes_follows_what_it_names(
 def _first_lead(question: str, sub_query: str, source: SourceText) -> str:
     """The first search the offline researcher's reflection proposes after ``sub_query``
     gathered ``source``."""
+    return _leads_after(question, sub_query, [source])[0]
+
+
+def _leads_after(question: str, sub_query: str, sources: list[SourceText]) -> list[str]:
+    """The searches the offline researcher's reflection proposes, in order, after
+    ``sub_query`` gathered ``sources``."""
     inputs = ReflectInputs(
-        question=question, sub_query=sub_query, queries_run=[sub_query],
-        tool_calls_used=1, max_tool_calls=5, sources=[source], last_novelty={"new": 1},
+        question=question, sub_query=sub_query, queries_run=[sub_query], tool_calls_used=1,
+        max_tool_calls=5, sources=sources, last_novelty={"new": len(sources)},
     )  # fmt: skip
-    return research._leads(inputs, sub_query, {sub_query})[0].query
+    return [lead.query for lead in research._leads(inputs, sub_query, {sub_query})]
 
 
 def test_a_part_whose_it_stands_for_the_kind_the_part_before_asks_follows_that_kind() -> None:
@@ -464,11 +470,7 @@ def test_a_hop_from_a_name_the_part_gives_reads_that_names_entry() -> None:
         text="Switzerland is a landlocked country in Europe. It is bordered by Germany to "
         "the north, France to the west and Italy to the south.",
     )  # fmt: skip
-    inputs = ReflectInputs(
-        question=question, sub_query=question, queries_run=[question], tool_calls_used=1,
-        max_tool_calls=5, sources=[*others, switzerland], last_novelty={"new": 4},
-    )  # fmt: skip
-    assert "Italy" in [lead.query for lead in research._leads(inputs, question, {question})]
+    assert "Italy" in _leads_after(question, question, [*others, switzerland])
 
 
 def test_that_thing_a_story_tells_of_is_followed_from_the_storys_words() -> None:
@@ -486,13 +488,7 @@ def test_that_thing_a_story_tells_of_is_followed_from_the_storys_words() -> None
     )  # fmt: skip
     parts = question_parts(question, [])
     assert research._pointed_scene(parts, parts[-1]) == parts[0]
-    query = parts[-1].query
-    inputs = ReflectInputs(
-        question=question, sub_query=query, queries_run=[query], tool_calls_used=1,
-        max_tool_calls=5, sources=[png], last_novelty={"new": 1},
-    )  # fmt: skip
-    leads = [lead.query for lead in research._leads(inputs, query, {query})]
-    assert "Solomon Islands" in leads[:2]
+    assert "Solomon Islands" in _leads_after(question, parts[-1].query, [png])[:2]
 
 
 def test_the_noun_a_part_points_with_may_be_a_piece_of_the_storys_word() -> None:
