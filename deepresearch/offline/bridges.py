@@ -113,7 +113,11 @@ def bridge_entities(
                 and not terms <= asked
                 and not any(terms == k for k in known)
             ]
-            picked, passed = _items_asked(part, normalize(sent), listed)
+            # only a sentence giving several names lists items (and one to score)
+            several = len(listed) > 1 and names
+            picked, passed = (
+                _items_asked(part, normalize(sent), listed) if several else (set(), set())
+            )
             for name in names:
                 share = OTHER_ITEM_SHARE if name in passed else 1.0
                 scores[name] = scores.get(name, 0.0) + share * match / (1 + rank)

@@ -289,11 +289,15 @@ def _unnamed(
 def _unexpanded(name: str, statements: list[str]) -> str:
     """``name`` without the initialisms ``statements`` write out in full: "UK US" is named
     by "the United Kingdom and the United States"."""
-    return " ".join(
-        word
-        for word in name.split()
-        if not (_INITIALISM.fullmatch(word) and any(_spelled(word).search(s) for s in statements))
-    )
+    return " ".join(word for word in name.split() if not _written_out(word, statements))
+
+
+def _written_out(word: str, statements: list[str]) -> bool:
+    """Whether ``word`` is an initialism some statement writes out in full."""
+    if not _INITIALISM.fullmatch(word):
+        return False
+    spelled = _spelled(word)
+    return any(spelled.search(s) for s in statements)
 
 
 _INITIALISM = re.compile(r"[A-Z]{2,5}")

@@ -229,7 +229,7 @@ def _leads(inputs: ReflectInputs, focus: str, ran: set[str]) -> list[_Lead]:
     of = told or _pointed_scene(parts, part)
     # a sentence opening with "It" in the entry of a name given says that name
     given = (of or part).text
-    names = term_set(" ".join(entities(given)))
+    names = named if of is None else term_set(" ".join(entities(given)))
     subjects = [t if _entry_named(t, names, given) else "" for t, _ in best]
     leads = [
         _Lead(lead, f"Sources that answer '{truncate_words(focus, 80)}' name {lead}: follow it.")
