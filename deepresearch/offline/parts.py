@@ -127,6 +127,9 @@ class Part:
     # architecture document's budget section"): searched, since its words are what the
     # question is about, but it asks nothing, so it is never an unanswered part.
     scene: bool = False
+    # The words of the asker's story, for a part asking about it as a whole ("How should
+    # this be written" after it): the statements answering it tell of what the story does.
+    story: str = ""
 
     @property
     def terms(self) -> set[str]:
@@ -143,6 +146,11 @@ class Part:
         return said & self.terms
 
     @property
+    def story_terms(self) -> set[str]:
+        """The words of the story the part asks about as a whole, none it says itself."""
+        return term_set(self.story) - self.terms
+
+    @property
     def doer(self) -> tuple[str, str] | None:
         """For a part that asks who did something, its verb and the noun for the doer
         ("who invented the radio" → ("invented", "inventor")), else None."""
@@ -151,15 +159,14 @@ class Part:
 
 def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     """Clauses, and coordinated noun phrases within a clause ("the telephone and the
-    radio"), each a part with its own query. A clause that points back ("where did he
-    found his school") borrows the first part's words so its query stands alone.
+    radio"), each a part with its own query; one pointing back ("where did he found his
+    school") borrows the words of what it points to, so its query stands alone.
 
     Args:
         question: the question.
         titles: titles of sources gathered for it, if any: a title joined by "and" that
-            the question gives whole ("War and Peace", "Rock and roll") is one thing, not
-            two to ask about apart (not "Marx and Engels"); one a later part asks of is
-            its own thing (see ``_names_own``).
+            the question gives whole ("War and Peace") is one thing, not two to ask
+            about apart ("Marx and Engels"); one a later part asks of is its own thing.
     """
     titles = list(titles)
     text = normalize(question).strip().rstrip("?.!").strip()
@@ -207,8 +214,31 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             piece, list(dict.fromkeys(query_words + within)), refers=refers
         )
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
-        parts.append(Part(piece, " ".join(query_words) or piece, refers, scene))
+        story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
+        parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
     return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _story_asked(piece: str, told: list[str], scenes: set[str]) -> str:
+    """The words of the asker's own story (``told``: every piece before ``piece``, each a
+    scene of it) when ``piece``, pointing back right after it, asks about that story as a
+    whole: with a few words of its own, naming nothing ("How should this be written",
+    "What is sitting on that port"). What it asks of is what the story tells, not what its
+    first words say. (Not a question of its own, "Which image tag should we use": the
+    story's words drew other sections of long files to it.) Else none."""
+    own = keywords(without_name_of(without_connective(piece)))
+    about = (
+        bool(told)
+        and piece not in scenes
+        and not sets_scene(piece)
+        and all(p in scenes for p in told)
+        and len(own) <= SHORT_PART_WORDS
+        and not title_phrases(piece)
+        and not _CODE_NAME.search(piece)
+    )
+    # its names written as code first
+    story = " ".join(told)
+    return " ".join(dict.fromkeys(_code_words(story) + keywords(story))) if about else ""
 
 
 def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, bool]:

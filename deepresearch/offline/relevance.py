@@ -98,6 +98,7 @@ class Weights:
         counting BORROWED_SHARE of its own: the answer is about what the part asks."""
         own = part.own or part.terms
         weight = {t: self.idf(t) * (1.0 if t in own else BORROWED_SHARE) for t in part.terms}
+        weight |= {t: self.idf(t) * BORROWED_SHARE for t in part.story_terms}
         total = math.fsum(weight.values())
         said = math.fsum(w for t, w in weight.items() if t in terms or _pieces_said(t, terms))
         return said / total if total else 0.0
@@ -122,8 +123,10 @@ def part_scores(
     negations = [not p.scene and asks_negated(p.text) for p in parts]
     any_negated = any(negations)  # statements are scanned for a "no" only then
     out: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]] = {}
+    stated = {s.id: [wording.stated(u, s.title) for u in units.get(s.id, [])] for s in sources}
+    told = _told_around(sources, stated) if any(p.story for p in parts) else {}
     for src in sources:
-        said = [wording.stated(unit, src.title) for unit in units.get(src.id, [])]
+        said = stated[src.id]
         shares = [_share(unit) for unit in units.get(src.id, [])]
         code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
         negated = [any_negated and NEGATION.search(u) is not None for u in units.get(src.id, [])]
@@ -133,6 +136,8 @@ def part_scores(
         context = _antecedents(units.get(src.id, []), said, passage=src.lines is not None)
         known = asked | set(words(src.title))
         opening = units.get(src.id, [])[:1] if opens_document(src) else []
+        every = told.get(src.id, set())
+        passage = [weights.part_match(p, every) if p.story else 0.0 for p in parts]
         for i, part in enumerate(parts):
             kind = kinds[i]
             denied = negations[i]
@@ -145,6 +150,8 @@ def part_scores(
                 if context[pos]:
                     whole = weights.part_match(part, terms | context[pos])
                     score += INHERITED_SHARE * (whole - score)
+                if part.story:
+                    score += STORY_PASSAGE_SHARE * max(0.0, passage[i] - score)
                 score *= shares[pos] * fit
                 if denied and negated[pos]:
                     # "which one should not be committed": "Do not commit the .pdm-python
@@ -160,6 +167,26 @@ def part_scores(
     return out
 
 
+def _told_around(
+    sources: list[SourceText], stated: dict[str, list[set[str]]]
+) -> dict[str, set[str]]:
+    """Per source, the words of its statements and of the gathered passages of its document
+    just before and after it: a part asking about the asker's story as a whole is answered
+    where a stretch of the document tells that story (its problem in one section, the fix
+    in the next), which no one statement says all of."""
+    by_document: dict[str, list[SourceText]] = {}
+    for s in sources:
+        by_document.setdefault(s.document, []).append(s)
+    out: dict[str, set[str]] = {}
+    for passages in by_document.values():
+        passages.sort(key=lambda s: s.lines or (0, 0))
+        for n, s in enumerate(passages):
+            near = passages[max(0, n - 1) : n + 2] if s.lines else [s]
+            out[s.id] = set().union(*(t for p in near for t in stated[p.id]))
+    return out
+
+
+STORY_PASSAGE_SHARE = 0.5  # of a statement's shortfall from its passage's match to a story
 OTHERWISE_SHARE = 0.5  # of a statement's match, from an entry describing another kind
 
 # A part asking in the negative ("which one should not be") is answered by a statement
@@ -450,7 +477,7 @@ def _dense(
     if embedder is None or not sources:
         return {}
     docs = embedder.embed([f"{s.title}. " + " ".join(units[s.id][:4]) for s in sources])
-    asks = embedder.embed([p.text for p in parts])
+    asks = embedder.embed([f"{p.story} {p.text}".strip() for p in parts])
     sims = docs @ asks.T
     return {
         (s.id, i): max(0.0, float(sims[j, i]))

@@ -775,3 +775,22 @@ def test_a_thing_named_before_a_colon_after_and_opens_a_new_question() -> None:
     plateau, ranged = question_parts(question)
     assert plateau.text == "How large is the Deccan Plateau"
     assert ranged.text == "the mountain range that bounds it on the west: how long is that range"
+
+
+def test_a_short_question_pointing_back_to_the_askers_whole_story_carries_that_story() -> None:
+    story = (
+        "Our export endpoint builds one giant CSV string and the worker runs out of memory. "
+        "I changed the view to yield rows from a generator, but now it crashes with a "
+        "RuntimeError."
+    )
+    last = question_parts(f"{story} How should this be written?")[-1]
+    assert last.text == "How should this be written"
+    assert {"generator", "runtimeerror", "csv", "memory"} <= set(last.story.split())
+    assert not last.story_terms & last.terms  # its own and borrowed words count once
+    # a question of its own after the story, not one pointing back to it, carries none
+    assert question_parts(f"{story} Which image tag should we use?")[-1].story == ""
+    # nor does a question after another question, nor one after facts the asker states
+    asked = question_parts(f"{story} What does the error mean, and how should this be written?")
+    assert [p.story for p in asked[-2:]] == ["", ""]
+    stated = question_parts("Mongolia's capital is extremely cold. Is that true?")[-1]
+    assert stated.story == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from deepresearch.offline import relevance
@@ -346,3 +347,40 @@ def test_a_part_asking_in_the_negative_ranks_the_statement_saying_no_first(
     assert not relevance.asks_negated("where does it write the password if the keyring is not set")
     assert not relevance.asks_negated("which class would cover read stalls but not bad statuses")
     assert not relevance.asks_negated("If not, what does the chapter point me to")
+
+
+def test_a_part_asking_about_the_askers_story_is_answered_where_a_stretch_of_a_document_tells_it(
+    titled: Titled,
+) -> None:
+    question = (
+        "Our export endpoint builds one giant CSV string and the worker runs out of memory. "
+        "I changed the view to yield rows from a generator, but now it crashes with a "
+        "RuntimeError. How should this be written?"
+    )
+    srcs = titled(
+        {
+            "Streaming": "Send a large CSV file from a generator rather than from memory.",
+            "Streaming › Context": "A generator that reads the request raises a RuntimeError. "
+            "Wrap it in stream_with_context.",
+            "Tutorial › Tests": "Tests check that the code you have written works.",
+            "Tutorial › Views": "A view returns the response body.",
+        }
+    )
+    for n, (doc, lines) in enumerate(
+        [("stream", (1, 9)), ("stream", (10, 20)), ("tutorial", (1, 9)), ("tutorial", (10, 20))]
+    ):
+        url = f"/docs/{doc}.rst#L{lines[0]}-{lines[1]}"
+        srcs[n] = srcs[n].model_copy(update={"url": url, "lines": lines})
+    parts = question_parts(question)
+    last = len(parts) - 1
+    _, statement = _scored(parts, srcs)
+    # "Wrap it in stream_with_context" shares no word with the part: the section before it
+    # in the same document tells the rest of the story (the CSV, the memory)
+    assert statement[("src-2", last)][0] > statement[("src-3", last)][0]
+    told = relevance._told_around(srcs, {s.id: [term_set(s.text)] for s in srcs})
+    assert told["src-2"] == told["src-1"]  # two passages, each the other's neighbour
+    assert term_set("written") <= told["src-3"] and not term_set("written") & told["src-2"]
+    # without the story, "written" alone draws the tutorial's line
+    alone = [*parts[:last], replace(parts[last], story="")]
+    _, unstoried = _scored(alone, srcs)
+    assert unstoried[("src-3", last)][0] > unstoried[("src-2", last)][0]
