@@ -462,7 +462,7 @@ def test_rows_of_one_table_worded_alike_are_two_statements() -> None:
     assert len(out.findings) == 1
 
 
-def test_lines_of_one_code_block_are_two_statements() -> None:
+def test_lines_of_one_code_block_are_two_statements_shown_as_one_finding() -> None:
     text = (
         "Cargo.toml sets the default optimization level of each Cargo profile.\n\n"
         "```toml\n[profile.dev]\nopt-level = 0\n\n[profile.release]\nopt-level = 3\n```\n"
@@ -473,9 +473,9 @@ def test_lines_of_one_code_block_are_two_statements() -> None:
         f.content
         for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
     ]
-    # Each line is quoted with the table it sets a key of (quotes.code_quotes).
-    assert "Code: `[profile.dev] opt-level = 0`" in found
-    assert "Code: `[profile.release] opt-level = 3`" in found
+    # Each line is quoted with the table it sets a key of (quotes.code_quotes), and the
+    # two lines a part draws from the block are shown as one finding (code_blocks).
+    assert "Code: `[profile.dev] opt-level = 0` `[profile.release] opt-level = 3`" in found
 
 
 DNS = (

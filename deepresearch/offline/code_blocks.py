@@ -1,0 +1,61 @@
+"""Code lines shown with their block (offline analysis): a finding quoting one line of a
+program ("return self.run(*args, **kwargs)") says little without the lines that lead to
+it ("class FlaskTask(Task):", "def __call__(…):"), and three findings quoting three lines
+of one block are one piece of code. So the code lines a part drew from a source's block
+become one finding: from a few lines before the first to the last."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from deepresearch.offline.quotes import CODE
+from deepresearch.offline.unanswered import Candidate
+
+CODE_CONTEXT = 2  # lines of its block shown before the first code line a part drew
+CODE_BLOCK_LINES = 6  # at most this many lines in one finding, else the drawn lines alone
+
+
+def with_code_blocks(chosen: list[Candidate], units: dict[str, list[str]]) -> list[Candidate]:
+    """``chosen`` with the code lines each part drew from one block of a source's quoted
+    lines (``units``: each source's statements, in order) joined into one finding, led by
+    up to CODE_CONTEXT lines of the block before them, where the first stood.
+
+    Args:
+        chosen: the findings drawn, in the order they are shown.
+        units: each source's statements in the order its text gives them.
+    """
+    groups: dict[tuple[int, str, int], list[Candidate]] = {}
+    for cand in chosen:
+        said = units.get(cand.source_id, [])
+        if cand.text.startswith(CODE) and cand.text in said:
+            block = _block_start(said, said.index(cand.text))
+            groups.setdefault((cand.part, cand.source_id, block), []).append(cand)
+    joined: dict[int, Candidate | None] = {}
+    for (_, sid, block), cands in groups.items():
+        said = units[sid]
+        drawn = sorted(said.index(c.text) for c in cands)
+        start = max(block, drawn[0] - CODE_CONTEXT)
+        shown = list(range(start, drawn[-1] + 1))
+        if len(shown) > CODE_BLOCK_LINES:
+            shown = sorted(set(drawn))
+        if len(shown) == 1:
+            continue
+        text = CODE + " ".join(said[n].removeprefix(CODE) for n in shown)
+        lead = max(cands, key=lambda c: c.score)
+        merged = replace(lead, text=text, terms=set().union(*(c.terms for c in cands)))
+        merged.supporters = set(lead.supporters)
+        joined[id(cands[0])] = merged
+        joined.update({id(c): None for c in cands[1:]})
+    out: list[Candidate] = []
+    for cand in chosen:
+        shown_as = joined.get(id(cand), cand)
+        if shown_as is not None:
+            out.append(shown_as)
+    return out
+
+
+def _block_start(said: list[str], position: int) -> int:
+    """The first of the run of quoted code lines holding ``position``."""
+    while position > 0 and said[position - 1].startswith(CODE):
+        position -= 1
+    return position
