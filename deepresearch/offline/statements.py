@@ -91,6 +91,9 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ 
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
 CHECKBOX_STATES = {" ": "Not done: ", "x": "Done: "}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
+# A line that is one code span alone, the name of what the indented text under it
+# describes (how reST renders a reference entry, '.. option:: --strict')
+_TERM = re.compile(r"^`([^`\s][^`]{0,78})`\s*$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
 _HYPHEN = re.compile(r"(?<=\w)-(?=\w)")  # "npm-ci", "rerun-if-changed"
 _CLAUSE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
@@ -142,7 +145,13 @@ def statements(text: str) -> list[str]:
         opens = fenced and _CONTINUATION.match(line) is not None
         if line.strip():
             prose = fenced = False
-        if _HEADING.match(line):
+        if reader.term and line.strip() and not line[0].isspace():
+            reader.flush()
+            reader.term = ""  # the text described under the term ends
+        if (term := _TERM.match(line)) and _indented_next(lines, i):
+            reader.flush(end_lead=True)
+            reader.term = term[1]
+        elif _HEADING.match(line):
             reader.flush(end_lead=True)
             reader.heading(line)
         elif TABLE_RULE.match(line) or _BOX.search(line):
@@ -171,6 +180,12 @@ def statements(text: str) -> list[str]:
         for s, after in zip(out, following, strict=True)
         if not (s.endswith(":") and after.startswith(s[:-1]))
     ]
+
+
+def _indented_next(lines: list[str], start: int) -> bool:
+    """Whether the first line with text from ``start`` on is indented."""
+    following = next((line for line in lines[start:] if line.strip()), "")
+    return following[:1].isspace()
 
 
 def _read_block(lines: list[str], start: int, reader: _Prose, *, after_prose: bool) -> int:
@@ -223,6 +238,10 @@ class _Prose:
         # `int`", "**Default**: `0`"): each is an item of the heading, as a list's is.
         self.fields = False
         self.run_fields = False  # the run is of such lines, not of list items
+        # The name a reference entry describes ("`--warn-unreachable`" over its indented
+        # text): each paragraph under it is stated with it, "--warn-unreachable: This flag
+        # will make mypy report an error …", which the paragraph alone does not name.
+        self.term = ""
 
     def heading(self, line: str) -> None:
         """A heading is the lead-in of a list right under it ("#### fetch-retries" then
@@ -312,6 +331,8 @@ class _Prose:
                 self.run_fields = self.indent < 0
             else:
                 self._emit_run()
+                if self.term and self.indent < 0 and not _VERSION.match(own):
+                    own = f"{self.term}: {own}"
                 self.out.extend(_prose_sentences(_joined(lead, own), item=self.indent >= 0))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
                 # The lead-in is the sentence that ends with the colon, not its paragraph.

@@ -334,6 +334,10 @@ _OBJECT_DIRECTIVE = re.compile(
     r"(?:(?:py|c|cpp|js):)?(?:function|class|method|classmethod|staticmethod|attribute"
     r"|property|data|exception|decorator|macro|member|struct|type|var)"
     r"|auto(?:class|function|method|attribute|property|data|exception|decorator)"
+    # Sphinx's own objects: a command-line option, an environment variable, a setting
+    # ('.. option:: --strict', '.. confval:: warn_unused_ignores'): what the text under
+    # it describes, named nowhere else
+    r"|(?:std:)?(?:option|cmdoption|envvar|confval|describe|object)"
 )
 
 

@@ -598,3 +598,27 @@ def test_a_short_block_stated_with_its_lead_in_keeps_its_comments_out() -> None:
     assert (
         len(said) == 1 and said[0].startswith("You can specify") and "load_cert_chain(" in said[0]
     )
+
+
+def test_each_paragraph_under_a_reference_entrys_name_is_stated_with_it() -> None:
+    # how reST renders '.. option:: --warn-unreachable' over its indented description
+    text = (
+        "`--warn-unreachable`\n\n"
+        "    This flag will make mypy report an error whenever it finds code that can\n"
+        "    never run.\n\n"
+        "    It is not enabled by the strict flag. Turn it on yourself.\n\n"
+        "    New in version 0.800:\n\n"
+        "The options below change how imports are followed by the checker.\n"
+    )
+    assert statements(text) == [
+        "--warn-unreachable: This flag will make mypy report an error whenever it finds "
+        "code that can never run.",
+        "--warn-unreachable: It is not enabled by the strict flag.",
+        "Turn it on yourself.",
+        # a version note says only when; the entry ends where the text is not indented
+        "The options below change how imports are followed by the checker.",
+    ]
+    # a code span alone over text that is not indented is no entry's name
+    assert statements("`--strict`\n\nThis flag turns on many checks at once for you.\n") == [
+        "This flag turns on many checks at once for you."
+    ]

@@ -432,6 +432,24 @@ def test_sphinx_object_directives_read_as_their_signatures(tmp_path: Path) -> No
     assert "Override convert, not Foo." in read_document(myst).text
 
 
+def test_sphinx_options_variables_and_settings_read_as_their_names(tmp_path: Path) -> None:
+    """'.. option:: --warn-unreachable', '.. envvar:: MYPY_CACHE_DIR' and '.. confval::
+    always_false' name what the text under them describes: read as the name in code, as
+    an object's signature is, not blanked as another directive's line."""
+    path = tmp_path / "options.rst"
+    path.write_text(
+        "Options\n=======\n\n.. option:: --warn-unreachable\n\n"
+        "    This flag reports code that can never run.\n\n"
+        ".. envvar:: MYPY_CACHE_DIR\n\n    Where the cache is written.\n\n"
+        ".. confval:: always_false\n\n    :type: comma-separated list of strings\n",
+        "utf-8",
+    )
+    text = read_document(path).text
+    for name in ("`--warn-unreachable`", "`MYPY_CACHE_DIR`", "`always_false`"):
+        assert name in text, name
+    assert "option::" not in text and "confval" not in text
+
+
 def test_a_rst_version_note_keeps_its_version(tmp_path: Path) -> None:
     path = tmp_path / "inspect.rst"
     path.write_text(
