@@ -203,9 +203,8 @@ def _kept(
     )
     floor = max(RELEVANCE_FLOOR, RELATIVE_FLOOR * best)
     # The relative floor keeps out what merely shares the part's words; the next passage
-    # of the section that answers best goes on with that answer (a long section is packed
-    # into several passages), so it needs only the absolute floor.
-    lead = _section(ranked[0]) if ranked else None
+    # of a section that answers goes on with that answer (a long section is packed into
+    # several passages), so it needs only the absolute floor.
 
     def stated(s: SourceText) -> bool:
         return (
@@ -213,10 +212,12 @@ def _kept(
             or scores.bridged.get((s.id, i), 0.0) >= ANSWER_NAMED
         )
 
+    leads = {_section(s) for s in ranked[:1]}
+    leads |= {_section(s) for s in ranked if total[(s.id, i)] >= floor and stated(s)}
     above = [
         s
         for s in ranked
-        if total[(s.id, i)] >= (RELEVANCE_FLOOR if _section(s) == lead else floor) and stated(s)
+        if total[(s.id, i)] >= (RELEVANCE_FLOOR if _section(s) in leads else floor) and stated(s)
     ]
     if above and not part.refers_back:
         # A part some source answers: the next sources need only the lower floor, relative

@@ -288,6 +288,26 @@ def test_the_next_passage_of_the_best_answers_section_needs_only_the_absolute_fl
     assert [s.id for s in kept] == ["src-1", "src-2"]
 
 
+def test_the_next_passage_of_any_section_that_answers_needs_only_the_absolute_floor() -> None:
+    """Not only the best source's section: a subsection whose first passages pass the
+    relative floor goes on with its answer in its next one ("Using URL Processors" best,
+    its "› Internationalized Application URLs" packed into three passages)."""
+    guide = "/docs/urls.rst"
+    sub = "URLs › Internationalized"
+    srcs = [
+        SourceText(id="src-1", citation=1, title="URLs", url=f"{guide}#L1-9", text="x"),
+        SourceText(id="src-2", citation=2, title=sub, url=f"{guide}#L10-19", text="x"),
+        SourceText(id="src-3", citation=3, title=sub, url=f"{guide}#L20-29", text="x"),
+        SourceText(id="src-4", citation=4, title="URLs › Other", url=f"{guide}#L30-39", text="x"),
+    ]
+    best = 0.6
+    scores = {("src-1", 0): best, ("src-2", 0): 0.31, ("src-3", 0): 0.29, ("src-4", 0): 0.29}
+    assert analysis.RELEVANCE_FLOOR <= 0.29 < analysis.RELATIVE_FLOOR * best <= 0.31
+    said = {(s.id, 0): (0.3, [(0.3, f"statement {s.id}")]) for s in srcs}
+    kept = analysis._kept(0, PART, srcs, analysis.SourceScores(scores, {}, {}, {}), said)
+    assert [s.id for s in kept] == ["src-1", "src-2", "src-3"]
+
+
 def test_a_part_a_source_answers_keeps_the_next_above_a_lower_floor() -> None:
     """Once one source reaches the relevance floor for a part, the next ones need only
     ANSWERED_PART_FLOOR (and the relative floor); a part none reaches stays without
