@@ -112,7 +112,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         (c for c in chosen if c.part not in unanswered),
         key=lambda c: (c.part, c.extra, -c.score),
     )
-    chosen = with_code_blocks(chosen, units)
+    chosen = with_code_blocks(chosen, units, {s.id: s.text for s in sources})
     kept_for = {i: [] if i in unanswered else [s.id for s in ss] for i, ss in kept.items()}
     relevant = {sid for ids in kept_for.values() for sid in ids}
     # A digested source arrives with its text in the compressed topics, not in .text.

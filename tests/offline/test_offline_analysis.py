@@ -494,8 +494,9 @@ def test_lines_of_one_code_block_are_two_statements_shown_as_one_finding() -> No
         for f in analysis.analyze(AnalyzeInputs(question=question, sources=[src])).findings
     ]
     # Each line is quoted with the table it sets a key of (quotes.code_quotes), and the
-    # two lines a part draws from the block are shown as one finding (code_blocks).
-    assert "Code: `[profile.dev] opt-level = 0` `[profile.release] opt-level = 3`" in found
+    # two lines a part draws from the block are shown as one finding (code_blocks), an
+    # ellipsis for the header line between them.
+    assert "Code: `[profile.dev] opt-level = 0` … `[profile.release] opt-level = 3`" in found
 
 
 DNS = (

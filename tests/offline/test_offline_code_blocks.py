@@ -12,6 +12,15 @@ PROGRAM = [
     "Code: `with app.app_context():`",
     "Code: `return self.run(*args, **kwargs)`",
 ]
+TEXT = """A Task subclass runs each task with an app context.
+
+```python
+class FlaskTask(Task):
+    def __call__(self, *args, **kwargs):
+        with app.app_context():
+            return self.run(*args, **kwargs)
+```
+"""
 UNITS = {
     "src-1": [
         "A Task subclass runs each task with an app context.",
@@ -29,27 +38,33 @@ def _drawn(text: str, part: int = 0, score: float = 1.0) -> Candidate:
 def test_the_code_lines_a_part_drew_from_one_block_are_one_finding_with_the_lines_before() -> None:
     prose = _drawn("A Task subclass runs each task with an app context.", score=2.0)
     chosen = [prose, _drawn(PROGRAM[2], score=1.5), _drawn(PROGRAM[3], score=1.0)]
-    shown = with_code_blocks(chosen, UNITS)
+    shown = with_code_blocks(chosen, UNITS, {"src-1": TEXT})
     assert [c.text for c in shown] == [
         prose.text,
         "Code: " + " ".join(line.removeprefix("Code: ") for line in PROGRAM),
     ]
     assert shown[1].score == 1.5  # the best of the lines it joins
     assert {PROGRAM[2], PROGRAM[3]} <= shown[1].terms
+    # lines the text does not give one after the other (a short line between them is no
+    # statement), or a source whose text is not at hand (digested): joined by an ellipsis
+    gapped = TEXT.replace("        with", "        if ready:\n        with")
+    for text in (gapped, ""):
+        joined = with_code_blocks(chosen, UNITS, {"src-1": text})[1].text
+        assert "`def __call__(self, *args, **kwargs):` … `with app.app_context():`" in joined
 
 
 def test_a_line_alone_in_its_block_another_parts_line_and_prose_stay_as_drawn() -> None:
     alone = _drawn("Code: `celery_app.set_default()`")
     other_part = _drawn(PROGRAM[0], part=1)
     chosen = [alone, other_part]
-    assert with_code_blocks(chosen, UNITS) == chosen
+    assert with_code_blocks(chosen, UNITS, {"src-1": TEXT}) == chosen
 
 
 def test_lines_too_far_apart_in_a_long_block_are_joined_without_the_lines_between() -> None:
     program = [f"Code: `step_{n} = run(step_{n - 1})`" for n in range(1, CODE_BLOCK_LINES + 4)]
     units = {"src-1": program}
     chosen = [_drawn(program[3]), _drawn(program[-1])]
-    shown = with_code_blocks(chosen, units)
+    shown = with_code_blocks(chosen, units, {})
     assert [c.text for c in shown] == [
-        "Code: " + " ".join(line.removeprefix("Code: ") for line in (program[3], program[-1]))
+        "Code: " + " … ".join(line.removeprefix("Code: ") for line in (program[3], program[-1]))
     ]
