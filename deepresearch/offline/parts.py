@@ -1,7 +1,8 @@
 """Question decomposition: how the offline engine turns a question into parts it can
 search, check and answer one by one. What each part asks (an entity it does not name, a
 time, who did something) is read in ``asking``; the entities sources name, and the hops
-a part follows to them, are in ``bridges``.
+a part follows to them, are in ``bridges``; where the question's text is cut into clauses,
+in ``clauses``.
 
 No topic vocabulary here: parts come from the question's syntax (clauses, coordinated
 noun phrases) and the titles of what was gathered.
@@ -21,82 +22,45 @@ from deepresearch.offline.asking import (
     asks_for_entity,
     counted_as,
     main_clause,
-    opens_asking,
     pointing_before,
     without_connective,
     without_name_of,
     written_words,
 )
+from deepresearch.offline.clauses import (
+    INCLUDING,
+    join_titles,
+    question_clauses,
+    stated_scenes,
+    told_in,
+    unjoin,
+)
 from deepresearch.offline.coordination import (
-    COORDINATION,
     PREPOSITIONS,
     split_coordination,
 )
 from deepresearch.offline.named_lists import is_name_word, split_names
 from deepresearch.offline.scenes import (
-    asks,
     in_first_person,
     leads_in,
-    opens_condition,
     sets_scene,
 )
 from deepresearch.text import (
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
-    content_terms,
     keywords,
     normalize,
     numeral_terms,
-    split_sentences,
     term_set,
     title_phrases,
     words,
 )
 
-# Words that open a question clause ("..., and where did he found his school?"), also a
-# preposition before "which" ("…, and under which dynasty …"). After ", and" also a
-# condition or a reason leading into the next question ("…, and since I installed Poetry
-# with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
-# and under the policy that makes such pinning safe, for how long …"): the question
-# before ends there.
-_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
-# ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
-_APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
-# (a phrase with a pronoun of its own, "…, and in the city where it stands, which river …",
-# asks of what an earlier part names and stays with the question before it)
-_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{_APART})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
-# "…, and the city it is named after: how does it rank": a new question, asked of the
-# thing named before its colon
-_NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
-_CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
-    r"|,\s*(?=including\b))",
-    re.IGNORECASE,
-)
 # Words opening a scene that sets its thing apart ("Apart from topology, which field …")
 _SET_APART = frozenset(["apart", "aside", "besides", "except", "unlike"])
-_INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
 # A bare "instead" (no "of …" after it) stands for the alternative said before the part:
 # "what container should I use instead" asks of the list the asker described.
 _INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
-# A question after a dash asks about the clause before it ("…, and one service insists on
-# our own certificate - how do I hand that over"): a clause joined by "and" that a dash
-# question closes is a part of its own; a direct question before the dash ("how do I raise
-# the ceiling on connections - what is it by default") is another question.
-_DASH_QUESTION = rf"\s+[-–—]\s+(?={_WH}\b)"
-# ... when what "and" joins opens with a subject of its own, not a verb ("…, and entered
-# twice - is there a shortcut" goes on with the clause before).
-_SUBJECT_OPENERS = (
-    "the|a|an|one|some|another|our|my|your|their|its|this|that|these|those|we|i|they|it|he|she|you"
-)
-_CLOSED_BY_DASH_QUESTION = re.compile(
-    rf",\s*(?:and|but)\s+(?=(?:{_SUBJECT_OPENERS})\s[^,;?]*{_DASH_QUESTION})", re.I
-)
-_DIRECT_QUESTION = re.compile(
-    rf"^(?:(?:and|but|so|also),?\s+)?(?:what|how|why|when|where|who|which)(?:\s+\w+)?"
-    rf"\s+(?:am|{AUXILIARY_VERBS})\b",
-    re.IGNORECASE,
-)
 # In one name's copy of a clause naming several, these speak of the names themselves.
 _OF_THE_NAMES = frozenset(["each", "both", "they", "them", "their", "these", "those"])
 # Pointing back to a person ("which other materials did her research help explain"), a
@@ -170,13 +134,13 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     """
     titles = list(titles)
     text = normalize(question).strip().rstrip("?.!").strip()
-    joined, scenes = _stated_scenes(_join_titles(text, titles))
-    clauses, last = _clauses(joined)
+    joined, scenes = stated_scenes(join_titles(text, titles))
+    clauses, last = question_clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
-    clauses = [_INCLUDING.sub("which is ", c) for c in clauses]
+    clauses = [INCLUDING.sub("which is ", c) for c in clauses]
     pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last, scenes)
-    clauses = [_unjoin(c) for c in clauses]
-    scenes |= _told_in(scenes, [*clauses, *pieces])
+    clauses = [unjoin(c) for c in clauses]
+    scenes |= told_in(scenes, [*clauses, *pieces])
     context = _context(clauses, text, scenes)
     first_names, unnamed = _first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
@@ -323,7 +287,7 @@ def _pieces(
     first clause gave. ``last``: bare question words ending the question ("…, and why");
     ``stated``: the question's stated sentences, whose clauses' coordinated phrases tell
     one story ("users keep typing -h and get an error") and stay together."""
-    told = _told_in(stated, clauses)
+    told = told_in(stated, clauses)
     pieces: list[str] = []
     copies: dict[int, list[str]] = {}
     siblings: dict[int, list[str]] = {}
@@ -342,9 +306,9 @@ def _pieces(
             siblings |= dict.fromkeys(range(len(pieces), len(pieces) + len(split)), split)
         pieces += split
     return (
-        [_unjoin(p) for p in pieces],
-        {n: [_unjoin(c) for c in names] for n, names in copies.items()},
-        {n: [_unjoin(c) for c in split] for n, split in siblings.items()},
+        [unjoin(p) for p in pieces],
+        {n: [unjoin(c) for c in names] for n, names in copies.items()},
+        {n: [unjoin(c) for c in split] for n, split in siblings.items()},
         first_pieces,
     )
 
@@ -470,128 +434,6 @@ def _first_subject(
     names = [w for phrase in title_phrases(first) for w in keywords(phrase)]
     asking = bool(clauses) and first not in scenes and not sets_scene(first)
     return names, context if asking and not names else []
-
-
-def _stated_scenes(text: str) -> tuple[str, set[str]]:
-    """``text`` with each statement before its question ("Hafnium is named after … where
-    it was discovered. How many people live in that city?") ending a clause of its own,
-    and those statements: each sets the question's scene."""
-    stated = [
-        s
-        for s in split_sentences(text)[:-1]
-        if s.endswith(".") and (not opens_asking(s) or opens_condition(words(s)))
-    ]
-    for sentence in stated:
-        text = text.replace(sentence, f"{sentence[:-1]};", 1)
-    return text, {_unjoin(s[:-1]) for s in stated}
-
-
-def _told_in(stated: set[str], pieces: list[str]) -> set[str]:
-    """The ``pieces`` that are clauses or phrases of a ``stated`` sentence ("Our build
-    agents export a proxy in the shell, which breaks tests on 127.0.0.1."): all their
-    words are that sentence's, so they tell the story too rather than ask."""
-    told = [written_words(s) for s in stated]
-    return {p for p in pieces if any(written_words(p) <= t for t in told)}
-
-
-# Joins the words of a title that holds a conjunction while the question is split: not a
-# space, so no pattern reads "and" inside it as a conjunction; not a word character, so
-# the title's words stay words.
-_JOINER = "\u2063"  # INVISIBLE SEPARATOR
-
-
-def _unjoin(piece: str) -> str:
-    """A piece of the question with its joined titles (see _join_titles) as written."""
-    return piece.replace(_JOINER, " ")
-
-
-# A title opening with two capitalised names joined by "and" and going on.
-_NAMES_JOINED = re.compile(r"^((?:[A-Z][\w'.-]*\s+){1,2}and\s+[A-Z][\w'.-]*)\s+\S")
-
-
-def _join_titles(text: str, titles: Iterable[str]) -> str:
-    """``text`` with every title (its bracketed qualifier left out) that holds "and"/"or"
-    between its words and that ``text`` gives whole, in any case, made one word: the
-    longest first, so "Romeo and Juliet" inside "The Tragedy of Romeo and Juliet" is
-    not joined twice."""
-    names = {
-        name.casefold()
-        for name in (TITLE_QUALIFIER.sub("", t).strip() for t in titles)
-        if COORDINATION.search(name)
-    }
-    # "Lewis and Clark" of the *Lewis and Clark Expedition*: a title's opening names
-    # joined by "and", written as names in the question, are one name too.
-    for title in titles:
-        m = _NAMES_JOINED.match(TITLE_QUALIFIER.sub("", title).strip())
-        if m and re.search(rf"(?<!\w){re.escape(m[1])}(?!\w)", text):  # as written
-            names.add(m[1].casefold())
-    for name in sorted(names, key=len, reverse=True):
-        found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE)
-        if found:
-            whole = found.group()
-            text = text.replace(whole, _JOINER.join(whole.split()))
-    # "To the Lighthouse", "Gone with the Wind": a title with small words inside, written
-    # as the title writes it, is one thing in a list of them ("Madame Bovary, To the
-    # Lighthouse and The Bell Jar"), though capitals alone would cut it at "the".
-    for title in sorted(
-        {TITLE_QUALIFIER.sub("", t).strip() for t in titles}, key=len, reverse=True
-    ):
-        inner = title.split()[1:]
-        if inner and title[:1].isupper() and any(w[:1].islower() for w in inner):
-            text = re.sub(
-                rf"(?<![\w{_JOINER}]){re.escape(title)}(?![\w{_JOINER}])",
-                _JOINER.join(title.split()),
-                text,
-            )
-    return text
-
-
-def _clauses(text: str) -> tuple[list[str], str]:
-    """The question's clauses, and the bare question words that end it ("…, and why").
-    A clause without content words still asks something of what an earlier clause names
-    ("where is it", "who made it") and stays a clause; a bare question word shares the
-    clause after it ("how and when did …", "where and when was …")."""
-    out: list[str] = []
-    bare: list[str] = []
-    for c in (c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")):
-        if content_terms(c):
-            out.append(" and ".join([*bare, c]))
-            bare = []
-        elif len(c.split()) == 1:
-            bare.append(c)
-        elif out:
-            out.append(c)
-    return out, " and ".join(bare) if out else ""
-
-
-def _split_clauses(text: str) -> list[str]:
-    """The text cut at its clause boundaries, except after a bare condition that leads
-    into the question after its comma ("If not, what …", "…, and if I pull it, what
-    happens"): it asks nothing and names nothing of its own, so it stays with the clause
-    it leads into. A scene with words of its own ("If I put 256 into a u8, what happens")
-    stays a part: its words are what the question is about."""
-    pieces: list[str] = []
-    start, lead = 0, ""
-    for m in _CLAUSE_SPLIT.finditer(text):
-        piece = lead + text[start : m.start()]
-        start, lead = m.end(), ""
-        leads = m.group().strip() == "," and not _INCLUDING.match(text[start:])
-        if leads and not asks(piece) and len(content_terms(piece)) <= 1:
-            lead = piece + ", "
-            continue
-        pieces.append(piece)
-    pieces.append(lead + text[start:])
-    return [q for piece in pieces for q in _dash_questions(piece)]
-
-
-def _dash_questions(piece: str) -> list[str]:
-    """``piece`` cut where a dash opens another question (see ``_DASH_QUESTION``)."""
-    out = []
-    for clause in _CLOSED_BY_DASH_QUESTION.split(piece):
-        before, *after = re.split(_DASH_QUESTION, clause, maxsplit=1)
-        direct = bool(after) and bool(_DIRECT_QUESTION.match(before.strip()))
-        out += [before, *after] if direct else [clause]
-    return out
 
 
 # "what did Tesla contribute", "what does the panda eat": the answer is what the thing

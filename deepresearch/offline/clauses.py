@@ -1,0 +1,185 @@
+"""A question's text cut into clauses (offline decomposition): where one question ends
+and the next begins (", and where …", "? ", a dash before a direct question), the
+statements of the asker's story before it, and the titles written whole that hold "and" or
+"or" ("War and Peace"), kept from being cut. ``parts`` makes parts of the clauses.
+
+No topic vocabulary: only the question's punctuation, its question words and the titles
+of what was gathered."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from deepresearch.offline.asking import opens_asking, written_words
+from deepresearch.offline.coordination import COORDINATION, PREPOSITIONS
+from deepresearch.offline.scenes import asks, opens_condition
+from deepresearch.text import (
+    AUXILIARY_VERBS,
+    TITLE_QUALIFIER,
+    content_terms,
+    split_sentences,
+    words,
+)
+
+# Words that open a question clause ("..., and where did he found his school?"), also a
+# preposition before "which" ("…, and under which dynasty …"). After ", and" also a
+# condition or a reason leading into the next question ("…, and since I installed Poetry
+# with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
+# and under the policy that makes such pinning safe, for how long …"): the question
+# before ends there.
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
+# ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
+_APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
+# (a phrase with a pronoun of its own, "…, and in the city where it stands, which river …",
+# asks of what an earlier part names and stays with the question before it)
+_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{_APART})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
+# "…, and the city it is named after: how does it rank": a new question, asked of the
+# thing named before its colon
+_NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
+_CLAUSE_SPLIT = re.compile(
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    r"|,\s*(?=including\b))",
+    re.IGNORECASE,
+)
+INCLUDING = re.compile(r"^including\s+", re.IGNORECASE)
+# A question after a dash asks about the clause before it ("…, and one service insists on
+# our own certificate - how do I hand that over"): a clause joined by "and" that a dash
+# question closes is a part of its own; a direct question before the dash ("how do I raise
+# the ceiling on connections - what is it by default") is another question.
+_DASH_QUESTION = rf"\s+[-–—]\s+(?={_WH}\b)"
+# ... when what "and" joins opens with a subject of its own, not a verb ("…, and entered
+# twice - is there a shortcut" goes on with the clause before).
+_SUBJECT_OPENERS = (
+    "the|a|an|one|some|another|our|my|your|their|its|this|that|these|those|we|i|they|it|he|she|you"
+)
+_CLOSED_BY_DASH_QUESTION = re.compile(
+    rf",\s*(?:and|but)\s+(?=(?:{_SUBJECT_OPENERS})\s[^,;?]*{_DASH_QUESTION})", re.I
+)
+_DIRECT_QUESTION = re.compile(
+    rf"^(?:(?:and|but|so|also),?\s+)?(?:what|how|why|when|where|who|which)(?:\s+\w+)?"
+    rf"\s+(?:am|{AUXILIARY_VERBS})\b",
+    re.IGNORECASE,
+)
+
+
+def stated_scenes(text: str) -> tuple[str, set[str]]:
+    """``text`` with each statement before its question ("Hafnium is named after … where
+    it was discovered. How many people live in that city?") ending a clause of its own,
+    and those statements: each sets the question's scene."""
+    stated = [
+        s
+        for s in split_sentences(text)[:-1]
+        if s.endswith(".") and (not opens_asking(s) or opens_condition(words(s)))
+    ]
+    for sentence in stated:
+        text = text.replace(sentence, f"{sentence[:-1]};", 1)
+    return text, {unjoin(s[:-1]) for s in stated}
+
+
+def told_in(stated: set[str], pieces: list[str]) -> set[str]:
+    """The ``pieces`` that are clauses or phrases of a ``stated`` sentence ("Our build
+    agents export a proxy in the shell, which breaks tests on 127.0.0.1."): all their
+    words are that sentence's, so they tell the story too rather than ask."""
+    told = [written_words(s) for s in stated]
+    return {p for p in pieces if any(written_words(p) <= t for t in told)}
+
+
+# Joins the words of a title that holds a conjunction while the question is split: not a
+# space, so no pattern reads "and" inside it as a conjunction; not a word character, so
+# the title's words stay words.
+_JOINER = "\u2063"  # INVISIBLE SEPARATOR
+
+
+def unjoin(piece: str) -> str:
+    """A piece of the question with its joined titles (see join_titles) as written."""
+    return piece.replace(_JOINER, " ")
+
+
+# A title opening with two capitalised names joined by "and" and going on.
+_NAMES_JOINED = re.compile(r"^((?:[A-Z][\w'.-]*\s+){1,2}and\s+[A-Z][\w'.-]*)\s+\S")
+
+
+def join_titles(text: str, titles: Iterable[str]) -> str:
+    """``text`` with every title (its bracketed qualifier left out) that holds "and"/"or"
+    between its words and that ``text`` gives whole, in any case, made one word: the
+    longest first, so "Romeo and Juliet" inside "The Tragedy of Romeo and Juliet" is
+    not joined twice."""
+    names = {
+        name.casefold()
+        for name in (TITLE_QUALIFIER.sub("", t).strip() for t in titles)
+        if COORDINATION.search(name)
+    }
+    # "Lewis and Clark" of the *Lewis and Clark Expedition*: a title's opening names
+    # joined by "and", written as names in the question, are one name too.
+    for title in titles:
+        m = _NAMES_JOINED.match(TITLE_QUALIFIER.sub("", title).strip())
+        if m and re.search(rf"(?<!\w){re.escape(m[1])}(?!\w)", text):  # as written
+            names.add(m[1].casefold())
+    for name in sorted(names, key=len, reverse=True):
+        found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE)
+        if found:
+            whole = found.group()
+            text = text.replace(whole, _JOINER.join(whole.split()))
+    # "To the Lighthouse", "Gone with the Wind": a title with small words inside, written
+    # as the title writes it, is one thing in a list of them ("Madame Bovary, To the
+    # Lighthouse and The Bell Jar"), though capitals alone would cut it at "the".
+    for title in sorted(
+        {TITLE_QUALIFIER.sub("", t).strip() for t in titles}, key=len, reverse=True
+    ):
+        inner = title.split()[1:]
+        if inner and title[:1].isupper() and any(w[:1].islower() for w in inner):
+            text = re.sub(
+                rf"(?<![\w{_JOINER}]){re.escape(title)}(?![\w{_JOINER}])",
+                _JOINER.join(title.split()),
+                text,
+            )
+    return text
+
+
+def question_clauses(text: str) -> tuple[list[str], str]:
+    """The question's clauses, and the bare question words that end it ("…, and why").
+    A clause without content words still asks something of what an earlier clause names
+    ("where is it", "who made it") and stays a clause; a bare question word shares the
+    clause after it ("how and when did …", "where and when was …")."""
+    out: list[str] = []
+    bare: list[str] = []
+    for c in (c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")):
+        if content_terms(c):
+            out.append(" and ".join([*bare, c]))
+            bare = []
+        elif len(c.split()) == 1:
+            bare.append(c)
+        elif out:
+            out.append(c)
+    return out, " and ".join(bare) if out else ""
+
+
+def _split_clauses(text: str) -> list[str]:
+    """The text cut at its clause boundaries, except after a bare condition that leads
+    into the question after its comma ("If not, what …", "…, and if I pull it, what
+    happens"): it asks nothing and names nothing of its own, so it stays with the clause
+    it leads into. A scene with words of its own ("If I put 256 into a u8, what happens")
+    stays a part: its words are what the question is about."""
+    pieces: list[str] = []
+    start, lead = 0, ""
+    for m in _CLAUSE_SPLIT.finditer(text):
+        piece = lead + text[start : m.start()]
+        start, lead = m.end(), ""
+        leads = m.group().strip() == "," and not INCLUDING.match(text[start:])
+        if leads and not asks(piece) and len(content_terms(piece)) <= 1:
+            lead = piece + ", "
+            continue
+        pieces.append(piece)
+    pieces.append(lead + text[start:])
+    return [q for piece in pieces for q in _dash_questions(piece)]
+
+
+def _dash_questions(piece: str) -> list[str]:
+    """``piece`` cut where a dash opens another question (see ``_DASH_QUESTION``)."""
+    out = []
+    for clause in _CLOSED_BY_DASH_QUESTION.split(piece):
+        before, *after = re.split(_DASH_QUESTION, clause, maxsplit=1)
+        direct = bool(after) and bool(_DIRECT_QUESTION.match(before.strip()))
+        out += [before, *after] if direct else [clause]
+    return out
