@@ -29,6 +29,8 @@ def split_coordination(clause: str) -> list[str]:
     left_all = clause[: m.start()].split()
     if series := _things_done(left_all, right):
         return series
+    if pair := _two_things_done(left_all, right):
+        return pair
     if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
         return [clause]
     right_terms = content_terms(" ".join(right))
@@ -77,6 +79,7 @@ _PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
 _ONE_THING_ASKED = frozenset(["which", "what", "who"])  # question words asking for a thing
 _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
+_ASKED_OF = _SUBJECT_PRONOUNS | {"that", "this", "there"}  # an auxiliary asking of them
 
 
 def _things_done(left: list[str], right: list[str]) -> list[str]:
@@ -94,6 +97,25 @@ def _things_done(left: list[str], right: list[str]) -> list[str]:
     ):
         return []
     return [" ".join(left[:subject] + i) for i in series]
+
+
+def _two_things_done(left: list[str], right: list[str]) -> list[str]:
+    """Two things the subject would do, however long: "How do you register a custom marker
+    …, and make a mistyped marker name an error" asks "How do you make a mistyped marker
+    name an error" too. The second opens with a verb and its object (not an auxiliary
+    asking of a subject: ", and will that …" asks a question of its own); [] otherwise."""
+    subject = _after_subject(left)
+    if (
+        not subject
+        or len(left) <= subject
+        or not _bare(left[subject])
+        or not _bare(right[0])
+        or not _verb_phrase(right)
+        # ", and will that still let users …" asks a question of its own
+        or (_AUXILIARY_OR_MODAL.fullmatch(right[0]) and right[1].lower() in _ASKED_OF)
+    ):
+        return []
+    return [" ".join(left).rstrip(","), " ".join(left[:subject] + right)]
 
 
 def _after_subject(head: list[str]) -> int:

@@ -42,6 +42,26 @@ def test_two_verb_phrases_describing_the_one_thing_asked_for_stay_together() -> 
     )
 
 
+def test_two_long_things_to_do_are_asked_apart() -> None:
+    # Longer than a noun phrase's conjunct, but the second opens with a verb and its object.
+    assert split_coordination(
+        "How do you register a custom marker so that using it does not produce warnings, "
+        "and make a mistyped marker name an error instead of a warning"
+    ) == [
+        "How do you register a custom marker so that using it does not produce warnings",
+        "How do you make a mistyped marker name an error instead of a warning",
+    ]
+    assert split_coordination(
+        "Can I declare the version once at the root and have each crate pick it up"
+    ) == ["Can I declare the version once at the root", "Can I have each crate pick it up"]
+    # an auxiliary asking of a subject opens a question of its own
+    asks = "what should I use to open the file, and will that still let users pass a dash"
+    assert split_coordination(asks) == [asks]
+    # a phrase after a preposition is where, not a second thing to do
+    where = "How do I read that number afterwards in PowerShell and in the old Command Prompt"
+    assert split_coordination(where) == [where]
+
+
 def test_a_noun_phrase_longer_than_the_first_keeps_the_verb_in_the_head() -> None:
     # The right conjunct has a word more than the left noun phrase: mirrored word for word,
     # the left one would take the verb ("to its activation entirely").
