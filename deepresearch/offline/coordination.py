@@ -80,6 +80,7 @@ _ONE_THING_ASKED = frozenset(["which", "what", "who"])  # question words asking 
 _AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 _ASKED_OF = _SUBJECT_PRONOUNS | {"that", "this", "there"}  # an auxiliary asking of them
+_LEAD_IN_WORDS = 5  # a phrase a question may open with before its auxiliary ("In that mode,")
 
 
 def _things_done(left: list[str], right: list[str]) -> list[str]:
@@ -105,6 +106,10 @@ def _two_things_done(left: list[str], right: list[str]) -> list[str]:
     name an error" too. The second opens with a verb and its object (not an auxiliary
     asking of a subject: ", and will that …" asks a question of its own); [] otherwise."""
     subject = _after_subject(left)
+    # "And in that mode, can we keep running … and keep …": asked after a lead-in phrase
+    lead = next((k + 1 for k, w in enumerate(left[:_LEAD_IN_WORDS]) if w.endswith(",")), 0)
+    if not subject and lead and (after := _after_subject(left[lead:])):
+        subject = lead + after
     if (
         not subject
         or len(left) <= subject

@@ -54,6 +54,13 @@ def test_two_long_things_to_do_are_asked_apart() -> None:
     assert split_coordination(
         "Can I declare the version once at the root and have each crate pick it up"
     ) == ["Can I declare the version once at the root", "Can I have each crate pick it up"]
+    # ... also after a phrase the question opens with
+    assert split_coordination(
+        "And in that mode, can we keep running the update and keep our dependency at a URL"
+    ) == [
+        "And in that mode, can we keep running the update",
+        "And in that mode, can we keep our dependency at a URL",
+    ]
     # an auxiliary asking of a subject opens a question of its own
     asks = "what should I use to open the file, and will that still let users pass a dash"
     assert split_coordination(asks) == [asks]
