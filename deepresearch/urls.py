@@ -66,8 +66,10 @@ def user_urls(state: ResearchState) -> set[str]:
 
 
 def session_urls(state: ResearchState) -> set[str]:
-    """Every URL this session may fetch: what its searches returned plus what the user gave."""
-    return state.seen_urls() | user_urls(state)
+    """Every URL this session may fetch: what its searches returned (with the passages
+    around the passages they returned, Source.around) plus what the user gave."""
+    around = {url for s in state.sources for url in s.around}
+    return state.seen_urls() | around | user_urls(state)
 
 
 def is_public(address: Address) -> bool:

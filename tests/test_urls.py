@@ -84,6 +84,14 @@ async def test_session_urls_are_search_results_plus_urls_in_the_question() -> No
     assert session_urls(state) == {"https://example.org/paper.pdf", "https://example.org/found"}
 
 
+async def test_the_passages_around_a_gathered_passage_may_be_extracted() -> None:
+    state = ResearchState(question="q")
+    state.new_source(url="/docs/a.md#L5-9", content="c", around=["/docs/a.md#L1-3"])
+    assert session_urls(state) == {"/docs/a.md#L5-9", "/docs/a.md#L1-3"}
+    policy = UrlPolicy()
+    assert await policy.check("/docs/a.md#L1-3", known_urls=session_urls(state))
+
+
 async def test_allowed_filters_and_records_every_refusal() -> None:
     events = RecordingEvents()
     state = ResearchState(question="q")

@@ -67,6 +67,7 @@ def source_text(src: Source, *, limit: int = 4000, page: bool = False) -> Source
         domain=src.domain,
         links=list(src.links),
         lines=src.lines,
+        around=list(src.around),
     )
 
 

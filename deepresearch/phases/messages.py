@@ -6,6 +6,8 @@ Everything that came from a search or a file is wrapped in a ``<source>`` tag (s
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.phases.common import guidance_block
 from deepresearch.roles import (
     AnalyzeInputs,
@@ -25,12 +27,17 @@ from deepresearch.text import escape_citation_markers
 from deepresearch.untrusted import source_block
 
 
-def source_view(s: SourceText, *, with_text: bool = True, with_id: bool = True) -> str:
-    """One source as the prompts show it: number, id, title, URL, domain, then its text."""
+def source_view(
+    s: SourceText, *, with_text: bool = True, with_id: bool = True, around: bool = False
+) -> str:
+    """One source as the prompts show it: number, id, title, URL, domain, then its text;
+    with ``around``, the URLs of the passages just before and after a passage."""
     attrs = {"n": str(s.citation)}
     if with_id:
         attrs["id"] = s.id
     attrs |= {"title": s.title, "url": s.url, "domain": s.domain}
+    if around:
+        attrs |= _around(s)
     if s.quality not in ("", "unknown"):
         attrs["quality"] = s.quality
     lines = []
@@ -39,6 +46,19 @@ def source_view(s: SourceText, *, with_text: bool = True, with_id: bool = True) 
     if with_text and s.text:
         lines.append(s.text)
     return source_block(attrs, "\n".join(lines))
+
+
+_FIRST_LINE = re.compile(r"#L(\d+)-\d+$")
+
+
+def _around(s: SourceText) -> dict[str, str]:
+    """The URLs of the passages around passage ``s``, as "before" and "after"."""
+    placed: dict[str, str] = {}
+    for url in s.around:
+        m = _FIRST_LINE.search(url)
+        if m is not None and s.lines is not None:
+            placed["before" if int(m[1]) < s.lines[0] else "after"] = url
+    return placed
 
 
 def _today(today: str) -> list[str]:
@@ -136,7 +156,7 @@ def reflect_user(i: ReflectInputs) -> str:
         i.novelty_summary,
         "",
         f"Sources found ({len(i.sources)}):",
-        *[source_view(s, with_id=False) for s in i.sources],
+        *[source_view(s, with_id=False, around=True) for s in i.sources],
     ]
     if i.max_extract and i.extractable_urls:
         lines += ["", f"You may list at most {i.max_extract} of these URLs in urls_to_extract."]

@@ -53,6 +53,17 @@ SOURCES = [
         text="Cheap pamphlets and broadsheets reached artisans who had never owned a book.",
     ),
 ]
+# A passage of a local file, with the passages around it that the researcher may read on to.
+PASSAGE = roles.SourceText(
+    id="src-3",
+    citation=3,
+    title="Parish records › Signatures",
+    url="/data/parish-records.md#L40-58",
+    domain="local",
+    text="Grooms who signed the marriage register rather than making a mark:",
+    lines=(40, 58),
+    around=["/data/parish-records.md#L21-38", "/data/parish-records.md#L60-77"],
+)
 NOTES = "## Spread of print\n- About eight million books were printed by 1500 [1].\n"
 
 
@@ -151,8 +162,8 @@ def _reflect() -> roles.ReflectInputs:
     return roles.ReflectInputs(
         question=QUESTION, sub_query="Literacy rates in England before and after print",
         research_brief=BRIEF, queries_run=["literacy England 1500 1600"], tool_calls_used=1,
-        max_tool_calls=5, sources=SOURCES, novelty_summary="Novelty: 2 new, 0 related, 0 duplicate out of 2 results",
-        extractable_urls=[s.url for s in SOURCES], max_extract=2,
+        max_tool_calls=5, sources=[*SOURCES, PASSAGE], novelty_summary="Novelty: 3 new, 0 related, 0 duplicate out of 3 results",
+        extractable_urls=[s.url for s in [*SOURCES, PASSAGE]] + PASSAGE.around, max_extract=2,
         perspective="social history", evidence_needed="literacy rates by decade", today=TODAY,
     )  # fmt: skip
 

@@ -153,6 +153,9 @@ REFLECT_SYSTEM = _join(
     "still missing.\n"
     "- When a snippet suggests the page holds detail it cuts off, list the page's URL, "
     "exactly as shown, in urls_to_extract (the user message says how many at most).\n"
+    "- A source that is one passage of a longer document shows the URLs of the passages "
+    "just before and after it: when its answer seems to go on past it (a list it opens, an "
+    "example or a caveat it leads to), list those URLs in urls_to_extract the same way.\n"
     "- Write your rationale first: what is answered, what is missing.",
     SEARCH_LANGUAGE,
     DATES,

@@ -22,6 +22,7 @@ from deepresearch.roles import (
     ReflectInputs,
     ReflectOutput,
     RoleSpec,
+    SourceText,
     SummarizeInputs,
 )
 from deepresearch.state import (
@@ -395,6 +396,11 @@ def novelty_line(counts: dict[str, int]) -> str:
     return line + (f" ({', '.join(known)})" if known else "")
 
 
+def _extractable(views: list[SourceText]) -> list[str]:
+    """The URLs a researcher may extract: its sources' and the passages around them."""
+    return list(dict.fromkeys([v.url for v in views] + [u for v in views for u in v.around]))
+
+
 async def _reflect(
     state: ResearchState,
     ctx: RunContext,
@@ -422,7 +428,7 @@ async def _reflect(
         sources=views,
         novelty_summary=novelty_line(counts),
         last_novelty={k: v for k, v in counts.items() if k in ("new", "related", "duplicate")},
-        extractable_urls=[v.url for v in views] if cfg.gathering.enable_extract else [],
+        extractable_urls=_extractable(views) if cfg.gathering.enable_extract else [],
         max_extract=cfg.gathering.extract_max_per_iteration if cfg.gathering.enable_extract else 0,
         guidance=state.guidance_for(Phase.GATHERING),
         perspective=directive.perspective if directive else "",

@@ -196,6 +196,9 @@ class SearchHit(BaseModel):
     # A passage's first and last line in its file (the local corpus cites a long file by
     # passage); None for a whole document, which every other provider returns.
     lines: tuple[int, int] | None = None
+    # The URLs of the passages just before and after it in its file (the local corpus), which
+    # a researcher may extract to read on; empty for a whole document.
+    around: list[str] = []
     # Scholarly metadata (Semantic Scholar, OpenAlex, arXiv, Crossref); empty elsewhere.
     authors: list[str] = []
     year: int | None = None
@@ -206,8 +209,9 @@ class SearchHit(BaseModel):
 
     def source_fields(self) -> dict[str, Any]:
         """The fields a Source copies as they are: the bibliographic ones (see Source.authors
-        and the rest) and a passage's place in its document (Source.lines)."""
-        return {name: getattr(self, name) for name in (*SCHOLARLY_FIELDS, "lines")}
+        and the rest), a passage's place in its document (Source.lines) and the passages
+        around it (Source.around)."""
+        return {name: getattr(self, name) for name in (*SCHOLARLY_FIELDS, "lines", "around")}
 
 
 SCHOLARLY_FIELDS = ("authors", "year", "venue", "doi", "citation_count", "open_access_url")

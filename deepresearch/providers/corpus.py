@@ -307,7 +307,7 @@ class CorpusSearch:
                 hit = self._hit(key, named, snippet, whole, domain, fused[ranked])
             else:
                 named = self._shown_title(conn, key, title)
-                hit = self._passage_hit(key, named, heading, first, last, text, domain)
+                hit = self._passage_hit(conn, key, named, heading, first, last, text, domain)
                 hit = hit.model_copy(update={"score": fused[ranked]})
             hits.append(_with_links(conn, lookup, hit, [title, heading]))
             if len(hits) >= limit:
@@ -331,7 +331,7 @@ class CorpusSearch:
                     ).fetchone()
                     if row is not None:
                         shown = self._shown_title(conn, row[0], row[1])
-                        hit = self._passage_hit(row[0], shown, *row[2:])
+                        hit = self._passage_hit(conn, row[0], shown, *row[2:])
                         hits.append(_with_links(conn, lookup, hit, row[1:3]))
                     continue
                 row = conn.execute(
@@ -358,18 +358,30 @@ class CorpusSearch:
         )
 
     def _passage_hit(
-        self, key: str, title: str, heading: str, first: int, last: int, text: str, domain: str
+        self,
+        conn: sqlite3.Connection,
+        key: str,
+        title: str,
+        heading: str,
+        first: int,
+        last: int,
+        text: str,
+        domain: str,
     ) -> SearchHit:
         """A passage of a long file, cited as file#Lfirst-last and titled with its headings;
-        its lines say where it sits in the file (the URL is only the citation)."""
+        its lines say where it sits in the file (the URL is only the citation), ``around``
+        the passages just before and after it there."""
         label = heading.rsplit(" › ", 1)[-1] if heading else ""
+        url = self._url_for(key)
+        around = _around(conn, key, first)
         return SearchHit(
-            url=f"{self._url_for(key)}#L{first}-{last}",
+            url=f"{url}#L{first}-{last}",
             title=f"{title} › {label}" if label and label != title else title,
             snippet=readers.clip(text, store.SNIPPET_CHARS),
             content=text,
             domain=domain,
             lines=(first, last),
+            around=[f"{url}#L{a}-{b}" for a, b in around],
         )
 
     def _shown_title(self, conn: sqlite3.Connection, key: str, title: str) -> str:
@@ -474,6 +486,21 @@ class CorpusSearch:
             )
         }
         return stats
+
+
+def _around(conn: sqlite3.Connection, key: str, first: int) -> list[tuple[int, int]]:
+    """The lines of the passages just before and after the one starting at ``first`` in
+    the file ``key``, in file order (none at either end)."""
+    found: list[tuple[int, int]] = []
+    for cmp, order in (("<", "DESC"), (">", "ASC")):
+        row = conn.execute(
+            "SELECT p.first_line, p.last_line FROM passages p JOIN docs d ON d.id = p.doc_id "
+            f"WHERE d.path = ? AND p.first_line {cmp} ? ORDER BY p.first_line {order} LIMIT 1",
+            (key, first),
+        ).fetchone()
+        if row is not None:
+            found.append((row[0], row[1]))
+    return found
 
 
 def _with_links(

@@ -48,6 +48,7 @@ class SourceText(Contract):
     # Where a passage sits in its file (Source.lines; None: a whole document), for the
     # offline engine; left out of the schema like the follow fields, and not in prompts.
     lines: SkipJsonSchema[tuple[int, int] | None] = None
+    around: SkipJsonSchema[list[str]] = Field(default_factory=list)  # Source.around
 
     @property
     def document(self) -> str:
@@ -254,7 +255,8 @@ class ReflectOutput(Contract):
     urls_to_extract: list[str] = Field(
         default_factory=list,
         description="URLs, copied from the sources shown, whose full page should be read "
-        "because the snippet suggests detail it cuts off; may be empty.",
+        "because the snippet suggests detail it cuts off, or a passage's before/after URL "
+        "where its answer goes on; may be empty.",
     )
     follow: HiddenFollow = Field(None, description=FOLLOW_NOTE)  # for refined_query's search
 

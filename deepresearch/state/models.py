@@ -198,6 +198,9 @@ class Source(Record):
     # A passage's first and last line in its file (the corpus cites a long file's passages
     # as file#Lfirst-last); None for a whole document: a web page, a record, a short file.
     lines: tuple[int, int] | None = None
+    # The URLs of the passages just before and after a passage in its file, which its
+    # search returned with it: they may be extracted to read on (phases.topic).
+    around: list[str] = Field(default_factory=list)
     published: str | None = None
     iteration: int = 1
     # The search provider's score for the hit (higher = more relevant; each provider has

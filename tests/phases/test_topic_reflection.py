@@ -3,6 +3,7 @@ tool-call budget, the early exit on simple queries, and novelty tags."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from topic_doubles import ScriptSearch, doc, make_context, new_state, reflect_wi
 from deepresearch.config import Config
 from deepresearch.phases import prompts
 from deepresearch.phases.topic import novelty_line, research_topic
+from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.roles import ReflectInputs, ReflectOutput
 from deepresearch.state import EventKind, LinkFollow, Novelty, Phase, ResearchState
 from deepresearch.testing import FunctionLLM, ScriptedLLM, StaticSearch
@@ -447,3 +449,33 @@ async def test_an_opening_search_of_titles_no_source_links_is_an_ordinary_search
     )
     await research_topic(state, ctx, sq, G)
     assert search.queries == ['"Bamboo" plant']
+
+
+async def test_a_researcher_may_read_on_to_the_passage_after_one_it_found(tmp_path: Path) -> None:
+    # A long local file is searched by passage; the model sees the URLs of the passages
+    # around a hit and asks for the one after it, which no search returned.
+    filler = " ".join(f"Background sentence {i} says nothing in particular." for i in range(40))
+    (tmp_path / "guide.md").write_text(
+        f"# Guide\n\n## Budgets\n\n{filler}\n\n### Token limits\n\nThe budget is cut by ten "
+        "percent when content is too long.\n\n## Retries\n\nThe call is then retried twice.\n",
+        "utf-8",
+    )
+    corpus = CorpusSearch(tmp_path)
+    asked: list[ReflectInputs] = []
+
+    def decide(inputs: ReflectInputs, n: int) -> ReflectOutput:
+        asked.append(inputs)
+        limits = next(s for s in inputs.sources if s.title.endswith("Token limits"))
+        return ReflectOutput(research_complete=True, urls_to_extract=limits.around[-1:])
+
+    ctx, _ = make_context(FunctionLLM(reflect_with(decide)), corpus, max_sources_per_query=1)
+    state, (sq,) = new_state("token limits budget cut content too long")
+    await research_topic(state, ctx, sq, G)
+    (inputs,) = asked
+    (limits,) = inputs.sources
+    after = limits.around[-1]
+    assert after in inputs.extractable_urls
+    assert f'after="{after}"' in prompts.reflect_user(inputs)  # the model is shown it
+    read = next(s for s in state.sources if s.url == after)
+    assert "retried twice" in (read.raw_content or read.content)
+    assert read.title.endswith("Retries")

@@ -514,6 +514,26 @@ async def test_a_passage_says_where_it_sits_in_its_file(tmp_path: Path) -> None:
     assert whole.lines is None
 
 
+async def test_a_passage_names_the_passages_around_it_which_extract_reads(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "handbook.md").write_text(_long_markdown(), "utf-8")
+    corpus = CorpusSearch(root)
+    hits = await corpus.search("content cut ten percent intro handbook", max_results=10)
+    middle = next(h for h in hits if h.title == "Handbook › Token limits")
+    before, after = await corpus.extract(middle.around)
+    assert before.title == "Handbook › Budgets" and after.title == "Handbook › Supervision"
+    first, last = middle.lines or (0, 0)
+    assert (before.lines or (0, 0))[1] < first and last < (after.lines or (0, 0))[0]
+    assert middle.url in after.around and middle.url in before.around
+    opening = next(h for h in hits if h.title == "Handbook")
+    assert len(opening.around) == 1  # the file's first passage has only one after it
+    (whole,) = await corpus.extract([str(root.resolve() / "handbook.md")])
+    assert whole.around == []
+
+
 async def test_html_headings_split_passages(tmp_path: Path) -> None:
     root = tmp_path / "site"
     root.mkdir()
