@@ -144,7 +144,8 @@ def question_clauses(text: str) -> tuple[list[str], str]:
     clause after it ("how and when did …", "where and when was …")."""
     out: list[str] = []
     bare: list[str] = []
-    for c in (c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")):
+    clauses = [c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")]
+    for c in _fronted_shared(clauses, text):
         if content_terms(c):
             out.append(" and ".join([*bare, c]))
             bare = []
@@ -153,6 +154,40 @@ def question_clauses(text: str) -> tuple[list[str], str]:
         elif out:
             out.append(c)
     return out, " and ".join(bare) if out else ""
+
+
+# A question phrase fronted without its verb ("With what event", "on what date"), and a
+# clause that asks with an auxiliary first ("did the imperial era begin").
+_FRONTED = re.compile(
+    rf"^(?:(?:{PREPOSITIONS})\s+)?(?:what|which|whose)(?:\s+[\w'-]+){{1,2}}$", re.IGNORECASE
+)
+_AUXILIARY_FIRST = re.compile(rf"^(?:{AUXILIARY_VERBS})\b", re.IGNORECASE)
+
+
+def _fronted_shared(clauses: list[str], text: str) -> list[str]:
+    """The clauses with question phrases fronted together before one verb ("With what
+    event, and on what date, did the imperial era begin") each asked with it: "With what
+    event did the imperial era begin", "on what date did the imperial era begin". Only
+    phrases a comma ends in the ``text``, the verb's clause right after the last: "What
+    happens? Is it different …" asks twice."""
+    out: list[str] = []
+    fronted: list[str] = []
+    for c in clauses:
+        if _FRONTED.match(c) and re.search(rf"{re.escape(c)}\s*,", text):
+            fronted.append(c)
+            continue
+        # the verb right after the last phrase's comma ("…, and was he the first" after
+        # "in what year," asks a question of its own)
+        if (
+            fronted
+            and _AUXILIARY_FIRST.match(c)
+            and re.search(rf"{re.escape(fronted[-1])}\s*,\s*{re.escape(c)}", text)
+        ):
+            out += [f"{f} {c}" for f in fronted]
+        else:
+            out += [*fronted, c]
+        fronted = []
+    return out + fronted
 
 
 def _split_clauses(text: str) -> list[str]:

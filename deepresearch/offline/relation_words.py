@@ -247,9 +247,27 @@ def unstated_relation(
         return None
     if question_word(part.text) in _ASKS_MAKER and _maker_named(openings, set().union(*names)):
         return None
+    if kind & text_roots(" ".join(asked)) and _names_of_kind(lines, behind, kind):
+        return None
     if close_word(said_text, asked, embedder):
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
+
+
+def _names_of_kind(
+    lines: Sequence[str], behind: Sequence[tuple[str, Sequence[str]]], kind: set[str]
+) -> bool:
+    """Whether the ``lines`` said of the thing name an entry behind the findings whose
+    opening says it is of the ``kind`` asked (roots): "Which country do the Maluku Islands
+    belong to" is answered by "an archipelago in the eastern part of Indonesia", whose
+    entry opens "Indonesia … is a country in Southeast Asia"."""
+    said = " ".join(lines)
+    return any(
+        re.search(rf"(?<!\w){re.escape(title)}(?!\w)", said) is not None
+        and says_any(kind, text_roots(first))
+        for title, statements in behind
+        if title and (first := next(iter(sentences(statements[0]) if statements else []), ""))
+    )
 
 
 def _said_through(

@@ -35,8 +35,9 @@ from deepresearch.text import ARTICLES, NUMBER_WORD, STOPWORDS, sentences, stem
 # a unit of length or weight, or a share.
 # "How long is the Limpopo River" asks its length, or a duration ("how long is a day on
 # Mars"); "how long did the dynasty rule" is answered by a reign's years: not checked.
+# ("how far back does it go" asks since when, not a distance)
 _ASKS_MEASURE = re.compile(
-    r"^\W*how\s+(?:tall|high|deep|far|wide|heavy|long\s+(?:is|was|are|were)\b)\b",
+    r"^\W*how\s+(?:tall|high|deep|far(?!\s+back\b)|wide|heavy|long\s+(?:is|was|are|were)\b)\b",
     re.IGNORECASE,
 )
 _UNITS = (
@@ -142,8 +143,13 @@ def untimed_event(
 
 def _parties(part: str) -> list[list[str]]:
     """The words of each name a part gives that is party to what it asks when of (see
-    ``party_names``)."""
-    return [name_words(n) for n in party_names(part, entities(part))]
+    ``party_names``), but for one whose relation it asks of ("when did Joseph II's mother
+    become ruler": the mother is the party, whose entry need not name her son)."""
+    return [
+        name_words(n)
+        for n in party_names(part, entities(part))
+        if not re.search(rf"{re.escape(n)}(?<=['’]s)\s+[a-z]", part)
+    ]
 
 
 def party_names(part: str, names: Sequence[str]) -> list[str]:

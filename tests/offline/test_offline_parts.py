@@ -42,6 +42,21 @@ def test_a_bare_question_word_shares_the_clause_beside_it() -> None:
     ]
 
 
+def test_question_phrases_fronted_before_one_verb_each_ask_with_it() -> None:
+    question = "With what event, and on what date, did the imperial era of Japan begin?"
+    assert [p.text for p in question_parts(question)] == [
+        "With what event did the imperial era of Japan begin",
+        "on what date did the imperial era of Japan begin",
+    ]
+    # a phrase ending the clause before, or a question of its own after "?", is not fronted
+    question = "what prize did she win and in what year, and was she the first to get it"
+    assert "in what year was she the first to get it" not in [
+        p.text for p in question_parts(question)
+    ]
+    texts = [p.text for p in question_parts("I put 256 into a u8: what happens? Is it an error?")]
+    assert not any(t.startswith("what happens Is") for t in texts)
+
+
 def test_parts_beyond_the_limit_share_the_last_part() -> None:
     parts = question_parts(
         "Compare Athens, Sparta, Corinth, Thebes, Argos and Megara, and who led each?"

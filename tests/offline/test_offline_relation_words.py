@@ -254,6 +254,20 @@ def test_a_relation_is_said_through_the_entry_a_line_on_the_thing_names() -> Non
 
 
 @needs_vectors
+def test_the_kind_asked_for_may_be_what_the_entry_a_line_names_opens_by_saying_it_is() -> None:
+    # "in the eastern part of Indonesia": *Indonesia* opens by saying it is a country
+    part = _part("Which country do the Maluku Islands belong to?")
+    maluku = ("Maluku Islands", ["The Maluku Islands are an archipelago in eastern Indonesia."])
+    assert unstated_relation(part, [maluku]) is not None
+    country = ("Indonesia", ["Indonesia is a country in Southeast Asia."])
+    assert unstated_relation(part, [maluku, country]) is None
+    # its opening must say the kind; an entry the lines do not name says nothing of it
+    volcanoes = ("Indonesia", ["Indonesia has many active volcanoes."])
+    assert unstated_relation(part, [maluku, volcanoes]) is not None
+    assert unstated_relation(part, [maluku, ("Malaysia", ["Malaysia is a country."])]) is not None
+
+
+@needs_vectors
 def test_a_part_pointing_back_asking_who_did_it_needs_the_deed_or_a_maker_said() -> None:
     question = "What was the Russian Revolution, and who led it?"
     first, led = question_parts(question)

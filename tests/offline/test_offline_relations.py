@@ -87,6 +87,9 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     missouri = (["Missouri River"], "It flows east and south for 2,341 mi (3,767 km).")
     assert unmeasured(asked, [missouri]) is None
     assert unmeasured("How long is the Lewis and Clark Expedition", [missouri]) is not None
+    # "how far back" asks since when, not a distance
+    ancient = (["Horse racing"], "It has been practised since at least classical antiquity.")
+    assert unmeasured("how far back does horse racing go", [ancient]) is None
     # a reign's years answer "how long did", a superlative "how large": not checked here
     assert unmeasured("How long did the dynasty rule", [napoleon]) is None
     assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
@@ -120,6 +123,16 @@ def test_a_part_asking_when_two_named_things_met_needs_a_date_giving_both() -> N
     battle = _when("In what year did Napoleon win a battle at Austerlitz?")
     won = (["Napoleon"], "Napoleon won his greatest victory in 1805.")
     assert untimed_event(battle, [won]) is None
+
+
+def test_the_one_a_part_asks_of_by_its_relation_to_a_name_is_the_party_dated() -> None:
+    # "Joseph II's mother": her entry dates her rule and need not name her son
+    part = _when("In what year did Joseph II's mother become ruler of the Habsburg lands?")
+    mother = (["Maria Theresa"], "Maria Theresa was the ruler of the Habsburg monarchy from 1740.")
+    assert untimed_event(part, [mother]) is None
+    # ... but a date must still be given
+    undated = (["Maria Theresa"], "Maria Theresa was the ruler of the Habsburg monarchy.")
+    assert untimed_event(part, [undated]) is not None
 
 
 def test_names_saying_where_or_which_one_are_no_party_and_a_surname_gives_one() -> None:
