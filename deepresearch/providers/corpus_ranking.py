@@ -84,6 +84,7 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
                 used |= span
     for i in sorted(content - used):
         stem = named_stem(lookup, tokens[i]) if _written_as_name(cased, {i}) else None
+        stem = stem or studied_field(lookup, tokens[i])
         if stem:
             found.append((lookup.idf(conn, stem), i, lookup.names[stem]))
     ranking: list[int] = []
@@ -102,6 +103,17 @@ def named_stem(lookup: Lookup, word: str) -> str | None:
         if word[:cut] in lookup.names:
             return word[:cut]
     return None
+
+
+_STUDENT = re.compile(r"(olog)ists?$")  # "gastroenterologist": one who studies the field
+
+
+def studied_field(lookup: Lookup, word: str) -> str | None:
+    """The one-word title of the field a word names one who studies ("geologists" →
+    *Geology*, "gastroenterologist" → *Gastroenterology*), which no stemmer joins to it;
+    None for another word or a field with no entry here."""
+    field = _STUDENT.sub(r"\1y", word) if _STUDENT.search(word) else None
+    return field if field is not None and field in lookup.names else None
 
 
 def _written_as_name(cased: list[str], content: set[int]) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.providers.corpus_index import Lookup
-from deepresearch.providers.corpus_ranking import linked_titles, named_stem
+from deepresearch.providers.corpus_ranking import linked_titles, named_stem, studied_field
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +60,21 @@ async def test_a_name_derived_from_a_title_links_that_entry(tmp_path: Path) -> N
     assert named_stem(lookup, "brazilians") == "brazil"
     assert named_stem(lookup, "brazilianistas") is None  # no short ending
     assert named_stem(lookup, "bras") is None  # a title under four letters names nothing
+
+
+async def test_one_who_studies_a_field_links_the_field_s_entry(tmp_path: Path) -> None:
+    """No stemmer joins "gastroenterologist" to *Gastroenterology*: the query links it."""
+    records = [
+        _record("Gastroenterology", "Gastroenterology is the branch of medicine on the gut."),
+        *_filler(30, "Notes on the organs people look after."),
+    ]
+    corpus = CorpusSearch.from_records(records, index_path=tmp_path / "c.sqlite")
+    hits = await corpus.search("what organs does a gastroenterologist look after", max_results=3)
+    assert "Gastroenterology" in [h.title for h in hits]  # its words alone never match
+    lookup = _lookup({"geology": "Geology", "chemistry": "Chemistry"}, {})
+    assert studied_field(lookup, "geologists") == "geology"
+    assert studied_field(lookup, "chemist") is None  # no such ending
+    assert studied_field(lookup, "biologist") is None  # no entry on the field
 
 
 def _lookup(names: dict[str, str], idf: dict[str, float]) -> Lookup:
