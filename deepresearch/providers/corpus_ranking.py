@@ -56,7 +56,8 @@ def named_ranking(conn: sqlite3.Connection, lookup: Lookup, query: str) -> list[
     when their words are specific to few passages, when they are the whole query, or
     when the query writes them as a name (capitalised after its first word), and the
     one-word titles that a word written as a name derives from ("Brazilians": *Brazil*,
-    see ``named_stem``), most specific first.
+    see ``named_stem``) or that a word for one who studies a field names
+    ("gastroenterologist": *Gastroenterology*, see ``studied_field``), most specific first.
 
     Args:
         conn: the index connection (for word idf).
