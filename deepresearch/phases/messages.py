@@ -6,8 +6,6 @@ Everything that came from a search or a file is wrapped in a ``<source>`` tag (s
 
 from __future__ import annotations
 
-import re
-
 from deepresearch.phases.common import guidance_block
 from deepresearch.roles import (
     AnalyzeInputs,
@@ -23,6 +21,7 @@ from deepresearch.roles import (
     SynthesizeInputs,
     VerifyInputs,
 )
+from deepresearch.state.models import passage_lines
 from deepresearch.text import escape_citation_markers
 from deepresearch.untrusted import source_block
 
@@ -48,16 +47,13 @@ def source_view(
     return source_block(attrs, "\n".join(lines))
 
 
-_FIRST_LINE = re.compile(r"#L(\d+)-\d+$")
-
-
 def _around(s: SourceText) -> dict[str, str]:
     """The URLs of the passages around passage ``s``, as "before" and "after"."""
     placed: dict[str, str] = {}
     for url in s.around:
-        m = _FIRST_LINE.search(url)
-        if m is not None and s.lines is not None:
-            placed["before" if int(m[1]) < s.lines[0] else "after"] = url
+        lines = passage_lines(url)
+        if lines is not None and s.lines is not None:
+            placed["before" if lines[0] < s.lines[0] else "after"] = url
     return placed
 
 

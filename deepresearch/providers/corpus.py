@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -45,6 +44,7 @@ from deepresearch.providers.corpus_sync import CorpusWarning as CorpusWarning
 from deepresearch.providers.corpus_sync import IndexStats as IndexStats
 from deepresearch.providers.corpus_sync import SkippedFile as SkippedFile
 from deepresearch.providers.match_query import build_match_query, phrase_match_query
+from deepresearch.state.models import PASSAGE_CITATION, passage_lines
 
 __all__ = ["CorpusSearch", "CorpusWarning", "IndexStats", "SkippedFile"]
 
@@ -60,7 +60,6 @@ LEXICAL_WEIGHT, DENSE_WEIGHT, NAMED_WEIGHT = 0.75, 0.25, 0.5
 # SQLite page cache while (re)building, in KiB: FTS5 merges its segments as it grows, and
 # the default 2 MB cache made large builds re-read them. Queries keep the default.
 BUILD_CACHE_KIB = 128_000
-_FRAGMENT = re.compile(r"#L(\d+)-(\d+)$")
 T = TypeVar("T")
 
 
@@ -320,14 +319,14 @@ class CorpusSearch:
             conn = self._ready(cancel)
             lookup = self._lookup_for(conn)
             for url in urls:
-                fragment = _FRAGMENT.search(url)
-                key = self._key_for(_FRAGMENT.sub("", url))
-                if fragment is not None:
+                lines = passage_lines(url)
+                key = self._key_for(PASSAGE_CITATION.sub("", url))
+                if lines is not None:
                     row = conn.execute(
                         "SELECT d.path, d.title, p.heading, p.first_line, p.last_line, "
                         "p.text, d.domain FROM passages p JOIN docs d ON d.id = p.doc_id "
                         "WHERE d.path = ? AND p.first_line = ? AND p.last_line = ?",
-                        (key, int(fragment[1]), int(fragment[2])),
+                        (key, *lines),
                     ).fetchone()
                     if row is not None:
                         shown = self._shown_title(conn, row[0], row[1])

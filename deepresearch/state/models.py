@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -224,6 +225,17 @@ def document_of(url: str) -> str:
     """The document a source's URL is part of: the URL without its fragment (a long
     file's passages, ``#L10-20``, share their file's)."""
     return url.split("#", 1)[0]
+
+
+# How the local corpus cites a passage of a long file: path#Lfirst-last.
+PASSAGE_CITATION = re.compile(r"#L(\d+)-(\d+)$")
+
+
+def passage_lines(url: str) -> tuple[int, int] | None:
+    """The first and last line a corpus passage's citation names (``file.md#L10-20``), or
+    None for any other URL."""
+    cited = PASSAGE_CITATION.search(url)
+    return (int(cited[1]), int(cited[2])) if cited else None
 
 
 class ClaimStatus(StrEnum):

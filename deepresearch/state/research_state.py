@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
@@ -42,6 +41,7 @@ from deepresearch.state.models import (
     SupervisionRound,
     TopicResult,
     UsageRecord,
+    passage_lines,
     utcnow,
 )
 from deepresearch.text import normalize_query
@@ -51,8 +51,6 @@ SCHEMA_VERSION = 2
 UNANSWERED = "unanswered: "
 # How a run warning starts that names something to check though nothing was lost.
 CHECK = "check: "
-# How the local corpus cites a passage of a long file: path#Lfirst-last.
-_PASSAGE_CITATION = re.compile(r"#L(\d+)-(\d+)$")
 
 
 class ResearchState(Record):
@@ -424,8 +422,7 @@ def migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
         # Saved before Source.lines, a corpus passage was told apart only by its citation:
         # give it the lines the URL names, so a resumed session reads it as it did then.
         if isinstance(src, dict) and "lines" not in src:
-            cited = _PASSAGE_CITATION.search(str(src.get("url", "")))
-            src["lines"] = (int(cited[1]), int(cited[2])) if cited else None
+            src["lines"] = passage_lines(str(src.get("url", "")))
     data["schema_version"] = SCHEMA_VERSION
     return data
 
