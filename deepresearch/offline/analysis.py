@@ -93,7 +93,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
     scores = source_scores(parts, sources, units, statement, inputs.question)
-    topical = _topical(parts, sources, units, scores)
+    topical = _topical(parts, sources, units, scores, inputs.question)
     kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}
     chosen = _candidates(inputs, (parts, kept), (scores, statement), documents)
@@ -139,9 +139,10 @@ def _topical(
     sources: list[SourceText],
     units: dict[str, list[str]],
     scores: SourceScores,
+    question: str,
 ) -> dict[int, list[SourceText]]:
     """Per part, the sources that may answer it: for a short part naming what it asks
-    about (``coverage.topic_roots``), those that speak of it, and for a short part asking
+    about (``coverage.topic_roots``, in the ``question``), those that speak of it, and for a short part asking
     about a name an earlier part gives (``coverage.borrowed_names``), those that state the
     name whole; in either case also those that such a source's statements answering the
     part name (a bridge). For any other part, all of them."""
@@ -151,7 +152,7 @@ def _topical(
     # "Compare the Nile and the Amazon": not *Amazon (company)*
     others = other_kinds(parts, sources, {s.id: units[s.id][0] for s in sources})
     for i, part in enumerate(parts):
-        topic = topic_roots(part, titles)
+        topic = topic_roots(part, titles, question)
         names = [] if topic else borrowed_names(part, parts[:i], titles)
         on_kind = [s for s in sources if s.id not in others.get(i, set())]
         if not topic and not names:

@@ -122,10 +122,11 @@ def _opens_clause(tokens: list[str], n: int) -> bool:
 
 
 # "the larger of the two", "the difference between the two", "which one is faster", "the
-# other one", "one of them": one or all of the few things just named (not "the two World
-# Wars", which names them).
+# other one", "one of them", "the French one of the pair": one or all of the few things
+# just named (not "the two World Wars", which names them).
 OF_THE_FEW = re.compile(
-    r"\b(?:of\s+the\s+(?:two|three|four)|the\s+(?:two|three|four)(?!\s+(?!of\b)[^\W\d_])|which\s+one"
+    r"\b(?:of\s+the\s+(?:two|three|four|pair|trio)"
+    r"|the\s+(?:two|three|four|pair|trio)(?!\s+(?!of\b)[^\W\d_])|which\s+one"
     r"|the\s+other\s+one|one\s+of\s+them)\b(?!-)",
     re.IGNORECASE,
 )
@@ -233,9 +234,11 @@ def without_name_of(text: str) -> str:
 
 
 # An adverb opening a part before a comma ("Separately, …", "Additionally, …") links it to
-# the question before: it says nothing of what the part asks about. Its stem has five
-# letters at least, as a name ending in "ly" does not ("Italy, …", "Sicily, …").
-_CONNECTIVE = re.compile(r"^\s*[A-Za-z]{5,}ly,\s+")
+# the question before, or says how to answer it with a word more ("Generally speaking, …",
+# "Put simply, …"): it says nothing of what the part asks about. First, its stem has five
+# letters at least, as a name ending in "ly" does not ("Italy, …", "Sicily, …"); after
+# another word, it is in lower case ("Ancient Sicily, …" is a name).
+_CONNECTIVE = re.compile(r"^\s*(?:[A-Za-z]{5,}ly(?:\s+[a-z]+)?|[A-Za-z]+\s+[a-z]{4,}ly),\s+")
 
 
 def without_connective(text: str) -> str:

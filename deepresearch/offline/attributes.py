@@ -91,8 +91,11 @@ _KIND_IS_MOST = re.compile(
 _SUPERLATIVE = re.compile(rf"^{SUPERLATIVE_WORD}$")
 _ORDINALS = frozenset({"first", "last"})
 SUPERLATIVE_REACH = 3  # words before the attribute where a finding must say it
+# Nouns that name a kind of a thing, not a thing: "the most common kind of digital data"
+# is stated as "the most common form of digital data".
+_KIND_NOUNS = frozenset({"kind", "type", "form", "sort", "variety"})
 # "a species of bird" is a bird: a superlative said of it is said of the bird
-_KIND_OF = [[kind, "of"] for kind in ("species", "kind", "type", "variety", "breed")]
+_KIND_OF = [[kind, "of"] for kind in sorted(_KIND_NOUNS | {"species", "breed"})]
 
 
 # "written by William Shakespeare": who made a work, in its entry, said with a verb.
@@ -228,7 +231,7 @@ def states_attribute(asked: Attribute, findings: Sequence[tuple[Sequence[str], s
             at = [
                 i
                 for i, t in enumerate(tokens)
-                if same_form(t, asked.attribute) and _superlative_before(tokens, i, asked)
+                if _said_attribute(t, asked.attribute) and _superlative_before(tokens, i, asked)
             ] + _elided(tokens, asked)
             if asked.world:
                 if any(_of_whole_world(tokens, i) for i in at):
@@ -344,13 +347,22 @@ def _elided(tokens: list[str], asked: Attribute) -> list[int]:
         after = [
             j
             for j in range(k + 2, min(k + 6, len(tokens)))
-            if same_form(tokens[j], asked.attribute)
+            if _said_attribute(tokens[j], asked.attribute)
         ]
         if lowered[k + 1] == "of" and after:
             out.append(after[0])
-        elif any(same_form(t, asked.attribute) for t in tokens[max(0, k - ELIDED_REACH) : k]):
+        elif any(_said_attribute(t, asked.attribute) for t in tokens[max(0, k - ELIDED_REACH) : k]):
             out.append(k)
     return out
+
+
+def _said_attribute(token: str, attribute: str) -> bool:
+    """Whether ``token`` says the attribute asked: its word in another form, or, for a
+    kind asked for, any noun naming a kind ("kind" is said as "form", "type", "sort")."""
+    if same_form(token, attribute):
+        return True
+    kinds = [k for k in _KIND_NOUNS if same_form(attribute, k)]
+    return bool(kinds) and any(same_form(token, k) for k in _KIND_NOUNS)
 
 
 def _agent(attribute: str) -> bool:

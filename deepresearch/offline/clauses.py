@@ -145,7 +145,7 @@ def question_clauses(text: str) -> tuple[list[str], str]:
     out: list[str] = []
     bare: list[str] = []
     clauses = [c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")]
-    for c in _fronted_shared(clauses, text):
+    for c in _fronted_shared(_verb_shared(clauses), text):
         if content_terms(c):
             out.append(" and ".join([*bare, c]))
             bare = []
@@ -162,6 +162,25 @@ _FRONTED = re.compile(
     rf"^(?:(?:{PREPOSITIONS})\s+)?(?:what|which|whose)(?:\s+[\w'-]+){{1,2}}$", re.IGNORECASE
 )
 _AUXILIARY_FIRST = re.compile(rf"^(?:{AUXILIARY_VERBS})\b", re.IGNORECASE)
+
+
+# A question word and its one word, with no verb ("How tall"), and one with its verb and
+# the rest of its clause ("how heavy is an adult impala").
+_BARE_ASKED = re.compile(r"^(?:how|what|which)\s+[\w'-]+$", re.IGNORECASE)
+_ASKED_WITH_VERB = re.compile(
+    rf"^(?:how|what|which)\s+[\w'-]+\s+(?P<rest>(?:{AUXILIARY_VERBS})\b.*)$", re.IGNORECASE
+)
+
+
+def _verb_shared(clauses: list[str]) -> list[str]:
+    """The clauses with a question word and its word before another's verb ("How tall and
+    how heavy is an adult impala") asked with that verb too: "How tall is an adult
+    impala", "how heavy is an adult impala"."""
+    out = list(clauses)
+    for n in range(len(out) - 2, -1, -1):
+        if _BARE_ASKED.match(out[n]) and (m := _ASKED_WITH_VERB.match(out[n + 1])):
+            out[n] = f"{out[n]} {m['rest']}"
+    return out
 
 
 def _fronted_shared(clauses: list[str], text: str) -> list[str]:
@@ -190,6 +209,10 @@ def _fronted_shared(clauses: list[str], text: str) -> list[str]:
     return out + fronted
 
 
+# At most this many words in a phrase saying how to answer ("Put simply", "Very briefly").
+_MANNER_WORDS = 3
+
+
 def _split_clauses(text: str) -> list[str]:
     """The text cut at its clause boundaries, except after a bare condition that leads
     into the question after its comma ("If not, what …", "…, and if I pull it, what
@@ -202,12 +225,20 @@ def _split_clauses(text: str) -> list[str]:
         piece = lead + text[start : m.start()]
         start, lead = m.end(), ""
         leads = m.group().strip() == "," and not INCLUDING.match(text[start:])
-        if leads and not asks(piece) and len(content_terms(piece)) <= 1:
+        if leads and not asks(piece) and len(_unmannered_terms(piece)) <= 1:
             lead = piece + ", "
             continue
         pieces.append(piece)
     pieces.append(lead + text[start:])
     return [q for piece in pieces for q in _dash_questions(piece)]
+
+
+def _unmannered_terms(piece: str) -> list[str]:
+    """The content terms of a piece, but for the adverbs of a short one that says how to
+    answer ("Put simply", "Generally speaking"): what it names of its own."""
+    if len(piece.split()) > _MANNER_WORDS:
+        return content_terms(piece)
+    return content_terms(" ".join(w for w in piece.split() if not w.lower().endswith("ly")))
 
 
 def _dash_questions(piece: str) -> list[str]:

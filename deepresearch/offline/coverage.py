@@ -199,6 +199,9 @@ def unanswered_reason(
     return None
 
 
+_JOINT_TITLE = re.compile(r"\s(?:and|&)\s")  # a title joining two things
+
+
 def _none_stated(part: Part, gathered: Sequence[str]) -> list[str]:
     """The words a part asks with (of SUBSTANTIVE_LETTERS or more, or written as a name:
     "the Sun", "Io"), when none of the ``gathered`` texts states any of them; else none."""
@@ -211,7 +214,7 @@ def _none_stated(part: Part, gathered: Sequence[str]) -> list[str]:
     return asked if asked and len(_unstated(asked, gathered)) == len(asked) else []
 
 
-def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
+def topic_roots(part: Part, titles: Sequence[str], question: str = "") -> set[str]:
     """The roots of what a short part asks about, which a source that answers it speaks
     of: its words that make up a gathered source's title ("tides" for *Tide*, by root) or
     a name it gives ("Shakespeare"), not the kind of answer it asks for ("which year").
@@ -220,9 +223,14 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
     such thing. Among the sources gathered for "what causes tides", every one states
     "tide": the entry on bruises stating "the most common cause" matches the rarer word.
 
+    A title joining two things ("Cookware and bakeware") counts when the ``question``
+    gives all its words, for the parts it was split into ("where do you use cookware
+    versus bakeware": each part gives one).
+
     Args:
         part: the question part.
         titles: the titles of the sources gathered.
+        question: the whole question.
     """
     own = own_roots(part)
     # An adverb says how, not what of ("who is traditionally credited with inventing
@@ -232,7 +240,12 @@ def topic_roots(part: Part, titles: Sequence[str]) -> set[str]:
         return set()
     asked = own - asked_kind(part.text)
     named = set().union(*(text_roots(n) for n in names_of(part.text)))
-    return titled_roots(part.text, asked, titles) | (named & asked)
+    joint = [t for t in titles if _JOINT_TITLE.search(t)]
+    return (
+        titled_roots(part.text, asked, titles)
+        | titled_roots(question, asked, joint)
+        | (named & asked)
+    )
 
 
 def borrowed_names(

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")  # fmt: skip
 DATE = re.compile(
     r"(?<![\d.])(?<!\d,)[12]\d{3}(?!\d|[,.]\d)|\b\d+\s*(?:BCE?|AD|CE)\b|\b(?:AD|CE)\s*\d+|\b\d{3,4}s\b"
-    r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)|\d[\d,]*\s+years\s+ago)\b"
+    r"|\b(?i:centur(?:y|ies)|millenni(?:um|a)"
+    r"|\d[\d,.]*\s+(?:(?:thousand|million|billion)\s+)?years\s+ago)\b"
     # "became a stem duchy in 804, in …": a year of three figures after "in", where the
     # clause goes on or ends (not "in 300 cities")
     r"|\b(?:in|since|until)\s+\d{3}(?=\s*[,;:.)]|\s+(?:and|or|when|after|before)\b|$)"

@@ -319,7 +319,7 @@ def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
     scene's names written as code come first ("is there any catch to using it" after
     "try: os.remove(path) / except …"), before the asker's other words; not its names in
     prose, which may be what the answer is not ("that other lake" after "Lake Turkana …")."""
-    first = clauses[0] if clauses else text
+    first = without_connective(clauses[0] if clauses else text)
     context = keywords(first)
     if clauses and (clauses[0] in scenes or sets_scene(clauses[0])):
         return list(dict.fromkeys(_code_words(clauses[0]) + context))

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 from deepresearch.text import STOPWORDS, word_root, words
 
-# A superlative word ("largest", "first", "most"), lower-cased.
-SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)"
+# A superlative word ("largest", "first", "most"), lower-cased; not a noun in the
+# possessive ("the midwest's official name").
+SUPERLATIVE_WORD = r"(?:[a-z]+est|first|last|most|least)(?!['’]s\b)"
 # A rank below the first said before a superlative ("the 12th largest desert", "the third
 # most populous city"): the thing is not the superlative itself.
 RANKED_BELOW = re.compile(

@@ -743,7 +743,8 @@ def test_the_parts_best_source_goes_on_past_its_share_after_the_others() -> None
 
 def test_a_bridge_to_a_short_parts_thing_counts_only_from_a_source_that_speaks_of_it() -> None:
     # "in what year" asks of penicillin: *Year* names *Gregorian calendar*, which is no bridge
-    parts = question_parts("Who discovered penicillin and in what year?")
+    question = "Who discovered penicillin and in what year?"
+    parts = question_parts(question)
     texts = {
         "Penicillin": "Penicillins are antibiotics. A number of penicillins have been discovered.",
         "Year": "A year is the time Earth takes to orbit. The Gregorian calendar counts years.",
@@ -760,7 +761,7 @@ def test_a_bridge_to_a_short_parts_thing_counts_only_from_a_source_that_speaks_o
     def topical(namer: str) -> list[str]:
         namers = {("Gregorian calendar", 1): {namer}}
         scores = analysis.SourceScores(total, bridged, {}, namers)
-        return [s.title for s in analysis._topical(parts, srcs, units, scores)[1]]
+        return [s.title for s in analysis._topical(parts, srcs, units, scores, question)[1]]
 
     assert topical("Year") == ["Penicillin"]
     assert topical("Penicillin") == ["Penicillin", "Gregorian calendar"]

@@ -100,6 +100,14 @@ def test_a_superlative_of_a_narrower_noun_is_not_the_superlative_asked() -> None
     assert gives(said, "superlative", asked, part)
 
 
+def test_a_noun_ending_as_a_superlative_does_in_the_possessive_is_none() -> None:
+    # "the midwest's official name" asks for no superlative
+    part = "what was the midwest's official census bureau name before 1984"
+    assert unstated_superlative(part, ["It was named the North Central Region."]) is None
+    part = "what was the largest census region before 1984"
+    assert unstated_superlative(part, ["It was named the North Central Region."]) is not None
+
+
 def test_a_superlative_going_on_past_the_phrase_asked_to_a_narrower_name_is_not_it() -> None:
     part = "Who was the first woman to win a Nobel Prize"
     asked = set(words(part))

@@ -152,6 +152,10 @@ def test_an_opening_adverb_that_links_a_part_to_the_one_before_is_not_asked() ->
     # an adverb that is not set off by a comma says how: it is asked
     assert without_connective("Quickly install it") == "Quickly install it"
     assert without_connective("Italy, a country") == "Italy, a country"
+    # ... nor a phrase saying how to answer, an adverb in two words
+    assert without_connective("Put simply, what is a wage") == "what is a wage"
+    assert without_connective("Generally speaking, who wrote it") == "who wrote it"
+    assert without_connective("Ancient Sicily, what was it") == "Ancient Sicily, what was it"
 
 
 def test_what_a_part_asking_for_a_kind_says_it_is() -> None:

@@ -210,6 +210,17 @@ def test_a_superlative_attribute_is_answered_only_with_its_superlative() -> None
     assert unstated_attribute("What is the most populous city of Australia", [ranked])
 
 
+def test_a_kind_asked_for_is_stated_by_any_noun_naming_a_kind() -> None:
+    """ "The most common kind of digital data" is stated as "the most common form"."""
+    part = "what's the most common kind of digital data"
+    form = (["Digital data"], "The most common form of digital data is binary data.")
+    gathered = ["Digital data"]
+    assert unstated_attribute(part, [form], gathered) is None
+    # a noun that names no kind does not state it
+    use = (["Digital data"], "The most common use of digital data is storage.")
+    assert unstated_attribute(part, [use], gathered) is not None
+
+
 def test_the_superlative_of_the_world_said_of_a_thing_placed_in_the_asked_place_answers() -> None:
     part = "What is the longest river in South America"
     amazon = (["Rivers"], "The Amazon River in South America is the longest river in the world.")

@@ -521,6 +521,17 @@ def test_a_short_part_names_the_thing_its_sources_must_speak_of(
     assert topic_roots(part, titles) == text_roots(" ".join(topic))
 
 
+def test_a_title_joining_two_things_the_question_gives_is_a_topic_of_each_part() -> None:
+    # the question coordinates the two things *Cookware and bakeware* is the entry on
+    question = "Out of curiosity, where do you use cookware versus bakeware?"
+    first, second = question_parts(question)
+    titles = ["Curiosity", "Cookware and bakeware"]
+    assert topic_roots(first, titles, question) == text_roots("curiosity cookware")
+    assert topic_roots(second, titles, question) == text_roots("curiosity bakeware")
+    # without the whole question, neither part gives all the title's words
+    assert topic_roots(first, titles) == text_roots("curiosity")
+
+
 def test_a_part_pointing_back_has_no_topic_of_its_own() -> None:
     second = question_parts("How tall is Mount Kilimanjaro, and who first climbed it?")[1]
     assert second.refers_back

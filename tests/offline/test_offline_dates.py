@@ -16,6 +16,7 @@ from deepresearch.offline.dates import asks_year, gives_date
         "Railways spread in the 1840s.",
         "It was built in the 9th century.",
         "Neanderthals vanished roughly 40,000 years ago.",
+        "It began approximately 538.8 million years ago.",
         "He was crowned Emperor of the French on 18 May 1804.",
         "It made the first piloted ascent in 1783, carrying Jacques-Étienne.",
         "Founded in 1636, it is the oldest.",

@@ -285,6 +285,33 @@ def test_each_question_mark_ends_a_question() -> None:
     assert built[1].refers_back
 
 
+def test_a_phrase_saying_how_to_answer_leads_into_the_question_after_it() -> None:
+    """ "Put simply" is no part of its own, and "it" after it is the wage asked about."""
+    built = question_parts(
+        "Put simply, what is a wage, and does an employer still owe it when the company"
+        " isn't making money?"
+    )
+    assert [p.text for p in built] == [
+        "Put simply, what is a wage",
+        "does an employer still owe it when the company isn't making money",
+    ]
+    assert built[0].query == "wage"
+    assert "wage" in built[1].query.split() and "simply" not in built[1].query.split()
+
+
+def test_a_question_word_and_its_word_share_the_verb_of_the_one_after() -> None:
+    texts = lambda q: [p.text for p in question_parts(q)]  # noqa: E731
+    assert texts("How tall and how heavy is an adult impala?") == [
+        "How tall is an adult impala",
+        "how heavy is an adult impala",
+    ]
+    # one asked with a verb of its own keeps it
+    assert texts("How tall is it and how heavy was the calf?") == [
+        "How tall is it",
+        "how heavy was the calf",
+    ]
+
+
 def test_a_bare_condition_stays_with_the_question_it_leads_into() -> None:
     texts = lambda q: [p.text for p in question_parts(q)]  # noqa: E731
     assert texts("Can Cargo do that? If not, what should I use?") == [
