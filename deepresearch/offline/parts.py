@@ -154,7 +154,10 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         query_words = keywords(without_name_of(without_connective(piece)))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
-        borrowed = [w for w in context if w not in others][:4]
+        lender = (
+            _named_first(clauses[0]) if clauses and _points_past(piece, clauses[0]) else context
+        )
+        borrowed = [w for w in lender if w not in others][:4]
         if refers and few and n not in copies:
             borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
         asked, lent = (
@@ -333,6 +336,30 @@ def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
         return context
     asked = [w for phrase in title_phrases(main_clause(first)) for w in keywords(phrase)]
     return list(dict.fromkeys(asked + context))
+
+
+# A demonstrative and its noun ("that channel"), and the kind a clause asks for, up to
+# its verb ("Which two ports are linked").
+_DEMONSTRATIVE_NOUN = re.compile(r"\b(?:that|this|these|those)\s+(?P<noun>[a-z][\w'-]*)")
+_KIND_ASKED = re.compile(
+    rf"^\W*(?:which|what)\s+(?P<kind>(?:[\w'-]+\s+){{1,3}}?)(?:{AUXILIARY_VERBS})\b",
+    re.IGNORECASE,
+)
+
+
+def _points_past(piece: str, first: str) -> bool:
+    """Whether ``piece`` points back by a noun other than the kind the ``first`` clause
+    asks for: "how narrow does that channel get" after "Which two ports are linked by ferry
+    across the stretch of water separating …" speaks of the water, not of the ports."""
+    pointed = _DEMONSTRATIVE_NOUN.search(piece)
+    kind = _KIND_ASKED.match(first)
+    return bool(pointed and kind and not term_set(pointed["noun"]) & term_set(kind["kind"]))
+
+
+def _named_first(clause: str) -> list[str]:
+    """The words of a clause, those of the names in its main clause first."""
+    named = [w for phrase in title_phrases(main_clause(clause)) for w in keywords(phrase)]
+    return list(dict.fromkeys(named + keywords(clause)))
 
 
 def _few_named(

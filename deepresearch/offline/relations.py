@@ -11,7 +11,7 @@ named ("When did Malta win the FIFA World Cup"), in a sentence giving all of the
 most), or the rest in the entry on one. The dates the
 corpus gives near Shakespeare are Macbeth's first performance and the sonnets' printing.
 
-A part asking how tall, high, deep, far, wide, heavy or long a thing is is answered
+A part asking how tall, high, deep, far, wide, narrow, heavy or long a thing is is answered
 likewise only by a measure (a number with its unit) from the entry on the thing or a
 sentence about it.
 """
@@ -37,7 +37,7 @@ from deepresearch.text import ARTICLES, NUMBER_WORD, STOPWORDS, sentences, stem
 # Mars"); "how long did the dynasty rule" is answered by a reign's years: not checked.
 # ("how far back does it go" asks since when, not a distance)
 _ASKS_MEASURE = re.compile(
-    r"^\W*how\s+(?:tall|high|deep|far(?!\s+back\b)|wide|heavy|long\s+(?:is|was|are|were)\b)\b",
+    r"^\W*how\s+(?:tall|high|deep|far(?!\s+back\b)|wide|narrow|heavy|long\s+(?:is|was|are|were)\b)\b",
     re.IGNORECASE,
 )
 _UNITS = (
@@ -75,7 +75,7 @@ def says_measure(text: str) -> bool:
 
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
-    asking how tall, high, deep, far, wide, heavy or long something is give no measure, or None
+    asking how tall, high, deep, far, wide, narrow, heavy or long something is give no measure, or None
     when one may or the part asks something else. A measure is a number with its unit
     ("8,849 metres", "9 km"); a date's day ("18 May 1804") or a count is none; for a part
     naming a thing, one from its entry or a sentence about it (another mountain's height

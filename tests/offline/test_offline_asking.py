@@ -16,6 +16,7 @@ from deepresearch.offline.asking import (
     main_clause,
     pointing_before,
     pointing_words,
+    points_back,
     without_connective,
 )
 
@@ -181,3 +182,9 @@ def test_a_thing_described_by_a_clause_without_that_is_asked_for() -> None:
     assert not describes("When did the Roman Empire fall")  # a name, no clause
     # not asked for by a question word: "Explain … the part Joan of Arc played in it"
     assert not describes("Explain the war and the part Joan of Arc played in it")
+
+
+def test_one_of_a_pair_named_before_points_back() -> None:
+    assert points_back("What nicknames did the French one of the pair pick up")
+    assert points_back("Which of the trio was born first")
+    assert not points_back("What nicknames did the French mathematician pick up")

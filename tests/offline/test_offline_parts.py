@@ -299,6 +299,21 @@ def test_a_phrase_saying_how_to_answer_leads_into_the_question_after_it() -> Non
     assert "wage" in built[1].query.split() and "simply" not in built[1].query.split()
 
 
+def test_a_part_pointing_back_by_another_noun_than_the_kind_asked_borrows_the_names() -> None:
+    """ "that channel" is not the ports asked for: it is the water the clause names."""
+    built = question_parts(
+        "Which two ports are linked by ferry across the stretch of water separating New"
+        " Zealand's North Island from the South Island, and how narrow does that channel get?"
+    )
+    assert built[1].refers_back
+    assert built[1].query.split()[2:] == ["new", "zealand", "north", "island"]
+    # pointing back by the kind asked for, it borrows the first clause's words in order
+    built = question_parts(
+        "Which republic did Bolivar lead, and which countries did that republic include?"
+    )
+    assert built[1].query.split()[-2:] == ["bolivar", "lead"]
+
+
 def test_a_question_word_and_its_word_share_the_verb_of_the_one_after() -> None:
     texts = lambda q: [p.text for p in question_parts(q)]  # noqa: E731
     assert texts("How tall and how heavy is an adult impala?") == [

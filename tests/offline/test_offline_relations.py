@@ -71,6 +71,9 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     assert unmeasured("how far did maternal mortality fall", [fall]) is None
     channel = (["Strait of Gibraltar"], "At its narrowest it is 7.7 nautical miles wide.")
     assert unmeasured("how wide is that channel at its narrowest", [channel]) is None
+    # ... and so is how narrow it gets
+    assert unmeasured("how narrow does that channel get", [channel]) is None
+    assert unmeasured("how narrow does that channel get", [napoleon]) is not None
     # "how long is" asks a length or a time
     city = (["Lilongwe"], "Lilongwe is the capital of Malawi, founded in 1902.")
     assert unmeasured("How long is the Lilongwe River", [city]) is not None
