@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from deepresearch.offline.alternatives import alternatives, asks_of_each
 from deepresearch.offline.asking import (
     OF_ALL_NAMED,
     OF_THE_FEW,
@@ -183,7 +184,34 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
-    return parts or [Part(text, " ".join(keywords(text)) or text, False)]
+    listed = {n: split for n, split in siblings.items() if n not in copies}
+    return _each_apart(parts, listed) or [Part(text, " ".join(keywords(text)) or text, False)]
+
+
+def _each_apart(parts: list[Part], siblings: dict[int, list[str]]) -> list[Part]:
+    """The parts, with one asking of "each" of the things listed before it ("What do
+    Cargo's commands for each approach do" after "Can I download all dependencies ahead of
+    time, or should I copy their source code") asked once per thing, with its words (see
+    ``alternatives``; ``siblings``: the pieces of each clause split in several, not by
+    its names, whose parts borrow them all: "who led each effort" after "How were Germany
+    and Italy unified"); while the parts stay within MAX_PARTS."""
+    out: list[Part] = []
+    for n, part in enumerate(parts):
+        asks_each = n and part.refers_back and asks_of_each(part.text) and n not in siblings
+        alts = (
+            alternatives([p.text for p in parts[:n]], siblings.get(n - 1, [])) if asks_each else []
+        )
+        if not alts or len(parts) + len(alts) - 1 > MAX_PARTS:
+            out.append(part)
+            continue
+        own = keywords(without_name_of(part.text))
+        out += [
+            replace(
+                part, text=f"{part.text}: {a}", query=" ".join(dict.fromkeys(own + keywords(a)))
+            )
+            for a in alts
+        ]
+    return out
 
 
 def _story_asked(piece: str, told: list[str], scenes: set[str]) -> str:

@@ -453,15 +453,16 @@ def test_which_one_and_the_two_point_back_to_the_code_names_a_scene_gives() -> N
         assert not {"script", "downloads", "drive"} & set(part.query.split())
 
 
-def test_each_of_them_borrows_what_the_alternatives_do_not_share() -> None:
+def test_each_of_them_is_asked_of_each_alternative_with_its_words() -> None:
     question = (
         "Tasks keep arriving and I need the most urgent one next. "
         "Should I keep them in a sorted list or in a heap? What does each of them cost?"
     )
-    last = question_parts(question)[-1]
-    assert last.refers_back
-    assert {"cost", "list", "heap"} <= set(last.query.split())
-    assert not {"tasks", "arriving", "keep"} & set(last.query.split())
+    *_, listed, heap = question_parts(question)
+    assert listed.refers_back and heap.refers_back
+    assert {"cost", "list"} <= set(listed.query.split()) and "heap" not in listed.query.split()
+    assert {"cost", "heap"} <= set(heap.query.split()) and "list" not in heap.query.split()
+    assert not {"tasks", "arriving"} & set(listed.query.split() + heap.query.split())
 
 
 def test_each_effort_borrows_the_names_and_what_the_clause_says_of_them() -> None:
