@@ -155,10 +155,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         query_words = keywords(without_name_of(without_connective(piece)))
         # One name's copy borrows none of the other names ("the roles Rousseau played in it").
         others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
-        lender = (
-            _named_first(clauses[0]) if clauses and _points_past(piece, clauses[0]) else context
-        )
-        borrowed = [w for w in lender if w not in others][:4]
+        borrowed = [w for w in _lender(piece, clauses, context) if w not in others][:4]
         if refers and few and n not in copies:
             borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
         asked, lent = (
@@ -184,17 +181,30 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
         story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
-    listed = {n: split for n, split in siblings.items() if n not in copies}
-    return _each_apart(parts, listed) or [Part(text, " ".join(keywords(text)) or text, False)]
+    return _each_apart(parts, siblings, copies) or [_whole(text)]
 
 
-def _each_apart(parts: list[Part], siblings: dict[int, list[str]]) -> list[Part]:
+def _whole(text: str) -> Part:
+    """The question as one part, for a question no clause of which is a part."""
+    return Part(text, " ".join(keywords(text)) or text, False)
+
+
+def _lender(piece: str, clauses: list[str], context: list[str]) -> list[str]:
+    """The words a part pointing back may borrow: the ``context``, or the first clause's
+    names first when the part points past the kind that clause asks for (``_points_past``)."""
+    return _named_first(clauses[0]) if clauses and _points_past(piece, clauses[0]) else context
+
+
+def _each_apart(
+    parts: list[Part], split: dict[int, list[str]], copies: dict[int, list[str]]
+) -> list[Part]:
     """The parts, with one asking of "each" of the things listed before it ("What do
     Cargo's commands for each approach do" after "Can I download all dependencies ahead of
     time, or should I copy their source code") asked once per thing, with its words (see
-    ``alternatives``; ``siblings``: the pieces of each clause split in several, not by
-    its names, whose parts borrow them all: "who led each effort" after "How were Germany
-    and Italy unified"); while the parts stay within MAX_PARTS."""
+    ``alternatives``; ``split``: the pieces of each clause split in several, but for a
+    clause's ``copies`` per name, whose parts borrow every name: "who led each effort"
+    after "How were Germany and Italy unified"); while the parts stay within MAX_PARTS."""
+    siblings = {n: pieces for n, pieces in split.items() if n not in copies}
     out: list[Part] = []
     for n, part in enumerate(parts):
         asks_each = n and part.refers_back and asks_of_each(part.text) and n not in siblings
