@@ -142,10 +142,10 @@ def _topical(
     question: str,
 ) -> dict[int, list[SourceText]]:
     """Per part, the sources that may answer it: for a short part naming what it asks
-    about (``coverage.topic_roots``, in the ``question``), those that speak of it, and for a short part asking
-    about a name an earlier part gives (``coverage.borrowed_names``), those that state the
-    name whole; in either case also those that such a source's statements answering the
-    part name (a bridge). For any other part, all of them."""
+    about (``coverage.topic_roots``, in the ``question``), those that speak of it, and for
+    a short part asking about a name an earlier part gives (``coverage.borrowed_names``),
+    those that state the name whole; in either case also those that such a source's
+    statements answering the part name (a bridge). For any other part, all of them."""
     titles = [s.title for s in sources]
     roots: dict[str, set[str]] = {}
     out: dict[int, list[SourceText]] = {}
