@@ -268,6 +268,7 @@ def _candidates(
     for extra in (0, LEAD_EXTRA):
         for i, sources in kept.items():
             asks_time = answer_kind(parts[i].text) == "time"
+            stated_with = _stated_with_block([statement[(s.id, i)][1] for s in sources])
             share = max(FINDINGS_PER_SOURCE, -(-PART_FINDINGS // max(len(sources), 1)))
             for rank, src in enumerate(sources[:1] if extra else sources):
                 for score, unit in statement[(src.id, i)][1]:
@@ -286,7 +287,7 @@ def _candidates(
                     )
                     if done >= share + extra:
                         break
-                    if any(jaccard(terms, k) >= 0.6 for k in known):
+                    if unit in stated_with or any(jaccard(terms, k) >= 0.6 for k in known):
                         continue
                     # The same statement may answer two parts, but each part lists it once.
                     twins = [c for c in chosen if _twins(c, src.id, unit, terms, documents)]
@@ -297,6 +298,15 @@ def _candidates(
                     chosen.append(Candidate(unit, src.id, i, order, terms, extra=bool(extra)))
                     taken[(src.id, i)] = done + 1
     return chosen
+
+
+def _stated_with_block(ranked: list[list[tuple[float, str]]]) -> set[str]:
+    """The lead-ins among the statements ``ranked`` for a part that another source states
+    with the code block it introduces ("Here's how you would exclude click from Rich
+    exceptions:" beside "…: import click; … install(suppress=[click])"): alone they say
+    nothing the other does not."""
+    units = {u for statements in ranked for _, u in statements}
+    return {u for u in units if u.endswith(":") and any(o.startswith(u) and o != u for o in units)}
 
 
 def _dates(part: Part, unit: str) -> bool:

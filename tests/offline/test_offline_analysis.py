@@ -819,3 +819,27 @@ def test_a_statement_an_earlier_part_took_answers_a_later_part_saying_its_word_b
     statement[("src-1", 0)] = (0.9, [(0.9, span), (0.7, longest), (0.6, opened)])
     statement[("src-1", 1)] = (0.5, [(0.5, longest), (0.4, opened)])
     assert _second_parts(question, statement) == [longest, opened]
+
+
+def test_a_lead_in_left_without_its_block_is_no_finding() -> None:
+    # "Here's how you would …:" says nothing alone; stated with its code, it answers
+    alone = "Here's how you would exclude click from Rich tracebacks:\n\n```\nx = 1,\n```"
+    joined = "Here's how you would exclude click from Rich tracebacks:\n\n```\ninstall(suppress=[click])\n```"
+    srcs = [
+        SourceText(id=f"src-{n}", citation=n, title=title, url=f"/{n}.md", text=text)
+        for n, (title, text) in enumerate([("Exclude click", alone), ("Traceback", joined)], 1)
+    ]
+    out = analysis.analyze(
+        AnalyzeInputs(question="How do I exclude click from Rich tracebacks?", sources=srcs)
+    )
+    said = [f.content for f in out.findings]
+    assert not [s for s in said if s.endswith(":")]
+    assert any("install(suppress=[click])" in s for s in said)
+    # with no source stating it with its block, a lead-in says what it says ("(line 59)")
+    label = srcs[0].model_copy(
+        update={"text": alone.replace("tracebacks:", "tracebacks (line 59):")}
+    )
+    out = analysis.analyze(
+        AnalyzeInputs(question="How do I exclude click from Rich tracebacks?", sources=[label])
+    )
+    assert any(f.content.endswith("(line 59):") for f in out.findings)
