@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-# "for each case", "each of them", "each one", "for each approach", "both of them"
+# "for each case", "each of them", "each one", "for each approach", "both of them" (not
+# "each other": how things stand to one another)
 _EACH = re.compile(
-    r"\b(?:(?:for\s+)?each(?:\s+of\s+(?:them|these|those|the\s+[\w-]+))?(?:\s+[\w-]+)?"
+    r"\b(?:(?:for\s+)?each(?!\s+other\b)(?:\s+of\s+(?:them|these|those|the\s+[\w-]+))?(?:\s+[\w-]+)?"
     r"|both\s+of\s+them)\b",
     re.IGNORECASE,
 )

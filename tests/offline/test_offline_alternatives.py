@@ -11,6 +11,7 @@ def test_a_part_asks_of_each_thing_by_these_words() -> None:
     assert asks_of_each("What does each of them cost")
     assert asks_of_each("Can both of them write the file back")
     assert not asks_of_each("Which one fits my problem")
+    assert not asks_of_each("How do they relate to each other")
 
 
 def test_the_alternatives_are_the_split_clause_or_the_items_listed_last() -> None:
