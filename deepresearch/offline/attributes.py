@@ -361,8 +361,9 @@ def _said_attribute(token: str, attribute: str) -> bool:
     kind asked for, any noun naming a kind ("kind" is said as "form", "type", "sort")."""
     if same_form(token, attribute):
         return True
-    kinds = [k for k in _KIND_NOUNS if same_form(attribute, k)]
-    return bool(kinds) and any(same_form(token, k) for k in _KIND_NOUNS)
+    return any(same_form(attribute, k) for k in _KIND_NOUNS) and any(
+        same_form(token, k) for k in _KIND_NOUNS
+    )
 
 
 def _agent(attribute: str) -> bool:

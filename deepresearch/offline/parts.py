@@ -372,8 +372,7 @@ def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
     # asks about ("the cleric who led the revolution against Mohammad Reza Pahlavi").
     if asks_for_entity(first):
         return context
-    asked = [w for phrase in title_phrases(main_clause(first)) for w in keywords(phrase)]
-    return list(dict.fromkeys(asked + context))
+    return _named_first(first)
 
 
 # A demonstrative and its noun ("that channel"), and the kind a clause asks for, up to
