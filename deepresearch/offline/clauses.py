@@ -37,8 +37,11 @@ _WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{_APART})\s+(?:(?!\b(?:it|its|they|them|t
 # "…, and the city it is named after: how does it rank": a new question, asked of the
 # thing named before its colon
 _NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
+# "…, and in 3.3 what value does it have": a question asked within a name or number the
+# phrase gives, with no comma before the question word
+_WITHIN_NAMED = rf"(?:{PREPOSITIONS})\s+(?:(?-i:[A-Z0-9])[\w.+-]*\s+){{1,3}}(?:what|which|how|who|when|where|why)\b"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED}|{_WITHIN_NAMED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )

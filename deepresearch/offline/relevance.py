@@ -295,11 +295,19 @@ def source_scores(
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         namers.update({(sid, i): by for sid, by in named_by.items()})
         stating = _stating_superlative(parts[i], sources, statement, i)
-        mentioned = " ".join(u for s in leaders[i] for _, u in statement[(s.id, i)][1][:3])
-        mention_terms = term_set(mentioned)
+        # What the leaders' best statements word, per document: a passage's statements
+        # word its own heading, which says nothing of another passage under it.
+        mention_terms = {
+            s.document: term_set(" ".join(u for _, u in statement[(s.id, i)][1][:3]))
+            for s in leaders[i]
+        }
         for s in sources:
             t = term_set(s.title)
-            worded = bool(t) and t <= mention_terms and s not in leaders[i]
+            worded = (
+                bool(t)
+                and s not in leaders[i]
+                and t <= set().union(*(m for d, m in mention_terms.items() if d != s.document))
+            )
             out[(s.id, i)] = (
                 0.6 * statement[(s.id, i)][0]
                 + 0.25 * dense.get((s.id, i), 0.0)

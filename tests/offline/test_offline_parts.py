@@ -823,6 +823,21 @@ def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
     assert braille[1].scene and "embossed" not in braille[2].query.split()
 
 
+def test_a_question_asked_within_a_name_or_number_after_and_is_a_part_of_its_own() -> None:
+    # "…, and in 3.3 what value …" asks again with no comma after the phrase it gives
+    version = question_parts(
+        "Which configure option made 2.2 use UCS-4 internally, and in 3.3 what value does "
+        "sys.maxunicode now always have?"
+    )
+    assert [p.text for p in version] == [
+        "Which configure option made 2.2 use UCS-4 internally",
+        "in 3.3 what value does sys.maxunicode now always have",
+    ]
+    # a relative "which" after a common noun stays with its clause
+    town = question_parts("Who founded the abbey, and in the town which he ruled?")
+    assert len(town) == 1
+
+
 def test_a_thing_named_before_a_colon_after_and_opens_a_new_question() -> None:
     # "…, and the mountain range that bounds it on the west: how long is that range" asks
     # a new question, of the range, not more of the plateau

@@ -384,3 +384,28 @@ def test_a_part_asking_about_the_askers_story_is_answered_where_a_stretch_of_a_d
     alone = [*parts[:last], replace(parts[last], story="")]
     _, unstoried = _scored(alone, srcs)
     assert unstoried[("src-3", last)][0] > unstoried[("src-2", last)][0]
+
+
+def test_a_heading_worded_by_a_passage_under_it_names_no_other_passage_of_its_document(
+    titled: Titled,
+) -> None:
+    # a passage's statements word its own heading: that says nothing of the passage after
+    # it, while an entry of another document the answers name is worded by them
+    question = "How does Rust call external code?"
+    texts = {
+        "Extern functions": "Extern functions let Rust call external code through a shim.",
+        "Extern functions ": "The ABI is named in quotes.",
+        "Shim": "The ABI is named in quotes.",
+        "FFI": "Rust can call external code through the FFI.",
+        "Linking": "To call external code from Rust, link it first.",
+    }
+    srcs = titled(texts)
+    srcs[0] = srcs[0].model_copy(update={"url": "/docs/ffi.md#L1-5", "lines": (1, 5)})
+    srcs[1] = srcs[1].model_copy(
+        update={"url": "/docs/ffi.md#L6-9", "lines": (6, 9), "title": "Extern functions"}
+    )
+    parts = question_parts(question)
+    units, statement = _scored(parts, srcs)
+    scores = relevance.source_scores(parts, srcs, units, statement, question)
+    assert statement[("src-2", 0)][0] == statement[("src-3", 0)][0]
+    assert scores.total[("src-3", 0)] > scores.total[("src-2", 0)]
