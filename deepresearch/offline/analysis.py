@@ -10,7 +10,7 @@ from __future__ import annotations
 from deepresearch.offline.answer_kinds import answer_kind, gives
 from deepresearch.offline.attributes import attribute_phrases
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
-from deepresearch.offline.code_blocks import with_code_blocks
+from deepresearch.offline.code_blocks import with_code_blocks, with_examples
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
     borrowed_names,
@@ -112,6 +112,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         (c for c in chosen if c.part not in unanswered),
         key=lambda c: (c.part, c.extra, -c.score),
     )
+    chosen = with_examples(chosen, units, documents)
     chosen = with_code_blocks(chosen, units, {s.id: s.text for s in sources})
     kept_for = {i: [] if i in unanswered else [s.id for s in ss] for i, ss in kept.items()}
     relevant = {sid for ids in kept_for.values() for sid in ids}

@@ -6,10 +6,13 @@ become one finding: from a few lines before the first to the last."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from deepresearch.offline.quotes import CODE
+from deepresearch.offline.statements import statement_terms
 from deepresearch.offline.unanswered import Candidate
+from deepresearch.text import STOPWORDS, word_root
 
 CODE_CONTEXT = 2  # lines of its block shown before the first code line a part drew
 CODE_BLOCK_LINES = 6  # at most this many lines in one finding, else the drawn lines alone
@@ -91,3 +94,67 @@ def _code(quote: str) -> str:
 def _line_of(written: list[str], code: str, start: int) -> int:
     """Where ``code`` is a line of ``written`` from ``start`` on, or -1."""
     return next((n for n in range(start, len(written)) if written[n] == code), -1)
+
+
+# A code line showing an answer: at least this many of the words it uses are words the
+# part's prose findings use, which most lines of a program do not ("secure=True,
+# httponly=True, samesite='Lax'" after "Secure limits cookies …", "HttpOnly protects …").
+EXAMPLE_SHARED = 3
+EXAMPLE_SHARE = 0.4  # ... and that is this much of the words it uses
+_PIECE = re.compile(r"[^\W_]+")  # snake_case and dotted names read word by word
+
+
+def with_examples(
+    chosen: list[Candidate], units: dict[str, list[str]], documents: dict[str, str]
+) -> list[Candidate]:
+    """``chosen`` with, for each part answered in prose alone, the code line that uses
+    most of their words (the example after the explanation) from a source of a document
+    its findings come from, one the findings cite already, shown last in its part.
+
+    Args:
+        chosen: the findings drawn, grouped by part.
+        units: each source's statements.
+        documents: each source's document.
+    """
+    out = list(chosen)
+    taken = {c.text for c in chosen}
+    # a source the findings cite already: an example brings in no source of its own
+    cited = {sid for c in chosen for sid in (c.source_id, *c.supporters)}
+    for part in dict.fromkeys(c.part for c in chosen):
+        own = [c for c in chosen if c.part == part]
+        if any(c.text.startswith(CODE) for c in own):
+            continue
+        docs = {documents[c.source_id] for c in own}
+        lines = [
+            (sid, line)
+            for sid, said in units.items()
+            if sid in cited and documents.get(sid) in docs
+            for line in said
+            if line.startswith(CODE) and line not in taken
+        ]
+        if found := _example(lines, set().union(*(_roots(c.text) for c in own))):
+            sid, line = found
+            last = max(n for n, c in enumerate(out) if c.part == part)
+            low = min(c.score for c in own) - 0.01
+            out.insert(last + 1, Candidate(line, sid, part, low, statement_terms(line), {sid}))
+    return out
+
+
+def _example(lines: list[tuple[str, str]], said: set[str]) -> tuple[str, str] | None:
+    """Of the (source id, code line) ``lines``, the one using most of the words the
+    findings say (``said``: their roots), when it uses enough of them."""
+    best: tuple[float, str, str] | None = None
+    for sid, line in lines:
+        roots = _roots(line.removeprefix(CODE))
+        shared = roots & said
+        if len(shared) < EXAMPLE_SHARED or len(shared) < EXAMPLE_SHARE * len(roots):
+            continue
+        if best is None or len(shared) / len(roots) > best[0]:
+            best = (len(shared) / len(roots), sid, line)
+    return (best[1], best[2]) if best else None
+
+
+def _roots(text: str) -> set[str]:
+    """The roots of the words ``text`` uses, its names' pieces one by one."""
+    pieces = (p.lower() for p in _PIECE.findall(text))
+    return {word_root(p) for p in pieces if len(p) > 1 and p not in STOPWORDS}

@@ -295,24 +295,13 @@ def source_scores(
         named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         namers.update({(sid, i): by for sid, by in named_by.items()})
         stating = _stating_superlative(parts[i], sources, statement, i)
-        # What the leaders' best statements word, per document: a passage's statements
-        # word its own heading, which says nothing of another passage under it.
-        mention_terms = {
-            s.document: term_set(" ".join(u for _, u in statement[(s.id, i)][1][:3]))
-            for s in leaders[i]
-        }
+        worded = _worded(i, sources, leaders[i], statement)
         for s in sources:
-            t = term_set(s.title)
-            worded = (
-                bool(t)
-                and s not in leaders[i]
-                and t <= set().union(*(m for d, m in mention_terms.items() if d != s.document))
-            )
             out[(s.id, i)] = (
                 0.6 * statement[(s.id, i)][0]
                 + 0.25 * dense.get((s.id, i), 0.0)
                 + 0.3 * named[(s.id, i)]
-                + 0.2 * worded
+                + 0.2 * (s.id in worded)
                 + hops.BRIDGE_WEIGHT * bridged.get(s.id, 0.0)
                 + OPENING_WEIGHT * opening.get((s.id, i), 0.0)
                 + STATES_FIRST_WEIGHT * (s.id in stating)
@@ -324,6 +313,28 @@ def source_scores(
             named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return SourceScores(out, named_by_answers, opening, namers)
+
+
+def _worded(
+    i: int,
+    sources: list[SourceText],
+    leaders: list[SourceText],
+    statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+) -> set[str]:
+    """The ids of the sources (not ``leaders``) whose titles' words the leaders' best
+    statements for part ``i`` all say: entries they name. Only by what sources of other
+    documents say: a passage's statements word its own heading, which says nothing of
+    another passage under it."""
+    said = [
+        (s.document, term_set(" ".join(u for _, u in statement[(s.id, i)][1][:3]))) for s in leaders
+    ]
+    out: set[str] = set()
+    for s in sources:
+        title = term_set(s.title)
+        elsewhere = set().union(*(terms for d, terms in said if d != s.document))
+        if title and s not in leaders and title <= elsewhere:
+            out.add(s.id)
+    return out
 
 
 # A source saying the superlative a part asks ("Röntgen became the first recipient of the

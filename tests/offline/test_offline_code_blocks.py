@@ -68,3 +68,35 @@ def test_lines_too_far_apart_in_a_long_block_are_joined_without_the_lines_betwee
     assert [c.text for c in shown] == [
         "Code: " + " … ".join(line.removeprefix("Code: ") for line in (program[3], program[-1]))
     ]
+
+
+def test_a_part_answered_in_prose_is_shown_the_code_line_of_its_document_using_its_words() -> None:
+    from deepresearch.offline.code_blocks import with_examples
+    from deepresearch.offline.statements import statement_terms
+
+    prose = [
+        "Secure limits cookies to HTTPS traffic only.",
+        "HttpOnly protects the contents of cookies from being read with JavaScript.",
+        "SameSite restricts how cookies are sent with requests from external sites.",
+    ]
+    example = "Code: `response.set_cookie('lang', secure=True, httponly=True, samesite='Lax')`"
+    other = "Code: `app.run(debug=True)`"
+    closer = "Code: `set_cookie(secure=True, httponly=True, samesite='Lax')`"
+    units = {"src-1": prose, "src-2": [other, example], "src-3": [example], "src-4": [closer]}
+    documents = {"src-1": "/security.rst", "src-2": "/security.rst", "src-3": "/other.rst"}
+    documents["src-4"] = "/security.rst"  # not cited by any finding: brings in no source
+    chosen = [
+        Candidate(text, "src-1", 0, 2.0 - n / 10, statement_terms(text), {"src-1", "src-2"})
+        for n, text in enumerate(prose)
+    ]
+    shown = with_examples(chosen, units, documents)
+    assert [c.text for c in shown] == [*prose, example]
+    assert shown[-1].source_id == "src-2" and shown[-1].score < chosen[-1].score
+    # not from another document, nor for a part that already quotes code, nor a line
+    # sharing too few of the findings' words
+    elsewhere = {**documents, "src-2": "/other.rst"}
+    assert with_examples(chosen, units, elsewhere) == chosen
+    quoting = [*chosen, Candidate(other, "src-2", 0, 0.5, statement_terms(other), {"src-2"})]
+    assert with_examples(quoting, units, documents) == quoting
+    plain = {"src-1": prose, "src-2": [other]}
+    assert with_examples(chosen, plain, documents) == chosen
