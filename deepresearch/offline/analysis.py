@@ -92,7 +92,7 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}
     weights = Weights(list(bag.values()))
     statement = part_scores(parts, sources, units, weights)
-    scores = source_scores(parts, sources, units, statement, inputs.question)
+    scores = source_scores(parts, sources, units, statement, inputs.question, inputs.answered_parts)
     topical = _topical(parts, sources, units, scores, inputs.question)
     kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
     documents = {s.id: s.document for s in sources}

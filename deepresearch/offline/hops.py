@@ -40,22 +40,50 @@ def point_back(
     asked: set[str],
     out: dict[tuple[str, int], float],
     bridged: dict[str, float],
+    *,
+    settled: bool = False,
 ) -> None:
     """Scores for part ``i``, which points back ("who founded *it*"): its "it" is what the
     first and the previous part found. A statement naming one of those answers with the
     part's own words answers the part ("regarded as the founder of Sikhism"), as strongly
-    as a bridge (and is kept like one); an entry not tied to the three best answers keeps
+    as a bridge (and is kept like one); the previous part's clear best answer, stating
+    every word of the part's own of itself, ranks as high; an entry not tied to the three best answers keeps
     UNTIED_SHARE of its score: evidence is tied to the answer, not only worded alike.
-    ``texts``: each source's statements and their tokens."""
+    ``texts``: each source's statements and their tokens; ``settled``: the previous part
+    was answered in an earlier iteration, whose answer this one's sources may not hold."""
     units, said = texts
     first, previous = answerers[0], answerers[i - 1]
     earlier = _joined(first[:3], previous[:3])
     for s in sources:
         if s.id not in bridged and not tied(s, earlier, said, asked):
             out[(s.id, i)] *= UNTIED_SHARE
-    for sid, share in resolved(part, _joined(first, previous), sources, units).items():
+    found = resolved(part, _joined(first, previous), sources, units)
+    for sid, share in found.items():
         out[(sid, i)] += BRIDGE_WEIGHT * share
         bridged[sid] = max(bridged.get(sid, 0.0), share)
+    if part.own and not settled and _clear_best(previous, out, i - 1):
+        # the previous part's clear best answer speaks of itself: "its highest point" after
+        # "the mountain range that surrounds …" is *Zagros Mountains*' "The highest point …".
+        # Every word of the part's own, and only its rank: whether it answers is left to the
+        # statement, as for any source.
+        itself = previous[0].id
+        if itself not in found and any(
+            own_share(part, statement_terms(u)) == 1.0 for u in units.get(itself, [])
+        ):
+            out[(itself, i)] += BRIDGE_WEIGHT
+
+
+# How far the previous part's best source must lead the next for a part pointing back to
+# be asked of it: with no clear answer, "it" may be any of them.
+CLEAR_LEAD = 0.05
+
+
+def _clear_best(ranked: list[SourceText], out: dict[tuple[str, int], float], i: int) -> bool:
+    """Whether the best of the sources ``ranked`` for part ``i`` leads the next clearly."""
+    if not ranked:
+        return False
+    runner_up = out[(ranked[1].id, i)] if len(ranked) > 1 else 0.0
+    return out[(ranked[0].id, i)] - runner_up >= CLEAR_LEAD
 
 
 def _joined(first: list[SourceText], then: list[SourceText]) -> list[SourceText]:

@@ -152,13 +152,20 @@ def _parties(part: str) -> list[list[str]]:
     ]
 
 
+# A relative pronoun after the noun it describes ("the leader who …"), not a question word
+# ("In which year …", "Which leader …", "and who …").
+_RELATIVE = rf"\b(?!(?:{'|'.join(_PREPOSITIONS)}|and|or|but)\s)[a-z]+\s+(?:who|whom|whose|which)\b"
+
+
 def party_names(part: str, names: Sequence[str]) -> list[str]:
     """The ``names`` (as the part writes them) that are party to the relation or event a
     part asks about: not a name after a preposition of place ("the Red Fort in Delhi",
     "the bridge between Kobe and Awaji Island"), which says where or which one ("travel to
     America", "elected to Congress" name a party), nor the owner of a work named next
     ("Ibsen's A Doll's House"), nor a name after "the <noun> of", which describes the
-    party ("the writer of The Sound and the Fury": the writer is the party)."""
+    party ("the writer of The Sound and the Fury": the writer is the party), nor one in a
+    relative clause, which describes it too ("the Soviet leader who had Zhukov as his
+    wartime deputy": the leader is the party)."""
     after = "|".join(PLACE_PREPOSITIONS)
     parties: list[str] = []
     placed = False  # the name before was no party: one joined to it by "and" is none either
@@ -168,6 +175,7 @@ def party_names(part: str, names: Sequence[str]) -> list[str]:
             re.search(rf"\b(?:{after})\s+(?:the\s+)?{re.escape(n)}", part)
             or re.search(rf"\b(?i:the)\s+[a-z]+\s+of\s+(?:(?i:the)\s+)?{re.escape(n)}", part)
             or re.search(rf"{re.escape(n)}(?<=['’]s)\s+(?:the\s+|an?\s+)?[A-Z]", part)
+            or re.search(rf"{_RELATIVE}[^,;:?]*\b{re.escape(n)}", part)
         )
         if not placed:
             parties.append(n)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from deepresearch.offline import hops
@@ -263,11 +264,13 @@ def source_scores(
     units: dict[str, list[str]],
     statement: dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
     question: str,
+    answered: Collection[str] = (),
 ) -> SourceScores:
     """How well each source answers each part: its best statement, its similarity to the
     part (dense vectors, when installed), whether the question names it (its title's
     words all in the question), whether sources that answer the part name it, and, for a
-    part that asks for an entity, how well the source's opening statement describes it."""
+    part that asks for an entity, how well the source's opening statement describes it.
+    ``answered``: the parts earlier iterations answered (see ``hops.point_back``)."""
     # A word of a longer name ("van" of "Antonie van Leeuwenhoek") does not name *Van*.
     names = [term_set(n) for n in entities(question)]
     said = {sid: TOKEN.findall(" ".join(us)) for sid, us in units.items()}  # once per source
@@ -308,8 +311,9 @@ def source_scores(
             )
         if parts[i].refers_back:
             hops.point_back(
-                i, parts[i], sources, (units, said), answerers, term_set(question), out, bridged
-            )
+                i, parts[i], sources, (units, said), answerers, term_set(question), out, bridged,
+                settled=parts[i - 1].text in answered,
+            )  # fmt: skip
             named_by_answers.update({(sid, i): b for sid, b in bridged.items()})
         answerers[i] = sorted(sources, key=lambda s: -out[(s.id, i)])[:SOURCES_PER_PART]
     return SourceScores(out, named_by_answers, opening, namers)

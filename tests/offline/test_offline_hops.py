@@ -218,3 +218,38 @@ def test_an_entry_naming_the_described_thing_with_what_is_asked_of_it_is_bridged
     # None when the leading entry states few of the part's own words: the composer's
     # entry is no answer to the description, so what names it is no hop.
     assert hops.naming_answer(part, srcs[1:2], srcs, units, said_tokens(srcs)) == {}
+
+
+def test_a_part_pointing_back_is_asked_of_the_previous_parts_clear_answer(
+    titled: Titled,
+) -> None:
+    # "its highest point" is the range's, which the previous part's answer states of
+    # itself; the plain's entry names another range with the same words
+    question = (
+        "How long is the mountain range that surrounds the plain where Persepolis stands, "
+        "and what is its highest point?"
+    )
+    texts = {
+        "Zagros Mountains": "The Zagros Mountains are a mountain range surrounding the plain "
+        "of Persepolis. The mountain range has a total length of 1,600 km. The highest point "
+        "is Mount Dena.",
+        "Ural Mountains": "The Ural Mountains are a mountain range in Russia.",
+        "East European Plain": "The highest point of the plain is the Bugulma Upland, by the "
+        "Ural Mountains.",
+        "Caucasus Mountains": "The Caucasus Mountains are a mountain range between two seas.",
+    }
+    srcs = titled(texts)
+    parts = question_parts(question)
+    units = {s.id: sentences(s.text) for s in srcs}
+    weights = relevance.Weights([term_set(s.text) for s in srcs])
+    statement = relevance.part_scores(parts, srcs, units, weights)
+
+    def total(answered: list[str]) -> dict[str, float]:
+        scores = relevance.source_scores(parts, srcs, units, statement, question, answered)
+        return {s.id: scores.total[(s.id, 1)] for s in srcs}
+
+    now = total([])
+    assert now["src-1"] > now["src-3"]
+    # answered in an earlier iteration, the previous part's answer is that iteration's
+    earlier = total([parts[0].text])
+    assert earlier["src-1"] < now["src-1"]

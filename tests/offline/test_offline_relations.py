@@ -159,6 +159,20 @@ def test_a_name_after_the_noun_of_describes_the_party_it_is_not() -> None:
     assert untimed_event(part, [won]) is not None
 
 
+def test_a_name_in_a_relative_clause_describes_the_party_it_is_not() -> None:
+    # the leader died; his deputy is how the question tells which leader
+    part = _when("When did the Soviet leader who had Zhukov as his wartime deputy die?")
+    died = (["Joseph Stalin"], "Stalin ruled the Soviet Union until his death in 1953.")
+    assert untimed_event(part, [died]) is None
+    # named as a party, the deputy must be given with the date
+    part = _when("When did the Soviet leader and Zhukov meet?")
+    assert untimed_event(part, [died]) is not None
+    # a question word is no relative pronoun: both names are parties
+    award = _when("In which year was Douglas Engelbart given the Turing Award?")
+    demo = (["Douglas Engelbart"], "These were demonstrated at The Mother of All Demos in 1968.")
+    assert untimed_event(award, [demo]) is not None
+
+
 def test_the_entry_on_a_title_opening_with_a_small_word_is_its_entry() -> None:
     # capitals read the name as "Lighthouse"; the entry is *To the Lighthouse*
     part = _when("When was To the Lighthouse published?")
