@@ -108,8 +108,9 @@ def with_examples(
     chosen: list[Candidate], units: dict[str, list[str]], documents: dict[str, str]
 ) -> list[Candidate]:
     """``chosen`` with, for each part answered in prose alone, the code line that uses
-    most of their words (the example after the explanation) from a source of a document
-    its findings come from, one the findings cite already, shown last in its part.
+    most of the words of the part's findings (the example after the explanation), from a
+    source the findings cite already, of a document the part's findings come from; shown
+    last in its part.
 
     Args:
         chosen: the findings drawn, grouped by part.

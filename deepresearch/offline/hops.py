@@ -47,8 +47,9 @@ def point_back(
     first and the previous part found. A statement naming one of those answers with the
     part's own words answers the part ("regarded as the founder of Sikhism"), as strongly
     as a bridge (and is kept like one); the previous part's clear best answer, stating
-    every word of the part's own of itself, ranks as high; an entry not tied to the three best answers keeps
-    UNTIED_SHARE of its score: evidence is tied to the answer, not only worded alike.
+    every word of the part's own of itself, ranks as high; an entry not tied to the three
+    best answers keeps UNTIED_SHARE of its score: evidence is tied to the answer, not only
+    worded alike.
     ``texts``: each source's statements and their tokens; ``settled``: the previous part
     was answered in an earlier iteration, whose answer this one's sources may not hold."""
     units, said = texts
