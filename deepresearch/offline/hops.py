@@ -24,7 +24,7 @@ from deepresearch.offline.parts import PERSONAL, Part
 from deepresearch.offline.referred import pronouns_said
 from deepresearch.offline.statements import statement_terms
 from deepresearch.roles import SourceText
-from deepresearch.text import term_set, word_root
+from deepresearch.text import term_set
 
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
@@ -97,14 +97,13 @@ def resolved(
     """Per source: the largest share of the part's own words (by root: "founder" for
     "founded") that one of its statements holds while naming another source among the
     ``answers`` the part points back to."""
-    own = {word_root(t) for t in part.own}
-    if not own:
+    if not part.own:
         return {}
     names = [(a, name_words(a.title)) for a in answers]
     out: dict[str, float] = {}
     for s in sources:
         for unit in units.get(s.id, []):
-            share = len(own & {word_root(t) for t in statement_terms(unit)}) / len(own)
+            share = own_share(part, statement_terms(unit))
             if share <= out.get(s.id, 0.0):
                 continue
             said = TOKEN.findall(unit)
