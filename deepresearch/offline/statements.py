@@ -131,14 +131,15 @@ def statements(text: str) -> list[str]:
     ``_prose_sentences``)."""
     out: list[str] = []
     reader = _Prose(out)
-    lines = text.splitlines()
+    lines = _unquoted(text.splitlines())
     i = 0
     prose = fenced = False  # the last line not blank: a paragraph's; a code block's end
     while i < len(lines):
-        line = _QUOTE_MARK.sub("", lines[i].rstrip())
+        line = lines[i].rstrip()
         if _FENCE.match(line) or line.lstrip().startswith("|"):
             code = bool(_FENCE.match(line))
-            i = _read_block(lines, i, reader, after_prose=prose and code)
+            # always past the line: a line read as a block's start that is none ends there
+            i = max(i + 1, _read_block(lines, i, reader, after_prose=prose and code))
             prose, fenced = False, code
             continue
         i += 1
@@ -180,6 +181,20 @@ def statements(text: str) -> list[str]:
         for s, after in zip(out, following, strict=True)
         if not (s.endswith(":") and after.startswith(s[:-1]))
     ]
+
+
+def _unquoted(lines: list[str]) -> list[str]:
+    """The lines without the marks of a block quote, so that a quoted code block or table
+    ("> ```python") is read as one; not inside a code block that is not quoted, where "> "
+    is a prompt ("> echo %ERRORLEVEL%")."""
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        quoted = not fenced and _QUOTE_MARK.match(line) is not None
+        out.append(_QUOTE_MARK.sub("", line) if quoted else line)
+        if not quoted and _FENCE.match(line):
+            fenced = not fenced
+    return out
 
 
 def _indented_next(lines: list[str], start: int) -> bool:

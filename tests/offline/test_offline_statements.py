@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from deepresearch.offline import research
 from deepresearch.offline.quotes import MAX_QUOTE_CHARS
 from deepresearch.offline.statements import (
@@ -621,4 +623,31 @@ def test_each_paragraph_under_a_reference_entrys_name_is_stated_with_it() -> Non
     # a code span alone over text that is not indented is no entry's name
     assert statements("`--strict`\n\nThis flag turns on many checks at once for you.\n") == [
         "This flag turns on many checks at once for you."
+    ]
+
+
+def test_a_code_block_in_a_block_quote_is_read_as_a_code_block() -> None:
+    # MkDocs's own docs quote examples ("> ```python"): such a block was once read as
+    # starting where it did not, and the reader never got past its first line.
+    text = (
+        "Define the hook in your plugin module like this:\n\n> ```python\n"
+        "> def on_page_markdown(markdown, page):\n>     return markdown.upper()\n> ```\n\n"
+        "> > ```yaml\n> > site_name: My Docs\n> > ```\n\n"
+        "> | Option | Default |\n> | --- | --- |\n> | strict | false |\n\n"
+        "The event runs once for every page of the site."
+    )
+    read: list[list[str]] = []
+    # in a thread, so a reader stuck on the block fails the test rather than hanging it
+    reader = threading.Thread(target=lambda: read.append(statements(text)), daemon=True)
+    reader.start()
+    reader.join(timeout=30)
+    assert read == [
+        [
+            "Define the hook in your plugin module like this:",
+            "Code: `def on_page_markdown(markdown, page):`",
+            "Code: `return markdown.upper()`",
+            "Code: `site_name: My Docs`",
+            "Table row: Option: strict; Default: false",
+            "The event runs once for every page of the site.",
+        ]
     ]
