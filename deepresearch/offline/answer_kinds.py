@@ -40,13 +40,23 @@ from deepresearch.text import COPULAS, NUMBER_WORD, STOPWORDS, word_root, words
 
 _COMPOUND_HEAD = re.compile(r"(?<=\w-)([a-z]+)\b")  # "co-founded" → "founded"
 # "How tall is", "how deadly was", "how far did" ask for a measure too: "how", a word, then
-# the question's verb (not "how he died", "how a steam engine works").
+# the question's verb (not "how he died", "how a steam engine works"); so does "what share
+# of" (``_ASKS_SHARE``: "about 50%", "one-fifth").
 _ASKS_NUMBER = re.compile(
     r"\bhow\s+(?:many|much|[a-z]+\s+(?:is|are|was|were|did|does|do|can|will|has|have|had)\b)",
     re.IGNORECASE,
 )
+_ASKS_SHARE = re.compile(
+    r"\b(?:what|which)\s+(?:share|percentage|proportion|fraction|percent)\b", re.IGNORECASE
+)
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
+# A share in words: "three-quarters of", "one-fifth", "half of" (not "third-largest").
+_FRACTION = re.compile(
+    r"\b(?:a|one|two|three|four|five|six|seven|eight|nine)[\s-]"
+    r"(?:half|third|quarter|fifth|sixth|seventh|eighth|ninth|tenth)s?\b(?!-)|\bhalf\s+of\b",
+    re.IGNORECASE,
+)
 # A year or a span of years ("1918–1920"): when a thing happened, not how many or how much.
 _YEARS = re.compile(r"[12]\d{3}(?:[–-][12]?\d{1,3})?")
 # "How do I …", "how can we …", "how to …", "can I …", "is there a way to …": a part asking
@@ -84,7 +94,7 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
         return "superlative"
     if asked_doer(part):
         return "doer"
-    if question_word(part) and _ASKS_NUMBER.search(part):
+    if question_word(part) and (_ASKS_NUMBER.search(part) or _ASKS_SHARE.search(part)):
         return "number"
     if _ASKS_USAGE.search(part):
         return "usage"
@@ -119,11 +129,13 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         # a compound's last word is what it does: "co-founded" says "founded"
         said = text_roots(text) | text_roots(" ".join(_COMPOUND_HEAD.findall(text)))
         return named and (doer is None or says_any(text_roots(" ".join(doer)), said))
-    # a count in words with what the part counts ("commonly have four strings"), or a
-    # measure in words ("a nearly four-degree lean")
+    # a count in words with what the part counts ("commonly have four strings"), a
+    # measure in words ("a nearly four-degree lean"), or for a share asked, one in words
+    # ("three-quarters of"; of a length, "the lower half of the river" is none)
     return (
         counts_asked(text, part)
         or says_measure(text)
+        or (_ASKS_SHARE.search(part) is not None and _FRACTION.search(text) is not None)
         or any(
             _AMOUNT.match(t) and not _YEARS.fullmatch(t) and not set(words(t)) <= asked
             for t in tokens

@@ -14,7 +14,25 @@ PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|dur
 PREPOSITION_WORDS = frozenset(PREPOSITIONS.split("|"))
 COORDINATION = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+# Words that end the noun phrase "between" may open before the first end: a question
+# word, a verb of a question's order.
+_NOT_OF_A_NOUN = frozenset(["which", "what", "who", "whom", "whose", *AUXILIARY_VERBS.split("|")])
+BETWEEN_REACH = 3  # words of a noun phrase after "between" before its first end ("the cities of")
 MAX_CONJUNCT_WORDS = 4
+
+
+def after_between(words: list[str], first: int) -> bool:
+    """Whether the conjunct opening at ``words[first]`` follows "between", right before
+    it or after a few lower-case words of a noun phrase ("lying between the cities of
+    Nouadhibou and Nouakchott"): with the next conjunct it is one relation's two ends."""
+    for k in range(first - 1, max(first - 2 - BETWEEN_REACH, -1), -1):
+        word = words[k].lower()
+        if word == BETWEEN:
+            return True
+        # only a noun phrase's words: "Between which years were A and B fought" asks of two
+        if words[k].endswith((",", ";", ":")) or words[k][:1].isupper() or word in _NOT_OF_A_NOUN:
+            return False
+    return False
 
 
 def split_coordination(clause: str) -> list[str]:
@@ -52,7 +70,7 @@ def split_coordination(clause: str) -> list[str]:
     before = len(left_all) - len(right) - 1
     while before > 0 and left_all[before].endswith(","):
         before -= 1  # "between Box, Rc and RefCell": the list's earlier items
-    if BETWEEN in (w.lower() for w in left_all[before:]):
+    if BETWEEN in (w.lower() for w in left_all[before:]) or after_between(left_all, before + 1):
         return [clause]  # "between 499 and 449 BC" is one span, not two things
     if not head or not content_terms(" ".join(left)) or not content_terms(" ".join(head)):
         return [clause]

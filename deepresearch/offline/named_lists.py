@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.asking import NAME_JOINERS
-from deepresearch.offline.coordination import BETWEEN
+from deepresearch.offline.coordination import BETWEEN, after_between
 from deepresearch.text import STOPWORDS, stem
 
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
@@ -70,7 +70,7 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
         subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]) or words[r1] in _DASHES)
         subject = subject or words[r1 - 1].endswith(":")
         items = _names_ending_at(words, c, subject=subject)
-        if r1 == r0 or not items or words[items[0][0] - 1].lower() in _ONE_THING:
+        if r1 == r0 or not items or _one_thing_before(words, items[0][0]):
             # "the war between Britain and France" names one thing, and so does the subject
             # of a singular verb: "What is Pride and Prejudice about", "Where is Bosnia and
             # Herzegovina" (a title or a country, not two things).
@@ -104,6 +104,12 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
         out = [" ".join([o, *tail]) for o in out]
         return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out], extra
     return [clause], []
+
+
+def _one_thing_before(words: list[str], first: int) -> bool:
+    """Whether the words before a list's first name (at ``first``) make the names one
+    thing: a singular verb right before it, or "between" (see ``after_between``)."""
+    return words[first - 1].lower() in _ONE_THING or after_between(words, first)
 
 
 def _modifies_head(words: list[str], first: int, conjunction: int, plural: str) -> bool:

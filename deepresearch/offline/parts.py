@@ -44,6 +44,7 @@ from deepresearch.offline.named_lists import is_name_word, split_names
 from deepresearch.offline.scenes import (
     in_first_person,
     leads_in,
+    opens_condition,
     sets_scene,
 )
 from deepresearch.text import (
@@ -153,15 +154,14 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         words, few, instead, points = _points_back(piece, copied=n in copies)
         refers = points and bool(parts)
         query_words = keywords(without_name_of(without_connective(piece)))
-        # One name's copy borrows none of the other names ("the roles Rousseau played in it").
-        others = {w for p in copies.get(n, []) for w in term_set(p)} - term_set(piece)
-        borrowed = [w for w in _lender(piece, clauses, context) if w not in others][:4]
+        borrowed = _borrowed(piece, _lender(piece, clauses, context), copies.get(n, []))
         if refers and few and n not in copies:
             borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
+        pointed = _pointed_in_scene(piece, pieces[:n], parts) if refers else []
         asked, lent = (
-            _asked_before(pieces[:n], parts, lend=own_story, stated=scenes, said=words)
-            if told
-            else ([], [])
+            (pointed, pointed)
+            if pointed or not told
+            else _asked_before(pieces[:n], parts, lend=own_story, stated=scenes, said=words)
         )
         within = [] if refers else _within(pieces, n, text)
         if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
@@ -187,6 +187,13 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
 def _whole(text: str) -> Part:
     """The question as one part, for a question no clause of which is a part."""
     return Part(text, " ".join(keywords(text)) or text, False)
+
+
+def _borrowed(piece: str, lender: list[str], copies: list[str]) -> list[str]:
+    """The first words of ``lender`` a part pointing back borrows; one name's copy borrows
+    none of the other names (its ``copies``: "the roles Rousseau played in it")."""
+    others = {w for p in copies for w in term_set(p)} - term_set(piece)
+    return [w for w in lender if w not in others][:4]
 
 
 def _lender(piece: str, clauses: list[str], context: list[str]) -> list[str]:
@@ -260,6 +267,36 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
     return words, few, instead, pointing or instead or of_the_few
 
 
+# "which river does that city stand on": the noun a part points back with
+POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b")
+_AROUND_POINTED = 3  # words of the story on each side of the noun pointed back to
+# A thing a story brings in as new, which "that city" may then point back to.
+_BROUGHT_IN = re.compile(r"\b(?:a|an|one|another|some)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
+
+
+def _pointed_in_scene(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
+    """The names and the words around the noun ``piece`` points back with ("that city")
+    in the nearest scene of ``earlier`` that brings it in as a new thing ("in one city",
+    "a larger order"), when the piece just before does not say it: "… rose to fame as a
+    dramatist in one city during the first years of the 1890s. What offence was he
+    convicted of, and which river does that city stand on" asks of the city the story
+    places him in, not of the offence. Else none."""
+    nouns = term_set(" ".join(POINTED_NOUN.findall(piece)))
+    if not nouns or not earlier or nouns <= term_set(earlier[-1]):
+        return []
+    for k in range(len(earlier) - 2, -1, -1):
+        if not parts[k].scene or not (brought := _BROUGHT_IN.findall(earlier[k])):
+            continue
+        if not nouns <= term_set(" ".join(brought)):
+            continue
+        said = keywords(earlier[k])
+        at = [i for i, w in enumerate(said) if term_set(w) & nouns]
+        window = said[max(0, at[0] - _AROUND_POINTED) : at[-1] + _AROUND_POINTED + 1] if at else []
+        names = [w for phrase in title_phrases(earlier[k]) for w in keywords(phrase)]
+        return [w for w in dict.fromkeys(names + window) if not term_set(w) & nouns]
+    return []
+
+
 def _within(pieces: list[str], n: int, text: str) -> list[str]:
     """The words of the piece before piece ``n`` when ``n`` is asked within it: that piece,
     not the question's opening, leads in to it (``scenes.leads_in``: "…, and in a
@@ -269,10 +306,12 @@ def _within(pieces: list[str], n: int, text: str) -> list[str]:
     keep them together anyway, how …") nor a phrase setting its thing apart ("Apart from
     topology, …"); asked only for a part that does not point back itself ("which band does
     that minimum fall into" asks of an earlier answer)."""
-    if n < 2:
-        return []
-    scene = without_connective(pieces[n - 1])
+    scene = without_connective(pieces[n - 1]) if n else ""
     said = words(scene)
+    # the question's opening leads in to the next piece only as a condition ("When people
+    # go underwater, what condition limits …"): a topic it opens with is searched as it is
+    if n < 2 and not (n == 1 and opens_condition(said)):
+        return []
     phrase = said[0] in PREPOSITIONS.split("|") if said else False
     if not leads_in(scene) or (not phrase and written_words(scene) & pointing_before(scene)):
         return []

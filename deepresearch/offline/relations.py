@@ -119,12 +119,16 @@ def untimed_event(
     *William Shakespeare*, whose entry may date his death; *Hamlet*'s "written … between
     1599 and 1601" does not)."""
     dated = asks_when(part.text) or asks_year(part.text)
-    names = [name_words(n) for n in entities(part.text) or referents] if dated else []
+    # "The struggle … over the Habsburg inheritance, linked to the conflict over Jenkins'
+    # Ear: in which years was it fought": the names before the colon describe what "it"
+    # is, they are no parties to the event asked of
+    asked = part.text.rsplit(":", 1)[1] if ":" in part.text else part.text
+    names = [name_words(n) for n in entities(asked) or referents] if dated else []
     if not names:
         return None
     named = {stem(w) for n in names for w in n}
     event = [w for w in part.own if stem(w) not in named]
-    parties = _parties(part.text)
+    parties = _parties(asked)
     for titles, text in findings:
         entry = any(titled_entry(tuple(n), t) for n in names for t in titles)
         on = {i for i, n in enumerate(parties) for t in titles if titled_entry(tuple(n), t)}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
 from deepresearch.offline.coordination import PREPOSITIONS
-from deepresearch.text import ends_name, words
+from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, ends_name, words
 
 # Words that open a phrase setting a scene rather than asking: prepositions and
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
@@ -17,6 +17,9 @@ _SCENE_OPENERS = frozenset(
      "if", "although", "though", "while", "whereas", "since", "as", "because", "given",
      "once", "unless", "whenever"]
 )  # fmt: skip
+# A verb that puts "when" in a question's order ("when did", "when exactly was", "When
+# debugging …, should debug mode stay enabled").
+_ASKING_VERBS = frozenset([*AUXILIARY_VERBS.split("|"), "shall", "may", "might", "must"])
 # Words joining a piece to what came before ("And on the upload side, …", "Also, when the
 # server hangs up, …"): the scene opens after them.
 _CONNECTIVES = frozenset(["and", "or", "but", "also", "so", "then", "plus"])
@@ -68,11 +71,17 @@ def leads_in(piece: str) -> bool:
 
 def opens_condition(said: list[str]) -> bool:
     """Whether words open a condition as "if" would ("when I don't pass anything, where
-    does uv look"): "when" before a subject, no other question word after it."""
+    does uv look", "When people go underwater, what …"): "when" before a subject, with no
+    verb of a question's order ("when did", "when exactly was") nor other question word
+    after it."""
     return (
         len(said) > 1
         and said[0] == "when"
-        and said[1] in SUBJECT_OPENERS
+        and (
+            said[1] in SUBJECT_OPENERS
+            # a subject without a determiner ("when people go"), no question's verb after it
+            or (said[1] not in STOPWORDS and not _ASKING_VERBS.intersection(said[1:]))
+        )
         and not QUESTION_WORDS.intersection(said[1:])
     )
 

@@ -302,6 +302,8 @@ class _HTMLText(HTMLParser):
          "dt", "dd", "main", "figure", "figcaption", "details", "summary"}
     )  # fmt: skip
     _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+    # A list item's own paragraph ('<li><p>Traceback…'): its text goes on the marker's line.
+    _ITEM_TEXT = frozenset({"p", "div"})
     _CELLS = frozenset({"td", "th"})
 
     def __init__(self, name: str = "") -> None:
@@ -429,7 +431,8 @@ class _HTMLText(HTMLParser):
             self._rows = 0
             self._emit("\n")
         elif tag in self._BLOCKS:
-            self._emit("\n")
+            if not (tag in self._ITEM_TEXT and self._at_item_marker()):
+                self._emit("\n")
             if tag == "pre":
                 self._pre += 1
                 self._emit("```\n")
@@ -471,6 +474,15 @@ class _HTMLText(HTMLParser):
                 self._emit("\n```")
             self._emit("\n")
             self._heading_level = 0
+
+    def _at_item_marker(self) -> bool:
+        """Whether nothing but spaces was written since a list item's '- ' marker."""
+        for part in reversed(self.parts):
+            if part == "- ":
+                return True
+            if part.strip() or "\n" in part:
+                return False
+        return False
 
     def _inline_code(self) -> bool:
         """Whether a <code> here is a code span of prose or a list item, written as

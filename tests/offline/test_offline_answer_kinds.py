@@ -25,6 +25,8 @@ from deepresearch.text import words
         ("Who is the current president of France", "now"),
         ("Who invented the telephone", "doer"),
         ("How tall is Mount Everest", "number"),
+        ("what share of all species do tropical forests hold", "number"),
+        ("Roughly what percentage of voters turned out", "number"),
         ("Which is the largest planet", "superlative"),
         ("How do I pin the interpreter version for a project", "usage"),
         ("Separately, can we set that prefix once", "usage"),
@@ -365,3 +367,13 @@ def test_the_most_or_fewest_of_a_count_is_answered_by_its_bound() -> None:
     fewest = "what is the fewest players a side may field"
     assert states_bound(fewest, "A side must field at least seven players.")
     assert not states_bound(fewest, "A side may field up to eleven players.")
+
+
+def test_a_share_in_words_is_a_number_given() -> None:
+    part = "What fraction of plant and animal species were wiped out"
+    assert gives("It wiped out three-quarters of plant and animal species.", "number", set(), part)
+    assert gives("About half of all species disappeared.", "number", set(), part)
+    assert not gives("It is the third-largest extinction.", "number", set(), part)
+    # a share in words answers a share asked, not a length
+    length = "How long is the Yukon River"
+    assert not gives("The lower half of the river flows west.", "number", set(), length)

@@ -19,6 +19,9 @@ def test_a_long_conjunct_or_a_span_stays_whole() -> None:
     assert split_coordination("what happened between 499 and 449 BC") == [
         "what happened between 499 and 449 BC"
     ]
+    # "between" a few words before the first end: still one relation's two ends
+    lying = "which river reached the sea lying between the cities of Nouadhibou and Nouakchott"
+    assert split_coordination(lying) == [lying]
 
 
 def test_a_second_verb_takes_the_place_of_the_heads() -> None:

@@ -23,6 +23,16 @@ def test_one_thing_of_two_names_stays_whole() -> None:
         ["Where is Bosnia and Herzegovina"],
         [],
     )
+    lying = "Which park lies between the cities of Nouadhibou and Nouakchott"
+    assert split_names(lying) == ([lying], [])
+    # "between" asking of the names' years, not joining them: two things asked of
+    copies, _ = split_names(
+        "Between which years were the Wars of the Roses and the Second War fought"
+    )
+    assert len(copies) == 2
+    # a comma ends the phrase "between" opens: the names after it are listed
+    copies, _ = split_names("Between the wars, what did Bach and Handel write")
+    assert len(copies) == 2
 
 
 def test_a_last_conjunct_after_the_names_is_a_part_of_its_own() -> None:

@@ -803,6 +803,31 @@ def test_a_phrase_after_and_that_a_question_follows_is_the_scene_that_question_i
     assert band[-1].refers_back and "payout" not in band[-1].query.split()
 
 
+def test_a_condition_opening_the_question_is_a_scene_the_question_after_it_is_asked_in() -> None:
+    question = (
+        "When people go underwater, what condition limits how deep they can go, and what "
+        "has been created to extend that?"
+    )
+    parts = question_parts(question)
+    assert parts[0].text == "When people go underwater" and parts[0].scene
+    assert "underwater" in parts[1].query.split()
+    # a topic the question opens with is no condition: searched as it is, lending nothing
+    (_, switch) = question_parts("In the document for Python 2.0, which switch was added?")
+    assert "document" not in switch.query.split()
+
+
+def test_that_noun_points_back_to_the_thing_a_story_brought_in_not_the_last_question() -> None:
+    question = (
+        "The Irish author of the Gothic novel about Dorian Gray rose to fame as a dramatist "
+        "in one city during the 1890s. What offence was he convicted of, and which river "
+        "does that city stand on?"
+    )
+    river = question_parts(question)[-1]
+    assert river.refers_back
+    said = set(river.query.split())
+    assert {"dramatist", "1890s", "dorian"} <= said and "offence" not in said
+
+
 def test_a_scene_setting_something_apart_lends_it_to_no_part() -> None:
     question = (
         "I'm writing a school report on Leonhard Euler. Apart from topology, which field "

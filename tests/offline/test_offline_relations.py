@@ -36,6 +36,17 @@ def test_a_part_naming_nothing_is_dated_of_what_its_pronoun_stands_for() -> None
     assert untimed_event(part, [MACBETH, died], ["William Shakespeare"]) is None
 
 
+def test_names_describing_what_a_pronoun_after_a_colon_stands_for_are_no_parties() -> None:
+    part = Part(
+        "The struggle over the Habsburg inheritance, linked to the War of Jenkins' Ear: in "
+        "which years was it fought",
+        "struggle habsburg inheritance jenkins ear years fought",
+        False,
+    )
+    war = (["War of the Austrian Succession"], "The war, 1740 to 1748, was fought in Europe.")
+    assert untimed_event(part, [war]) is None  # not a date of Habsburg's and Jenkins' Ear
+
+
 def test_a_date_with_what_happened_or_from_the_thing_s_entry_answers() -> None:
     part = _when("When did William Shakespeare die?")
     died = (["Stratford"], "William Shakespeare died in Stratford in 1616.")

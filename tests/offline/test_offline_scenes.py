@@ -17,6 +17,12 @@ def test_when_before_a_subject_opens_a_condition_when_before_a_verb_asks() -> No
     assert sets_scene("when the lockfile is missing")
     assert not opens_condition(words("when was it founded"))
     assert not opens_condition(words("when I run it, which flag applies"))  # asks too
+    # a subject without a determiner, no verb of a question's order after it
+    assert opens_condition(words("When people go underwater"))
+    assert opens_condition(words("When writing a PDM plugin"))
+    assert not opens_condition(words("When exactly did the war end"))
+    assert not opens_condition(words("When debugging it in an IDE, should debug mode stay on"))
+    assert not opens_condition(words("when if let"))  # "when (should I use) if let"
     assert not sets_scene("when if let")
 
 

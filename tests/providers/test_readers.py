@@ -220,6 +220,20 @@ def test_html_code_spans_read_as_markdown_code_spans(tmp_path: Path) -> None:
     assert "| opt | level |" in lines
 
 
+def test_a_list_items_own_paragraph_reads_on_its_marker_line(tmp_path: Path) -> None:
+    # Sphinx and mdBook write a loose list's item as '<li><p>…</p></li>': the item's text
+    # belongs to its marker, so the list keeps the lead-in it hangs from.
+    lines = _html_lines(
+        tmp_path,
+        "<p>It provides the following information:</p><ul>\n<li>\n<p>Tracebacks</p></li>"
+        "<li><p>Statistics per line:</p><ul><li><p>size</p></li></ul></li></ul>",
+    )
+    assert "- Tracebacks" in lines
+    assert "- Statistics per line:" in lines
+    assert "- size" in lines
+    assert "-" not in lines
+
+
 SITE_PAGE = """# Configuration
 
 !!! note "Defaults"
