@@ -51,6 +51,23 @@ _ASKS_SHARE = re.compile(
 )
 # A number or an amount ("500", "2,300", "US$700"), not a name with a digit in it ("H1N1").
 _AMOUNT = re.compile(r"(?:[A-Z]{0,2}[$€£¥])?\d")
+# "What is the term for …", "what is X called", "by what alternative name is …": the
+# name of a thing the part describes, which a line gives as "it is called polyandry".
+_ASKS_TERM = re.compile(
+    r"^\W*(?:what|which)\b[^?]*\b(?:called|termed|known\s+as)\W*$"
+    r"|\b(?:what|which)\s+(?:is|are|was|were)\s+the\s+(?:term|word)\s+(?:for|of)\b"
+    r"|\bby\s+what\s+(?:\w+\s+)?name\b|\bwhat\s+(?:do|does|did)\s+\w+\s+call\b",
+    re.IGNORECASE,
+)
+_GIVES_TERM = re.compile(
+    r"\b(?:called|termed|named|known\s+as|referred\s+to\s+as)\s+"
+    r"(?!(?:for|on|upon|off|out|up|back|after|by|in|to|as)\b)"
+    r"[\"“'‘]?\w",
+    re.IGNORECASE,
+)
+# ... or as another name beside the first: "The Green Revolution, or the Third Agricultural
+# Revolution, was …"
+_ALIAS = re.compile(r",\s+or\s+(?:the\s+)?[A-Z]")
 # A share in words: "three-quarters of", "one-fifth", "half of" (not "third-largest").
 _FRACTION = re.compile(
     r"\b(?:a|one|two|three|four|five|six|seven|eight|nine)[\s-]"
@@ -83,8 +100,10 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
     asking how many, how much or for a measure ("how tall is"), "superlative" for one
     asking for the first, last or most of a kind ("the first man on the Moon", "the
     largest planet"), "usage" for one asking how to do something ("how do I", "can we");
-    with ``names``, "name" for another part asking for a thing it does not name ("which
-    government", "where"); else None."""
+    "term" for one asking what a thing it describes is called ("What is the term for one
+    woman having several husbands", "by what other name is it known"); with ``names``,
+    "name" for another part asking for a thing it does not name ("which government",
+    "where"); else None."""
     if asks_when(part) or (question_word(part) and asks_year(part)):
         return "time"
     if asks_now(part):
@@ -98,6 +117,8 @@ def answer_kind(part: str, *, names: bool = False) -> str | None:
         return "number"
     if _ASKS_USAGE.search(part):
         return "usage"
+    if _ASKS_TERM.search(part):
+        return "term"
     return "name" if names and asks_for_entity(part) else None
 
 
@@ -116,6 +137,8 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         return _states_superlative(tokens, part)
     if kind == "now":
         return says_now(part, text) is True
+    if kind == "term":
+        return _GIVES_TERM.search(text) is not None or _ALIAS.search(text) is not None
     if kind == "usage":
         return text.startswith(CODE) or any(
             _CODE_TOKEN.match(t) and not set(words(t)) <= asked for t in tokens

@@ -26,6 +26,9 @@ from deepresearch.text import words
         ("Who invented the telephone", "doer"),
         ("How tall is Mount Everest", "number"),
         ("what share of all species do tropical forests hold", "number"),
+        ("What is the term for one woman having several husbands", "term"),
+        ("what is the belief that the world is about to end called", "term"),
+        ("By what other name is the Conservative movement in Judaism known", "term"),
         ("Roughly what percentage of voters turned out", "number"),
         ("Which is the largest planet", "superlative"),
         ("How do I pin the interpreter version for a project", "usage"),
@@ -377,3 +380,17 @@ def test_a_share_in_words_is_a_number_given() -> None:
     # a share in words answers a share asked, not a length
     length = "How long is the Yukon River"
     assert not gives("The lower half of the river flows west.", "number", set(), length)
+
+
+def test_a_line_gives_a_term_by_calling_the_thing_something() -> None:
+    part = "What is the term for one woman having several husbands"
+    said = "When a woman is married to more than one husband at once, it is called polyandry."
+    assert gives(said, "term", set(), part)
+    assert gives("The city was originally named Edo.", "term", set(), part)
+    alias = "The Green Revolution, or the Third Agricultural Revolution, was a period of growth."
+    assert gives(alias, "term", set(), part)  # another name beside the first
+    assert not gives("A husband is a man involved in a marital relationship.", "term", set(), part)
+    assert not gives("He called for reform of the courts.", "term", set(), part)
+    assert not gives("It is named after the river.", "term", set(), part)
+    # a person's name is a name, not a term: "What was the name of Hafez's father"
+    assert answer_kind("What was the name of Hafez's father", names=True) != "term"
