@@ -17,7 +17,7 @@ BETWEEN = "between"  # "between A and B" joins its two ends into one relation
 # Words that end the noun phrase "between" may open before the first end: a question
 # word, a verb of a question's order.
 _NOT_OF_A_NOUN = frozenset(["which", "what", "who", "whom", "whose", *AUXILIARY_VERBS.split("|")])
-BETWEEN_REACH = 3  # words of a noun phrase after "between" before its first end ("the cities of")
+_BETWEEN_REACH = 3  # words of a noun phrase after "between" before its first end ("the cities of")
 MAX_CONJUNCT_WORDS = 4
 
 
@@ -25,7 +25,7 @@ def after_between(words: list[str], first: int) -> bool:
     """Whether the conjunct opening at ``words[first]`` follows "between", right before
     it or after a few lower-case words of a noun phrase ("lying between the cities of
     Nouadhibou and Nouakchott"): with the next conjunct it is one relation's two ends."""
-    for k in range(first - 1, max(first - 2 - BETWEEN_REACH, -1), -1):
+    for k in range(first - 1, max(first - 2 - _BETWEEN_REACH, -1), -1):
         word = words[k].lower()
         if word == BETWEEN:
             return True

@@ -267,7 +267,8 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
     return words, few, instead, pointing or instead or of_the_few
 
 
-# "which river does that city stand on": the noun a part points back with
+# "which river does that city stand on", "that country's capital": the noun a part points
+# back with
 POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b")
 _AROUND_POINTED = 3  # words of the story on each side of the noun pointed back to
 # A thing a story brings in as new, which "that city" may then point back to.

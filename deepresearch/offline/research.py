@@ -10,6 +10,7 @@ from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
 from deepresearch.offline.parts import (
     PERSONAL,
+    POINTED_NOUN,
     Part,
     agent_query,
     follows_names,
@@ -344,16 +345,12 @@ def _own_words_leads(part: Part, titles: list[str], question: str) -> list[_Lead
     ]
 
 
-# "that country's capital": the noun a part points back with
-_POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b")
-
-
 def _pointed_scene(parts: list[Part], part: Part) -> Part | None:
     """The story before a part pointing back that names the noun it points with: "that
     country's capital" after "… shares a maritime border to its east with another
     country" asks of the country that story describes, which the names its answering
     sentences give are candidates for, not of the story's own subject."""
-    pointed = term_set(" ".join(_POINTED_NOUN.findall(part.text)))
+    pointed = term_set(" ".join(POINTED_NOUN.findall(part.text)))
     if not part.refers_back or not pointed or part not in parts:
         return None
     before = parts[: parts.index(part)]
