@@ -245,6 +245,8 @@ def with_units(terms: set[str]) -> set[str]:
 # English auxiliary verbs, as a pattern alternation: what follows a question word that
 # asks ("when did", "how old is"), as opposed to a clause that says ("when creating").
 AUXILIARY_VERBS = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should"
+# ... and the modals: a verb before its subject puts a clause in a question's order
+AUXILIARY_OR_MODAL = f"{AUXILIARY_VERBS}|shall|may|might|must"
 COPULAS = frozenset({"is", "are", "was", "were"})  # the forms of "be" a statement says
 # Words that shape a question but name no topic of it.
 QUESTION_FRAME = frozenset(

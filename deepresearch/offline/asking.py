@@ -14,6 +14,7 @@ import re
 from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.offline.ranks import SUPERLATIVE_WORD
 from deepresearch.text import (
+    AUXILIARY_OR_MODAL,
     AUXILIARY_VERBS,
     STOPWORDS,
     agent_noun,
@@ -61,7 +62,7 @@ REFERS_BACK = frozenset(
 # "a file that is loaded", "the protocol that multiplexes", "a file that users edit"), unless
 # they ask or govern it ("does that have", "for that").
 _THAT_CLAUSE_NEXT = re.compile(
-    rf"(?:the|a|an|{AUXILIARY_VERBS}|shall|may|might|must|[^\W\d_]+s(?<!ss|us|is|as|os))$", re.I
+    rf"(?:the|a|an|{AUXILIARY_OR_MODAL}|[^\W\d_]+s(?<!ss|us|is|as|os))$", re.I
 )
 # A dash or a colon between two clauses of one piece, and the pronouns that can point
 # across it to a thing named before it.
@@ -171,7 +172,7 @@ SUBJECT_OPENERS = frozenset(
 )  # fmt: skip
 # ... or, after a clause boundary, before its subject: the order only a question has.
 _ASKING_CLAUSE = re.compile(
-    rf"(?:[,:;]|\s[-–—])\s+(?:{AUXILIARY_VERBS}|shall|may|might|must)\s+"
+    rf"(?:[,:;]|\s[-–—])\s+(?:{AUXILIARY_OR_MODAL})\s+"
     rf"(?:{'|'.join(sorted(SUBJECT_OPENERS))})\b",
     re.IGNORECASE,
 )

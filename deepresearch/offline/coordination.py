@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import ARTICLES, AUXILIARY_VERBS, content_terms
+from deepresearch.text import ARTICLES, AUXILIARY_OR_MODAL, AUXILIARY_VERBS, content_terms
 
 # English prepositions (those that can open a "which" clause: "…, and under which dynasty").
 PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
@@ -95,7 +95,7 @@ def split_coordination(clause: str) -> list[str]:
 
 _PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
 _ONE_THING_ASKED = frozenset(["which", "what", "who"])  # question words asking for a thing
-_AUXILIARY_OR_MODAL = re.compile(rf"{AUXILIARY_VERBS}|shall|may|might|must", re.IGNORECASE)
+_AUXILIARY_OR_MODAL = re.compile(AUXILIARY_OR_MODAL, re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])
 _ASKED_OF = _SUBJECT_PRONOUNS | {"that", "this", "there"}  # an auxiliary asking of them
 _LEAD_IN_WORDS = 5  # a phrase a question may open with before its auxiliary ("In that mode,")

@@ -332,11 +332,15 @@ def _worded(
     said = [
         (s.document, term_set(" ".join(u for _, u in statement[(s.id, i)][1][:3]))) for s in leaders
     ]
+    # per document, what the leaders of the others say
+    elsewhere = {
+        doc: set().union(*(terms for d, terms in said if d != doc))
+        for doc in {s.document for s in sources}
+    }
     out: set[str] = set()
     for s in sources:
         title = term_set(s.title)
-        elsewhere = set().union(*(terms for d, terms in said if d != s.document))
-        if title and s not in leaders and title <= elsewhere:
+        if title and s not in leaders and title <= elsewhere[s.document]:
             out.add(s.id)
     return out
 
