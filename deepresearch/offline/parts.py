@@ -178,10 +178,18 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         query_words = _as_entries_word(
             piece, list(dict.fromkeys(query_words + within)), refers=refers
         )
-        scene = n < len(pieces) - 1 and (sets_scene(piece) or piece in scenes)
+        scene = n < len(pieces) - 1 and (_sets_scene_in(piece, text) or piece in scenes)
         story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
     return _each_apart(parts, siblings, copies) or [_whole(text)]
+
+
+def _sets_scene_in(piece: str, text: str) -> bool:
+    """Whether ``piece`` of the question ``text`` sets its scene (``scenes.sets_scene``); a
+    condition whose subject goes without a determiner only where the question goes on after
+    a comma ("When people go underwater, what …"; "When Napoleon died and where …" asks
+    when)."""
+    return sets_scene(piece, bare=re.search(rf"{re.escape(piece)}\s*,", text) is not None)
 
 
 def _whole(text: str) -> Part:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
 from deepresearch.offline.coordination import PREPOSITIONS
-from deepresearch.text import AUXILIARY_VERBS, STOPWORDS, ends_name, words
+from deepresearch.text import AUXILIARY_OR_MODAL, STOPWORDS, ends_name, words
 
 # Words that open a phrase setting a scene rather than asking: prepositions and
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
@@ -19,7 +19,7 @@ _SCENE_OPENERS = frozenset(
 )  # fmt: skip
 # A verb that puts "when" in a question's order ("when did", "when exactly was", "When
 # debugging …, should debug mode stay enabled").
-_ASKING_VERBS = frozenset([*AUXILIARY_VERBS.split("|"), "shall", "may", "might", "must"])
+_ASKING_VERBS = frozenset(AUXILIARY_OR_MODAL.split("|"))
 # Words joining a piece to what came before ("And on the upload side, …", "Also, when the
 # server hangs up, …"): the scene opens after them.
 _CONNECTIVES = frozenset(["and", "or", "but", "also", "so", "then", "plus"])
@@ -45,14 +45,15 @@ def in_first_person(piece: str) -> bool:
     )
 
 
-def sets_scene(piece: str) -> bool:
+def sets_scene(piece: str, *, bare: bool = True) -> bool:
     """Whether a piece before the question's next one only sets its scene: it opens with a
     preposition or a subordinating conjunction and neither asks nor describes a thing to
-    identify ("In the What's New document for Python 2.0, which switch …")."""
+    identify ("In the What's New document for Python 2.0, which switch …"). ``bare``: a
+    condition's subject may go without a determiner (see ``opens_condition``)."""
     said = words(piece)
     while said and said[0] in _CONNECTIVES:
         said = said[1:]
-    if opens_condition(said):
+    if opens_condition(said, bare=bare):
         return not describes(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
 
@@ -69,18 +70,20 @@ def leads_in(piece: str) -> bool:
     return bool(said) and said[0] in _SCENE_OPENERS and not is_question(piece)
 
 
-def opens_condition(said: list[str]) -> bool:
+def opens_condition(said: list[str], *, bare: bool = True) -> bool:
     """Whether words open a condition as "if" would ("when I don't pass anything, where
     does uv look", "When people go underwater, what …"): "when" before a subject, with no
     verb of a question's order ("when did", "when exactly was") nor other question word
-    after it."""
+    after it. ``bare``: the subject may go without a determiner ("when people go"); not
+    where the question does not go on after a comma, "When Napoleon died and where was he
+    buried" asking when."""
     return (
         len(said) > 1
         and said[0] == "when"
         and (
             said[1] in SUBJECT_OPENERS
-            # a subject without a determiner ("when people go"), no question's verb after it
-            or (said[1] not in STOPWORDS and not _ASKING_VERBS.intersection(said[1:]))
+            # a subject without a determiner, no question's verb after it
+            or (bare and said[1] not in STOPWORDS and not _ASKING_VERBS.intersection(said[1:]))
         )
         and not QUESTION_WORDS.intersection(said[1:])
     )

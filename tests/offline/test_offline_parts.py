@@ -811,6 +811,9 @@ def test_a_condition_opening_the_question_is_a_scene_the_question_after_it_is_as
     parts = question_parts(question)
     assert parts[0].text == "When people go underwater" and parts[0].scene
     assert "underwater" in parts[1].query.split()
+    # ... only where the question goes on after a comma: before "and" it asks when
+    died, buried = question_parts("When Napoleon died and where was he buried?")
+    assert died.text == "When Napoleon died" and not died.scene
     # a topic the question opens with is no condition: searched as it is, lending nothing
     (_, switch) = question_parts("In the document for Python 2.0, which switch was added?")
     assert "document" not in switch.query.split()
