@@ -18,7 +18,8 @@ _FENCE_RUN = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence, all its charac
 # The directives whose content is code, as a literal block is (reST '.. code-block::',
 # MyST '```{code-block} python').
 _CODE_DIRECTIVE = re.compile(
-    r"code|code-block|code-cell|sourcecode|doctest|testcode|testoutput|literalinclude|math|mermaid|graphviz"
+    r"code|code-block|code-cell|code-tab|sourcecode|doctest|testcode|testoutput|literalinclude"
+    r"|math|mermaid|graphviz"
 )
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 # A link reference definition ('[dns.lookup()]: #dnslookup'), and a reference link using
@@ -306,6 +307,9 @@ def _label(text: str) -> str:
 # '.. note::', '.. _target:', and a directive opening a list item ('*   .. autoclass:: Path')
 _RST_EXPLICIT = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\.\.(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:")  # a directive's option line ('   :linenos:')
+# A footnote or citation ('.. [1] …', '.. [#note] …', '.. [RFC2616] …'), which is text;
+# another '.. [' opens a comment ('.. [[[cog' of a generated block).
+_RST_FOOTNOTE = re.compile(r"\[(?:\d+|#[\w.-]*|\*|[A-Za-z_][\w.-]*)\](?:\s|$)")
 # Inline text that may wrap to the next line, not past a paragraph's end.
 _INLINE = r"(?:[^`\n]|\n(?![ \t]*\n))"
 _RST_ROLE = re.compile(rf":[\w.+-]+(?::[\w.+-]+)*:`({_INLINE}+)`")  # ':mod:`email`'
@@ -354,6 +358,7 @@ def rst_rendered(text: str) -> str:
     code: list[int] = []  # lines that introduce a literal block ('Example::', '.. code::')
     body: int | None = None  # blanking a comment's block: lines indented past this
     options = False  # blanking a directive's option lines
+    literal: int | None = None  # in a literal block: lines indented past this are as written
     for line in lines:
         indent = len(line) - len(line.lstrip())
         if body is not None and (not line.strip() or indent > body):
@@ -362,19 +367,23 @@ def rst_rendered(text: str) -> str:
         if options and _RST_OPTION.match(line):
             out.append("")
             continue
-        body, options = None, False
+        if literal is not None and (not line.strip() or indent > literal):
+            out.append(line)  # '..   [100%]' in a test run's output is no comment
+            continue
+        body, options, literal = None, False, None
         m = _RST_EXPLICIT.match(line)
-        if m is None or (m[2] or "").startswith("["):
+        if m is None or _RST_FOOTNOTE.match(m[2] or ""):
             line = _RST_LINE_BLOCK.sub(r"\1", _RST_AUTO_NUMBER.sub(r"\g<1>1.\2", line))
             if line.rstrip().endswith("::"):
                 code.append(len(out))
-                line = _without_literal_mark(line.rstrip())
+                literal, line = _text_column(line), _without_literal_mark(line.rstrip())
             out.append(line)
             continue
         kind, directive, argument = (m[2] or "").partition("::")
         kind = kind.strip() if directive else ""
         if _CODE_DIRECTIVE.fullmatch(kind) or (kind and _holds_python(lines, len(out))):
             code.append(len(out))
+            literal = indent
         if kind in _VERSION_NOTES or (kind in _TITLED and argument.strip()):
             out.append(m[1] + _directive_label(kind, argument))
         elif _OBJECT_DIRECTIVE.fullmatch(kind) and argument.strip():
@@ -401,7 +410,7 @@ def _without_literal_mark(line: str) -> str:
 def _block(lines: list[str], start: int) -> tuple[int, int] | None:
     """The first and last line of the block indented under ``lines[start]`` (past its
     blank and option lines), or None when none follows."""
-    base = _indent(lines[start])
+    base = _text_column(lines[start])
     first = start + 1
     while first < len(lines) and (not lines[first].strip() or _RST_OPTION.match(lines[first])):
         first += 1
@@ -467,6 +476,18 @@ def _fence(lines: list[str], out: list[str], start: int) -> None:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+# A list item's marker ('* ', '2. ', '#. '): the item's text, and a block under it, is
+# indented past it.
+_ITEM_MARKER = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)]|#\.)[ \t]+")
+
+
+def _text_column(line: str) -> int:
+    """Where the text of ``line`` begins, past a list item's marker: a literal block
+    after it is indented further ('* Instead of::' with its block at four spaces)."""
+    m = _ITEM_MARKER.match(line)
+    return len(m[0]) if m else _indent(line)
 
 
 # reStructuredText by content: a directive or target line ('.. note::', '.. _guide:') or

@@ -69,8 +69,14 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and (m := _HEADING.match(line)):
-            out.append((i, len(m[1]), _EMPHASIS.sub("", _LINK.sub(r"\1", m[2])).strip()))
+            out.append((i, len(m[1]), heading_text(m[2])))
     return out
+
+
+def heading_text(heading: str) -> str:
+    """A heading's words as a reader sees them: a link's text, no emphasis or code marks
+    ("Execution: ``coverage run``" reads "Execution: coverage run")."""
+    return _EMPHASIS.sub("", _LINK.sub(r"\1", heading)).strip()
 
 
 def split_passages(text: str, *, headings: bool = True) -> list[Passage]:

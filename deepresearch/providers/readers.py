@@ -30,7 +30,7 @@ from deepresearch.providers.markup import (
     rst_headings,
     rst_rendered,
 )
-from deepresearch.providers.passages import looks_like_markdown
+from deepresearch.providers.passages import heading_text, looks_like_markdown
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".rst", *asciidoc.EXTENSIONS})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
@@ -229,7 +229,7 @@ def _read_text(path: Path) -> Document:
         text = rst_headings(rst_rendered(text) if rst else text)
     elif markdown or looks_like_markdown(text):
         text = as_rendered(text)
-    title = meta_title or first_title(text) or path.stem
+    title = meta_title or heading_text(first_title(text)) or path.stem
     return replace(_with_outline(title, text, markdown=markdown), encoding=encoding)
 
 

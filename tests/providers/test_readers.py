@@ -548,3 +548,48 @@ def test_rst_auto_numbered_items_and_line_blocks_read_as_text(tmp_path: Path) ->
     text = read_document(path).text
     assert "1. Use JSON output." in text and "#." not in text
     assert "\nManages the builds." in text and "| a | b |" in text  # a grid row stays
+
+
+def test_a_generated_rst_block_is_a_comment_and_code_tabs_are_code(tmp_path: Path) -> None:
+    # cog's markers ('.. [[[cog' with its indented program, '.. [[[end]]]') are comments,
+    # not footnotes; a tab of code ('.. code-tab:: ini' under '.. tabs::') is code
+    path = tmp_path / "contexts.rst"
+    path.write_text(
+        "Contexts\n========\n\nSet it:\n\n.. [[[cog\n    show_configs(ini='x')\n.. ]]]\n\n"
+        ".. tabs::\n\n    .. code-tab:: ini\n        :caption: .coveragerc\n\n"
+        "        [run]\n        dynamic_context = test_function\n\n"
+        ".. [[[end]]] (sum: dZTDYjHw71)\n\nThey are joined with a pipe symbol.\n",
+        "utf-8",
+    )
+    doc = read_document(path)
+    for generated in ("cog", "show_configs", "[[[end", "sum:", "caption"):
+        assert generated not in doc.text, generated
+    assert "```\n\n[run]\ndynamic_context = test_function\n```" in doc.text
+    assert doc.text.endswith("They are joined with a pipe symbol.")
+
+
+def test_a_rst_literal_block_reads_as_written(tmp_path: Path) -> None:
+    # a test run's '..   [100%]' and a pattern's '| two' are output and code, not a
+    # comment or a line block; in a list item the block is what is indented past the
+    # item's text, and the item goes on after it
+    path = tmp_path / "changes.rst"
+    path.write_text(
+        "Changes\n=======\n\nRun it::\n\n    $ pytest -q\n    ..      [100%]\n"
+        "    | two\\.pyi$\n\n* Instead of::\n\n    class C:\n        pass\n\n"
+        "  you must now use::\n\n    class C(metaclass=M):\n        pass\n\n"
+        "  The old variable is gone.\n",
+        "utf-8",
+    )
+    text = read_document(path).text
+    assert "$ pytest -q\n.. [100%]\n| two\\.pyi$\n```" in text  # spaces collapsed
+    assert "* Instead of:\n```\n" in text and "```\nyou must now use:\n```\n" in text
+    assert text.endswith("```\nThe old variable is gone.")
+
+
+def test_a_title_reads_without_code_marks(tmp_path: Path) -> None:
+    path = tmp_path / "cmd_run.rst"
+    path.write_text("Execution: ``coverage run``\n---------------------------\n\nRun it.\n")
+    assert read_document(path).title == "Execution: coverage run"
+    markdown = tmp_path / "cli.md"
+    markdown.write_text("# The `uv auth` CLI\n\nLog in.\n")
+    assert read_document(markdown).title == "The uv auth CLI"
