@@ -276,6 +276,8 @@ _WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # any script: 'Königsberg', 'R�
 # word that starts a sentence (capital or digit, maybe after a quote, parenthesis or
 # emphasis mark) or the end. Not before "[": that is a citation marker of the sentence.
 _BOUNDARY = re.compile(r"[.!?…](?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s+[\"'(*]?[A-Z0-9]|\s*$)")
+# ... or before any word, in a text written without capitals ("my build broke. how do i").
+_UNCASED_BOUNDARY = re.compile(r"[.!?…](?=\s+[\"'(*]?[^\W_]|\s*$)")
 # ... but not after an abbreviation or an initial ("e.g.", "a.k.a.", "c. 1775", "J. S.
 # Bach"), nor after one that stands before a number or a name ("Symphony No. 41", "Op.
 # 27", "Prof. Curie", "Mt. Everest"). Letters each followed by a dot ("i.e.", "U.S.",
@@ -538,16 +540,18 @@ def containment(small: set[str], big: set[str]) -> float:
     return len(small & big) / len(small)
 
 
-def split_sentences(text: str, *, lines: bool = False) -> list[str]:
+def split_sentences(text: str, *, lines: bool = False, cased: bool = True) -> list[str]:
     """Sentences of ``text``, whitespace-normalised, each keeping the [n] markers that
     follow its end; abbreviations and initials never end one. A line break is a soft wrap
     inside prose, or with ``lines`` a boundary too (for texts whose lines are units: a
-    prompt's fields, a digest's bullets)."""
+    prompt's fields, a digest's bullets). Not ``cased``: a text written without capitals,
+    whose sentences may open with a small letter."""
     chunks = text.splitlines() if lines else [text.replace("\n", " ")]
+    boundary = _BOUNDARY if cased else _UNCASED_BOUNDARY
     out: list[str] = []
     for chunk in chunks:
         start = 0
-        for m in _BOUNDARY.finditer(chunk):
+        for m in boundary.finditer(chunk):
             if _ABBREVIATION.search(chunk[start : m.start() + 1]):
                 continue
             out.append(chunk[start : m.end()])

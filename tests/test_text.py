@@ -53,6 +53,12 @@ def test_a_sentence_ends_only_before_a_new_sentence() -> None:
     ]
     assert split_sentences("It ended… Then it began.") == ["It ended…", "Then it began."]
     assert split_sentences("Found in Attica. Then Sparta.") == ["Found in Attica.", "Then Sparta."]
+    # a text written without capitals opens its sentences with small letters; abbreviations
+    # still end none
+    assert split_sentences("it broke, e.g. on ci. how do i fix it?", cased=False) == [
+        "it broke, e.g. on ci.",
+        "how do i fix it?",
+    ]
 
 
 def test_line_breaks_wrap_prose_or_end_units() -> None:

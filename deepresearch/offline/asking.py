@@ -35,8 +35,14 @@ def asks_a_kind(text: str) -> bool:
     return any(w.lower() not in STOPWORDS for w in ASKED_KIND.findall(text))
 
 
-# What a part counts: the word after "how many"/"how much" ("how many dragons guard it").
-COUNTED = re.compile(r"\bhow\s+(?:many|much)\s+([^\W\d_][\w'\-]*)", re.IGNORECASE)
+# What a part counts: the word after "how many"/"how much" ("how many dragons guard it"),
+# or after a participle describing it ("how many working lungs", "how many living species":
+# sources say "one functional lung").
+COUNTED = re.compile(
+    rf"\bhow\s+(?:many|much)\s+(?:[^\W\d_]+ing\s+(?!(?:{AUXILIARY_OR_MODAL}|{PREPOSITIONS}|and|or)\b))?"
+    r"([^\W\d_][\w'\-]*)",
+    re.IGNORECASE,
+)
 
 # A count of people is a population: "how many people live in Bashkortostan" is answered
 # by "it has a population of 4,046,094", as entries word it.

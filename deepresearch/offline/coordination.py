@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import ARTICLES, AUXILIARY_OR_MODAL, AUXILIARY_VERBS, content_terms
+from deepresearch.text import (
+    ARTICLES,
+    AUXILIARY_OR_MODAL,
+    AUXILIARY_VERBS,
+    STOPWORDS,
+    content_terms,
+    is_past_form,
+)
 
 # English prepositions (those that can open a "which" clause: "…, and under which dynasty").
 PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
@@ -67,6 +74,7 @@ def split_coordination(clause: str) -> list[str]:
         opens = [k for k, w in enumerate(left) if w.lower() in _DETERMINERS]
         if opens:
             head, left = head + left[: opens[-1]], left[opens[-1] :]
+    head, left = _realigned(left_all, right) or (head, left)
     before = len(left_all) - len(right) - 1
     while before > 0 and left_all[before].endswith(","):
         before -= 1  # "between Box, Rc and RefCell": the list's earlier items
@@ -90,10 +98,52 @@ def split_coordination(clause: str) -> list[str]:
         # does, so the second takes the place of the head's verb ("How can I capture its
         # output").
         return [" ".join(head + left), " ".join(head[:-1] + right)]
+    if _one_subject_asked(head):
+        return [clause]
     return [" ".join(head + left), " ".join(head + right)]
 
 
+def _one_subject_asked(head: list[str]) -> bool:
+    """Whether the head asks for one thing of a kind that does what follows to the two
+    things ("Which Olympian god ruled | the oceans and quakes": one god did both), not for
+    each ("Which countries border …", "What is the capital of …", "What happened to …",
+    "which bay borders it to | the southwest and southeast")."""
+    if len(head) < 3 or head[0].lower() not in ("which", "what"):
+        return False
+    kind = [w.lower() for w in head[1:-1]]
+    return not any(
+        _AUXILIARY_OR_MODAL.fullmatch(w) or is_past_form(w) or _plural(w) for w in kind
+    ) and not (_AUXILIARY_OR_MODAL.fullmatch(head[-1]) or _PREPOSITION.fullmatch(head[-1]))
+
+
+def _plural(word: str) -> bool:
+    """Whether a lower-case word reads as a plural noun (or a verb's -s form)."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 _PREPOSITION = re.compile(PREPOSITIONS, re.IGNORECASE)
+
+
+def _realigned(left_all: list[str], right: list[str]) -> tuple[list[str], list[str]] | None:
+    """The shared head and the left conjunct where the left one is longer than the right:
+    from the word both open with ("coverage won for free versus coverage bought"), or
+    after the auxiliary and subject a right conjunct opening with a verb shares ("which
+    kinds of history is it tied to or considered a branch of"); None otherwise."""
+    longer = len(left_all) - len(right)  # the left conjunct starts before this
+    opener = right[0].lower()
+    if opener not in STOPWORDS:
+        at = [k for k, w in enumerate(left_all) if w.lower() == opener]
+        if at and 0 < at[-1] < longer:
+            return left_all[: at[-1]], left_all[at[-1] :]
+    if _bare(right[0]):
+        for k in range(len(left_all) - 2, longer - 1, -1):
+            if left_all[k].lower() in _SUBJECT_PRONOUNS and _AUXILIARY_OR_MODAL.fullmatch(
+                left_all[k - 1]
+            ):
+                return left_all[: k + 1], left_all[k + 1 :]
+    return None
+
+
 _ONE_THING_ASKED = frozenset(["which", "what", "who"])  # question words asking for a thing
 _AUXILIARY_OR_MODAL = re.compile(AUXILIARY_OR_MODAL, re.IGNORECASE)
 _SUBJECT_PRONOUNS = frozenset(["i", "we", "you", "they", "he", "she", "it"])

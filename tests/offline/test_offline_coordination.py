@@ -102,3 +102,38 @@ def test_a_series_of_things_to_do_gives_one_clause_each() -> None:
     ]
     # items that do not open with a verb's bare form are no such series
     assert "How do I Go" not in split_coordination("How do I pick Rust, Go, and Zig")
+
+
+def test_a_longer_left_conjunct_starts_where_the_right_ones_words_do() -> None:
+    # the left conjunct begins at the word the right one opens with, not as many words
+    # back as the right one has ("… coverage won coverage bought" before)
+    assert split_coordination(
+        "what names are given to coverage won for free versus coverage bought"
+    ) == [
+        "what names are given to coverage won for free",
+        "what names are given to coverage bought",
+    ]
+    # a verb phrase after "or" shares the auxiliary and subject asked with: one thing
+    assert split_coordination(
+        "which two kinds of history is it tied to or considered a branch of"
+    ) == ["which two kinds of history is it tied to or considered a branch of"]
+
+
+def test_one_thing_of_a_kind_doing_both_stays_one_question() -> None:
+    # "which god" is one god that did both; "which countries", "what is", "what happened"
+    # ask of each
+    assert split_coordination("Which Olympian god ruled the oceans and quakes") == [
+        "Which Olympian god ruled the oceans and quakes"
+    ]
+    assert split_coordination("Which countries border France and Spain") == [
+        "Which countries border France",
+        "Which countries border Spain",
+    ]
+    assert split_coordination("which bay borders it to the southwest and southeast") == [
+        "which bay borders it to the southwest",
+        "which bay borders it to southeast",
+    ]  # what it does to each of them, not the two things one bay is
+    assert split_coordination("What happened to the Titanic and the Lusitania") == [
+        "What happened to the Titanic",
+        "What happened to the Lusitania",
+    ]

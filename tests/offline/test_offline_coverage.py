@@ -154,6 +154,12 @@ def test_a_name_is_held_in_another_form_of_its_words() -> None:
             "Two stone dragons guard its eastern gate.",
             "counts",  # a count is given with what it counts, in any form of the word
         ),
+        (
+            "What is a snake, and how many working lungs do most snakes have?",
+            "Snakes are limbless reptiles. Snake",
+            "Most only have one functional lung.",
+            "counts",  # what it counts is the lung, however the source describes it
+        ),
     ],
 )
 def test_a_part_whose_findings_miss_what_it_asks_about_is_not_answered(

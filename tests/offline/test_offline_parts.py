@@ -545,6 +545,14 @@ def test_a_statement_before_the_question_sets_its_scene() -> None:
     # a question of two sentences keeps both as parts
     texts = [p.text for p in question_parts("Who was Hypatia? Where did she teach?")]
     assert texts == ["Who was Hypatia", "Where did she teach"]
+    # so does one typed in lower case: its sentences open with a small letter
+    lower = question_parts(
+        "hafnium is named after the city where it was discovered. how many people live there?"
+    )
+    assert [(p.text, p.scene) for p in lower] == [
+        ("hafnium is named after the city where it was discovered", True),
+        ("how many people live there", False),
+    ]
 
 
 def test_a_later_part_naming_nothing_borrows_the_first_clauses_names() -> None:
@@ -812,7 +820,7 @@ def test_a_condition_opening_the_question_is_a_scene_the_question_after_it_is_as
     assert parts[0].text == "When people go underwater" and parts[0].scene
     assert "underwater" in parts[1].query.split()
     # ... only where the question goes on after a comma: before "and" it asks when
-    died, buried = question_parts("When Napoleon died and where was he buried?")
+    died, _buried = question_parts("When Napoleon died and where was he buried?")
     assert died.text == "When Napoleon died" and not died.scene
     # a topic the question opens with is no condition: searched as it is, lending nothing
     (_, switch) = question_parts("In the document for Python 2.0, which switch was added?")
