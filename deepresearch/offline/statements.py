@@ -101,6 +101,11 @@ _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}(?:\*\*|__)?:(?:\*\*|__)
 FIELD_WORDS = 6  # a labelled line's value of at most this many words is a field's value
 
 
+def _mid_sentence(lines: list[str]) -> bool:
+    """Whether the prose read so far stops inside a sentence (no end mark or colon)."""
+    return bool(lines) and lines[-1].rstrip()[-1:] not in (".", "!", "?", ":", "")
+
+
 def _field(line: str) -> bool:
     """A short labelled line, a field of what the heading above names ("**Default**: `0`",
     "**Environment Variable**: `POETRY_CACHE_DIR`"), not a labelled paragraph
@@ -169,8 +174,11 @@ def statements(text: str) -> list[str]:
             reader.flush()
             out.extend(code_quote(line))
         else:
-            if line.lstrip().startswith(("**", "__")) or _LABEL.match(line):
-                reader.flush()  # a label ("**Date:** …", "Status: …") starts a statement
+            bold = line.lstrip().startswith(("**", "__"))
+            if _LABEL.match(line) or (bold and not _mid_sentence(reader.lines)):
+                # a label ("**Date:** …", "Status: …") starts a statement, not a bold word
+                # a wrapped sentence goes on with ("similar to the\n**report** summary")
+                reader.flush()
             reader.line(line, continues=opens)
             prose = True
     reader.flush(end_lead=True)

@@ -99,6 +99,22 @@ def test_labelled_lines_are_statements_of_their_own() -> None:
     assert "Owner: the core team of the project" in found
 
 
+def test_a_wrapped_sentence_goes_on_at_a_line_opening_with_bold_or_a_dunder_name() -> None:
+    # a line opening with "**" or "__" starts a statement only after a sentence's end
+    text = (
+        "The **html** command creates an HTML report similar to the\n"
+        "**report** summary, but as an HTML file.  It is allowed only in\n"
+        "__init__ methods, so the final instance variable is set once.\n"
+        "**Warning** this old switch is gone from the command line."
+    )
+    assert statements(text) == [
+        "The html command creates an HTML report similar to the report summary, but as an "
+        "HTML file.",
+        "It is allowed only in __init__ methods, so the final instance variable is set once.",
+        "Warning this old switch is gone from the command line.",
+    ]
+
+
 def test_short_list_items_are_stated_together_with_their_lead_in() -> None:
     found = statements(DOC)
     assert (
