@@ -44,6 +44,7 @@ from deepresearch.offline.named_lists import is_name_word, split_names
 from deepresearch.offline.scenes import (
     in_first_person,
     leads_in,
+    leads_in_describing,
     opens_condition,
     sets_scene,
 )
@@ -523,7 +524,10 @@ def _asked_before(
         # it asks when that happened), "Is that true" none
         short = parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS
         if not short or asks_a_kind(earlier[k]):
-            lent = parts[k].query.split() if lend else []
+            # a phrase leading in with the thing it describes names what "its" stands for
+            # ("…, and for the country where Chakjobon lies, what is its population")
+            named = leads_in_describing(earlier[k])
+            lent = parts[k].query.split() if lend or named else []
             return keywords(earlier[k])[:NAMED_FEW_WORDS], lent[:NAMED_FEW_WORDS]
     return [], []
 

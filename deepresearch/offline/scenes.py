@@ -70,6 +70,21 @@ def leads_in(piece: str) -> bool:
     return bool(said) and said[0] in _SCENE_OPENERS and not is_question(piece)
 
 
+def leads_in_describing(piece: str) -> bool:
+    """Whether a piece opens as a scene does but describes the thing the question goes on
+    to ask of, which is a part of its own ("for the country where Chakjobon lies, what is
+    its population": the clause is no question, but which country is asked)."""
+    said = words(piece)
+    while said and said[0] in _CONNECTIVES:
+        said = said[1:]
+    return (
+        len(said) > 1
+        and said[0] in _SCENE_OPENERS
+        and said[1] not in QUESTION_WORDS  # "In which year did …" asks itself
+        and asks(piece)
+    )
+
+
 def opens_condition(said: list[str], *, bare: bool = True) -> bool:
     """Whether words open a condition as "if" would ("when I don't pass anything, where
     does uv look", "When people go underwater, what …"): "when" before a subject, with no

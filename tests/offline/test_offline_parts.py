@@ -903,3 +903,24 @@ def test_a_short_question_pointing_back_to_the_askers_whole_story_carries_that_s
     assert [p.story for p in asked[-2:]] == ["", ""]
     stated = question_parts("Mongolia's capital is extremely cold. Is that true?")[-1]
     assert stated.story == ""
+
+
+def test_its_after_a_phrase_leading_in_with_a_thing_described_borrows_that_things_words() -> None:
+    # "its" stands for the country the lead-in describes, not for the story's inscriptions
+    parts = question_parts(
+        "The oldest inscriptions of the glyph system come from sites including Chakjobon. "
+        "How old are they, and for the country where Chakjobon lies, what is its "
+        "population, and how does it rank by land area?"
+    )
+    population, rank = parts[-2], parts[-1]
+    assert population.text == "what is its population" and population.refers_back
+    assert {"country", "chakjobon"} <= set(population.query.split())
+    assert "inscriptions" not in population.query.split()
+    assert {"country", "chakjobon"} <= set(rank.query.split())
+    # a question opening with a preposition asks itself: no lead-in ("In what year …")
+    later = question_parts(
+        "The Roman Republic came to dominate the western part of Europe. In what year did "
+        "Rome become a republic, and for how many years did the Iron Curtain split that "
+        "western region off?"
+    )[-1]
+    assert "rome" not in later.query.split()
