@@ -276,8 +276,12 @@ _WORD = re.compile(r"[^\W_](?:[^\W_]|['\-])*")  # any script: 'Königsberg', 'R�
 # word that starts a sentence (capital or digit, maybe after a quote, parenthesis or
 # emphasis mark) or the end. Not before "[": that is a citation marker of the sentence.
 _BOUNDARY = re.compile(r"[.!?…](?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s+[\"'(*]?[A-Z0-9]|\s*$)")
-# ... or before any word, in a text written without capitals ("my build broke. how do i").
+# ... or before any word, in a text written without capitals ("my build broke. how do i");
+# in a question, before a question word written in lower case ("… (old).py`. why are they").
 _UNCASED_BOUNDARY = re.compile(r"[.!?…](?=\s+[\"'(*]?[^\W_]|\s*$)")
+_ASKING_BOUNDARY = re.compile(
+    rf"{_BOUNDARY.pattern}|[.!?…](?=\s+(?:what|how|why|when|where|who|whom|whose|which)\b)"
+)
 # ... but not after an abbreviation or an initial ("e.g.", "a.k.a.", "c. 1775", "J. S.
 # Bach"), nor after one that stands before a number or a name ("Symphony No. 41", "Op.
 # 27", "Prof. Curie", "Mt. Everest"). Letters each followed by a dot ("i.e.", "U.S.",
@@ -540,14 +544,17 @@ def containment(small: set[str], big: set[str]) -> float:
     return len(small & big) / len(small)
 
 
-def split_sentences(text: str, *, lines: bool = False, cased: bool = True) -> list[str]:
+def split_sentences(
+    text: str, *, lines: bool = False, cased: bool = True, asking: bool = False
+) -> list[str]:
     """Sentences of ``text``, whitespace-normalised, each keeping the [n] markers that
     follow its end; abbreviations and initials never end one. A line break is a soft wrap
     inside prose, or with ``lines`` a boundary too (for texts whose lines are units: a
     prompt's fields, a digest's bullets). Not ``cased``: a text written without capitals,
-    whose sentences may open with a small letter."""
+    whose sentences may open with a small letter; ``asking``: a question, whose question
+    words open a sentence in lower case too."""
     chunks = text.splitlines() if lines else [text.replace("\n", " ")]
-    boundary = _BOUNDARY if cased else _UNCASED_BOUNDARY
+    boundary = _UNCASED_BOUNDARY if not cased else _ASKING_BOUNDARY if asking else _BOUNDARY
     out: list[str] = []
     for chunk in chunks:
         start = 0

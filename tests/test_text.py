@@ -59,6 +59,14 @@ def test_a_sentence_ends_only_before_a_new_sentence() -> None:
         "it broke, e.g. on ci.",
         "how do i fix it?",
     ]
+    # a question may open a sentence with a question word in lower case; prose may not
+    asked = "One is called `parse (old).py`. why is it missing? it is. what now?"
+    assert split_sentences(asked, asking=True) == [
+        "One is called `parse (old).py`.",
+        "why is it missing? it is.",
+        "what now?",
+    ]
+    assert len(split_sentences(asked)) == 1
 
 
 def test_line_breaks_wrap_prose_or_end_units() -> None:

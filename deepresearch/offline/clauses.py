@@ -70,10 +70,11 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
     """``text`` with each statement before its question ("Hafnium is named after … where
     it was discovered. How many people live in that city?") ending a clause of its own,
     and those statements: each sets the question's scene."""
-    # a question typed in lower case opens its sentences so too ("it broke. how do i …")
+    # a question typed in lower case opens its sentences so too ("it broke. how do i …"),
+    # and any question may open one with a question word ("… (old).py`. why are they …")
     stated = [
         s
-        for s in split_sentences(text, cased=not text[:1].islower())[:-1]
+        for s in split_sentences(text, cased=not text[:1].islower(), asking=True)[:-1]
         if s.endswith(".") and (not opens_asking(s) or opens_condition(words(s)))
     ]
     for sentence in stated:
