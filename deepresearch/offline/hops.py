@@ -4,6 +4,8 @@ pointing back ("who founded *it*") has to the earlier answer it points back to. 
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.offline.asking import (
     asks_for_entity,
     compares_things,
@@ -25,6 +27,45 @@ from deepresearch.offline.referred import pronouns_said
 from deepresearch.offline.statements import statement_terms
 from deepresearch.roles import SourceText
 from deepresearch.text import term_set
+
+# A statement's words and its commas, which may end a capitalised name ("Sirte, Libya").
+_TOKEN_OR_COMMA = re.compile(rf"{TOKEN.pattern}|,")
+_JOINING = frozenset([",", "and", "or"])  # what joins the names of a list
+
+
+def _placed_apart(text: str) -> list[str]:
+    """The words of ``text``, with a comma kept (as a "," token) where it sets a place's
+    region or country after it, "in Sirte, Libya, in 1999": one capitalised name, a comma,
+    another, no list around them. In a list ("Zürich, Geneva, Basel and Bern") commas
+    are dropped, as between any other words: such names are read as before."""
+    tokens = _TOKEN_OR_COMMA.findall(text)
+
+    def run(k: int, step: int) -> int:  # past the capitalised words from k on
+        while 0 <= k < len(tokens) and tokens[k][:1].isupper():
+            k += step
+        return k
+
+    kept = []
+    for j, token in enumerate(tokens):
+        if token != ",":
+            kept.append(token)
+            continue
+        before, after = run(j - 1, -1), run(j + 1, 1)
+        named = before < j - 1 and after > j + 1
+        nxt = tokens[after + 1] if after + 1 < len(tokens) else ""
+        listed = (
+            (before >= 0 and tokens[before] in _JOINING)
+            or (after < len(tokens) and tokens[after] in ("and", "or"))
+            or (
+                after < len(tokens)
+                and tokens[after] == ","
+                and (nxt[:1].isupper() or nxt in _JOINING)
+            )
+        )
+        if named and not listed:
+            kept.append(token)
+    return kept
+
 
 BRIDGE_WEIGHT = 0.4  # a source named by the statements that answer a part
 CHAIN_SHARE = 0.7  # ... named by the answer of the part that a part points back to
@@ -236,7 +277,9 @@ def bridged(
                 continue
             # The corpus links the entry from this text: a mention in any case counts.
             linked = src.title in links
-            if (common and not linked) or not mentions_name(tokens, name, linked=linked):
+            # a comma ends a name ("in Sirte, Libya" names *Libya*), but within a title
+            words = [t for t in tokens if t != ","] if "," in src.title else tokens
+            if (common and not linked) or not mentions_name(words, name, linked=linked):
                 continue
             if not sense or sense & term_set(" ".join(tokens)):
                 named_by.setdefault(src.id, set()).add(by)
@@ -271,5 +314,5 @@ def _answer_mentions(
                 strength = score / (1 + rank)
                 if j != i:
                     strength *= CHAIN_SHARE * own_share(parts[i], term_set(unit))
-                mentions.append((TOKEN.findall(unit), strength, src.id, links))
+                mentions.append((_placed_apart(unit), strength, src.id, links))
     return mentions

@@ -12,7 +12,9 @@ asked and comes from a source tied to a name the clause gives:
 - a source that names it ("Petra … in southern Jordan" ties *Jordan* to Petra's clause
   when *Jordan* says "Petra"); or
 - a source that the entry on that name names, by its title or by an adjective made
-  from it ("Sonja Henie was a Norwegian figure skater" names *Norway*).
+  from it ("Sonja Henie was a Norwegian figure skater" names *Norway*); or
+- a source that a gathered text writes right after the name and a comma, as a place's
+  country is written ("the Sirte Declaration in Sirte, Libya" ties *Libya* to Sirte).
 
 Parts asking "what/who/which is the <attribute> [and <attribute>] of the <thing>"
 followed by a clause that gives a name, after a relative word ("the country where Sonja
@@ -143,7 +145,10 @@ def untied_description(
         # said in other words, perhaps: a finding from a tied source may say it; not a time
         # ("when did the author of Don Quixote die": "published in 1605" is another event's)
         stating = [titles for titles, _ in findings]
-    if any(_tied(title, entries, texts) for titles in stating for title in titles):
+    placed = _placed_in(asked.names, texts)
+    if any(
+        title in placed or _tied(title, entries, texts) for titles in stating for title in titles
+    ):
         return None
     if asked.in_verb:
         what = " or ".join(f"'{w}'" for w in asked.asked_words)
@@ -170,6 +175,20 @@ def _tied(
         if any(_names_source(entry, title) for entry in lines):
             return True
     return False
+
+
+def _placed_in(names: Iterable[str], texts: Mapping[str, str]) -> set[str]:
+    """The gathered sources' titles that some gathered text writes right after one of the
+    ``names`` and a comma, as a place's country or region is written: "announced in
+    Sirte, Libya" ties *Libya* to the town, whose entry the corpus may not hold."""
+    titles = {TITLE_QUALIFIER.sub("", t).strip(): t for t in texts}
+    placed: set[str] = set()
+    for name in names:
+        after = re.compile(rf"\b{re.escape(name)},\s+([A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)")
+        for text in texts.values():
+            for m in after.finditer(text):
+                placed.update(t for shown, t in titles.items() if shown == m[1])
+    return placed
 
 
 def _titled_in(clause: str, titles: Iterable[str]) -> tuple[str, ...]:

@@ -50,6 +50,22 @@ def test_a_capitalised_name_does_not_bridge_the_entry_on_a_common_noun(titled: T
     assert "src-3" not in bridged  # "Windows" is a name; the entry writes "a window"
 
 
+def test_a_comma_ends_the_name_an_answer_gives_but_not_inside_a_title(titled: Titled) -> None:
+    # "Sirte, Libya" is two names: the one after the comma is bridged; a title with a
+    # comma is named whole
+    question = "What is the capital of the country where Sirte is?"
+    texts = {
+        "African Union": "The AU was announced in the Sirte Declaration in Sirte, Libya.",
+        "Libya": "Libya is a country in North Africa.",
+        "Tripoli, Libya": "Tripoli is the capital of Libya.",
+    }
+    srcs = titled(texts)
+    bridged = _bridged_by_first(question, srcs)
+    assert bridged.get("src-2", 0.0) > 0 and bridged.get("src-3", 0.0) == 0.0
+    texts["African Union"] = "The AU first met in Tripoli, Libya."
+    assert _bridged_by_first(question, titled(texts)).get("src-3", 0.0) > 0
+
+
 def test_a_disambiguated_title_is_named_only_with_its_context(titled: Titled) -> None:
     question = "Which nickname did the batsman have?"
     texts = {

@@ -69,6 +69,17 @@ def test_a_source_naming_the_name_ties_it_but_must_state_an_attribute() -> None:
     assert untied(asked, [(["Jordan"], "Jordan is a country in West Asia.")], texts)
 
 
+def test_a_source_written_after_the_name_and_a_comma_is_where_the_name_lies() -> None:
+    # no entry on Sirte, and Libya's does not name it: "in Sirte, Libya" places it there
+    union = "The AU was announced in the Sirte Declaration in Sirte, Libya, in 1999."
+    texts = {"African Union": union, "Libya": "Libya is a country. Its capital is Tripoli."}
+    asked = "what is the capital of the country where Sirte is"
+    assert untied(asked, [(["Libya"], "Its capital is Tripoli.")], texts) is None
+    # a comma after the name before another word is no place ("Sirte, a town …")
+    texts["African Union"] = "The AU was announced in Sirte, a town near Libya, in 1999."
+    assert untied(asked, [(["Libya"], "Its capital is Tripoli.")], texts)
+
+
 def test_a_name_only_beginning_the_same_letters_is_no_adjective_of_it() -> None:
     texts = {"Sonja Henie": "Sonja Henie skated in Norfolk.", "Norway": NORWAY}
     findings = [(["Norway"], "Its capital and largest city is Oslo.")]
