@@ -50,9 +50,7 @@ def sets_scene(piece: str, *, bare: bool = True) -> bool:
     preposition or a subordinating conjunction and neither asks nor describes a thing to
     identify ("In the What's New document for Python 2.0, which switch …"). ``bare``: a
     condition's subject may go without a determiner (see ``opens_condition``)."""
-    said = words(piece)
-    while said and said[0] in _CONNECTIVES:
-        said = said[1:]
+    said = _opening(piece)
     if opens_condition(said, bare=bare):
         return not describes(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
@@ -62,9 +60,7 @@ def leads_in(piece: str) -> bool:
     """Whether a piece opens as a scene does (a preposition or a subordinating conjunction)
     and asks no question of its own, though it may describe a thing ("under the policy that
     makes such pinning safe"): the question after it is asked within it."""
-    said = words(piece)
-    while said and said[0] in _CONNECTIVES:
-        said = said[1:]
+    said = _opening(piece)
     if opens_condition(said):
         return True
     return bool(said) and said[0] in _SCENE_OPENERS and not is_question(piece)
@@ -74,15 +70,22 @@ def leads_in_describing(piece: str) -> bool:
     """Whether a piece opens as a scene does but describes the thing the question goes on
     to ask of, which is a part of its own ("for the country where Chakjobon lies, what is
     its population": the clause is no question, but which country is asked)."""
-    said = words(piece)
-    while said and said[0] in _CONNECTIVES:
-        said = said[1:]
+    said = _opening(piece)
     return (
         len(said) > 1
         and said[0] in _SCENE_OPENERS
         and said[1] not in QUESTION_WORDS  # "In which year did …" asks itself
         and asks(piece)
     )
+
+
+def _opening(piece: str) -> list[str]:
+    """The words of ``piece`` after those joining it to what came before ("And on the
+    upload side" → "on the upload side")."""
+    said = words(piece)
+    while said and said[0] in _CONNECTIVES:
+        said = said[1:]
+    return said
 
 
 def opens_condition(said: list[str], *, bare: bool = True) -> bool:

@@ -101,9 +101,15 @@ _LABEL = re.compile(r"^\s*(?:\*\*|__)?[A-Z][\w /-]{0,30}(?:\*\*|__)?:(?:\*\*|__)
 FIELD_WORDS = 6  # a labelled line's value of at most this many words is a field's value
 
 
-def _mid_sentence(lines: list[str]) -> bool:
-    """Whether the prose read so far stops inside a sentence (no end mark or colon)."""
-    return bool(lines) and lines[-1].rstrip()[-1:] not in (".", "!", "?", ":", "")
+def _starts_statement(line: str, read: list[str]) -> bool:
+    """Whether a prose ``line`` starts a statement of its own: a label ("**Date:** …",
+    "Status: …"), or a line opening with bold or "__" after the end of a sentence; not a
+    bold word or dunder name a wrapped sentence goes on with ("similar to the\n**report**
+    summary", "allowed only in\n__init__ methods"), the prose ``read`` so far stopping
+    inside it."""
+    mid_sentence = bool(read) and read[-1].rstrip()[-1:] not in (".", "!", "?", ":", "")
+    bold = line.lstrip().startswith(("**", "__"))
+    return _LABEL.match(line) is not None or (bold and not mid_sentence)
 
 
 def _field(line: str) -> bool:
@@ -174,10 +180,7 @@ def statements(text: str) -> list[str]:
             reader.flush()
             out.extend(code_quote(line))
         else:
-            bold = line.lstrip().startswith(("**", "__"))
-            if _LABEL.match(line) or (bold and not _mid_sentence(reader.lines)):
-                # a label ("**Date:** …", "Status: …") starts a statement, not a bold word
-                # a wrapped sentence goes on with ("similar to the\n**report** summary")
+            if _starts_statement(line, reader.lines):
                 reader.flush()
             reader.line(line, continues=opens)
             prose = True
