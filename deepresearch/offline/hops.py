@@ -52,14 +52,15 @@ def _placed_apart(text: str) -> list[str]:
             continue
         before, after = run(j - 1, -1), run(j + 1, 1)
         named = before < j - 1 and after > j + 1
-        nxt = tokens[after + 1] if after + 1 < len(tokens) else ""
-        listed = (
-            (before >= 0 and tokens[before] in _JOINING)
-            or (after < len(tokens) and tokens[after] in ("and", "or"))
+        # a list: a joining word before the first name, or after the second ("and", or a
+        # comma before another name or a joining word)
+        then = tokens[after : after + 2]
+        listed = (before >= 0 and tokens[before] in _JOINING) or (
+            then[:1] in (["and"], ["or"])
             or (
-                after < len(tokens)
-                and tokens[after] == ","
-                and (nxt[:1].isupper() or nxt in _JOINING)
+                then[:1] == [","]
+                and len(then) > 1
+                and (then[1][:1].isupper() or then[1] in _JOINING)
             )
         )
         if named and not listed:

@@ -383,7 +383,7 @@ def rst_rendered(text: str) -> str:
         kind = kind.strip() if directive else ""
         if _CODE_DIRECTIVE.fullmatch(kind) or (kind and _holds_python(lines, len(out))):
             code.append(len(out))
-            literal = indent
+            literal = _text_column(line)
         if kind in _VERSION_NOTES or (kind in _TITLED and argument.strip()):
             out.append(m[1] + _directive_label(kind, argument))
         elif _OBJECT_DIRECTIVE.fullmatch(kind) and argument.strip():
