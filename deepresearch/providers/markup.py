@@ -246,11 +246,13 @@ def mdx_rendered(text: str) -> str:
 
 # What a Markdown site's renderer turns into something else or nothing, outside code: a
 # template tag (Liquid/Jinja '{% include … %}', Hugo '{{< note >}}'), an admonition's marker
-# line (MkDocs '!!! note "Title"', Docusaurus and VitePress ':::tip' and ':::'), a GitHub
+# line (MkDocs '!!! note "Title"', Docusaurus and VitePress ':::tip' and ':::', a MyST
+# colon fence ':::{note}' and its ':::' also in a list item), a GitHub
 # alert's '[!NOTE]', and inline HTML tags ('<code>', '<br>', '<details>'), whose text stays.
 _TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{[<%].*?[>%]\}\}", re.DOTALL)
 _ADMONITION = re.compile(
-    r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
+    r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|^[ \t]*:::+(?:\{[\w:-]+\}.*)?$"
+    r"|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
     re.MULTILINE,
 )
 # An admonition's own title (MkDocs '!!! warning "Deprecated in 2.17.0"', Docusaurus

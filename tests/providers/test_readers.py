@@ -262,6 +262,12 @@ the <b>APP_CACHE</b> variable.
     === "Windows"
 
         Run the installer.
+
+- Slotted classes are smaller.
+
+    :::{note}
+    Pickling them needs `__getstate__`.
+    :::
 """
 
 
@@ -280,6 +286,8 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert "[!NOTE]" not in doc.text and "Alerts are text." in doc.text
     assert "macOS and Linux:\n\nRun the script." in doc.text  # a content tab's title
     assert "Windows:\n\nRun the installer." in doc.text  # ... also nested in another
+    # a MyST colon fence inside a list item is a box, its marker lines nothing
+    assert doc.text.endswith("\n\nPickling them needs `__getstate__`.")
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
 
 
