@@ -75,6 +75,8 @@ _THAT_CLAUSE_NEXT = re.compile(
 _ASIDE = re.compile(r"\s[-–—]\s|:\s")
 PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
 _DEMONSTRATIVES = frozenset(["this", "that", "these", "those"])
+_EXISTING = frozenset(["is", "are", "was", "were"])
+_ASKING = frozenset(["how", "what", "which", "who"])
 _THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
 
 
@@ -87,7 +89,19 @@ def pointing_words(piece: str) -> set[str]:
         _opens_clause(tokens, n) for n, w in enumerate(tokens) if w == "that"
     ):
         said.discard("that")
+    if "there" in said and all(
+        _existential(tokens, n) for n, w in enumerate(tokens) if w == "there"
+    ):
+        said.discard("there")
     return said - _named_within(piece, PRONOUNS)
+
+
+def _existential(tokens: list[str], n: int) -> bool:
+    """Whether ``tokens[n]`` ("there") only says that something exists, after the verb of
+    a question asking what or how many ("how many species of baboon are there"), not a
+    place ("how many people live there"). One opening with the verb ("is there a way to
+    …") still asks within what was said before it."""
+    return n > 1 and tokens[n - 1] in _EXISTING and bool(_ASKING & set(tokens[: n - 1]))
 
 
 def pointing_before(piece: str) -> set[str]:
@@ -215,7 +229,7 @@ def opens_asking(sentence: str) -> bool:
 
 
 # Lower-case words that join the words of one name: "Peace of Westphalia", "Leonardo da Vinci".
-NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn"])  # fmt: skip
+NAME_JOINERS = frozenset(["of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "y", "al", "bin", "ibn", "do", "dos", "das", "des"])  # fmt: skip
 # An entity question: its answer is a thing the question does not name ("which emperor",
 # "who", "where"), as opposed to "what is X" / "how did X" about a thing it names.
 _ASKS_FOR_ENTITY = re.compile(

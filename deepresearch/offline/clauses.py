@@ -23,12 +23,13 @@ from deepresearch.text import (
 )
 
 # Words that open a question clause ("..., and where did he found his school?"), also a
-# preposition before "which" ("…, and under which dynasty …"). After ", and" also a
+# preposition before "which" ("…, and under which dynasty …"), with a hedge between ("…,
+# and from roughly what period …"). After ", and" also a
 # condition or a reason leading into the next question ("…, and since I installed Poetry
 # with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
 # and under the policy that makes such pinning safe, for how long …"): the question
 # before ends there.
-_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:{PREPOSITIONS}|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
+_WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:(?:{PREPOSITIONS})(?:\s+[a-z]+ly)?|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 # ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
 _APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
 # (a phrase with a pronoun of its own, "…, and in the city where it stands, which river …",

@@ -141,7 +141,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     clauses, last = question_clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
     clauses = [INCLUDING.sub("which is ", c) for c in clauses]
-    pieces, copies, siblings, first_pieces = _pieces(clauses or [joined], last, scenes)
+    pieces, copies, siblings, first_pieces = _pieces_within(clauses or [joined], last, scenes)
     clauses = [unjoin(c) for c in clauses]
     scenes |= told_in(scenes, [*clauses, *pieces])
     context = _context(clauses, text, scenes)
@@ -368,22 +368,35 @@ def _names_own(piece: str, titles: list[str]) -> bool:
 _DETERMINERS = frozenset(["the", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my", "your"])  # fmt: skip
 
 
-def _pieces(
+def _pieces_within(
     clauses: list[str], last: str, stated: set[str]
+) -> tuple[list[str], dict[int, list[str]], dict[int, list[str]], int]:
+    """``_pieces``, the story's names kept together when one piece per name would leave
+    the questions after them fewer parts than MAX_PARTS allows."""
+    pieces = _pieces(clauses, last, stated)
+    return (
+        pieces if len(pieces[0]) <= MAX_PARTS else _pieces(clauses, last, stated, whole_told=True)
+    )
+
+
+def _pieces(
+    clauses: list[str], last: str, stated: set[str], *, whole_told: bool = False
 ) -> tuple[list[str], dict[int, list[str]], dict[int, list[str]], int]:
     """The ``clauses`` cut into the pieces that become parts (names and coordinated noun
     phrases apart), with, per piece index, the copies of a clause naming several names
     (one per name), the pieces of a clause split in several, and how many pieces the
     first clause gave. ``last``: bare question words ending the question ("…, and why");
     ``stated``: the question's stated sentences, whose clauses' coordinated phrases tell
-    one story ("users keep typing -h and get an error") and stay together."""
+    one story ("users keep typing -h and get an error") and stay together; ``whole_told``:
+    so do their names (one piece for "… is bordered by Minas Gerais, Paraná and Mato
+    Grosso do Sul", when one per name would leave the questions after it too few parts)."""
     told = told_in(stated, clauses)
     pieces: list[str] = []
     copies: dict[int, list[str]] = {}
     siblings: dict[int, list[str]] = {}
     first_pieces = 0
     for n, clause in enumerate(clauses, 1):
-        named, extra = split_names(clause)
+        named, extra = ([clause], []) if whole_told and clause in told else split_names(clause)
         if len(named) > 1:
             copies |= dict.fromkeys(range(len(pieces), len(pieces) + len(named)), named)
             split = named + extra

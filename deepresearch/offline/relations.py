@@ -35,9 +35,11 @@ from deepresearch.text import ARTICLES, NUMBER_WORD, STOPWORDS, sentences, stem
 # a unit of length or weight, or a share.
 # "How long is the Limpopo River" asks its length, or a duration ("how long is a day on
 # Mars"); "how long did the dynasty rule" is answered by a reign's years: not checked.
-# ("how far back does it go" asks since when, not a distance)
+# ("how far back does it go" asks since when, not a distance; "how far north can it
+# winter" asks to where, answered by "as far north as Pennsylvania")
 _ASKS_MEASURE = re.compile(
-    r"^\W*how\s+(?:tall|high|deep|far(?!\s+back\b)|wide|narrow|heavy|long\s+(?:is|was|are|were)\b)\b",
+    r"^\W*how\s+(?:tall|high|deep|far(?!\s+(?:back|north|south|east|west|up|down|inland)\b)"
+    r"|wide|narrow|heavy|long\s+(?:is|was|are|were)\b)\b",
     re.IGNORECASE,
 )
 _UNITS = (

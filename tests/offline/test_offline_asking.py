@@ -124,6 +124,17 @@ def test_a_that_opening_a_clause_points_back_to_nothing() -> None:
     assert pointing_words("what did it cost") == {"it"}
 
 
+def test_a_there_saying_that_something_exists_points_back_to_nothing() -> None:
+    assert not pointing_words("how many species of baboon are there")
+    assert not pointing_words("How many Kurds are there worldwide")
+    # a place said before is pointed back to
+    assert pointing_words("how many people live there") == {"there"}
+    assert pointing_words("how long did the court sit there") == {"there"}
+    # a question opening with the verb asks within what was said before it
+    assert pointing_words("is there a way to skip it") == {"there", "it"}
+    assert pointing_words("is there any catch") == {"there"}
+
+
 def test_a_pronoun_after_a_dash_or_colon_points_to_what_the_piece_named() -> None:
     asked = "how do I raise the ceiling on simultaneous connections - what is it by default"
     assert not pointing_words(asked)

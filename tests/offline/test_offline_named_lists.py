@@ -12,6 +12,13 @@ def test_each_listed_name_gets_a_copy_of_the_clause() -> None:
     )
     copies, _ = split_names("Compare the Sahara, the Gobi and the Atacama deserts")
     assert len(copies) == 3 and copies[2].endswith("the Atacama deserts")
+    # a name's own particle joins it ("Mato Grosso do Sul"): no other item ends with it
+    copies, _ = split_names("Which rivers cross Minas Gerais, Paraná and Mato Grosso do Sul")
+    assert copies == [
+        "Which rivers cross Minas Gerais",
+        "Which rivers cross Paraná",
+        "Which rivers cross Mato Grosso do Sul",
+    ]
 
 
 def test_one_thing_of_two_names_stays_whole() -> None:

@@ -65,6 +65,17 @@ def test_parts_beyond_the_limit_share_the_last_part() -> None:
     assert {"argos", "megara", "lead"} <= parts[-1].terms  # nothing asked is dropped
 
 
+def test_names_the_story_lists_stay_together_when_the_questions_need_the_parts() -> None:
+    question = (
+        "One state, named after a saint, is bordered by Minas Gerais, Paraná, Rio de Janeiro "
+        "and Goiás. Its capital has a motto: what is it and what does it mean? And what are "
+        "its people called?"
+    )
+    texts = [p.text for p in question_parts(question)]
+    assert texts[1] == "is bordered by Minas Gerais, Paraná, Rio de Janeiro and Goiás"
+    assert texts[-1] == "And what are its people called" and len(texts) == MAX_PARTS
+
+
 def test_parts_asking_what_a_thing_did_follow_the_names_of_its_sources() -> None:
     tesla, panda, how = (
         question_parts(q)[0]
@@ -420,6 +431,12 @@ def test_a_clause_opening_with_an_approximation_before_how_is_a_part() -> None:
     ]
     texts = [p.text for p in question_parts("When was it built, and roughly how tall is it?")]
     assert texts == ["When was it built", "roughly how tall is it"]
+    # ... also between a preposition and its question word
+    question = "When was the empire founded, and across roughly what span is its religion dated?"
+    assert [p.text for p in question_parts(question)] == [
+        "When was the empire founded",
+        "across roughly what span is its religion dated",
+    ]
 
 
 def test_the_larger_of_the_two_points_back_to_the_things_just_named() -> None:

@@ -104,6 +104,9 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     # "how far back" asks since when, not a distance
     ancient = (["Horse racing"], "It has been practised since at least classical antiquity.")
     assert unmeasured("how far back does horse racing go", [ancient]) is None
+    # ... and "how far north" to where
+    winter = (["Red-winged blackbird"], "It may winter as far north as Pennsylvania.")
+    assert unmeasured("how far north can the red-winged blackbird winter", [winter]) is None
     # a reign's years answer "how long did", a superlative "how large": not checked here
     assert unmeasured("How long did the dynasty rule", [napoleon]) is None
     assert unmeasured("how large did the Mongol Empire become", [napoleon]) is None
