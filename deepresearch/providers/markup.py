@@ -24,8 +24,12 @@ _CODE_DIRECTIVE = re.compile(
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 # A link reference definition ('[dns.lookup()]: #dnslookup'), and a reference link using
 # one: full '[text][label]', collapsed '[text][]' or shortcut '[text]'.
-_LINK_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S+.*$", re.MULTILINE)
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)([^\]\n]+)\]:[ \t]*\S+.*$", re.MULTILINE)
 _REFERENCE_LINK = re.compile(r"!?\[([^\]\n]+)\](?:\[([^\]\n]*)\])?(?![(:\[])")
+# A footnote's reference ('CPython[^pypy]') renders as a raised number, no word of the
+# sentence; its definition ('[^pypy]: On PyPy, …') as its text at the page's foot.
+_FOOTNOTE_REFERENCE = re.compile(r"[ \t]*\[\^[^\]\s]+\](?!:)")
+_FOOTNOTE_DEFINITION = re.compile(r"^( {0,3})\[\^[^\]\s]+\]:[ \t]*", re.MULTILINE)
 
 
 def as_rendered(text: str) -> str:
@@ -97,9 +101,11 @@ def _said_alone(label: str) -> str:
 
 
 def _marks_read(chunk: str) -> str:
-    """Markdown prose without its comments, template tags and admonition markers, a
-    content tab's title as its label and a MyST role as its text; line breaks kept."""
+    """Markdown prose without its comments, template tags, admonition markers and
+    footnote references, a footnote as its text, a content tab's title as its label and a
+    MyST role as its text; line breaks kept."""
     chunk = _AUTODOC.sub(_autodoc_read, _COMMENT.sub(_line_breaks, chunk))
+    chunk = _FOOTNOTE_REFERENCE.sub("", _FOOTNOTE_DEFINITION.sub(r"\1", chunk))
     chunk = _ADMONITION.sub("", _TITLED_BOX.sub(_box_title, chunk))
     chunk = _TEMPLATE_TAG.sub(_line_breaks, chunk)
     return _MYST_ROLE.sub(_role_read, _CONTENT_TAB.sub(r"\1:", chunk))
@@ -353,7 +359,8 @@ def rst_rendered(text: str) -> str:
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
     reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8); an object's
     directive ('.. py:method:: load()') reads as its signature in code; a literal
-    block and a code directive's content are fenced code. A footnote ('.. [1] …') is text.
+    block, a doctest block and a code directive's content are fenced code. A footnote
+    ('.. [1] …') is text.
     Every line stays where it is, so line numbers still match the file."""
     lines = text.split("\n")
     out: list[str] = []
@@ -361,6 +368,7 @@ def rst_rendered(text: str) -> str:
     body: int | None = None  # blanking a comment's block: lines indented past this
     options = False  # blanking a directive's option lines
     literal: int | None = None  # in a literal block: lines indented past this are as written
+    doctests: list[int] = []  # the first lines of doctest blocks ('>>> import attr')
     for line in lines:
         indent = len(line) - len(line.lstrip())
         if body is not None and (not line.strip() or indent > body):
@@ -374,6 +382,8 @@ def rst_rendered(text: str) -> str:
             continue
         body, options, literal = None, False, None
         m = _RST_EXPLICIT.match(line)
+        if _DOCTEST.match(line) and out and not out[-1].strip():
+            doctests.append(len(out))
         if m is None or _RST_FOOTNOTE.match(m[2] or ""):
             line = _RST_LINE_BLOCK.sub(r"\1", _RST_AUTO_NUMBER.sub(r"\g<1>1.\2", line))
             if line.rstrip().endswith("::"):
@@ -398,6 +408,8 @@ def rst_rendered(text: str) -> str:
             body = len(m[1])
     for start in reversed(code):
         _fence(lines, out, start)
+    for start in doctests:
+        _fence_doctest(out, start)
     # Roles and links may wrap to the next line; what they read as keeps its line breaks.
     return _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
 
@@ -474,6 +486,23 @@ def _fence(lines: list[str], out: list[str], start: int) -> None:
         out[closing] = "```"
     else:
         out.append("```")
+
+
+# A doctest block: a paragraph opening with the interpreter's prompt, which reST shows as
+# code without a '::' before it.
+_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")
+
+
+def _fence_doctest(out: list[str], start: int) -> None:
+    """The doctest block from ``out[start]`` to the paragraph's end fenced as Markdown code
+    on the blank lines around it, so no line moves. A code block just before or after it,
+    whose fence already stands on that blank line, goes on through it instead."""
+    end = next((n for n in range(start, len(out)) if out[n].strip() in ("", "```")), len(out))
+    out[start - 1] = "" if out[start - 1] == "```" else "```"
+    if end == len(out):
+        out.append("```")
+    else:
+        out[end] = "" if out[end] == "```" else "```"
 
 
 def _indent(line: str) -> int:

@@ -596,6 +596,43 @@ def test_a_rst_literal_block_reads_as_written(tmp_path: Path) -> None:
     assert text.endswith("```\nThe old variable is gone.")
 
 
+def test_a_rst_doctest_block_is_code(tmp_path: Path) -> None:
+    # a paragraph opening with '>>>' is shown as code, its output lines too; one inside a
+    # literal block is fenced once
+    path = tmp_path / "shell.rst"
+    path.write_text(
+        "Shell\n=====\n\nCreate a context:\n\n>>> ctx = app.test_request_context()\n"
+        ">>> ctx.push()\nTrue\n\nThen pop it::\n\n    >>> ctx.pop()\n\nDone.\n",
+        "utf-8",
+    )
+    doc = read_document(path)
+    assert "Create a context:\n```\n>>> ctx = app.test_request_context()" in doc.text
+    assert ">>> ctx.push()\nTrue\n```\nThen pop it:\n```\n>>> ctx.pop()\n```" in doc.text
+    assert len(doc.outline.splitlines()) == 14  # every line where it was
+    # blocks one blank line apart go on as one: the fences stay paired, the title after
+    # them a heading
+    path.write_text(
+        "Shell\n=====\n\n>>> a = 1\n\n>>> b = 2\n\n.. code-block:: python\n\n    c = 3\n\n"
+        ">>> d = 4\n\nNext\n====\n\nText.\n",
+        "utf-8",
+    )
+    outline = read_document(path).outline
+    assert outline.count("```") == 4 and "```\n# Next\n" in outline
+
+
+def test_a_markdown_footnote_reads_as_its_text(tmp_path: Path) -> None:
+    # the reference renders as a raised number, the definition as text at the foot
+    page = (
+        "# Slots\n\nThey use less memory on CPython[^pypy] and are faster.\n"
+        "Hash it for you [^fn], however.\n\n[^pypy]: On PyPy, there is no memory advantage.\n"
+    )
+    doc = read_as(tmp_path, "glossary.md", page)
+    assert "less memory on CPython and are faster." in doc.text
+    assert "Hash it for you, however." in doc.text
+    assert doc.text.endswith("\n\nOn PyPy, there is no memory advantage.")
+    assert len(doc.outline.splitlines()) == len(page.rstrip().splitlines())
+
+
 def test_a_title_reads_without_code_marks(tmp_path: Path) -> None:
     path = tmp_path / "cmd_run.rst"
     path.write_text("Execution: ``coverage run``\n---------------------------\n\nRun it.\n")
