@@ -128,6 +128,9 @@ def untimed_event(
     names = [name_words(n) for n in entities(asked) or referents] if dated else []
     if not names:
         return None
+    # "during what years did it strike Europe": what is dated is "it", struck somewhere a
+    # line says after a preposition ("occurred in Europe from 1346 to 1353")
+    placed = _POINTED_SUBJECT.search(asked) is not None
     named = {stem(w) for n in names for w in n}
     event = [w for w in part.own if stem(w) not in named]
     parties = _parties(asked)
@@ -136,7 +139,9 @@ def untimed_event(
         on = {i for i, n in enumerate(parties) for t in titles if titled_entry(tuple(n), t)}
         for line in sentences(text) or [text]:
             said = TOKEN.findall(line) if DATE.search(line) else []
-            if not said or not (entry or _about(said, names) or says_form(said, event)):
+            if not said or not (
+                entry or _about(said, names, placed=placed) or says_form(said, event)
+            ):
                 continue
             # "When did Malta win the FIFA World Cup": a date of Malta's is no date of
             # its winning the cup; a line giving both is (or one in the other's entry).
@@ -145,6 +150,11 @@ def untimed_event(
             ):
                 return None
     return "no finding drawn for it gives a date of what it asks about"
+
+
+_POINTED_SUBJECT = re.compile(
+    r"\b(?:did|does|do|was|were|is|are|has|have|had|will)\s+(?:it|he|she|they)\b", re.I
+)
 
 
 def _parties(part: str) -> list[list[str]]:
@@ -200,17 +210,18 @@ def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
     }
 
 
-def _about(tokens: list[str], names: list[list[str]]) -> bool:
+def _about(tokens: list[str], names: list[list[str]], *, placed: bool = False) -> bool:
     """Whether a sentence (its ``tokens``) is about one of the ``names``: it gives one whole,
     not after a preposition ("the Eastern Roman Empire persisted until 1453", not "a
-    tragedy by William Shakespeare, first performed in 1606")."""
+    tragedy by William Shakespeare, first performed in 1606"); for names that only place
+    what is asked about (``placed``), after one too."""
     lower = [bare_word(t) for t in tokens]
     for name in names:
         n = len(name)
         for k in range(len(lower) - n + 1):
             if [stem(w) for w in lower[k : k + n]] == [stem(w) for w in name]:
                 before = [w for w in lower[:k] if w not in ARTICLES][-1:]
-                if not (before and before[0] in _PREPOSITIONS):
+                if placed or not (before and before[0] in _PREPOSITIONS):
                     return True
     return False
 

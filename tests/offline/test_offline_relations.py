@@ -36,6 +36,17 @@ def test_a_part_naming_nothing_is_dated_of_what_its_pronoun_stands_for() -> None
     assert untimed_event(part, [MACBETH, died], ["William Shakespeare"]) is None
 
 
+def test_a_name_placing_what_a_pronoun_stands_for_may_follow_a_preposition() -> None:
+    # "it" is what is dated; Europe only where it struck
+    part = Part("during what years did it strike Europe", "years strike europe", True)
+    plague = (["Black Death"], "The Black Death was a pandemic that occurred in Europe from 1346.")
+    assert untimed_event(part, [plague]) is None
+    # a name that is the subject still has to be more than a place in the line
+    visit = _when("When did Napoleon visit Egypt?")
+    born = (["Corsica"], "He was born in Corsica, then ruled by Napoleon's allies, in 1769.")
+    assert untimed_event(visit, [born]) is not None
+
+
 def test_names_describing_what_a_pronoun_after_a_colon_stands_for_are_no_parties() -> None:
     part = Part(
         "The struggle over the Habsburg inheritance, linked to the War of Jenkins' Ear: in "
