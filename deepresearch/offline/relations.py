@@ -125,12 +125,14 @@ def untimed_event(
     # Ear: in which years was it fought": the names before the colon describe what "it"
     # is, they are no parties to the event asked of
     asked = part.text.rsplit(":", 1)[1] if ":" in part.text else part.text
-    names = [name_words(n) for n in entities(asked) or referents] if dated else []
+    own = entities(asked)
+    names = [name_words(n) for n in own or referents] if dated else []
     if not names:
         return None
     # "during what years did it strike Europe": what is dated is "it", struck somewhere a
-    # line says after a preposition ("occurred in Europe from 1346 to 1353")
-    placed = _POINTED_SUBJECT.search(asked) is not None
+    # line says after a preposition ("occurred in Europe from 1346 to 1353"); a name "it"
+    # stands for (``referents``) is what is dated
+    placed = bool(own) and _POINTED_SUBJECT.search(asked) is not None
     named = {stem(w) for n in names for w in n}
     event = [w for w in part.own if stem(w) not in named]
     parties = _parties(asked)
