@@ -15,7 +15,7 @@ from typing import Any
 # A section number before a title: '2.1 ', '3. ', 'A ', 'A.2 ' (casefolded).
 _NUMBER = re.compile(r"(?:[a-z]|\d+)(?:\.\d+)*\.?\s+")
 # PDF text lines that Markdown would read as headings or code fences: indented out of the
-# way, as in reStructuredText (markup.rst_headings); the text strips the indentation.
+# way, as in reStructuredText (rst_markup.rst_headings); the text strips the indentation.
 _MD_LIKE = re.compile(r"^ {0,3}(?:#|```|~~~)")
 MAX_LEVEL = 6
 

@@ -21,16 +21,9 @@ from pathlib import Path
 
 from deepresearch.errors import UnreadableDocument
 from deepresearch.providers import asciidoc, encodings, page_chrome, pdf_outline
-from deepresearch.providers.markup import (
-    as_rendered,
-    first_title,
-    front_matter,
-    looks_like_rst,
-    mdx_rendered,
-    rst_headings,
-    rst_rendered,
-)
+from deepresearch.providers.markup import as_rendered, first_title, front_matter, mdx_rendered
 from deepresearch.providers.passages import heading_text, looks_like_markdown
+from deepresearch.providers.rst_markup import looks_like_rst, rst_headings, rst_rendered
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".rst", *asciidoc.EXTENSIONS})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
