@@ -15,10 +15,10 @@ from functools import cache
 from itertools import takewhile
 
 from deepresearch.offline.asking import (
-    COUNTED,
     asked_doer,
     asks_for_entity,
     asks_when,
+    count_asked,
     counted_as,
     question_word,
 )
@@ -177,7 +177,7 @@ def _counted(part: str) -> frozenset[str]:
     which may be said with the number ("five gold medals" for "how many Olympic gold
     medals did he win"); none for another part or one naming nothing ("how many of his
     plays survive", "how many are held")."""
-    if (m := COUNTED.search(part)) is None:
+    if (m := count_asked(part)) is None:
         return frozenset()
     phrase = list(takewhile(lambda w: w not in STOPWORDS, words(part[m.start(1) :])))
     return frozenset(text_roots(" ".join([*phrase[:COUNTED_WORDS], counted_as(part) or ""])))
@@ -321,11 +321,14 @@ def unstated_superlative(part: str, texts: Sequence[str]) -> str | None:
     return f"no finding drawn for it says who is {part[start:].strip()}"
 
 
+# "What is the quickest way to get a shell": a manner asked, which a how-to answers in
+# other words than the superlative's (not "the longest river").
+_MANNER = r"(?:way|ways|method|approach)\b"
 # "What is the heaviest naturally occurring element", "Which planet is the largest": a
 # thing that is the superlative, which a line answering says.
 _IS_THE_MOST = re.compile(
     r"^\W*(?:what|which)\b[^?]*?\b(?:is|are|was|were)\s+(?P<the>the)\s+(?:very\s+)?"
-    rf"{SUPERLATIVE_WORD}\b",
+    rf"{SUPERLATIVE_WORD}\b(?!\s+{_MANNER})",
     re.IGNORECASE,
 )
 # "Which country has the largest population in Africa", "Which planet has the most moons":

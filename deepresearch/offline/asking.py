@@ -50,10 +50,18 @@ _PEOPLE = frozenset({"people", "persons", "inhabitants", "residents"})
 POPULATION = "population"
 
 
+def count_asked(text: str) -> re.Match[str] | None:
+    """The "how many <thing>" ``text`` asks (``COUNTED``; its group 1 the thing counted),
+    or None; not one inside another question ("how can I limit how many items are shown"
+    asks how to limit them, not a count)."""
+    m = COUNTED.search(text)
+    return m if m and not re.search(r"\bhow\b", text[: m.start()], re.IGNORECASE) else None
+
+
 def counted_as(text: str) -> str | None:
     """The word sources say a count of people with ("population") when ``text`` asks how
     many people (inhabitants, residents …), else None."""
-    m = COUNTED.search(text)
+    m = count_asked(text)
     return POPULATION if m and m[1].lower() in _PEOPLE else None
 
 
@@ -143,12 +151,12 @@ def _opens_clause(tokens: list[str], n: int) -> bool:
 
 
 # "the larger of the two", "the difference between the two", "which one is faster", "the
-# other one", "one of them", "the French one of the pair": one or all of the few things
-# just named (not "the two World Wars", which names them).
+# other one", "one of them", "either of those", "the French one of the pair": one or all
+# of the few things just named (not "the two World Wars", which names them).
 OF_THE_FEW = re.compile(
     r"\b(?:of\s+the\s+(?:two|three|four|pair|trio)"
     r"|the\s+(?:two|three|four|pair|trio)(?!\s+(?!of\b)[^\W\d_])|which\s+one"
-    r"|the\s+other\s+one|one\s+of\s+them)\b(?!-)",
+    r"|the\s+other\s+one|one\s+of\s+them|(?:n?either)\s+of\s+(?:them|those|these))\b(?!-)",
     re.IGNORECASE,
 )
 # A part setting things side by side ("how do comets differ from asteroids", "marmots vs
@@ -181,7 +189,7 @@ _QUESTION_WORD = re.compile(rf"^\W*(?i:{_ASKING_WORD})\b|\b(?:{_ASKING_WORD})\b"
 # A sentence that opens with an auxiliary or modal verb asks ("Can I …", "Is it …").
 _ASKING_OPENER = re.compile(
     r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|"
-    r"had|shall)\b",
+    r"had|shall|am\s+i)\b",
     re.IGNORECASE,
 )
 
@@ -192,8 +200,8 @@ SUBJECT_OPENERS = frozenset(
 )  # fmt: skip
 # ... or, after a clause boundary, before its subject: the order only a question has.
 _ASKING_CLAUSE = re.compile(
-    rf"(?:[,:;]|\s[-–—])\s+(?:{AUXILIARY_OR_MODAL})\s+"
-    rf"(?:{'|'.join(sorted(SUBJECT_OPENERS))})\b",
+    rf"(?:[,:;]|\s[-–—])\s+(?:(?:{AUXILIARY_OR_MODAL})\s+"
+    rf"(?:{'|'.join(sorted(SUBJECT_OPENERS))})|am\s+i)\b",
     re.IGNORECASE,
 )
 
@@ -266,6 +274,25 @@ def without_connective(text: str) -> str:
     """The part without an opening adverb that only links it to the part before it
     ("Separately, every call goes to one host" → "every call goes to one host")."""
     return _CONNECTIVE.sub("", text, count=1)
+
+
+# "else" after a question word ("what else should I do") asks for things other than those
+# said, and "on top of" before a word pointing back ("on top of it") means besides it:
+# neither names what is asked about. ("everything else it doesn't recognise" names the
+# rest of a thing, and stays.)
+_OTHER_THAN_SAID = re.compile(
+    r"\b(?P<keep>what|who|where|how)\s+else\b"
+    r"|\bon\s+top\s+of\s+(?=(?:it|that|this|them|these|those)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_text(part: str) -> str:
+    """The words of a part that say what it asks about: without an opening connective
+    (``without_connective``), "the name of" (``without_name_of``), nor the words asking
+    for other things than those said ("what else", "on top of it")."""
+    said = without_name_of(without_connective(part))
+    return " ".join(_OTHER_THAN_SAID.sub(lambda m: m["keep"] or "", said).split())
 
 
 def question_word(text: str) -> str | None:

@@ -147,7 +147,8 @@ def question_clauses(text: str) -> tuple[list[str], str]:
     """The question's clauses, and the bare question words that end it ("…, and why").
     A clause without content words still asks something of what an earlier clause names
     ("where is it", "who made it") and stays a clause; a bare question word shares the
-    clause after it ("how and when did …", "where and when was …")."""
+    clause after it ("how and when did …", "where and when was …"), unless it ends its
+    sentence ("…, is the system one, why? And …"): then it asks of the clause before."""
     out: list[str] = []
     bare: list[str] = []
     clauses = [c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")]
@@ -155,6 +156,14 @@ def question_clauses(text: str) -> tuple[list[str], str]:
         if content_terms(c):
             out.append(" and ".join([*bare, c]))
             bare = []
+        elif (
+            len(c.split()) == 1
+            and out
+            and not bare
+            and re.search(rf",\s*{re.escape(c)}\s*\?", text)
+        ):
+            # "…, is the system one, why? And …": it asks of the clause it ends
+            out[-1] = f"{out[-1]}, {c}"
         elif len(c.split()) == 1:
             bare.append(c)
         elif out:

@@ -62,18 +62,7 @@ def split_coordination(clause: str) -> list[str]:
     if not right_terms:
         return [clause]
     # The left conjunct mirrors the right one: as many words, after the shared head.
-    head, left = left_all[: -len(right)], left_all[-len(right) :]
-    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in ARTICLES), 0)
-    if article and right[0].lower() not in ARTICLES and not _PREPOSITION.fullmatch(right[0]):
-        # "with an INI file read by configparser or TOML read by tomllib": the head would
-        # end inside the left conjunct's noun phrase, which begins at its article.
-        head, left = head[:-article], head[-article:] + left
-    elif right[0].lower() in _DETERMINERS and left[0].lower() not in _DETERMINERS:
-        # "skip the virtualenv and its activation entirely": a noun phrase, as the right
-        # conjunct is, begins at its determiner; the verb before it is the shared head's.
-        opens = [k for k, w in enumerate(left) if w.lower() in _DETERMINERS]
-        if opens:
-            head, left = head + left[: opens[-1]], left[opens[-1] :]
+    head, left = _aligned(left_all[: -len(right)], left_all[-len(right) :], right)
     head, left = _realigned(left_all, right) or (head, left)
     before = len(left_all) - len(right) - 1
     while before > 0 and left_all[before].endswith(","):
@@ -101,6 +90,27 @@ def split_coordination(clause: str) -> list[str]:
     if _one_subject_asked(head):
         return [clause]
     return [" ".join(head + left), " ".join(head + right)]
+
+
+def _aligned(head: list[str], left: list[str], right: list[str]) -> tuple[list[str], list[str]]:
+    """The shared head and the left conjunct, the left one as many words as the
+    ``right`` one, moved to begin where a noun phrase does."""
+    article = next((k for k in (1, 2) if len(head) > k and head[-k].lower() in ARTICLES), 0)
+    if article and right[0].lower() not in ARTICLES and not _PREPOSITION.fullmatch(right[0]):
+        # "with an INI file read by configparser or TOML read by tomllib": the head would
+        # end inside the left conjunct's noun phrase, which begins at its article.
+        return head[:-article], head[-article:] + left
+    if right[0].lower() in _DETERMINERS and left[0].lower() not in _DETERMINERS:
+        # "skip the virtualenv and its activation entirely": a noun phrase, as the right
+        # conjunct is, begins at its determiner; the verb before it is the shared head's.
+        opens = [k for k, w in enumerate(left) if w.lower() in _DETERMINERS]
+        if opens:
+            return head + left[: opens[-1]], left[opens[-1] :]
+        if article:
+            # "the nickname of Mahler's Second Symphony and the year it premiered": the
+            # left noun phrase began in the head, at its article
+            return head[:-article], head[-article:] + left
+    return head, left
 
 
 def _one_subject_asked(head: list[str]) -> bool:
@@ -183,12 +193,20 @@ def _two_things_done(left: list[str], right: list[str]) -> list[str]:
         or len(left) <= subject
         or not _bare(left[subject])
         or not _bare(right[0])
-        or not _verb_phrase(right)
+        or not (_verb_phrase(right) or _clause_ended(left[subject + 1 :], right))
         # ", and will that still let users …" asks a question of its own
         or (_AUXILIARY_OR_MODAL.fullmatch(right[0]) and right[1].lower() in _ASKED_OF)
     ):
         return []
     return [" ".join(left).rstrip(","), " ".join(left[:subject] + right)]
+
+
+def _clause_ended(done: list[str], right: list[str]) -> bool:
+    """Whether the first thing done (``done``: after its verb) ends with a verb of its own
+    ("limit how many items | are displayed"), so the conjunct after "and" (``right``, two
+    words at least: "cut long strings short") is no second noun phrase of it, but a second
+    thing the subject does."""
+    return len(right) > 1 and any(_AUXILIARY_OR_MODAL.fullmatch(w) for w in done)
 
 
 def _after_subject(head: list[str]) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.asking import NAME_JOINERS
-from deepresearch.offline.coordination import BETWEEN, after_between
+from deepresearch.offline.coordination import BETWEEN, PREPOSITION_WORDS, after_between
 from deepresearch.text import STOPWORDS, stem
 
 _DISTRIBUTIVE = frozenset(["both", "each", "all"])  # "are both": of the subjects just named
@@ -57,19 +57,14 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
         if conj.lower() not in ("and", "or") or c == 0 or c + 1 >= len(words):
             continue
         r0 = c + 2 if words[c + 1].lower() == "the" else c + 1
-        r1 = r0
-        while r1 < len(words) and (
-            is_name_word(words[r1])
-            or (words[r1] in NAME_JOINERS and r1 + 1 < len(words) and is_name_word(words[r1 + 1]))
-        ):
-            r1 += 1
-            if words[r1 - 1].endswith((",", ";", ":")):
-                break
+        r1 = _name_end(words, r0)
         # Names followed by their verb are the clause's subject, and names before a colon
         # or a dash its topic ("Jesse Owens and Usain Bolt: how many …"): it opens with them.
-        subject = r1 < len(words) and bool(_AUXILIARY.match(words[r1]) or words[r1] in _DASHES)
-        subject = subject or words[r1 - 1].endswith(":")
+        subject = _subject_ends(words, r1)
         items = _names_ending_at(words, c, subject=subject)
+        if placed := _placed_pair(words, items, r1):
+            items, r1 = placed  # "Ibadan in Nigeria and Indore in India": each with its place
+            subject = _subject_ends(words, r1)
         if r1 == r0 or not items or _one_thing_before(words, items[0][0]):
             # "the war between Britain and France" names one thing, and so does the subject
             # of a singular verb: "What is Pride and Prejudice about", "Where is Bosnia and
@@ -86,6 +81,10 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
             r1 = r0 + 1
         items.append((c + 1, r1))
         head, tail = words[: items[0][0]], words[tail_from:]
+        if words[tail_from - 1].endswith(":") and _names_one(tail, words, items):
+            # "Bruckner and Mahler: what nationality was Bruckner": the topics of the
+            # questions after them, each of which names the one it asks of
+            continue
         # "A and B (are) both …": in A's own copy "both" points at A and B, not back at
         # an earlier part's answer.
         at = 1 if subject else 0
@@ -104,6 +103,55 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
         out = [" ".join([o, *tail]) for o in out]
         return [re.sub(r"\s+,", ",", o).strip(" ,") for o in out], extra
     return [clause], []
+
+
+def _name_end(words: list[str], start: int) -> int:
+    """Where the name opening at ``words[start]`` ends: after its last capitalised word
+    (and the words joining its words: "Mato Grosso do Sul"), or a word ending with a comma,
+    semicolon or colon."""
+    end = start
+    while end < len(words) and (
+        is_name_word(words[end])
+        or (words[end] in NAME_JOINERS and end + 1 < len(words) and is_name_word(words[end + 1]))
+    ):
+        end += 1
+        if words[end - 1].endswith((",", ";", ":")):
+            break
+    return end
+
+
+def _names_one(tail: list[str], words: list[str], items: list[tuple[int, int]]) -> bool:
+    """Whether the words after a list of names (``items``: spans of ``words``) name one of
+    them again."""
+    named = {w.strip(",;:").removesuffix("'s") for a, b in items for w in words[a:b]}
+    said = {w.strip(",;:?.").removesuffix("'s") for w in tail}
+    return bool(named - STOPWORDS & said)
+
+
+def _subject_ends(words: list[str], end: int) -> bool:
+    """Whether names ending at ``words[end - 1]`` are the clause's subject (their verb
+    follows) or its topic (a colon or a dash follows)."""
+    verb = end < len(words) and bool(_AUXILIARY.match(words[end]) or words[end] in _DASHES)
+    return verb or words[end - 1].endswith(":")
+
+
+def _placed_pair(
+    words: list[str], items: list[tuple[int, int]], end: int
+) -> tuple[list[tuple[int, int]], int] | None:
+    """For two names each placed by the same preposition ("Ibadan in Nigeria and Indore
+    in India"; ``items``: the one name before "and", ``end``: where the one after it
+    ends), the span of the first with its place, and where the second's place ends; else
+    None."""
+    if len(items) != 1 or end + 1 >= len(words):
+        return None
+    at = items[0][0] - 1  # the preposition before the first place
+    if at < 1 or words[at].lower() not in PREPOSITION_WORDS or words[end] != words[at]:
+        return None
+    start = _name_before(words, at, subject=True)
+    after = _name_end(words, end + 1)
+    if start == at or after == end + 1 or words[at - 1].endswith((",", ";", ":")):
+        return None
+    return [(start, items[0][1])], after
 
 
 def _one_thing_before(words: list[str], first: int) -> bool:

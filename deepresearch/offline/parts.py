@@ -19,13 +19,12 @@ from deepresearch.offline.asking import (
     OF_ALL_NAMED,
     OF_THE_FEW,
     asked_doer,
+    asked_text,
     asks_a_kind,
     asks_for_entity,
     counted_as,
-    main_clause,
     pointing_before,
     without_connective,
-    without_name_of,
     written_words,
 )
 from deepresearch.offline.clauses import (
@@ -39,6 +38,14 @@ from deepresearch.offline.clauses import (
 from deepresearch.offline.coordination import (
     PREPOSITIONS,
     split_coordination,
+)
+from deepresearch.offline.lending import (
+    CODE_NAME,
+    borrowed_words,
+    code_words,
+    context_words,
+    first_subject,
+    lender_words,
 )
 from deepresearch.offline.named_lists import is_name_word, split_names
 from deepresearch.offline.scenes import (
@@ -74,12 +81,6 @@ BORROWED_NAMES = 4  # words of the first clause's names a later part naming noth
 SHORT_PART_WORDS = 3  # a part with this few query words says too little of its own
 # Words of the few things just named that a part pointing back to them borrows.
 NAMED_FEW_WORDS = 6
-# A name as code writes it: dotted ("os.rename"), called ("pop(0)"), camel-case after a
-# lower-case letter ("cProfile"; not "GitLab", a brand) or snake_case ("lru_cache").
-_CODE_NAME = re.compile(
-    r"(?<![\w.])(?:[A-Za-z_]\w+(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\([^()\s]*\)"
-    r"|[a-z]+[A-Z]\w*|[a-z]\w*_\w+)"
-)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             about apart ("Marx and Engels"); one a later part asks of is its own thing.
     """
     titles = list(titles)
-    text = normalize(question).strip().rstrip("?.!").strip()
+    text = uncontracted(normalize(question).strip().rstrip("?.!").strip())
     joined, scenes = stated_scenes(join_titles(text, titles))
     clauses, last = question_clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
@@ -144,8 +145,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     pieces, copies, siblings, first_pieces = _pieces_within(clauses or [joined], last, scenes)
     clauses = [unjoin(c) for c in clauses]
     scenes |= told_in(scenes, [*clauses, *pieces])
-    context = _context(clauses, text, scenes)
-    first_names, unnamed = _first_subject(clauses, text, scenes, context)
+    context = context_words(clauses, text, scenes)
+    first_names, unnamed = first_subject(clauses, text, scenes, context)
     parts: list[Part] = []
     told = bool(pieces) and pieces[0] in scenes  # a story opens it, not "In die casting, …"
     own_story = told and in_first_person(pieces[0])  # ... told by the asker of themselves
@@ -154,8 +155,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     for n, piece in enumerate(pieces):
         words, few, instead, points = _points_back(piece, copied=n in copies)
         refers = points and bool(parts)
-        query_words = keywords(without_name_of(without_connective(piece)))
-        borrowed = _borrowed(piece, _lender(piece, clauses, context), copies.get(n, []))
+        query_words = keywords(asked_text(piece))
+        borrowed = borrowed_words(piece, lender_words(piece, clauses, context), copies.get(n, []))
         if refers and few and n not in copies:
             borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
         pointed = _pointed_in_scene(piece, pieces[:n], parts) if refers else []
@@ -165,8 +166,8 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             else _asked_before(pieces[:n], parts, lend=own_story, stated=scenes, said=words)
         )
         within = [] if refers else _within(pieces, n, text)
-        if parts and (refers or (len(query_words) <= 1 and not is_name_word(piece.split()[-1]))):
-            lent = (
+        if parts and (refers or (len(query_words) <= 1 and not _ends_in_name(piece))):
+            lent = _elliptic(piece, pieces[:n], parts) + (
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
             )
             query_words = list(dict.fromkeys(query_words + lent))
@@ -185,6 +186,33 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     return _each_apart(parts, siblings, copies) or [_whole(text)]
 
 
+# "what's the capital", "where's the type site": a question word with its verb contracted,
+# before a word in lower case (not "What's New In Python 3.2", a title).
+_CONTRACTED = re.compile(r"\b(?P<asks>[Ww]hat|[Ww]here|[Ww]hich)['’]s(?=\s+[a-z])")
+
+
+def uncontracted(text: str) -> str:
+    """The ``text`` with "what's" and "where's" written out ("what is"), as the rules
+    reading a question's words expect them."""
+    return _CONTRACTED.sub(r"\g<asks> is", text)
+
+
+def _ends_in_name(piece: str) -> bool:
+    """Whether a piece ends with a name ("in what year did it reach Peru"); a piece of one
+    word is capitalised as a sentence's first word ("Possible?")."""
+    said = piece.split()
+    return len(said) > 1 and is_name_word(said[-1])
+
+
+def _elliptic(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
+    """For a question of one word ("Possible?"), which asks whether what was just said can
+    be, the first words of the statement just before it, when that is not the first piece
+    (whose words it borrows anyway). Else none."""
+    if len(piece.split()) > 1 or len(earlier) < 2 or not parts[-1].scene:
+        return []
+    return keywords(asked_text(earlier[-1]))[:NAMED_FEW_WORDS]
+
+
 def _sets_scene_in(piece: str, text: str) -> bool:
     """Whether ``piece`` of the question ``text`` sets its scene (``scenes.sets_scene``); a
     condition whose subject goes without a determiner only where the question goes on after
@@ -196,19 +224,6 @@ def _sets_scene_in(piece: str, text: str) -> bool:
 def _whole(text: str) -> Part:
     """The question as one part, for a question no clause of which is a part."""
     return Part(text, " ".join(keywords(text)) or text, False)
-
-
-def _borrowed(piece: str, lender: list[str], copies: list[str]) -> list[str]:
-    """The first words of ``lender`` a part pointing back borrows; one name's copy borrows
-    none of the other names (its ``copies``: "the roles Rousseau played in it")."""
-    others = {w for p in copies for w in term_set(p)} - term_set(piece)
-    return [w for w in lender if w not in others][:4]
-
-
-def _lender(piece: str, clauses: list[str], context: list[str]) -> list[str]:
-    """The words a part pointing back may borrow: the ``context``, or the first clause's
-    names first when the part points past the kind that clause asks for (``_points_past``)."""
-    return _named_first(clauses[0]) if clauses and _points_past(piece, clauses[0]) else context
 
 
 def _each_apart(
@@ -230,7 +245,7 @@ def _each_apart(
         if not alts or len(parts) + len(alts) - 1 > MAX_PARTS:
             out.append(part)
             continue
-        own = keywords(without_name_of(part.text))
+        own = keywords(asked_text(part.text))
         out += [
             replace(
                 part, text=f"{part.text}: {a}", query=" ".join(dict.fromkeys(own + keywords(a)))
@@ -247,7 +262,7 @@ def _story_asked(piece: str, told: list[str], scenes: set[str]) -> str:
     "What is sitting on that port"). What it asks of is what the story tells, not what its
     first words say. (Not a question of its own, "Which image tag should we use": the
     story's words drew other sections of long files to it.) Else none."""
-    own = keywords(without_name_of(without_connective(piece)))
+    own = keywords(asked_text(piece))
     about = (
         bool(told)
         and piece not in scenes
@@ -255,11 +270,11 @@ def _story_asked(piece: str, told: list[str], scenes: set[str]) -> str:
         and all(p in scenes for p in told)
         and len(own) <= SHORT_PART_WORDS
         and not title_phrases(piece)
-        and not _CODE_NAME.search(piece)
+        and not CODE_NAME.search(piece)
     )
     # its names written as code first
     story = " ".join(told)
-    return " ".join(dict.fromkeys(_code_words(story) + keywords(story))) if about else ""
+    return " ".join(dict.fromkeys(code_words(story) + keywords(story))) if about else ""
 
 
 def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, bool]:
@@ -416,51 +431,6 @@ def _pieces(
     )
 
 
-def _context(clauses: list[str], text: str, scenes: set[str]) -> list[str]:
-    """What a part that points back borrows: the first clause's words (all its names, when
-    the clause names several: "who led each effort" after "how Germany and Italy …"). A
-    scene's names written as code come first ("is there any catch to using it" after
-    "try: os.remove(path) / except …"), before the asker's other words; not its names in
-    prose, which may be what the answer is not ("that other lake" after "Lake Turkana …")."""
-    first = without_connective(clauses[0] if clauses else text)
-    context = keywords(first)
-    if clauses and (clauses[0] in scenes or sets_scene(clauses[0])):
-        return list(dict.fromkeys(_code_words(clauses[0]) + context))
-    # The names of what the first clause asks about come first, the part borrowing only a
-    # few words: "how long is it" after "What do Brazilians locally call the São
-    # Francisco River" is asked of the river. Not when it asks for another thing, which
-    # "it" is ("which countries did it include" after "What short-lived republic did 'El
-    # Libertador' lead": the republic's words), nor names in a clause describing what it
-    # asks about ("the cleric who led the revolution against Mohammad Reza Pahlavi").
-    if asks_for_entity(first):
-        return context
-    return _named_first(first)
-
-
-# A demonstrative and its noun ("that channel"), and the kind a clause asks for, up to
-# its verb ("Which two ports are linked").
-_DEMONSTRATIVE_NOUN = re.compile(r"\b(?:that|this|these|those)\s+(?P<noun>[a-z][\w'-]*)")
-_KIND_ASKED = re.compile(
-    rf"^\W*(?:which|what)\s+(?P<kind>(?:[\w'-]+\s+){{1,3}}?)(?:{AUXILIARY_VERBS})\b",
-    re.IGNORECASE,
-)
-
-
-def _points_past(piece: str, first: str) -> bool:
-    """Whether ``piece`` points back by a noun other than the kind the ``first`` clause
-    asks for: "how narrow does that channel get" after "Which two ports are linked by ferry
-    across the stretch of water separating …" speaks of the water, not of the ports."""
-    pointed = _DEMONSTRATIVE_NOUN.search(piece)
-    kind = _KIND_ASKED.match(first)
-    return bool(pointed and kind and not term_set(pointed["noun"]) & term_set(kind["kind"]))
-
-
-def _named_first(clause: str) -> list[str]:
-    """The words of a clause, those of the names in its main clause first."""
-    named = [w for phrase in title_phrases(main_clause(clause)) for w in keywords(phrase)]
-    return list(dict.fromkeys(named + keywords(clause)))
-
-
 def _few_named(
     earlier: list[str],
     split: tuple[dict[int, list[str]], int],
@@ -501,7 +471,7 @@ def _named_before(
             shared = set.intersection(*(term_set(p) for p in siblings[k]))
             found = [w for p in siblings[k] for w in keywords(p) if not term_set(w) <= shared]
         else:
-            names = title_phrases(earlier[k]) + _CODE_NAME.findall(earlier[k])
+            names = title_phrases(earlier[k]) + CODE_NAME.findall(earlier[k])
             several = [w for n in names for w in keywords(n)] if len(names) > 1 else []
             found = several or keywords(earlier[k])
         return list(dict.fromkeys(found)), k
@@ -543,26 +513,6 @@ def _asked_before(
             lent = parts[k].query.split() if lend or named else []
             return keywords(earlier[k])[:NAMED_FEW_WORDS], lent[:NAMED_FEW_WORDS]
     return [], []
-
-
-def _code_words(text: str) -> list[str]:
-    """The words of the names ``text`` writes as code ("os.rename" → "os", "rename")."""
-    return [w for n in _CODE_NAME.findall(text) for w in keywords(n)]
-
-
-def _first_subject(
-    clauses: list[str], text: str, scenes: set[str], context: list[str]
-) -> tuple[list[str], list[str]]:
-    """What a later part that names nothing and does not point back borrows: the words of
-    the first clause's names ("since when have ordinary visitors been allowed in" after
-    "… Saint Petersburg's Hermitage Museum"), and, without a name there, the first
-    question's words (``context``) for a short part of its own ("how much was produced
-    worldwide" after "where are macadamia trees native to"); none of a scene's, which are
-    the asker's circumstances rather than what is asked about."""
-    first = clauses[0] if clauses else text
-    names = [w for phrase in title_phrases(first) for w in keywords(phrase)]
-    asking = bool(clauses) and first not in scenes and not sets_scene(first)
-    return names, context if asking and not names else []
 
 
 # "what did Tesla contribute", "what does the panda eat": the answer is what the thing

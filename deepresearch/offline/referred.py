@@ -70,6 +70,8 @@ _STANDS_FOR = {
     "which": {"it"},
 }
 _THING = frozenset({"it"})
+# A part ending with a thing it points back to ("… who founded that state")
+_ENDS_POINTING = re.compile(r"\b(?:that|this)\s+[a-z]+\W*$")
 _PERSONAL = frozenset({"he", "she", "him"})
 _PLACE = frozenset({"there"})
 _IT_OR_THEY = frozenset({"it", "they", "them"})
@@ -133,7 +135,8 @@ def given_names(part: str, before: str) -> list[str]:
     stands for: "he", "she", "him" or "it" after a part asking who or what a named thing
     is ("Who was Cleopatra, and how did she die"), "it" after one asking who did something
     to a named thing ("Who wrote Hamlet, and when was it first performed": a "who" asks
-    for a person, which "it" is not). Not a possessive ("its author", "his second
+    for a person, which "it" is not) unless that part points back to a thing itself ("that
+    state"), which "it" goes on with. Not a possessive ("its author", "his second
     emperor": another thing, of the named one), nor a pronoun in a clause describing what
     the part asks about ("the rules of the game he dominated")."""
     said = pronouns_said(part)
@@ -145,7 +148,9 @@ def given_names(part: str, before: str) -> list[str]:
         # "the Amazon rainforest": a name going on in lower case, which capitals miss
         return [defined] if defined.split()[-1].islower() else _names_given(before)
     stands = _first_word(before) == "who" and bool(said & _THING) and not said & _PERSONAL
-    return _names_given(before) if stands else []
+    # "Who led the Bulgars who founded that state, and when was it founded": "it" goes on
+    # with the thing that part points back to, not a name it gives
+    return _names_given(before) if stands and not _ENDS_POINTING.search(before) else []
 
 
 def _names_given(before: str) -> list[str]:

@@ -225,8 +225,8 @@ def unstated_relation(
     titled: list[str] = []  # the titles of the sources those lines are from
     named_roots = text_roots(" ".join(found_words))
     for title, statements in behind:
-        on_it = _entry_on(roots, named_roots, title)
         its_lines = [line for text in statements for line in sentences(text) or [text]]
+        on_it = _entry_on(roots, named_roots, title) | _known_as(roots, title, its_lines[:1])
         openings += its_lines[:1] if on_it else []
         mine = [line for line in its_lines if len(on_it | _speaking_of(roots, line)) >= together]
         lines += mine
@@ -307,6 +307,28 @@ def _entry_on(parties: Sequence[set[str]], named: set[str], title: str) -> set[i
     if words_of and words_of <= named:
         on |= {i for i, party in enumerate(parties) if party & words_of}
     return on
+
+
+# An entry's opening giving the thing another name ("Sun Wukong, also known as the Monkey
+# King, is …"), and how many words of it are read.
+_KNOWN_AS = re.compile(
+    r"\b(?:known|called|referred\s+to)\s+as\s+(?:the\s+)?(?P<name>(?:[\w'-]+\s*){1,4})"
+)
+
+
+def _known_as(parties: Sequence[set[str]], title: str, opening: Sequence[str]) -> set[int]:
+    """Which parties (their roots) an entry is on by another name its ``opening`` sentence
+    gives it after its title ("Sun Wukong, also known as the Monkey King": the entry on the
+    Monkey King); not a passage whose opening names something else first ("The mechanism …
+    (generally known as the GIL)" of a release's notes)."""
+    titled = text_roots(TITLE_QUALIFIER.sub("", title))
+    named = [
+        text_roots(m["name"])
+        for line in opening
+        for m in _KNOWN_AS.finditer(line)
+        if titled and titled <= text_roots(line[: m.start()])
+    ]
+    return {i for i, party in enumerate(parties) for n in named if party and party <= n}
 
 
 def _maker_named(openings: Sequence[str], named: set[str]) -> bool:

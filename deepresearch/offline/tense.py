@@ -32,9 +32,11 @@ NOW_AFTER = re.compile(
     r"\s+(?:right\s+now|now|today|currently|at\s+present|at\s+the\s+moment)\W*$",
     re.IGNORECASE,
 )
-# "in what is now Sindh, Pakistan" names a place by today's name; it asks nothing of now.
+# "in what is now Sindh, Pakistan" ("in what's now Iran") names a place by today's name;
+# it asks nothing of now.
 _NAMED_NOW = re.compile(
-    r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
+    r"\b(?:what|which|where)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:now|today|currently)\b",
+    re.IGNORECASE,
 )
 
 

@@ -285,8 +285,8 @@ def _unanswered_referent(
     parts: list[Part], before_answered: bool, unknown: dict[str, str]
 ) -> str | None:
     """Why the last of ``parts``, pointing back, is not answered: what it points back to
-    was found nowhere, or is what the part before it asks for and that part was not
-    answered, in this iteration or an earlier one (``before_answered``)."""
+    was found nowhere, or is what the part before it asks for and that part, no scene, was
+    not answered, in this iteration or an earlier one (``before_answered``)."""
     part = parts[-1]
     if len(parts) < 2 or not part.refers_back:
         return None
@@ -294,4 +294,6 @@ def _unanswered_referent(
     asked = text_roots(part.query) if unknown else set()
     if hung := [w for r, w in unknown.items() if r in asked]:
         return f"it refers to {' '.join(hung)!r}, which no source found speaks of"
-    return hangs_on_unanswered(part.text, parts[-2].text, before_answered)
+    # a scene asks nothing: a part pointing back into it hangs on no answer of it
+    scene = parts[-2].scene
+    return None if scene else hangs_on_unanswered(part.text, parts[-2].text, before_answered)

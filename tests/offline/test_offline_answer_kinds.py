@@ -233,6 +233,9 @@ def test_a_thing_asked_to_be_the_most_is_answered_only_by_a_line_saying_so() -> 
     assert unstated_superlative("Which peak is the tallest", ["It is the highest peak."]) is None
     # one asked of a named thing is the attribute check's ("the most populous city in …")
     assert unstated_superlative("What is the largest city in Australia", [rarest]) is None
+    # a manner asked ("the quickest way to …") is answered by a how-to in other words
+    shell = "what is the quickest way to get a shell inside my virtualenv"
+    assert unstated_superlative(shell, ["Run pdm shell to activate the virtualenv."]) is None
 
 
 def test_a_count_in_words_is_a_number_given() -> None:

@@ -4,9 +4,11 @@ requests, "when", a named thing's definition, the main clause."""
 from __future__ import annotations
 
 from deepresearch.offline.asking import (
+    asked_text,
     asks_for_entity,
     asks_when,
     compares_things,
+    count_asked,
     defined_name,
     defines_kind,
     defines_name,
@@ -155,6 +157,21 @@ def test_a_clause_that_puts_its_verb_before_its_subject_asks() -> None:
     # a statement keeps its subject first, whatever follows a comma
     assert not is_question("If nobody passes one, it prints the help and exits")
     assert not is_question("Tell me about the reef, as it was before the storm")
+    # "am I" is the first person's verb before its subject
+    assert is_question("If I render them in the sandbox, am I fully safe")
+    assert is_question("Am I allowed to cache the compiled templates")
+    assert not is_question("If I render them in the sandbox, I am fully safe")
+
+
+def test_words_asking_for_things_other_than_those_said_name_nothing_asked() -> None:
+    assert asked_text("What else should I be doing on top of it") == "What should I be doing it"
+    assert asked_text("Finally, who else did he teach") == "who did he teach"
+    # "else" of a program's branch, the rest of a thing ("everything else"), and a thing
+    # on top of a named one are asked about
+    kept = "how do I keep everything else as it is"
+    assert asked_text(kept) == kept
+    assert asked_text("Does the for loop's else block run") == "Does the for loop's else block run"
+    assert asked_text("what sits on top of the stack") == "what sits on top of the stack"
 
 
 def test_an_opening_adverb_that_links_a_part_to_the_one_before_is_not_asked() -> None:
@@ -199,3 +216,10 @@ def test_one_of_a_pair_named_before_points_back() -> None:
     assert points_back("What nicknames did the French one of the pair pick up")
     assert points_back("Which of the trio was born first")
     assert not points_back("What nicknames did the French mathematician pick up")
+
+
+def test_a_count_inside_another_question_is_not_asked() -> None:
+    counted = count_asked("and roughly how many species are there")
+    assert counted is not None and counted[1] == "species"
+    # "how can I limit how many items …" asks how to limit them
+    assert count_asked("how can I limit how many items of each container are displayed") is None

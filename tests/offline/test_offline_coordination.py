@@ -70,6 +70,16 @@ def test_two_long_things_to_do_are_asked_apart() -> None:
     # a phrase after a preposition is where, not a second thing to do
     where = "How do I read that number afterwards in PowerShell and in the old Command Prompt"
     assert split_coordination(where) == [where]
+    # a first thing done that ends with a verb of its own leaves no noun phrase to share
+    assert split_coordination(
+        "how can I limit how many items of each container are displayed and cut long strings short"
+    ) == [
+        "how can I limit how many items of each container are displayed",
+        "how can I cut long strings short",
+    ]
+    # ... but one word after "and" says how it is ("safe and fast")
+    said = "how do I know if it is safe and fast"
+    assert split_coordination(said) == [said]
 
 
 def test_a_noun_phrase_longer_than_the_first_keeps_the_verb_in_the_head() -> None:

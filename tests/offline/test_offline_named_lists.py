@@ -50,3 +50,24 @@ def test_a_last_conjunct_after_the_names_is_a_part_of_its_own() -> None:
 
 def test_a_name_word_is_capitalised_and_no_function_word() -> None:
     assert is_name_word("Bach,") and not is_name_word("The") and not is_name_word("music")
+
+
+def test_names_each_placed_by_the_same_preposition_are_copied_with_their_place() -> None:
+    copies, _ = split_names("Sakha in Russia and Guangdong in China are both enormous")
+    assert copies == ["Sakha in Russia are enormous", "Guangdong in China are enormous"]
+    copies, _ = split_names("Ibadan in Nigeria and Indore in India: which state is it in")
+    assert copies == [
+        "Ibadan in Nigeria: which state is it in",
+        "Indore in India: which state is it in",
+    ]
+    # one place of two names stays theirs: "in" does not follow the second
+    assert split_names("what rivers flow in France and Spain")[0] == [
+        "what rivers flow in France",
+        "what rivers flow in Spain",
+    ]
+
+
+def test_names_before_a_colon_stay_whole_when_the_question_names_one_of_them() -> None:
+    # the topics of the questions after them, each naming the one it asks of
+    topics = "Bruckner and Mahler: what nationality was Bruckner"
+    assert split_names(topics) == ([topics], [])

@@ -31,6 +31,9 @@ def test_a_bare_question_word_shares_the_clause_beside_it() -> None:
     assert texts == ["How and when did the empire split"]
     texts = [p.text for p in question_parts("Who built the first radio, and when?")]
     assert texts == ["Who built the first radio, and when"]
+    # ... but one ending its sentence asks of the clause it ends
+    texts = [p.text for p in question_parts("The build is slow, why? And can I cache it?")]
+    assert texts == ["The build is slow, why", "And can I cache it"]
     texts = [
         p.text for p in question_parts("Which war began it, and where and when was it signed?")
     ]
@@ -454,6 +457,14 @@ def test_the_other_one_and_one_of_them_point_back_to_the_few_a_story_names() -> 
     question = "Van 't Hoff co-founded a journal with two colleagues. Where was one of them born?"
     last = question_parts(question)[-1]
     assert last.refers_back and {"hoff", "journal"} <= set(last.query.split())
+    # "either of those" points back to the two things the sentence just before tells of
+    question = (
+        "I installed tox as a tool. Tab after tox run does not complete my env names, and "
+        "man tox finds nothing. Is either of those supposed to work?"
+    )
+    last = question_parts(question)[-1]
+    assert last.refers_back and {"tab", "complete"} <= set(last.query.split())
+    assert "installed" not in last.query.split()
 
 
 def test_which_one_and_the_two_point_back_to_the_code_names_a_scene_gives() -> None:
@@ -844,6 +855,18 @@ def test_a_condition_opening_the_question_is_a_scene_the_question_after_it_is_as
     assert "document" not in switch.query.split()
 
 
+def test_a_condition_before_am_i_asks_and_what_else_asks_on_from_it() -> None:
+    question = (
+        "We let customers write their own email templates. If I render them with the "
+        "sandboxed environment, am I fully safe? What else should I be doing on top of it?"
+    )
+    _story, safe, besides = question_parts(question)
+    assert not safe.scene and safe.text.endswith("am I fully safe")
+    # "it" is the sandboxed environment; "else" and "on top of" name nothing asked about
+    said = besides.query.split()
+    assert {"sandboxed", "environment"} <= set(said) and not {"else", "top"} & set(said)
+
+
 def test_that_noun_points_back_to_the_thing_a_story_brought_in_not_the_last_question() -> None:
     question = (
         "The Irish author of the Gothic novel about Dorian Gray rose to fame as a dramatist "
@@ -941,3 +964,20 @@ def test_its_after_a_phrase_leading_in_with_a_thing_described_borrows_that_thing
         "western region off?"
     )[-1]
     assert "rome" not in later.query.split()
+
+
+def test_a_question_word_with_its_verb_contracted_is_read_written_out() -> None:
+    genus, _species = question_parts("What's the genus name for oaks, and how many are there?")
+    assert genus.text == "What is the genus name for oaks"
+    # "What's New" opens a title, not a question
+    (title,) = question_parts("What's New In Python 3.2 says what about argparse?")
+    assert title.text.startswith("What's New In Python 3.2")
+
+
+def test_a_question_of_one_word_asks_of_the_statement_just_before() -> None:
+    question = (
+        "How can I run only our lint envs? Also, on one runner I'd like to leave out every "
+        "env starting with pypy through an environment variable. Possible?"
+    )
+    possible = question_parts(question)[-1]
+    assert possible.text == "Possible" and {"runner", "leave"} <= set(possible.query.split())

@@ -233,6 +233,8 @@ def test_a_pronoun_stands_for_the_name_given_where_the_part_before_asks_who_or_w
     ]
     assert given_names("when did he die", "Who wrote Hamlet") == []
     assert given_names("when was it founded", "What is the capital of Australia") == []
+    # "it" goes on with the thing the part before points back to, not the name it gives
+    assert given_names("when was it founded", "Who led the Bulgars who founded that state") == []
     # a possessive speaks of another thing of the named one, and a pronoun in a clause
     # describing what the part asks about is not what it asks about
     assert given_names("who was its second emperor", "Who founded the Mughal Empire") == []

@@ -126,6 +126,24 @@ def test_the_entry_on_a_thing_named_with_more_words_speaks_of_it() -> None:
 
 
 @needs_vectors
+def test_the_entry_giving_the_thing_another_name_speaks_of_it() -> None:
+    part = _part("Who traps the Monkey King under a mountain?")
+    opening = "Sun Wukong, also known as the Monkey King, is a figure of a Chinese novel."
+    wukong = ("Sun Wukong", [opening, "He is imprisoned under a mountain by the Buddha."])
+    assert unstated_relation(part, [wukong]) is None
+    # an entry that does not give it the name speaks of another thing
+    other = ("Sun Quan", ["Sun Quan was a warlord.", "He was imprisoned under a mountain."])
+    assert unstated_relation(part, [other]) is not None
+    # ... nor a passage whose opening names something else first
+    part = _part("Who contributed the new GIL?")
+    notes = [
+        "The mechanism for serializing threads (generally known as the GIL) was rewritten.",
+        "(Contributed by Victor Stinner.)",
+    ]
+    assert unstated_relation(part, [("What's New › Threads", notes)]) is not None
+
+
+@needs_vectors
 def test_parts_pointing_back_or_describing_at_length_are_left_to_the_other_checks() -> None:
     *_, it = question_parts("What is the Torah, and who was married to it?")
     assert it.refers_back and unstated_relation(it, [FARNSWORTH]) is None

@@ -35,6 +35,7 @@ def test_a_place_named_by_its_present_name_asks_nothing_of_now() -> None:
     assert asks_now("Who is the president of France now")
     assert asks_now("what modern capital stands on its site today")
     assert not asks_now("Which civilisation built a city in what is now Sindh, Pakistan")
+    assert not asks_now("Susa was the capital of a civilization in what's now Iran")
     part = question_parts("Which civilisation built a city in what is now Sindh, Pakistan?")[0]
     past = (["Mohenjo-daro"], "Mohenjo-daro was built in Sindh, Pakistan around 2500 BCE.")
     assert unstated_now(part, [past]) is None

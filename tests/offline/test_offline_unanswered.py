@@ -207,3 +207,25 @@ def test_a_later_iteration_reads_the_earlier_answer_that_states_what_was_asked(
     out = analysis.analyze(inputs)
     assert not any(f.category == country for f in out.findings)
     assert any(g.description.endswith(country) for g in out.gaps)
+
+
+def test_a_part_pointing_back_after_a_scene_hangs_on_no_answer_of_the_scene(
+    titled: Titled,
+) -> None:
+    # the scene's ", which …" asks nothing: "it" is the filter, which a source speaks of
+    question = (
+        "The tojson filter sorts my dict keys, which breaks an ordered payload I embed. "
+        "Can I change the arguments it uses for serialization?"
+    )
+    srcs = titled(
+        {
+            "Policies": "json.dumps_kwargs: Keyword arguments to be passed to the dump "
+            "function of the tojson filter. The default is to sort keys.",
+            "Filters": "The tojson filter serializes a structure to JSON for use in a page.",
+        }
+    )
+    parts = question_parts(question)
+    assert parts[-2].scene and parts[-1].refers_back
+    out = analysis.analyze(AnalyzeInputs(question=question, sources=srcs))
+    assert not any(g.reason.startswith("it points back to") for g in out.gaps)
+    assert any(f.category == parts[-1].text for f in out.findings)
