@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "28"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "29"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -40,7 +40,8 @@ SCHEMA_VERSION = "28"  # 3: front-matter titles, table row groups, heading lines
 # 25: reST comments opening with "[" (".. [[[cog"), literal blocks read as written, code tabs
 #     as code, titles without code marks; 26: MyST colon fences in list items; 27: reST
 #     doctest blocks as code (28: a doctest block beside a code block, fences kept paired),
-#     Markdown footnotes as their text
+#     Markdown footnotes as their text; 29: reST interpreted text with no role as the
+#     default role shows it ("`pre_load <marshmallow.decorators.pre_load>`" reads pre_load)
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

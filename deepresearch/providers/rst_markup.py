@@ -151,7 +151,8 @@ def rst_rendered(text: str) -> str:
     for start in doctests:
         _fence_doctest(out, start)
     # Roles and links may wrap to the next line; what they read as keeps its line breaks.
-    return _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
+    text = _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
+    return _RST_INTERPRETED.sub(_interpreted_text, text)
 
 
 def _without_literal_mark(line: str) -> str:
@@ -272,6 +273,19 @@ _RST_MARK = re.compile(
 def looks_like_rst(text: str) -> bool:
     """Whether plain text is reStructuredText: it has a directive, a target or a role."""
     return _RST_MARK.search(text) is not None
+
+
+# Interpreted text with no role (`pre_load <marshmallow.decorators.pre_load>`,
+# `~marshmallow.Schema`), which the project's default role (Sphinx's `default_role`, often
+# "py:obj") renders as a cross-reference: its title or its target shown.
+_RST_INTERPRETED = re.compile(rf"(?<![`\w:])`((?:(?!`){_INLINE})+?)`(?![`_\w])")
+
+
+def _interpreted_text(m: re.Match[str]) -> str:
+    text = m[1]
+    if (target := re.match(r"(.+?)\s*<[^<>]+>$", text, re.DOTALL)) is not None:
+        return f"`{target[1]}`"  # `pre_load <marshmallow.decorators.pre_load>` reads pre_load
+    return f"`{target_shown(text)}`"
 
 
 # Roles whose target is a value, shown as written (':const:`0`'), not a numbered record.

@@ -105,6 +105,20 @@ def test_rst_reads_without_comments_and_directive_lines(tmp_path: Path) -> None:
     assert len(doc.outline.splitlines()) == len(RST_PAGE.rstrip().splitlines())  # lines kept
 
 
+def test_rst_interpreted_text_reads_as_the_default_role_shows_it(tmp_path: Path) -> None:
+    path = tmp_path / "extending.rst"
+    path.write_text(
+        "Hooks\n=====\n\nRegister them with `pre_load <marshmallow.decorators.pre_load>`,\n"
+        "`~marshmallow.Schema` and `plain` text; ``literal <kept>`` and\n"
+        "`a link <https://example.org>`_ stay as they read.\n",
+        "utf-8",
+    )
+    text = " ".join(read_document(path).text.split())
+    assert "Register them with `pre_load`, `Schema` and `plain` text" in text
+    assert "``literal <kept>``" in text or "literal <kept>" in text
+    assert "marshmallow.decorators" not in text and "a link stay" in text
+
+
 SPHINX_SOURCE = """What's New In Python 3.2
 ************************
 
