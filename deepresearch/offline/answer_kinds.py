@@ -15,10 +15,10 @@ from functools import cache
 from itertools import takewhile
 
 from deepresearch.offline.asking import (
+    COUNTED,
     asked_doer,
     asks_for_entity,
     asks_when,
-    count_asked,
     counted_as,
     question_word,
 )
@@ -177,7 +177,7 @@ def _counted(part: str) -> frozenset[str]:
     which may be said with the number ("five gold medals" for "how many Olympic gold
     medals did he win"); none for another part or one naming nothing ("how many of his
     plays survive", "how many are held")."""
-    if (m := count_asked(part)) is None:
+    if (m := COUNTED.search(part)) is None:
         return frozenset()
     phrase = list(takewhile(lambda w: w not in STOPWORDS, words(part[m.start(1) :])))
     return frozenset(text_roots(" ".join([*phrase[:COUNTED_WORDS], counted_as(part) or ""])))

@@ -50,18 +50,10 @@ _PEOPLE = frozenset({"people", "persons", "inhabitants", "residents"})
 POPULATION = "population"
 
 
-def count_asked(text: str) -> re.Match[str] | None:
-    """The "how many <thing>" ``text`` asks (``COUNTED``; its group 1 the thing counted),
-    or None; not one inside another question ("how can I limit how many items are shown"
-    asks how to limit them, not a count)."""
-    m = COUNTED.search(text)
-    return m if m and not re.search(r"\bhow\b", text[: m.start()], re.IGNORECASE) else None
-
-
 def counted_as(text: str) -> str | None:
     """The word sources say a count of people with ("population") when ``text`` asks how
     many people (inhabitants, residents …), else None."""
-    m = count_asked(text)
+    m = COUNTED.search(text)
     return POPULATION if m and m[1].lower() in _PEOPLE else None
 
 

@@ -48,8 +48,8 @@ from collections.abc import Sequence
 
 from deepresearch.offline.apart import asked_kind, do_verbs, found_apart, titled_roots
 from deepresearch.offline.asking import (
+    COUNTED,
     asks_when,
-    count_asked,
     counted_as,
     is_question,
     kind_said_to_be,
@@ -170,7 +170,9 @@ def unanswered_reason(
     said = set().union(*(text_roots(s) for s in statements + findings))
     if named := _unnamed(part, said, statements, gathered):
         return named
-    counted = text_roots(m[1]) if (m := count_asked(part.text)) else set()  # none: "how much does"
+    counted = (
+        text_roots(m[1]) if (m := COUNTED.search(part.text)) else set()
+    )  # none: "how much does"
     population = text_roots(counted_as(part.text) or "")
     if counted and not says_all(counted, said) and not (population and says_all(population, said)):
         return "no source behind its findings speaks of what it counts"

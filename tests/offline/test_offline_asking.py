@@ -8,7 +8,6 @@ from deepresearch.offline.asking import (
     asks_for_entity,
     asks_when,
     compares_things,
-    count_asked,
     defined_name,
     defines_kind,
     defines_name,
@@ -216,10 +215,3 @@ def test_one_of_a_pair_named_before_points_back() -> None:
     assert points_back("What nicknames did the French one of the pair pick up")
     assert points_back("Which of the trio was born first")
     assert not points_back("What nicknames did the French mathematician pick up")
-
-
-def test_a_count_inside_another_question_is_not_asked() -> None:
-    counted = count_asked("and roughly how many species are there")
-    assert counted is not None and counted[1] == "species"
-    # "how can I limit how many items …" asks how to limit them
-    assert count_asked("how can I limit how many items of each container are displayed") is None
