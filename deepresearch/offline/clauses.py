@@ -151,7 +151,7 @@ def question_clauses(text: str) -> tuple[list[str], str]:
     sentence ("…, is the system one, why? And …"): then it asks of the clause before."""
     out: list[str] = []
     bare: list[str] = []
-    clauses = [c.strip(" ,") for c in _split_clauses(text) if c and c.strip(" ,")]
+    clauses = [c.strip(" ,—–") for c in _split_clauses(text) if c and c.strip(" ,—–")]
     for c in _fronted_shared(_verb_shared(clauses), text):
         if content_terms(c):
             out.append(" and ".join([*bare, c]))
@@ -174,7 +174,7 @@ def question_clauses(text: str) -> tuple[list[str], str]:
 # A question phrase fronted without its verb ("With what event", "on what date"), and a
 # clause that asks with an auxiliary first ("did the imperial era begin").
 _FRONTED = re.compile(
-    rf"^(?:(?:{PREPOSITIONS})\s+)?(?:what|which|whose)(?:\s+[\w'-]+){{1,2}}$", re.IGNORECASE
+    rf"^(?:(?:{PREPOSITIONS})\s+)?(?:what|which|whose)(?:\s+[\w'-]+){{1,3}}$", re.IGNORECASE
 )
 _AUXILIARY_FIRST = re.compile(rf"^(?:{AUXILIARY_VERBS})\b", re.IGNORECASE)
 

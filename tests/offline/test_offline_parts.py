@@ -51,6 +51,12 @@ def test_question_phrases_fronted_before_one_verb_each_ask_with_it() -> None:
         "With what event did the imperial era of Japan begin",
         "on what date did the imperial era of Japan begin",
     ]
+    # ... a phrase of three words after its question word too, and one of function words
+    question = "Which role, in which 1960 historical epic, is considered her finest performance?"
+    assert [p.text for p in question_parts(question)] == [
+        "Which role is considered her finest performance",
+        "in which 1960 historical epic is considered her finest performance",
+    ]
     # a phrase ending the clause before, or a question of its own after "?", is not fronted
     question = "what prize did she win and in what year, and was she the first to get it"
     assert "in what year was she the first to get it" not in [
