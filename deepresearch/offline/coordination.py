@@ -56,6 +56,8 @@ def split_coordination(clause: str) -> list[str]:
         return series
     if pair := _two_things_done(left_all, right):
         return pair
+    if modifiers := _modifiers_shared(left_all, right):
+        return modifiers
     if not right or len(right) > MAX_CONJUNCT_WORDS or len(left_all) <= len(right):
         return [clause]
     right_terms = content_terms(" ".join(right))
@@ -90,6 +92,19 @@ def split_coordination(clause: str) -> list[str]:
     if _one_subject_asked(head):
         return [clause]
     return [" ".join(head + left), " ".join(head + right)]
+
+
+def _modifiers_shared(left: list[str], right: list[str]) -> list[str]:
+    """Two modifiers of one noun written alike ("incoming and outgoing names", "reading
+    and writing files"), each asked with the noun: [] unless the word before "and" and
+    the first after it end alike (in "-ing" or "-ed") and one noun follows."""
+    if len(right) != 2 or not left:
+        return []
+    first, second = left[-1].lower(), right[0].lower()
+    ending = next((e for e in ("ing", "ed") if first.endswith(e) and second.endswith(e)), "")
+    if not ending or len(first) <= len(ending) + 2 or len(second) <= len(ending) + 2:
+        return []
+    return [" ".join([*left, right[1]]), " ".join([*left[:-1], *right])]
 
 
 def _aligned(head: list[str], left: list[str], right: list[str]) -> tuple[list[str], list[str]]:

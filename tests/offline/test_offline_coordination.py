@@ -147,3 +147,15 @@ def test_one_thing_of_a_kind_doing_both_stays_one_question() -> None:
         "What happened to the Titanic",
         "What happened to the Lusitania",
     ]
+
+
+def test_two_modifiers_of_one_noun_written_alike_each_ask_with_it() -> None:
+    assert split_coordination("How do I express different incoming and outgoing names") == [
+        "How do I express different incoming names",
+        "How do I express different outgoing names",
+    ]
+    # two nouns are two things asked of as before
+    assert split_coordination("who invented the telephone and the radio") == [
+        "who invented the telephone",
+        "who invented the radio",
+    ]
