@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.mentions import TOKEN, name_words, same_form
-from deepresearch.offline.parts import Part
+from deepresearch.offline.parts import Part, uncontracted
 from deepresearch.text import sentences, stem, term_set
 
 # A part asking what holds now, and the verbs that say a statement holds now or held once.
@@ -32,11 +32,9 @@ NOW_AFTER = re.compile(
     r"\s+(?:right\s+now|now|today|currently|at\s+present|at\s+the\s+moment)\W*$",
     re.IGNORECASE,
 )
-# "in what is now Sindh, Pakistan" ("in what's now Iran") names a place by today's name;
-# it asks nothing of now.
+# "in what is now Sindh, Pakistan" names a place by today's name; it asks nothing of now.
 _NAMED_NOW = re.compile(
-    r"\b(?:what|which|where)(?:\s+(?:is|are|was|were)|['’]s)\s+(?:now|today|currently)\b",
-    re.IGNORECASE,
+    r"\b(?:what|which|where)\s+(?:is|are|was|were)\s+(?:now|today|currently)\b", re.IGNORECASE
 )
 
 
@@ -46,8 +44,9 @@ def without_now(part: str) -> str:
 
 
 def asks_now(part: str) -> bool:
-    """Whether the ``part`` asks what holds now ("the current president", "… today")."""
-    return bool(_NOW.search(_NAMED_NOW.sub(" ", part)))
+    """Whether the ``part`` asks what holds now ("the current president", "… today"; not
+    "in what's now Iran", written out as a part's text is)."""
+    return bool(_NOW.search(_NAMED_NOW.sub(" ", uncontracted(part))))
 
 
 def unstated_now(part: Part, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
