@@ -60,7 +60,7 @@ def counted_as(text: str) -> str | None:
 # Words that point back to something said before them ("where did he live").
 REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",
-     "these", "those", "there", "then", "each", "both"]
+     "these", "those", "there", "then", "each", "both", "ones"]
 )  # fmt: skip
 # Words after which "that" opens a clause of its own rather than pointing back (its next
 # word an article, an auxiliary, or a word ending in "s" that no singular noun ends with: a
@@ -93,7 +93,20 @@ def pointing_words(piece: str) -> set[str]:
         _existential(tokens, n) for n, w in enumerate(tokens) if w == "there"
     ):
         said.discard("there")
-    return said - _named_within(piece, PRONOUNS)
+    return said - _named_within(piece, PRONOUNS) - _owned_by_name(piece)
+
+
+# Possessives that belong to the name a question's auxiliary puts first, when it does: "in
+# what year did Spain lose its last territory" asks of Spain's, not of something said
+# before the piece ("how many Academy Award nominations did his films earn" does).
+_POSSESSIVES = frozenset(["its", "his", "their"])
+_SUBJECT_NAMED = re.compile(rf"\b(?:{AUXILIARY_OR_MODAL})\s+(?!I\b)(?-i:[A-Z])", re.IGNORECASE)
+
+
+def _owned_by_name(piece: str) -> set[str]:
+    """The possessives of ``piece`` after the name its auxiliary puts first."""
+    named = _SUBJECT_NAMED.search(piece)
+    return set() if named is None else written_words(piece[named.end() :]) & _POSSESSIVES
 
 
 def _existential(tokens: list[str], n: int) -> bool:

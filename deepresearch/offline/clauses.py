@@ -24,7 +24,8 @@ from deepresearch.text import (
 
 # Words that open a question clause ("..., and where did he found his school?"), also a
 # preposition before "which" ("…, and under which dynasty …"), with a hedge between ("…,
-# and from roughly what period …"). After ", and" also a
+# and from roughly what period …"); after ", and" also a word of time or sequence
+# first (_THEN: "…, and nowadays how many …"). After ", and" also a
 # condition or a reason leading into the next question ("…, and since I installed Poetry
 # with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
 # and under the policy that makes such pinning safe, for how long …"): the question
@@ -41,8 +42,9 @@ _NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
 # "…, and in 3.3 what value does it have": a question asked within a name or number the
 # phrase gives, with no comma before the question word
 _WITHIN_NAMED = rf"(?:{PREPOSITIONS})\s+(?:(?-i:[A-Z0-9])[\w.+-]*\s+){{1,3}}(?:what|which|how|who|when|where|why)\b"
+_THEN = r"(?:(?:nowadays|today|now|also|then)\s+)?"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;|,\s*(?:and|or|but)\s+(?=(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED}|{_WITHIN_NAMED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;(?!\S)|,\s*(?:and|or|but)\s+(?={_THEN}(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED}|{_WITHIN_NAMED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )

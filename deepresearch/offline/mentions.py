@@ -80,6 +80,12 @@ def name_words(title: str) -> list[str]:
     return [w.lower() for w in TOKEN.findall(TITLE_QUALIFIER.sub("", title))]
 
 
+def unpossessed(name: str) -> str:
+    """A name a question gives as a possessor, without its "'s" ("Monaco's" of "how long
+    is Monaco's coastline"): the entry is *Monaco*."""
+    return re.sub(r"(?<=\w)['’]s$", "", name)
+
+
 def names_cased(text: str, titles: Iterable[str]) -> str:
     """``text`` with each name of several words among ``titles`` that it gives in other
     case written as the title writes it ("where is charles baudelaire buried" → "…

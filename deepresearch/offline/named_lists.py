@@ -65,7 +65,7 @@ def split_names(clause: str) -> tuple[list[str], list[str]]:
         if placed := _placed_pair(words, items, r1):
             items, r1 = placed  # "Ibadan in Nigeria and Indore in India": each with its place
             subject = _subject_ends(words, r1)
-        if r1 == r0 or not items or _one_thing_before(words, items[0][0]):
+        if r1 == r0 or not items or _one_thing_before(words, items[0][0]) or _led_in(words, items):
             # "the war between Britain and France" names one thing, and so does the subject
             # of a singular verb: "What is Pride and Prejudice about", "Where is Bosnia and
             # Herzegovina" (a title or a country, not two things).
@@ -152,6 +152,13 @@ def _placed_pair(
     if start == at or after == end + 1 or words[at - 1].endswith((",", ";", ":")):
         return None
     return [(start, items[0][1])], after
+
+
+def _led_in(words: list[str], items: list[tuple[int, int]]) -> bool:
+    """Whether a comma-ended capitalised word opens the clause just before the list's first
+    name: a first name of the list ("Aruba, Bonaire and Curaçao lie …") or a word leading
+    in ("However, Bach and …"); which, the words do not tell, so the clause stays whole."""
+    return items[0][0] == 1 and words[0].endswith(",") and is_name_word(words[0])
 
 
 def _one_thing_before(words: list[str], first: int) -> bool:

@@ -25,7 +25,7 @@ from deepresearch.offline.asking import asks_when, main_clause
 from deepresearch.offline.bridges import entities
 from deepresearch.offline.coverage import is_entry_on
 from deepresearch.offline.dates import DATE, asks_year
-from deepresearch.offline.mentions import TOKEN, name_words
+from deepresearch.offline.mentions import TOKEN, name_words, unpossessed
 from deepresearch.offline.parts import Part
 from deepresearch.offline.roots import text_roots
 from deepresearch.offline.tense import says_form
@@ -92,7 +92,7 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
         # "how far away is it in parsecs" names its unit: "1.3 parsecs" measures it
         measure = re.compile(rf"{measure.pattern}|{_NUMBER}{re.escape(unit[1])}\b", re.I)
     # "the railway that crosses Siberia" is measured, not Siberia
-    names = [name_words(n) for n in entities(main_clause(part))]
+    names = [name_words(unpossessed(n)) for n in entities(main_clause(part))]
     named = text_roots(" ".join(w for n in names for w in n))
     for titles, text in findings:
         # *Olmec colossal heads* is the entry on what "How tall are the Olmec colossal

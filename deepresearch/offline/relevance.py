@@ -130,6 +130,8 @@ def part_scores(
         said = stated[src.id]
         shares = [_share(unit) for unit in units.get(src.id, [])]
         code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
+        # in a passage, a statement's own words (its heading's count for all of them)
+        bare = [statement_terms(u) for u in units.get(src.id, [])] if src.lines else []
         negated = [any_negated and NEGATION.search(u) is not None for u in units.get(src.id, [])]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
@@ -162,10 +164,28 @@ def part_scores(
                     score -= CODE_BY_TITLE  # a code line matched by its heading alone
                 ranked.append((score + (0.05 if pos == 0 else 0.0) - 0.002 * pos, unit))
             best = max((r[0] for r in ranked), default=0.0)
+            if bare:
+                ranked = _own_words_first(ranked, part, (bare, context), weights)
             given = {u for sc, u in ranked if kind and sc > 0 and gives(u, kind, known, part.text)}
             ranked.sort(key=lambda r: -(r[0] + (ANSWER_KIND_BONUS if r[1] in given else 0.0)))
             out[(src.id, i)] = (best, ranked)
     return out
+
+
+def _own_words_first(
+    ranked: list[tuple[float, str]],
+    part: Part,
+    said: tuple[list[set[str]], list[set[str]]],
+    weights: Weights,
+) -> list[tuple[float, str]]:
+    """A passage's statements (``ranked``, in passage order) each raised by
+    OWN_WORDS_SHARE of its match to ``part`` by the words it says itself (``said``: per
+    statement, its own words and those of what it points back to), not its heading's."""
+    bare, context = said
+    return [
+        (score + OWN_WORDS_SHARE * weights.part_match(part, bare[pos] | context[pos]), unit)
+        for pos, (score, unit) in enumerate(ranked)
+    ]
 
 
 def _told_around(
@@ -241,6 +261,13 @@ def _antecedents(units: list[str], said: list[set[str]], *, passage: bool) -> li
         back = passage and pos > 0 and bool(_POINTS_BACK.match(unit)) and not expletive(unit)
         out.append(said[pos - 1] | out[pos - 1] if back else set())
     return out
+
+
+# Within a passage, a statement saying the part's words itself ranks as if it matched
+# this share of them more than one matching through the heading alone ("Keep in mind
+# that the invocation order … is not guaranteed" before "In summary, the pipeline is …",
+# both under "Invocation Order", for "is the order they run in defined").
+OWN_WORDS_SHARE = 0.1
 
 
 # Within a source, a statement giving the kind of answer a part asks for (see

@@ -71,3 +71,13 @@ def test_names_before_a_colon_stay_whole_when_the_question_names_one_of_them() -
     # the topics of the questions after them, each naming the one it asks of
     topics = "Bruckner and Mahler: what nationality was Bruckner"
     assert split_names(topics) == ([topics], [])
+
+
+def test_a_list_from_the_clauses_first_word_is_not_cut_into_garbled_copies() -> None:
+    # which words before the first comma are a name, and which lead in, is not told
+    clause = "Aruba, Bonaire and Curaçao lie just off the coast of a South American country"
+    assert split_names(clause) == ([clause], [])
+    # a list after the clause's first word is still one name per copy
+    assert split_names("Where do Aruba, Bonaire and Curaçao lie")[0] == [
+        "Where do Aruba lie", "Where do Bonaire lie", "Where do Curaçao lie"
+    ]  # fmt: skip

@@ -987,3 +987,42 @@ def test_a_question_of_one_word_asks_of_the_statement_just_before() -> None:
     )
     possible = question_parts(question)[-1]
     assert possible.text == "Possible" and {"runner", "leave"} <= set(possible.query.split())
+
+
+def test_a_semicolon_inside_a_word_ends_no_clause() -> None:
+    # "application/json;q=0.1" is one header value, not two clauses
+    parts = question_parts(
+        "Our client sends Accept: application/json;q=0.1, text/html;q=0.9 and gets JSON. "
+        "How does it pick?"
+    )
+    assert parts[0].text.startswith("Our client sends Accept: application/json;q=0.1, text")
+    assert [p.text for p in question_parts("Is it slow; how do I tell?")] == [
+        "Is it slow", "how do I tell"
+    ]  # fmt: skip
+
+
+def test_a_question_after_and_with_a_word_of_time_first_is_a_part() -> None:
+    parts = question_parts(
+        "What year did the calendar take effect, and nowadays how many days do you add?"
+    )
+    assert [p.text for p in parts] == [
+        "What year did the calendar take effect", "nowadays how many days do you add"
+    ]  # fmt: skip
+
+
+def test_a_possessive_after_the_name_the_question_asks_of_is_that_names() -> None:
+    # "its" is Spain's: the part borrows nothing of the Gulf War
+    pair = question_parts(
+        "How many countries fought in the Gulf War, and in what year did Spain lose its "
+        "last territory in the Americas?"
+    )
+    assert not pair[-1].refers_back and "gulf" not in pair[-1].query.split()
+    # a possessive before the name, or with none after the auxiliary, still points back
+    for later in ("which Thai kingdom ended up inside his empire",
+                  "how many Academy Award nominations did his films earn"):  # fmt: skip
+        assert question_parts(f"Who succeeded the king, and {later}?")[-1].refers_back
+
+
+def test_ones_point_back_to_the_things_named_before() -> None:
+    last = question_parts("Do barges have their own engines? How were the first ones moved?")[-1]
+    assert last.refers_back and "barges" in last.query.split()

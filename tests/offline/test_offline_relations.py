@@ -88,6 +88,10 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     assert reason == "no finding drawn for it gives a measure of what it asks about"
     everest = (["Mount Everest"], "Its height was measured as 8,848.86\xa0m in 2020.")
     assert unmeasured("How tall is Mount Everest", [napoleon, everest]) is None
+    # a name given as a possessor is still the entry measured
+    coast = (["Monaco"], "It has the world's shortest national coastline, at 3.83\xa0km.")
+    assert unmeasured("how long is Monaco's coastline", [coast]) is None
+    assert unmeasured("how long is Monaco's coastline", [(["Nice"], coast[1])]) is not None
     # a share answers how far a rate fell
     fall = (["Ignaz Semmelweis"], "The maternal mortality rate dropped from 18% to 2%.")
     assert unmeasured("how far did maternal mortality fall", [fall]) is None

@@ -409,3 +409,26 @@ def test_a_heading_worded_by_a_passage_under_it_names_no_other_passage_of_its_do
     scores = relevance.source_scores(parts, srcs, units, statement, question)
     assert statement[("src-2", 0)][0] == statement[("src-3", 0)][0]
     assert scores.total[("src-3", 0)] > scores.total[("src-2", 0)]
+
+
+def test_in_a_passage_a_statement_saying_the_parts_words_itself_ranks_first(
+    titled: Titled,
+) -> None:
+    # All match "order" through the heading; the last says it as well.
+    intro = "Processors are registered with decorators."
+    summary = "In summary, deserialization goes through a fixed pipeline."
+    warning = "The invocation order of decorated methods of the same type is not guaranteed."
+    (src,) = titled({"Extending › Invocation Order": f"{intro}\n{summary}\n{warning}"})
+    src = src.model_copy(update={"url": "/docs/extending.rst#L155-179", "lines": (155, 179)})
+    parts = question_parts("Is the order of my hooks defined?")
+    weights = relevance.Weights([term_set(src.text), {"schema"}, {"field"}])
+    units = {src.id: [intro, summary, warning]}
+
+    def order(source: SourceText) -> list[str]:
+        _, ranked = relevance.part_scores(parts, [source], units, weights)[(source.id, 0)]
+        return [u for _, u in ranked]
+
+    assert order(src).index(warning) < order(src).index(summary)
+    # A whole entry's statements all speak of its title's subject: they keep their order.
+    whole = src.model_copy(update={"url": "/docs/extending.rst", "lines": None})
+    assert order(whole) == [intro, summary, warning]
