@@ -39,7 +39,15 @@ from deepresearch.roles import (
     QualityUpdate,
     SourceText,
 )
-from deepresearch.text import cited_lines, jaccard, keywords, stem, term_set, word_root
+from deepresearch.text import (
+    cited_lines,
+    jaccard,
+    keywords,
+    stem,
+    term_set,
+    unaccented,
+    word_root,
+)
 
 FINDINGS_PER_SOURCE = 3
 # A part's findings, shared among the sources kept for it: a part that one or two sources
@@ -460,7 +468,7 @@ def _gaps(
         )
     covered = {t for f in findings for t in term_set(f.content)}
     for note in inputs.guidance:
-        terms = [w for w in keywords(note) if stem(w) not in covered]
+        terms = [w for w in keywords(note) if stem(unaccented(w)) not in covered]
         if terms:
             gaps.append(
                 GapDraft(

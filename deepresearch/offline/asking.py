@@ -76,6 +76,8 @@ _ASIDE = re.compile(r"\s[-–—]\s|:\s")
 PRONOUNS = frozenset(["it", "its", "they", "them", "their", "he", "his", "him", "she", "her"])
 _DEMONSTRATIVES = frozenset(["this", "that", "these", "those"])
 _EXISTING = frozenset(["is", "are", "was", "were"])
+# Words opening a clause right after "ones" that says which ones they are.
+_CLAUSE_SUBJECTS = frozenset(["i", "we", "you", "they", "he", "she", "it", "that", "which", "who"])
 _ASKING = frozenset(["how", "what", "which", "who"])
 _THAT_POINTS_AFTER = re.compile(rf"(?:{AUXILIARY_VERBS}|{PREPOSITIONS}|and|or|but|what|how)$", re.I)
 
@@ -93,6 +95,12 @@ def pointing_words(piece: str) -> set[str]:
         _existential(tokens, n) for n, w in enumerate(tokens) if w == "there"
     ):
         said.discard("there")
+    if "ones" in said and all(
+        tokens[n + 1 : n + 2] and tokens[n + 1] in _CLAUSE_SUBJECTS
+        for n, w in enumerate(tokens)
+        if w == "ones"
+    ):
+        said.discard("ones")  # "only load the ones we name": the clause after says which
     return said - _named_within(piece, PRONOUNS) - _owned_by_name(piece)
 
 

@@ -187,6 +187,21 @@ def test_reflection_searches_again_for_uncovered_words() -> None:
     assert out.refined_query != "printing press censorship"
 
 
+def test_a_word_with_an_accent_is_covered_by_a_source_writing_it_so() -> None:
+    text = "Aruba, Bonaire and Curaçao lie off the coast of Venezuela."
+    out = research.reflect(
+        ReflectInputs(
+            question="Where do Aruba and Curaçao lie?",
+            sub_query="Curaçao coast",
+            queries_run=["Curaçao coast"],
+            tool_calls_used=1,
+            max_tool_calls=5,
+            sources=[SourceText(id="src-1", citation=1, title="ABC islands", text=text)],
+        )
+    )
+    assert "curaçao" not in out.rationale.lower() and "Not yet covered" not in out.rationale
+
+
 def test_an_entity_question_follows_the_name_its_best_source_gives() -> None:
     question = "Which emperor was buried with an army of clay soldiers?"
     found = SourceText(

@@ -1026,3 +1026,6 @@ def test_a_possessive_after_the_name_the_question_asks_of_is_that_names() -> Non
 def test_ones_point_back_to_the_things_named_before() -> None:
     last = question_parts("Do barges have their own engines? How were the first ones moved?")[-1]
     assert last.refers_back and "barges" in last.query.split()
+    # "the ones we name": the clause after says which
+    named = question_parts("Which plugins load? How do I load only the ones we name?")[-1]
+    assert not named.refers_back
