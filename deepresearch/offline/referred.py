@@ -96,9 +96,23 @@ _ITS_ASKED = re.compile(
 )
 
 
+# A part asking a measure of a thing it only describes ("How far from London is the city
+# where the Beatles got together"): which thing is asked too.
+_MEASURE_OF_DESCRIBED = re.compile(
+    r"^\W*how\s+\w+\b[^,;]*?\b(?:is|was|are|were)\s+(?:the|that)\s+\w+(?:\s+\w+)?\s+"
+    r"(?:where|that|which|who)\b",
+    re.IGNORECASE,
+)
+_STANDS_FOR_PLACE = frozenset({"it", "its", "there"})
+
+
 def points_to_asked(part: str, before: str) -> bool:
     """Whether a pronoun of ``part`` stands for the thing the part ``before`` it asks for
-    (see the module's description)."""
+    (see the module's description), or the thing it asks a measure of and only describes
+    ("about how many people lived there" after "How far from London is the city where the
+    Beatles got together")."""
+    if _MEASURE_OF_DESCRIBED.match(before):
+        return bool({w.lower() for w in WORD_TOKEN.findall(part)} & _STANDS_FOR_PLACE)
     words = [w.lower() for w in WORD_TOKEN.findall(before)]
     if not words or words[0] not in _STANDS_FOR or defines_name(before.strip()):
         return False

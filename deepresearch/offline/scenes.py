@@ -53,6 +53,10 @@ def sets_scene(piece: str, *, bare: bool = True) -> bool:
     said = _opening(piece)
     if opens_condition(said, bare=bare):
         return not describes(piece)
+    if said[:1] == ["if"] and said[1:2] in (["i"], ["we"]):
+        # what the asker would do: the thing it describes ("the flag that skips the
+        # check") is theirs to name, not one asked for
+        return not is_question(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
 
 

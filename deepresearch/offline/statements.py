@@ -36,7 +36,14 @@ from deepresearch.offline.quotes import (
     table_quotes,
 )
 from deepresearch.providers.passages import HEADING_SEPARATOR
-from deepresearch.text import sentences, split_sentences, term_set, with_units
+from deepresearch.text import (
+    MIN_SENTENCE_CHARS,
+    normalize,
+    sentences,
+    split_sentences,
+    term_set,
+    with_units,
+)
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
 MIN_WORDS = 4
@@ -509,7 +516,9 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
     clean = LINKISH.sub(lambda m: m[1], plain(paragraph))
     found: list[str] = []
     said = sentences(clean) or [clean.strip()]
-    if item and len(said) > 1 and len(" ".join(said)) <= MAX_STATEMENT_CHARS:
+    if item and (defined := _defined_term(clean)):
+        said = defined
+    elif item and len(said) > 1 and len(" ".join(said)) <= MAX_STATEMENT_CHARS:
         said = [" ".join(said)]
     for whole in said:
         for sent in _shorter(whole):
@@ -519,6 +528,27 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
             # ``as_text``, it stays whole.
             found.append(clip(sent, MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS))
     return found
+
+
+# An item's lead naming what it defines ("`DEFAULT_VERSION`. The value that …"): one word
+# before a period.
+_TERM_LEAD = re.compile(r"^([^\W\d][\w.\-/]*)\.$")
+
+
+def _defined_term(item: str) -> list[str]:
+    """The statements of a list ``item`` opening with the term it defines, that term joined
+    to its first sentence ("DEFAULT_VERSION: The value that …"), which alone is too short to
+    state anything: the whole item when it fits one statement, its short sentences too
+    ("… is present. Defaults to None."); else [] (not such an item)."""
+    every = split_sentences(normalize(item))
+    lead = _TERM_LEAD.match(every[0]) if len(every) > 1 else None
+    if lead is None:
+        return []
+    every = [f"{lead[1]}: {every[1]}", *every[2:]]
+    joined = " ".join(every)
+    if len(joined) <= MAX_STATEMENT_CHARS:
+        return [joined]
+    return [s for s in every if len(s) >= MIN_SENTENCE_CHARS]
 
 
 def _shorter(sentence: str) -> list[str]:

@@ -413,3 +413,12 @@ def test_a_title_joining_two_names_by_and_is_the_thing_a_pronoun_stands_for(
     out = analysis.analyze(inputs)
     assert not any(published in g.description for g in out.gaps)
     assert any(f.category == published and "1813" in f.content for f in out.findings)
+
+
+def test_a_pronoun_after_a_measure_of_a_described_thing_stands_for_that_thing() -> None:
+    before = "How far from London is the city where the Beatles got together in 1960"
+    assert points_to_asked("about how many people lived there in 2024", before)
+    assert hangs_on_unanswered("what is its population", before, before_answered=False)
+    assert hangs_on_unanswered("what is its population", before, before_answered=True) is None
+    # a measure of a named thing asks for no thing
+    assert not points_to_asked("how many people live there", "How far is Paris from London")

@@ -41,3 +41,10 @@ def test_a_lead_in_after_a_connective_still_sets_the_scene() -> None:
     assert sets_scene("Also, when the server hangs up in the middle of a response")
     assert sets_scene("once a response comes back")
     assert not sets_scene("And which flag applies")  # asks
+
+
+def test_what_the_asker_would_do_sets_a_scene_though_it_describes_a_thing() -> None:
+    # the flag is the asker's to name: no part asks which flag
+    assert sets_scene("If I just flip the flag that skips the check on my dev machine")
+    assert not sets_scene("If I flip the flag, which check is skipped")
+    assert not sets_scene("in the sport that the Bambino played")

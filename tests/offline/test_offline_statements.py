@@ -667,3 +667,22 @@ def test_a_code_block_in_a_block_quote_is_read_as_a_code_block() -> None:
             "The event runs once for every page of the site.",
         ]
     ]
+
+
+def test_an_item_defining_a_term_states_the_term_with_its_definition() -> None:
+    text = (
+        "The following settings keys are also used to control versioning:\n\n"
+        "* `DEFAULT_VERSION`. The value that should be used for `request.version` when no "
+        "versioning information is present. Defaults to `None`.\n"
+        "* `VERSION_PARAM`. The string that should be used for any versioning parameters. "
+        "Defaults to `'version'`.\n"
+    )
+    said = statements(text)
+    assert (
+        "DEFAULT_VERSION: The value that should be used for request.version when no "
+        "versioning information is present. Defaults to None." in said
+    )
+    assert any(s.startswith("VERSION_PARAM: The string") for s in said)
+    # a short first sentence of several words is no term ("It never exits.")
+    item = statements("* It never exits. The runner ends the test when its time is up.")
+    assert item and not any(s.startswith("It never exits:") for s in item)
