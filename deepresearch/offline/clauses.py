@@ -24,12 +24,11 @@ from deepresearch.text import (
 
 # Words that open a question clause ("..., and where did he found his school?"), also a
 # preposition before "which" ("…, and under which dynasty …"), with a hedge between ("…,
-# and from roughly what period …"); after ", and" also a word of time or sequence
-# first (_THEN: "…, and nowadays how many …"). After ", and" also a
-# condition or a reason leading into the next question ("…, and since I installed Poetry
-# with pipx, how do I add a plugin"), or a phrase the next question is asked within ("…,
-# and under the policy that makes such pinning safe, for how long …"): the question
-# before ends there.
+# and from roughly what period …"), after ", and" maybe a word of time or sequence first
+# (_THEN: "…, and nowadays how many …"). After ", and" also a condition or a reason
+# leading into the next question ("…, and since I installed Poetry with pipx, how do I add
+# a plugin"), or a phrase the next question is asked within ("…, and under the policy that
+# makes such pinning safe, for how long …"): the question before ends there.
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:(?:{PREPOSITIONS})(?:\s+[a-z]+ly)?|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 # ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
 _APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"

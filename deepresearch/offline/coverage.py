@@ -191,6 +191,11 @@ def unanswered_reason(
     # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
     # of its own, not a thing it speaks of unsaid
     context = [r for p in earlier for n in names_of(p.text) if not (r := text_roots(n)) & own]
+    if part.refers_back and earlier:
+        # ... and, for a part pointing back, an entry the part before names by a common noun
+        # ("how do psychologists sum it up" after "Is wisdom the same thing as sapience")
+        before = text_roots(earlier[-1].text)
+        context += [r for t in titles if (r := title_roots(t)) and r <= before and not r & own]
     if len(own) >= THING_ASKED and found_apart(part.text, own, statements, titles, context):
         return (
             "the things it asks about were found only apart: no source behind its findings "

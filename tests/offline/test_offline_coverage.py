@@ -642,3 +642,23 @@ def test_a_part_asking_which_kind_is_so_needs_a_finding_saying_what_is_so() -> N
     assert reason is not None and "deaf" in reason
     deaf = "The composer became deaf in his later years yet kept composing."
     assert unanswered_reason(asked, [mahler, deaf], [mahler, deaf]) is None
+
+
+def test_a_part_pointing_back_finds_its_words_with_the_entry_the_part_before_names() -> None:
+    # "it" is wisdom: *Wisdom*'s sentence on psychologists speaks of both
+    question = (
+        "Is wisdom the same thing as sapience? And how do psychologists sum it up in a short "
+        "phrase?"
+    )
+    parts = question_parts(question)
+    wisdom = (
+        "Wisdom Wisdom, also known as sapience, is defined by psychologists as a combination "
+        "of wit and virtue."
+    )
+    phrase = "Phrase A phrase is a group of words that stand together."
+    titles = ["Wisdom", "Psychologist", "Phrase"]
+    said = [wisdom, phrase]
+    assert unanswered_reason(parts[1], said, said, titles, earlier=parts[:1]) is None
+    # with no part before naming the entry, its words were found apart
+    reason = unanswered_reason(parts[1], said, said, titles)
+    assert reason is not None and "apart" in reason
