@@ -188,20 +188,27 @@ def unanswered_reason(
     behind = statements if referent is None else referent
     if unsaid := _unsaid(part, own, findings, behind, titles):
         return unsaid
-    # an earlier name the part gives again ("Venus" after "The Birth of Venus") is a word
-    # of its own, not a thing it speaks of unsaid
-    context = [r for p in earlier for n in names_of(p.text) if not (r := text_roots(n)) & own]
-    if part.refers_back and earlier:
-        # ... and, for a part pointing back, an entry the part before names by a common noun
-        # ("how do psychologists sum it up" after "Is wisdom the same thing as sapience")
-        before = text_roots(earlier[-1].text)
-        context += [r for t in titles if (r := title_roots(t)) and r <= before and not r & own]
+    context = _spoken_of(part, own, earlier, titles)
     if len(own) >= THING_ASKED and found_apart(part.text, own, statements, titles, context):
         return (
             "the things it asks about were found only apart: no source behind its findings "
             "states two of its words together"
         )
     return None
+
+
+def _spoken_of(
+    part: Part, own: set[str], earlier: Sequence[Part], titles: Sequence[str]
+) -> list[set[str]]:
+    """The roots of the things earlier parts name that ``part`` may speak of unsaid: their
+    names, but one the part gives again ("Venus" after "The Birth of Venus"), a word of its
+    own; and, for a part pointing back, an entry the part before names by a common noun
+    ("how do psychologists sum it up" after "Is wisdom the same thing as sapience")."""
+    out = [r for p in earlier for n in names_of(p.text) if not (r := text_roots(n)) & own]
+    if part.refers_back and earlier:
+        before = text_roots(earlier[-1].text)
+        out += [r for t in titles if (r := title_roots(t)) and r <= before and not r & own]
+    return out
 
 
 _JOINT_TITLE = re.compile(r"\s(?:and|&)\s")  # a title joining two things
