@@ -495,13 +495,19 @@ def content_terms(text: str) -> list[str]:
     return list(_content_terms(text))
 
 
+def term_of(word: str) -> str:
+    """The term a word of a text counts as (``content_terms``): unaccented, stemmed, so a
+    keyword is compared with terms as they are ("Curaçao" with "curacao")."""
+    return stem(unaccented(word))
+
+
 @functools.lru_cache(maxsize=50_000)
 def _content_terms(text: str) -> tuple[str, ...]:
     # The same source sentences are compared many times in one run: compute once.
     seen: dict[str, None] = {}
     for w in _term_words(text):
         if _meaningful(w):
-            seen.setdefault(stem(unaccented(w)), None)
+            seen.setdefault(term_of(w), None)
     return tuple(seen)
 
 

@@ -43,9 +43,8 @@ from deepresearch.text import (
     cited_lines,
     jaccard,
     keywords,
-    stem,
+    term_of,
     term_set,
-    unaccented,
     word_root,
 )
 
@@ -468,7 +467,7 @@ def _gaps(
         )
     covered = {t for f in findings for t in term_set(f.content)}
     for note in inputs.guidance:
-        terms = [w for w in keywords(note) if stem(unaccented(w)) not in covered]
+        terms = [w for w in keywords(note) if term_of(w) not in covered]
         if terms:
             gaps.append(
                 GapDraft(

@@ -127,18 +127,19 @@ def part_scores(
     stated = {s.id: [wording.stated(u, s.title) for u in units.get(s.id, [])] for s in sources}
     told = _told_around(sources, stated) if any(p.story for p in parts) else {}
     for src in sources:
-        said = stated[src.id]
-        shares = [_share(unit) for unit in units.get(src.id, [])]
-        code = [statement_terms(u) if u.startswith(CODE) else None for u in units.get(src.id, [])]
-        # in a passage, a statement's own words (its heading's count for all of them)
-        bare = [statement_terms(u) for u in units.get(src.id, [])] if src.lines else []
-        negated = [any_negated and NEGATION.search(u) is not None for u in units.get(src.id, [])]
+        said, its_units = stated[src.id], units.get(src.id, [])
+        shares = [_share(unit) for unit in its_units]
+        # each statement's own words, without its title's (which count for all of them)
+        own = [statement_terms(u) for u in its_units]
+        code = [t if u.startswith(CODE) else None for u, t in zip(its_units, own, strict=True)]
+        bare = own if src.lines else []  # in a passage: a whole entry's title is its subject
+        negated = [any_negated and NEGATION.search(u) is not None for u in its_units]
         # In a passage of a longer file a pointing word stands for what the sentence
         # before it spoke of; in a whole entry, mostly for the entry's own subject, whose
         # title counts for every statement already.
-        context = _antecedents(units.get(src.id, []), said, passage=src.lines is not None)
+        context = _antecedents(its_units, said, passage=src.lines is not None)
         known = asked | set(words(src.title))
-        opening = units.get(src.id, [])[:1] if opens_document(src) else []
+        opening = its_units[:1] if opens_document(src) else []
         every = told.get(src.id, set())
         passage = [weights.part_match(p, every) if p.story else 0.0 for p in parts]
         for i, part in enumerate(parts):
@@ -148,7 +149,7 @@ def part_scores(
             # ("a Japanese Buddhist monk" for "Which Austrian monk") answers it less
             fit = OTHERWISE_SHARE if opening and describes_otherwise(part.text, opening[0]) else 1.0
             ranked = []
-            for pos, (unit, terms) in enumerate(zip(units.get(src.id, []), said, strict=True)):
+            for pos, (unit, terms) in enumerate(zip(its_units, said, strict=True)):
                 score = weights.part_match(part, terms)
                 if context[pos]:
                     whole = weights.part_match(part, terms | context[pos])

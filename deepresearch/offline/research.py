@@ -37,11 +37,10 @@ from deepresearch.text import (
     keywords,
     normalize_query,
     sentences,
-    stem,
+    term_of,
     term_set,
     title_phrases,
     truncate_words,
-    unaccented,
 )
 
 _PEOPLE = PERSONAL | {"they", "them", "their"}  # pronouns that may stand for people
@@ -157,7 +156,7 @@ def _search_on(
     covered: set[str] = set()
     for s in inputs.sources:
         covered |= term_set(s.title + " " + s.text)
-    missing = [w for w in keywords(focus) if stem(unaccented(w)) not in covered]
+    missing = [w for w in keywords(focus) if term_of(w) not in covered]
     extract = [
         s.url
         for s in relevant
