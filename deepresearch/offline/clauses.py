@@ -19,6 +19,7 @@ from deepresearch.text import (
     TITLE_QUALIFIER,
     content_terms,
     split_sentences,
+    title_phrases,
     words,
 )
 
@@ -82,6 +83,34 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
     return text, {unjoin(s[:-1]) for s in stated}
+
+
+# A question opening with a phrase and a colon before what it asks ("Setting up a new
+# box: what is the oldest Python …").
+_LEAD_IN = re.compile(r"^(?P<lead>[^:;?]+?):\s+(?P<rest>\S.*)$", re.DOTALL)
+_FIRST_PERSON = frozenset(["i", "i'm", "i've", "i'd", "my", "we", "we're", "we've", "our"])
+
+
+def situation(text: str) -> tuple[str, str]:
+    """The asker's situation told before a colon opening the question ``text``, and the
+    rest: a phrase that asks nothing, opens with a verb's "-ing" form or with the asker
+    ("Evaluating the library for a new project: which Python versions …", "My kids asked
+    me two questions: …"), and names nothing (no name past its first word, no number, no
+    code), unlike "Bread wheat: what share …" or "Comparing Jupiter and Saturn: …", which
+    give what is asked about. ("", ``text``) when it opens otherwise."""
+    m = _LEAD_IN.match(text)
+    if m is None or opens_asking(m["lead"]) or not opens_asking(m["rest"]):
+        return "", text
+    if split_sentences(m["rest"], asking=True)[0].endswith("."):
+        return "", text  # a statement follows ("I'm reading about X: the artist who …. In")
+    lead = m["lead"]
+    first = lead.split()[0].lower()
+    if not (first.endswith("ing") or first in _FIRST_PERSON):
+        return "", text
+    if re.search(r"[\d_./`()]", lead) or title_phrases(lead[:1].lower() + lead[1:]):
+        return "", text
+    rest = m["rest"]  # a sentence of its own now, as the question's first
+    return lead, rest[:1].upper() + rest[1:]
 
 
 def told_in(stated: set[str], pieces: list[str]) -> set[str]:

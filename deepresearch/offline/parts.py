@@ -31,6 +31,7 @@ from deepresearch.offline.clauses import (
     INCLUDING,
     join_titles,
     question_clauses,
+    situation,
     stated_scenes,
     told_in,
     unjoin,
@@ -138,6 +139,9 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     """
     titles = list(titles)
     text = uncontracted(normalize(question).strip().rstrip("?.!").strip())
+    # the asker's situation ("Setting up a new box: …") is no part; the first part borrows
+    # its words, the asker's circumstances rather than what is asked
+    lead, text = situation(text)
     joined, scenes = stated_scenes(join_titles(text, titles))
     clauses, last = question_clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
@@ -183,7 +187,11 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (_sets_scene_in(piece, text) or piece in scenes)
         story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
-    return _each_apart(parts, siblings, copies) or [_whole(text)]
+    parts = _each_apart(parts, siblings, copies) or [_whole(text)]
+    if lead:
+        query = list(dict.fromkeys(parts[0].query.split() + keywords(lead)))
+        parts[0] = replace(parts[0], query=" ".join(query))
+    return parts
 
 
 # "what's the capital", "where's the type site": a question word with its verb contracted,

@@ -5,6 +5,8 @@ searched, since its words are what the question is about, but never an unanswere
 
 from __future__ import annotations
 
+import re
+
 from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
 from deepresearch.offline.coordination import PREPOSITIONS
 from deepresearch.text import AUXILIARY_OR_MODAL, STOPWORDS, ends_name, words
@@ -33,6 +35,11 @@ _FIRST_PERSON = frozenset(
 )  # fmt: skip
 
 
+# The asker as a clause's subject ("we serve with waitress", "our scraper gets blocked").
+_ASKER_SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "my", "our"])
+_DASH = re.compile(r"\s[-–—]\s")
+
+
 def in_first_person(piece: str) -> bool:
     """Whether the asker speaks of themselves in ``piece``: it tells their situation. "I"
     after a name within the sentence is a numeral ("Ferdinand I cultivated ties …"), not
@@ -57,6 +64,11 @@ def sets_scene(piece: str, *, bare: bool = True) -> bool:
         # what the asker would do: the thing it describes ("the flag that skips the
         # check") is theirs to name, not one asked for
         return not is_question(piece)
+    if said[:1] and said[0] in _ASKER_SUBJECTS and not _DASH.search(piece):
+        # the asker telling what they have or do ("Also we serve with waitress, does it
+        # …", "I know you can annotate blocks one by one, but …"): a question after a dash
+        # ("I set timeout=5 … — isn't that supposed to …") is one of its own
+        return not asks(piece)
     return bool(said) and said[0] in _SCENE_OPENERS and not asks(piece)
 
 

@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "29"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "30"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -41,7 +41,8 @@ SCHEMA_VERSION = "29"  # 3: front-matter titles, table row groups, heading lines
 #     as code, titles without code marks; 26: MyST colon fences in list items; 27: reST
 #     doctest blocks as code (28: a doctest block beside a code block, fences kept paired),
 #     Markdown footnotes as their text; 29: reST interpreted text with no role as the
-#     default role shows it ("`pre_load <marshmallow.decorators.pre_load>`" reads pre_load)
+#     default role shows it ("`pre_load <marshmallow.decorators.pre_load>`" reads pre_load);
+#     30: text on an untitled admonition's line ('.. warning::  Setting …') as its content
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

@@ -78,6 +78,13 @@ _TITLED = frozenset(
      "dropdown", "card", "table", "list-table", "csv-table"]
 )  # fmt: skip
 
+# The admonitions whose directive line holds no title: text after '::' ('.. warning::
+# Setting ``session.proxies`` may …') is the first line of their content.
+_UNTITLED_BOXES = frozenset(
+    ["note", "warning", "tip", "important", "caution", "attention", "danger", "error", "hint",
+     "seealso", "todo"]
+)  # fmt: skip
+
 
 # Sphinx's object directives ('.. py:method:: load()', '.. autoclass:: Choice', with or
 # without a domain): Sphinx shows the object's signature over its description, so the
@@ -140,6 +147,8 @@ def rst_rendered(text: str) -> str:
             out.append(m[1] + directive_label(kind, argument))
         elif _OBJECT_DIRECTIVE.fullmatch(kind) and argument.strip():
             out.append(f"{m[1]}`{argument.strip()}`")
+        elif kind in _UNTITLED_BOXES and argument.strip():
+            out.append(" " * line.index(argument.strip()) + argument.strip())
         else:
             out.append("")
         if "::" in (m[2] or "") and kind not in NAVIGATION:

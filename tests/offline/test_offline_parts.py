@@ -589,6 +589,21 @@ def test_a_statement_before_the_question_sets_its_scene() -> None:
     ]
 
 
+def test_the_askers_situation_before_a_colon_is_no_part_its_words_borrowed() -> None:
+    parts = question_parts(
+        "Evaluating the library for a new project: which Python versions does the current "
+        "release target?"
+    )
+    assert [p.text for p in parts] == ["Which Python versions does the current release target"]
+    assert {"evaluating", "project"} <= parts[0].terms and not {"evaluating"} & parts[0].own
+    # a phrase naming what is asked about, or followed by a statement, stays in the question
+    assert question_parts("Bread wheat: what share of all wheat is that species?")[0].text == (
+        "Bread wheat: what share of all wheat is that species"
+    )
+    told = question_parts("I'm reading about comics: the artist who drew it lived here. Where?")
+    assert told[0].text.startswith("I'm reading about comics")
+
+
 def test_a_later_part_naming_nothing_borrows_the_first_clauses_names() -> None:
     question = (
         "Which empress founded the Hermitage Museum, and since when have ordinary visitors "

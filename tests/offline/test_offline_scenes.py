@@ -48,3 +48,12 @@ def test_what_the_asker_would_do_sets_a_scene_though_it_describes_a_thing() -> N
     assert sets_scene("If I just flip the flag that skips the check on my dev machine")
     assert not sets_scene("If I flip the flag, which check is skipped")
     assert not sets_scene("in the sport that the Bambino played")
+
+
+def test_the_asker_telling_what_they_have_or_do_sets_the_scene() -> None:
+    assert sets_scene("Also we serve with waitress")
+    assert sets_scene("our scraper gets blocked because of the default user agent")
+    assert sets_scene("I know you can annotate blocks one by one")
+    assert not sets_scene("we want to know which flag applies")  # asks
+    # a question after a dash is one of its own
+    assert not sets_scene("I set timeout=5 and it ran for minutes - isn't that supposed to stop")

@@ -562,6 +562,18 @@ def test_a_rst_directive_titled_by_its_argument_reads_as_its_title(tmp_path: Pat
     assert "logo.png" not in doc.text  # a path is no title
 
 
+def test_text_on_an_untitled_admonitions_line_is_its_content(tmp_path: Path) -> None:
+    path = tmp_path / "advanced.rst"
+    path.write_text(
+        "Proxies\n=======\n\n.. warning::  Setting ``session.proxies`` may behave differently.\n"
+        "    Values provided will be overwritten.\n\n.. note::\n\n   A note.\n",
+        "utf-8",
+    )
+    text = read_document(path).text
+    assert "Setting ``session.proxies`` may behave differently.\nValues provided" in text
+    assert "warning" not in text and "note" not in text.replace("A note.", "")
+
+
 def test_rst_auto_numbered_items_and_line_blocks_read_as_text(tmp_path: Path) -> None:
     path = tmp_path / "list.rst"
     path.write_text(
