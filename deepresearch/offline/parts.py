@@ -137,11 +137,19 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             the question gives whole ("War and Peace") is one thing, not two to ask
             about apart ("Marx and Engels"); one a later part asks of is its own thing.
     """
-    titles = list(titles)
     text = uncontracted(normalize(question).strip().rstrip("?.!").strip())
     # the asker's situation ("Setting up a new box: …") is no part; the first part borrows
     # its words, the asker's circumstances rather than what is asked
     lead, text = situation(text)
+    parts = _parts_of(text, list(titles))
+    if lead:
+        query = list(dict.fromkeys(parts[0].query.split() + keywords(lead)))
+        parts[0] = replace(parts[0], query=" ".join(query))
+    return parts
+
+
+def _parts_of(text: str, titles: list[str]) -> list[Part]:
+    """The parts of a question's ``text`` (see ``question_parts``)."""
     joined, scenes = stated_scenes(join_titles(text, titles))
     clauses, last = question_clauses(joined)
     # "…, including X" asks for X too: the noun phrase names a thing to identify.
@@ -187,11 +195,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
         scene = n < len(pieces) - 1 and (_sets_scene_in(piece, text) or piece in scenes)
         story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
-    parts = _each_apart(parts, siblings, copies) or [_whole(text)]
-    if lead:
-        query = list(dict.fromkeys(parts[0].query.split() + keywords(lead)))
-        parts[0] = replace(parts[0], query=" ".join(query))
-    return parts
+    return _each_apart(parts, siblings, copies) or [_whole(text)]
 
 
 # "what's the capital", "where's the type site": a question word with its verb contracted,

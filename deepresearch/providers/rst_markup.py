@@ -143,14 +143,7 @@ def rst_rendered(text: str) -> str:
         if CODE_DIRECTIVE.fullmatch(kind) or (kind and _holds_python(lines, len(out))):
             code.append(len(out))
             literal = _text_column(line)
-        if kind in VERSION_NOTES or (kind in _TITLED and argument.strip()):
-            out.append(m[1] + directive_label(kind, argument))
-        elif _OBJECT_DIRECTIVE.fullmatch(kind) and argument.strip():
-            out.append(f"{m[1]}`{argument.strip()}`")
-        elif kind in _UNTITLED_BOXES and argument.strip():
-            out.append(" " * line.index(argument.strip()) + argument.strip())
-        else:
-            out.append("")
+        out.append(_directive_shown(line, m[1], kind, argument))
         if "::" in (m[2] or "") and kind not in NAVIGATION:
             options = True
         else:  # a comment, a target or navigation: its block reads as nothing
@@ -162,6 +155,20 @@ def rst_rendered(text: str) -> str:
     # Roles and links may wrap to the next line; what they read as keeps its line breaks.
     text = _RST_LINK.sub(r"\1", _RST_ROLE.sub(_role_text, "\n".join(out)))
     return _RST_INTERPRETED.sub(_interpreted_text, text)
+
+
+def _directive_shown(line: str, lead: str, kind: str, argument: str) -> str:
+    """What a directive's own ``line`` reads as (``lead``: what precedes its '..'): a
+    version note or titled box its label, an object its signature in code, an untitled
+    box the text after '::' (its content's first line), any other nothing."""
+    said = argument.strip()
+    if kind in VERSION_NOTES or (kind in _TITLED and said):
+        return lead + directive_label(kind, argument)
+    if _OBJECT_DIRECTIVE.fullmatch(kind) and said:
+        return f"{lead}`{said}`"
+    if kind in _UNTITLED_BOXES and said:
+        return " " * line.index(said) + said
+    return ""
 
 
 def _without_literal_mark(line: str) -> str:
