@@ -57,6 +57,18 @@ def counted_as(text: str) -> str | None:
     return POPULATION if m and m[1].lower() in _PEOPLE else None
 
 
+# Words counting the kinds of a thing ("how many kinds of moth"), any of which says such a
+# count ("160,000 species of moth").
+KINDS = frozenset(["kinds", "types", "sorts", "varieties", "species", "breeds"])
+
+
+def counts_kinds(text: str) -> bool:
+    """Whether ``text`` asks how many kinds of a thing there are ("how many kinds of moth
+    are there"): sources may count them as species, types or varieties."""
+    m = COUNTED.search(text)
+    return m is not None and m[1].lower() in KINDS
+
+
 # Words that point back to something said before them ("where did he live").
 REFERS_BACK = frozenset(
     ["it", "its", "they", "them", "their", "he", "his", "him", "she", "her", "this", "that",

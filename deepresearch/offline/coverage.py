@@ -49,8 +49,10 @@ from collections.abc import Sequence
 from deepresearch.offline.apart import asked_kind, do_verbs, found_apart, titled_roots
 from deepresearch.offline.asking import (
     COUNTED,
+    KINDS,
     asks_when,
     counted_as,
+    counts_kinds,
     is_question,
     kind_said_to_be,
     main_clause,
@@ -174,6 +176,8 @@ def unanswered_reason(
         text_roots(m[1]) if (m := COUNTED.search(part.text)) else set()
     )  # none: "how much does"
     population = text_roots(counted_as(part.text) or "")
+    if counts_kinds(part.text):
+        counted = {r for r in text_roots(" ".join(KINDS)) if r in said} or counted
     if counted and not says_all(counted, said) and not (population and says_all(population, said)):
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):

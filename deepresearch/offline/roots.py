@@ -30,6 +30,7 @@ from deepresearch.text import (
 RELATED = 0.45
 
 TITLE_WORD = 3  # letters each word of a title needs to tell what a part asks about
+HEAD_LETTERS = 3  # letters the last word of a compound needs to count on its own
 SAME_WORD = 4  # letters a root needs before a longer word it begins counts as the same
 _APOSTROPHES = re.compile(r"['’ʼ`´]")  # "Bahá'í" as the question types it, "Baháʼí" in text
 
@@ -38,8 +39,12 @@ def text_roots(text: str) -> set[str]:
     """The word roots of ``text``, apostrophes of any kind left out; accents are (see
     ``text.unaccented``), as the corpus search matches words ("Napoleón" asked,
     "Napoleon" found). A number's compound says its unit too: "a 13-day confrontation"
-    speaks of days."""
-    return {word_root(_APOSTROPHES.sub("", t)) for t in with_units(term_set(text))}
+    speaks of days; and a compound its last word, which the others qualify: "a
+    Russian-born songwriter" says where he was born, "co-founded" that someone founded."""
+    terms = with_units(term_set(text))
+    heads = {t.rsplit("-", 1)[1] for t in terms if "-" in t}
+    terms |= {h for h in heads if len(h) >= HEAD_LETTERS and h.isalpha() and h not in STOPWORDS}
+    return {word_root(_APOSTROPHES.sub("", t)) for t in terms}
 
 
 def own_roots(part: Part) -> set[str]:

@@ -180,6 +180,15 @@ def test_a_count_of_people_is_answered_by_a_population() -> None:
     assert reason is not None and "counts" in reason
 
 
+def test_a_count_of_a_things_kinds_is_answered_by_its_species() -> None:
+    kinds = part("How old are butterfly fossils, and how many kinds of moth are there?")
+    said = "There are thought to be approximately 160,000 species of moth. Moth"
+    assert unanswered_reason(kinds, [said], [said]) is None
+    elsewhere = "Moths are mostly nocturnal insects. Moth"
+    reason = unanswered_reason(kinds, [elsewhere], [elsewhere])
+    assert reason is not None and "counts" in reason
+
+
 def test_a_part_asking_how_much_names_nothing_to_count() -> None:
     cost = part("What is the Great Wall of China, and how much does it cost to visit?")
     said = "Guard towers stood along the wall. Great Wall of China"

@@ -25,3 +25,9 @@ def test_a_word_in_a_longer_form_is_the_same_word_unless_too_short_to_tell() -> 
 
 def test_a_capitalised_word_after_a_or_an_is_a_kind_not_a_name() -> None:
     assert names_of("Does it accept an API key or a Boolean flag from Python?") == ["Python"]
+
+
+def test_a_compound_says_its_last_word_too() -> None:
+    roots = text_roots("Irving Berlin was a Russian-born songwriter who co-founded a firm")
+    assert {"russian-born", "born"} <= roots and says_all(text_roots("founded"), roots)
+    assert "for" not in text_roots("the X-Forwarded-For header")  # a function word says nothing
