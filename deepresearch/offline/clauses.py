@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from deepresearch.offline.asking import opens_asking, written_words
 from deepresearch.offline.coordination import COORDINATION, PREPOSITIONS
-from deepresearch.offline.scenes import asks, opens_condition
+from deepresearch.offline.scenes import ASKER_SUBJECTS, asks, opens_condition
 from deepresearch.text import (
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
@@ -88,7 +88,6 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
 # A question opening with a phrase and a colon before what it asks ("Setting up a new
 # box: what is the oldest Python …").
 _LEAD_IN = re.compile(r"^(?P<lead>[^:;?]+?):\s+(?P<rest>\S.*)$", re.DOTALL)
-_FIRST_PERSON = frozenset(["i", "i'm", "i've", "i'd", "my", "we", "we're", "we've", "our"])
 
 
 def situation(text: str) -> tuple[str, str]:
@@ -105,7 +104,7 @@ def situation(text: str) -> tuple[str, str]:
         return "", text  # a statement follows ("I'm reading about X: the artist who …. In")
     lead = m["lead"]
     first = lead.split()[0].lower()
-    if not (first.endswith("ing") or first in _FIRST_PERSON):
+    if not (first.endswith("ing") or first in ASKER_SUBJECTS):
         return "", text
     if re.search(r"[\d_./`()]", lead) or title_phrases(lead[:1].lower() + lead[1:]):
         return "", text

@@ -36,7 +36,7 @@ _FIRST_PERSON = frozenset(
 
 
 # The asker as a clause's subject ("we serve with waitress", "our scraper gets blocked").
-_ASKER_SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "my", "our"])
+ASKER_SUBJECTS = frozenset(["i", "i'm", "i've", "i'd", "we", "we're", "we've", "my", "our"])
 _DASH = re.compile(r"\s[-–—]\s")
 
 
@@ -64,7 +64,7 @@ def sets_scene(piece: str, *, bare: bool = True) -> bool:
         # what the asker would do: the thing it describes ("the flag that skips the
         # check") is theirs to name, not one asked for
         return not is_question(piece)
-    if said[:1] and said[0] in _ASKER_SUBJECTS and not _DASH.search(piece):
+    if said[:1] and said[0] in ASKER_SUBJECTS and not _DASH.search(piece):
         # the asker telling what they have or do ("Also we serve with waitress, does it
         # …", "I know you can annotate blocks one by one, but …"): a question after a dash
         # ("I set timeout=5 … — isn't that supposed to …") is one of its own
