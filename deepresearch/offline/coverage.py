@@ -172,13 +172,7 @@ def unanswered_reason(
     said = set().union(*(text_roots(s) for s in statements + findings))
     if named := _unnamed(part, said, statements, gathered):
         return named
-    counted = (
-        text_roots(m[1]) if (m := COUNTED.search(part.text)) else set()
-    )  # none: "how much does"
-    population = text_roots(counted_as(part.text) or "")
-    if counts_kinds(part.text):
-        counted = {r for r in text_roots(" ".join(KINDS)) if r in said} or counted
-    if counted and not says_all(counted, said) and not (population and says_all(population, said)):
+    if _count_unsaid(part.text, said):
         return "no source behind its findings speaks of what it counts"
     if unknown := unknown_words(part.text, gathered):
         return f"no source found speaks of {' '.join(unknown)!r}, the thing it asks about"
@@ -199,6 +193,19 @@ def unanswered_reason(
             "states two of its words together"
         )
     return None
+
+
+def _count_unsaid(part: str, said: set[str]) -> bool:
+    """Whether ``part`` asks how many of a thing (none: "how much does") that the roots
+    ``said`` never speak of: not as asked, nor as a population for people, nor by species
+    or types for a thing's kinds ("160,000 species of moth" for "how many kinds of moth")."""
+    m = COUNTED.search(part)
+    if m is None or says_all(text_roots(m[1]), said):
+        return False
+    population = text_roots(counted_as(part) or "")
+    if population and says_all(population, said):
+        return False
+    return not (counts_kinds(part) and says_any(text_roots(" ".join(KINDS)), said))
 
 
 def _spoken_of(
