@@ -39,6 +39,16 @@ STOPWORDS = frozenset(
         "ways", "like", "kind", "one", "two", "well", "within", "via", "s",
     ]
 )  # fmt: skip
+# Indefinite pronouns: ending a compound, they stand for any ("X-Forwarded-whatever": the
+# X-Forwarded headers). (Not stopwords: "without typing anything special" is asked of.)
+_INDEFINITE = frozenset(
+    [
+        "something", "anything", "everything", "nothing", "someone", "anyone", "everyone",
+        "somebody", "anybody", "everybody", "nobody", "somewhere", "anywhere",
+        "everywhere", "nowhere", "whatever", "whichever", "whoever", "whenever",
+        "wherever",
+    ]
+)  # fmt: skip
 ARTICLES = frozenset({"the", "a", "an"})
 # A count written in words ("four strings", "twenty-one", "eight-time"). English cardinals
 # are a small closed set, so listed rather than parsed (recognising one is all that is
@@ -143,6 +153,8 @@ def _cased_words(text: str) -> list[tuple[str, str]]:
     out = []
     for w in _WORD.findall(normalize(text).replace("’", "'")):
         low = w.lower()
+        head, _, last = low.rpartition("-")
+        low = head if head and last in _INDEFINITE else low
         out.append(((low[:-2] if low.endswith("'s") else low).strip("'-"), w))
     return out
 
@@ -298,6 +310,11 @@ def agent_noun(verb: str) -> str | None:
     return base + ("or" if _OR_DOER.search(base) and not base.endswith("itt") else "er")
 
 
+# A protocol's or format's version written after a slash is part of its name: "HTTP/2"
+# is not "HTTP/1.1" (an acronym, not a path such as "orders/5").
+_VERSIONED = re.compile(r"\b[A-Z][A-Z0-9]+/\d+(?:\.\d+)?\b")
+
+
 def keywords(text: str) -> list[str]:
     """Meaningful words as written (not stemmed), in order, without repeats: for queries."""
     seen: dict[str, str] = {}
@@ -305,6 +322,8 @@ def keywords(text: str) -> list[str]:
         if _meaningful(w):
             w = w.removeprefix(NUMERAL_MARK)  # "world war i": as a search engine reads it
             seen.setdefault(stem(w), w)
+    for name in _VERSIONED.findall(text):
+        seen.setdefault(name.lower(), name)  # as written: its terms are read from it
     return list(seen.values())
 
 
@@ -326,6 +345,8 @@ def _content_terms(text: str) -> tuple[str, ...]:
     for w in _term_words(text):
         if _meaningful(w):
             seen.setdefault(term_of(w), None)
+    for name in _VERSIONED.findall(text):
+        seen.setdefault(name.lower(), None)
     return tuple(seen)
 
 

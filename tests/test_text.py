@@ -224,3 +224,16 @@ def test_a_one_letter_numeral_ending_a_name_is_a_term_the_pronoun_is_not() -> No
     assert keywords("When did World War I end?") == ["world", "war", "i", "end"]
     assert title_phrases("When did World War I end") == ["World War I"]
     assert title_phrases("In CI I want the job") == ["CI"]
+
+
+def test_a_version_after_a_slash_is_part_of_an_acronyms_name() -> None:
+    # "HTTP/2" is not "HTTP/3"; a path ("orders/5") is no name
+    assert "http/2" in term_set("Does the server do HTTP/2 at all?")
+    assert {"http", "http/1.1", "http/3"} <= term_set("supports HTTP/1.1 and HTTP/3")
+    assert keywords("Does it do HTTP/2") == ["http", "HTTP/2"]
+    assert not {t for t in term_set("GET /orders/5 returns it") if "/" in t}
+
+
+def test_an_indefinite_pronoun_ending_a_compound_stands_for_any() -> None:
+    assert "x-forwarded" in term_set("trust every X-Forwarded-whatever header")
+    assert "state-of-the-art" in term_set("a state-of-the-art design")

@@ -171,7 +171,12 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
         borrowed = borrowed_words(piece, lender_words(piece, clauses, context), copies.get(n, []))
         if refers and few and n not in copies:
             borrowed = _few_named(pieces[:n], (siblings, first_pieces), parts, borrowed)
-        pointed = _pointed_in_scene(piece, pieces[:n], parts) if refers else []
+        pointed = (
+            _pointed_in_scene(piece, pieces[:n], parts)
+            or _new_matter(piece, pieces[:n], parts, scenes)
+            if refers
+            else []
+        )
         asked, lent = (
             (pointed, pointed)
             if pointed or not told
@@ -314,23 +319,48 @@ _BROUGHT_IN = re.compile(r"\b(?:a|an|one|another|some)\s+([a-z-]+(?:\s+[a-z]+)?)
 def _pointed_in_scene(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
     """The names and the words around the noun ``piece`` points back with ("that city")
     in the nearest scene of ``earlier`` that brings it in as a new thing ("in one city",
-    "a larger order"), when the piece just before does not say it: "… rose to fame as a
-    dramatist in one city during the first years of the 1890s. What offence was he
+    "a larger order"), unless the piece just before says it otherwise: "… rose to fame as
+    a dramatist in one city during the first years of the 1890s. What offence was he
     convicted of, and which river does that city stand on" asks of the city the story
-    places him in, not of the offence. Else none."""
+    places him in, not of the offence; "… describe a shift to farming in West Asia soon
+    after the last Ice Age. What is that shift called" of the shift, not of the accounts
+    the story opens with. Else none."""
     nouns = term_set(" ".join(POINTED_NOUN.findall(piece)))
-    if not nouns or not earlier or nouns <= term_set(earlier[-1]):
+    if not nouns or not earlier:
         return []
-    for k in range(len(earlier) - 2, -1, -1):
-        if not parts[k].scene or not (brought := _BROUGHT_IN.findall(earlier[k])):
-            continue
+    for k in range(len(earlier) - 1, -1, -1):
+        brought = _BROUGHT_IN.findall(earlier[k]) if parts[k].scene else []
         if not nouns <= term_set(" ".join(brought)):
+            if k == len(earlier) - 1 and nouns <= term_set(earlier[k]):
+                return []  # the piece just before says it: what it says is lent anyway
             continue
         said = keywords(earlier[k])
         at = [i for i, w in enumerate(said) if term_set(w) & nouns]
         window = said[max(0, at[0] - _AROUND_POINTED) : at[-1] + _AROUND_POINTED + 1] if at else []
         names = [w for phrase in title_phrases(earlier[k]) for w in keywords(phrase)]
         return [w for w in dict.fromkeys(names + window) if not term_set(w) & nouns]
+    return []
+
+
+def _new_matter(piece: str, earlier: list[str], parts: list[Part], stated: set[str]) -> list[str]:
+    """The words of the scene a part pointing back follows when that scene is told after a
+    question already asked: it opens a new matter, which is what the part points back to
+    ("…; can uvicorn add those itself? Separately, a partner says our response headers
+    all come back lowercase. Is that uvicorn doing it, and can I switch it off"), not the
+    question's opening. Short parts pointing back between them ("Is that uvicorn doing
+    it") ask of it too. Only a sentence of the story (``stated``), not a lead-in ("apart
+    from the two main islands, how many smaller ones …" asks on of the islands named
+    before). A scene itself tells what it points back to in its own words. Else none."""
+    if piece in stated or sets_scene(piece):
+        return []
+    for k in range(len(earlier) - 1, 0, -1):
+        if parts[k].scene:
+            if earlier[k] not in stated or sets_scene(earlier[k]):
+                return []
+            asked = any(not p.scene for p in parts[:k])
+            return keywords(without_connective(earlier[k])) if asked else []
+        if not (parts[k].refers_back and len(parts[k].own) <= SHORT_PART_WORDS):
+            return []
     return []
 
 

@@ -663,7 +663,7 @@ def test_after_the_askers_own_story_a_part_pointing_back_goes_on_from_the_questi
         "I published a version of my crate that contains an API key. Can I delete that "
         "version from crates.io, and if I pull it, what happens to projects that use it?"
     )[-1]
-    assert {"delete", "published", "crate"} <= set(crate.query.split())
+    assert {"delete", "published", "crate"} <= crate.terms
     # a statement of facts names the topic a part points back to
     mountain = question_parts(
         "Shandong is home to the mountain most revered in Taoism. What is that mountain's "
@@ -1044,3 +1044,30 @@ def test_ones_point_back_to_the_things_named_before() -> None:
     # "the ones we name": the clause after says which
     named = question_parts("Which plugins load? How do I load only the ones we name?")[-1]
     assert not named.refers_back
+
+
+def test_a_part_after_a_story_told_midway_asks_of_that_story() -> None:
+    # a scene told after a question was asked opens a new matter: "it" is what it tells,
+    # not the question's opening
+    parts = question_parts(
+        "Our report wants security headers on every response; can the server add those? "
+        "Separately, a partner says our response headers come back lowercase. Is that the "
+        "server doing it, and can I switch it off?"
+    )
+    for part in parts[-2:]:
+        assert {"lowercase", "header"} <= part.terms and "report" not in part.terms
+    # a lead-in ("apart from …") is no story: the part asks on of what was named before
+    lead = question_parts(
+        "What is the capital of the Falklands, and apart from the two main islands, how "
+        "many smaller ones make up the archipelago?"
+    )[-1]
+    assert "falkland" in lead.terms
+
+
+def test_that_noun_borrows_the_words_around_it_in_the_story_just_before() -> None:
+    # the story brings the shift in as a new thing: "that shift" asks of what surrounds it
+    called = question_parts(
+        "Old chronicles describe a shift to farming in the river valleys soon after the "
+        "flood. What is that shift called?"
+    )[-1]
+    assert {"shift", "farming", "valley"} <= called.terms
