@@ -11,6 +11,7 @@ from deepresearch.offline.answer_kinds import answer_kind, gives
 from deepresearch.offline.attributes import attribute_phrases
 from deepresearch.offline.bridges import bridge_entities, prose_sentences
 from deepresearch.offline.code_blocks import with_code_blocks, with_examples
+from deepresearch.offline.commonness import everyday_share
 from deepresearch.offline.copies import NEAR_COPY, near_copies
 from deepresearch.offline.coverage import (
     borrowed_names,
@@ -98,10 +99,14 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     sources = [s for s in inputs.sources if units.get(s.id)]
     bag = {s.id: statement_terms(s.title + " " + " ".join(units[s.id])) for s in sources}
     weights = Weights(list(bag.values()))
-    statement = part_scores(parts, sources, units, weights)
-    scores = source_scores(parts, sources, units, statement, inputs.question, inputs.answered_parts)
-    topical = _topical(parts, sources, units, scores, inputs.question)
-    kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
+    scores, statement, kept = _kept_per_part(inputs, parts, (sources, units), weights)
+    if everyday := everyday_share():
+        # Whether a part is answered is decided with every word at full weight, so a part
+        # only a passage's everyday words match stays a gap; what answers it, with the
+        # asker's everyday words that no gathered text uses weighing less.
+        ranked = _kept_per_part(inputs, parts, (sources, units), Weights(weights.bags, everyday))
+        scores, statement = ranked[0], ranked[1]
+        kept = {i: (ranked[2][i] or kept[i]) if kept[i] or parts[i].scene else [] for i in kept}
     documents = {s.id: s.document for s in sources}
     chosen = _candidates(inputs, (parts, kept), (scores, statement), documents)
     origin = (documents, near_copies(sources, units))
@@ -140,6 +145,26 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
     gaps = _gaps(inputs, parts, (kept_for, unanswered), sources, units, findings)
     updates = [QualityUpdate(source_id=sid, quality=q) for sid, q in quality.items()]
     return AnalysisOutput(findings=findings, gaps=gaps, quality_updates=updates)
+
+
+def _kept_per_part(
+    inputs: AnalyzeInputs,
+    parts: list[Part],
+    texts: tuple[list[SourceText], dict[str, list[str]]],
+    weights: Weights,
+) -> tuple[
+    SourceScores,
+    dict[tuple[str, int], tuple[float, list[tuple[float, str]]]],
+    dict[int, list[SourceText]],
+]:
+    """The sources' and statements' scores for each part with these ``weights``, and the
+    sources kept for each part."""
+    sources, units = texts
+    statement = part_scores(parts, sources, units, weights)
+    scores = source_scores(parts, sources, units, statement, inputs.question, inputs.answered_parts)
+    topical = _topical(parts, sources, units, scores, inputs.question)
+    kept = {i: _kept(i, parts[i], topical[i], scores, statement) for i in range(len(parts))}
+    return scores, statement, kept
 
 
 def _topical(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from deepresearch.offline import hops
@@ -66,9 +66,15 @@ class SourceScores:
 
 class Weights:
     """Inverse document frequency of words over the gathered texts: a word every source
-    uses says little about which one answers."""
+    uses says little about which one answers. ``everyday``: the share of its weight a word
+    no gathered text uses keeps for how common it is in English (``commonness``); without
+    it, such a word weighs most, as the rarest."""
 
-    def __init__(self, texts: list[set[str]]) -> None:
+    def __init__(
+        self, texts: list[set[str]], everyday: Callable[[str], float] | None = None
+    ) -> None:
+        self.everyday = everyday
+        self.bags = texts
         self.n = len(texts)
         self.df: dict[str, int] = {}
         for terms in texts:
@@ -81,7 +87,9 @@ class Weights:
         Args:
             term: a word.
         """
-        return math.log(1 + (self.n + 1) / (self.df.get(term, 0) + 0.5))
+        df = self.df.get(term, 0)
+        idf = math.log(1 + (self.n + 1) / (df + 0.5))
+        return idf * self.everyday(term) if self.everyday and not df else idf
 
     def match(self, part: set[str], terms: set[str]) -> float:
         """The idf-weighted share of ``part``'s words that ``terms`` contains (0 to 1).

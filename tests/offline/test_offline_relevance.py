@@ -432,3 +432,15 @@ def test_in_a_passage_a_statement_saying_the_parts_words_itself_ranks_first(
     # A whole entry's statements all speak of its title's subject: they keep their order.
     whole = src.model_copy(update={"url": "/docs/extending.rst", "lines": None})
     assert order(whole) == [intro, summary, warning]
+
+
+def test_a_word_no_gathered_text_uses_keeps_its_everyday_share() -> None:
+    texts = [{"socket", "timeout"}, {"socket", "proxy"}]
+    plain = relevance.Weights(texts)
+    everyday = relevance.Weights(texts, lambda term: 0.5 if term == "laptop" else 1.0)
+    assert everyday.idf("laptop") == plain.idf("laptop") / 2
+    # a word some text uses weighs by those texts alone
+    assert everyday.idf("socket") == plain.idf("socket")
+    # the asker's everyday word weighs less, so the passage sharing the rest says more
+    part = {"laptop", "socket", "timeout"}
+    assert everyday.match(part, texts[0]) > plain.match(part, texts[0])

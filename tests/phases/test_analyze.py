@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
+import pytest
 from phase_support import add_source, completed
 from pydantic import BaseModel
 from topic_doubles import make_context
 
+from deepresearch import Config, RunStatus, Session
 from deepresearch.phases.analyze import analyze
+from deepresearch.providers import vectors
 from deepresearch.providers.base import LLMRequest
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, GapDraft
-from deepresearch.state import Finding, ResearchState
+from deepresearch.state import CHECK, Finding, ResearchState
 from deepresearch.testing import FunctionLLM, StaticSearch
+
+# the module (``deepresearch.phases`` exports its phase function under the same name)
+analyze_phase = importlib.import_module("deepresearch.phases.analyze")
 
 QUESTION = "What erupts from volcanoes, and how did the printing press spread in Europe?"
 
@@ -96,3 +105,28 @@ async def test_a_later_iteration_that_matches_nothing_keeps_the_reason_it_gave_b
         ["its findings state none of its words", "no source examined matches it"]
     )
     assert recorded[-1] == ["its findings state none of its words"]
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_the_offline_analysis_without_wordfreq_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, installed: bool
+) -> None:
+    """Without wordfreq the offline analysis weighs the asker's everyday words as rare and
+    finds fewer answers: the run completes with a warning saying which extra to install."""
+    share = analyze_phase.everyday_share()
+    monkeypatch.setattr(analyze_phase, "everyday_share", lambda: share if installed else None)
+    monkeypatch.setattr(vectors, "available", lambda: True)
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    session = Session(
+        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
+    )
+    session.run_sync()
+    said = [w for w in session.state.run_warnings() if "wordfreq" in w]
+    if installed:
+        assert not said and session.state.status == RunStatus.COMPLETED
+        return
+    assert said == [CHECK + analyze_phase.EVERYDAY_WORDS_UNWEIGHED]  # once a run
+    assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
+    assert "deepresearch-sdk[vectors]" in session.report.markdown
