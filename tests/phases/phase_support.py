@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
+from deepresearch import Session
 from deepresearch.config import Config
 from deepresearch.offline import OfflineEngine
 from deepresearch.providers.base import LLMRequest, LLMResponse, SearchHit
@@ -165,3 +167,15 @@ def finished_with_every_phase_ok(state: ResearchState) -> bool:
     return state.status in FINISHED_STATUSES and all(
         w.startswith(UNANSWERED) for w in state.run_warnings()
     )
+
+
+def offline_run_on_notes(folder: Path) -> Session:
+    """An offline run over a one-file corpus in ``folder`` ("What did Gutenberg build?"),
+    finished: for the warnings a run over a user's files gives."""
+    folder.mkdir()
+    (folder / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
+    session = Session(
+        "What did Gutenberg build?", search=folder, config=Config(persist=False), llm="offline"
+    )
+    session.run_sync()
+    return session

@@ -6,11 +6,11 @@ import importlib
 from pathlib import Path
 
 import pytest
-from phase_support import add_source, completed
+from phase_support import add_source, completed, offline_run_on_notes
 from pydantic import BaseModel
 from topic_doubles import make_context
 
-from deepresearch import Config, RunStatus, Session
+from deepresearch import RunStatus
 from deepresearch.phases.analyze import analyze
 from deepresearch.providers import vectors
 from deepresearch.providers.base import LLMRequest
@@ -116,13 +116,7 @@ def test_the_offline_analysis_without_wordfreq_says_so(
     share = analyze_phase.everyday_share()
     monkeypatch.setattr(analyze_phase, "everyday_share", lambda: share if installed else None)
     monkeypatch.setattr(vectors, "available", lambda: True)
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
-    session = Session(
-        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
-    )
-    session.run_sync()
+    session = offline_run_on_notes(tmp_path / "notes")
     said = [w for w in session.state.run_warnings() if "wordfreq" in w]
     if installed:
         assert not said and session.state.status == RunStatus.COMPLETED

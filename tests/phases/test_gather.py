@@ -13,6 +13,7 @@ from phase_support import (
     delegating_llm,
     fast_config,
     finished_with_every_phase_ok,
+    offline_run_on_notes,
     paragraph,
     routed_llm,
     topic_docs,
@@ -225,13 +226,7 @@ def test_a_corpus_searched_without_dense_vectors_says_so(
     """Without wordllama the corpus is searched by words alone, which finds fewer answers
     worded otherwise: the run completes with a warning saying which extra to install."""
     monkeypatch.setattr(vectors, "available", lambda: installed)
-    corpus = tmp_path / "notes"
-    corpus.mkdir()
-    (corpus / "press.md").write_text("# Printing press\n\nGutenberg built a press around 1440.\n")
-    session = Session(
-        "What did Gutenberg build?", search=corpus, config=Config(persist=False), llm="offline"
-    )
-    session.run_sync()
+    session = offline_run_on_notes(tmp_path / "notes")
     state = session.state
     said = [w for w in state.run_warnings() if "words alone" in w]
     if installed:
