@@ -34,6 +34,7 @@ from deepresearch.providers.wrappers import Fitted, TimeLimit, TokenLimitCut, st
 from deepresearch.roles.spec import RoleSpec
 from deepresearch.routing import ModelRouter as ModelRouter
 from deepresearch.state import (
+    CHECK,
     AgentDecision,
     AgentRole,
     EventKind,
@@ -353,6 +354,13 @@ def warn_phase(state: ResearchState, phase: str, warning: str) -> None:
     metrics = phase_metrics(state, phase)
     if metrics is not None:
         metrics.warn(warning)
+
+
+def warn_once(state: ResearchState, phase: str, warning: str) -> None:
+    """``warn_phase``, unless the run already says ``warning``: said once a run (one
+    superseded by a resume, see ResearchState.run_warnings, no longer says it)."""
+    if CHECK + warning not in state.run_warnings():
+        warn_phase(state, phase, warning)
 
 
 def _bump(state: ResearchState, phase: str, *, fallback: bool) -> None:

@@ -104,7 +104,8 @@ def analyze(inputs: AnalyzeInputs) -> AnalysisOutput:
         # Whether a part is answered is decided with every word at full weight, so a part
         # only a passage's everyday words match stays a gap; what answers it, with the
         # asker's everyday words that no gathered text uses weighing less.
-        ranked = _kept_per_part(inputs, parts, (sources, units), Weights(weights.bags, everyday))
+        shared = Weights(list(bag.values()), everyday)
+        ranked = _kept_per_part(inputs, parts, (sources, units), shared)
         scores, statement = ranked[0], ranked[1]
         kept = {i: (ranked[2][i] or kept[i]) if kept[i] or parts[i].scene else [] for i in kept}
     documents = {s.id: s.document for s in sources}

@@ -74,7 +74,6 @@ class Weights:
         self, texts: list[set[str]], everyday: Callable[[str], float] | None = None
     ) -> None:
         self.everyday = everyday
-        self.bags = texts
         self.n = len(texts)
         self.df: dict[str, int] = {}
         for terms in texts:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deepresearch.budget_hooks import fit_sources
 from deepresearch.context import RunContext
-from deepresearch.llm import Fallback, ask, degrade_phase, warn_phase
+from deepresearch.llm import Fallback, ask, degrade_phase, warn_once
 from deepresearch.offline.analysis import NO_SOURCE
 from deepresearch.offline.commonness import everyday_share
 from deepresearch.offline.coverage import PART_GAP
@@ -16,7 +16,6 @@ from deepresearch.phases.gather import compress_pending_topics
 from deepresearch.providers.registry import OFFLINE
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
 from deepresearch.state import (
-    CHECK,
     AgentRole,
     Confidence,
     Finding,
@@ -86,13 +85,8 @@ EVERYDAY_WORDS_UNWEIGHED = (
 def _warn_if_everyday_words_unweighed(state: ResearchState, ctx: RunContext) -> None:
     """The offline analyzer without wordfreq's frequencies finds fewer answers: the phase
     warns, once a run."""
-    offline = ctx.models.specs(AgentRole.ANALYZER)[0] == OFFLINE
-    if (
-        offline
-        and everyday_share() is None
-        and CHECK + EVERYDAY_WORDS_UNWEIGHED not in (state.run_warnings())
-    ):
-        warn_phase(state, Phase.ANALYSIS.value, EVERYDAY_WORDS_UNWEIGHED)
+    if ctx.models.specs(AgentRole.ANALYZER)[0] == OFFLINE and everyday_share() is None:
+        warn_once(state, Phase.ANALYSIS.value, EVERYDAY_WORDS_UNWEIGHED)
 
 
 async def _inputs(state: ResearchState, ctx: RunContext, fresh: list[Source]) -> AnalyzeInputs:

@@ -7,7 +7,7 @@ import asyncio
 
 from deepresearch.context import RunContext
 from deepresearch.errors import SearchError
-from deepresearch.llm import degrade_phase, warn_phase
+from deepresearch.llm import degrade_phase, warn_once
 from deepresearch.phases.common import PhaseReport
 from deepresearch.phases.settle import settle_sources
 from deepresearch.phases.topic import compress_topic, research_topic
@@ -17,7 +17,7 @@ from deepresearch.providers.corpus import (
     searched_by_words_alone,
     unread_files,
 )
-from deepresearch.state import CHECK, EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
+from deepresearch.state import EventKind, Phase, ResearchState, SubQuery, SubQueryStatus
 
 
 async def gather(state: ResearchState, ctx: RunContext) -> PhaseReport:
@@ -94,7 +94,7 @@ def _report_failures(
     _report_unread(state, unread_files(search))
     _report_guessed(state, guessed_encodings(search))
     if searched_by_words_alone(search):
-        _warn_once(state, WORDS_ALONE)
+        warn_once(state, Phase.GATHERING.value, WORDS_ALONE)
     if failures:
         degrade_phase(
             state,
@@ -132,7 +132,7 @@ def _report_guessed(state: ResearchState, guessed: dict[str, str]) -> None:
         f"{len(guessed)} corpus file(s) are not UTF-8 and were read in the encoding detected "
         f"for each; if their text looks wrong, re-save them as UTF-8: {named}"
     )
-    _warn_once(state, warning)
+    warn_once(state, Phase.GATHERING.value, warning)
 
 
 # Measured without wordllama (docs/results.md, session 34): facts over Click's docs 0.44 →
@@ -142,13 +142,6 @@ WORDS_ALONE = (
     "installed), so passages worded differently from the question were missed: install "
     "the extra (pip install 'deepresearch-sdk[vectors]') and run again"
 )
-
-
-def _warn_once(state: ResearchState, warning: str) -> None:
-    """A warning on the gathering phase, said once: a run superseded by a resume (see
-    ResearchState.run_warnings) no longer says it."""
-    if CHECK + warning not in state.run_warnings():
-        warn_phase(state, Phase.GATHERING.value, warning)
 
 
 async def compress_pending_topics(state: ResearchState, ctx: RunContext, phase: Phase) -> int:

@@ -8,6 +8,8 @@ import itertools
 from collections import Counter
 from dataclasses import replace
 
+import pytest
+
 from deepresearch.offline import analysis
 from deepresearch.offline.parts import Part, question_parts
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, SourceText, TopicDigest
@@ -845,7 +847,9 @@ def test_a_lead_in_left_without_its_block_is_no_finding() -> None:
     assert any(f.content.endswith("(line 59):") for f in out.findings)
 
 
-def test_a_part_only_everyday_weights_would_answer_stays_a_gap(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_part_only_everyday_weights_would_answer_stays_a_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # With the words no source uses weighing next to nothing, "the Bible" alone would
     # answer; whether a part is answered is decided with every word at full weight.
     question = "How did the printing press spread in Europe, and what toll did the guild levy on the Bible?"
@@ -853,11 +857,6 @@ def test_a_part_only_everyday_weights_would_answer_stays_a_gap(monkeypatch) -> N
     (gap,) = analyze(question).gaps
     assert gap.description.endswith("what toll did the guild levy on the Bible")
     # ... which the same weights used for the decision too would have answered
-    kept_per_part = analysis._kept_per_part
-
-    def everyday_for_all(*args):  # type: ignore[no-untyped-def]
-        *rest, weights = args
-        return kept_per_part(*rest, analysis.Weights(weights.bags, lambda term: 0.01))
-
-    monkeypatch.setattr(analysis, "_kept_per_part", everyday_for_all)
+    weights = analysis.Weights
+    monkeypatch.setattr(analysis, "Weights", lambda texts, _=None: weights(texts, lambda t: 0.01))
     assert analyze(question).gaps == []

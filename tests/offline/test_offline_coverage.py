@@ -171,21 +171,25 @@ def test_a_part_whose_findings_miss_what_it_asks_about_is_not_answered(
     assert unanswered_reason(part(question), [answered], [answered]) is None
 
 
-def test_a_count_of_people_is_answered_by_a_population() -> None:
-    people = part("What is Bashkortostan, and how many people live there?")
-    said = "As of 2025, it has a population of 4,046,094. Bashkortostan"
-    assert unanswered_reason(people, [said], [said]) is None
-    area = "It covers 143,600 square kilometres. Bashkortostan"
-    reason = unanswered_reason(people, [area], [area])
-    assert reason is not None and "counts" in reason
-
-
-def test_a_count_of_a_things_kinds_is_answered_by_its_species() -> None:
-    kinds = part("How old are butterfly fossils, and how many kinds of moth are there?")
-    said = "There are thought to be approximately 160,000 species of moth. Moth"
-    assert unanswered_reason(kinds, [said], [said]) is None
-    elsewhere = "Moths are mostly nocturnal insects. Moth"
-    reason = unanswered_reason(kinds, [elsewhere], [elsewhere])
+@pytest.mark.parametrize(
+    ("question", "said", "elsewhere"),
+    [
+        # a count of people is answered by a population
+        ("What is Bashkortostan, and how many people live there?",
+         "As of 2025, it has a population of 4,046,094. Bashkortostan",
+         "It covers 143,600 square kilometres. Bashkortostan"),
+        # a count of a thing's kinds by its species
+        ("How old are butterfly fossils, and how many kinds of moth are there?",
+         "There are thought to be approximately 160,000 species of moth. Moth",
+         "Moths are mostly nocturnal insects. Moth"),
+    ],
+)  # fmt: skip
+def test_a_count_is_answered_by_the_words_sources_count_it_in(
+    question: str, said: str, elsewhere: str
+) -> None:
+    asked = part(question)
+    assert unanswered_reason(asked, [said], [said]) is None
+    reason = unanswered_reason(asked, [elsewhere], [elsewhere])
     assert reason is not None and "counts" in reason
 
 
