@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
+from deepresearch.offline.coordination import OPENING_PHRASE
 from deepresearch.offline.parts import Part
 from deepresearch.offline.quotes import CODE
 from deepresearch.offline.referents import opens_with_subject
@@ -31,7 +32,8 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
     ['Peace of Westphalia', 'Europe']. In a source's sentence (``listed``) a comma,
     semicolon or colon ends a name: "founded by Van 't Hoff, Svante Arrhenius and Wilhelm
     Ostwald" lists three people (a question's "Sindh, Pakistan" stays one place); a
-    semicolon ends one in a question too."""
+    semicolon ends one in a question too, and so does the comma closing the phrase a
+    question opens with ("Besides Syria, Saladin was …")."""
     out: list[str] = []
     for sent in sentences(text) or [text]:
         written = normalize(sent)
@@ -45,6 +47,10 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
             for i, gap in enumerate(between, 1)
             if ";" in gap or (listed and _PUNCTUATED.search(gap))
         }
+        # a question opening "Besides Syria, Saladin was …" names Syria and Saladin
+        opening = not listed and OPENING_PHRASE.match(written) is not None
+        if opening:
+            parted |= {next((i for i, gap in enumerate(between, 1) if "," in gap), 0)}
         run: list[str] = []
         for i, tok in enumerate([*tokens, ""]):
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
@@ -52,7 +58,8 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
             if capital and run and i in parted:
                 out += [" ".join(run)] if not (len(run) == 1 and len(run[0]) <= 2) else []
                 run = []
-            if capital and (i > 0 or (len(tokens) > 1 and tokens[1][:1].isupper())):
+            first = not opening and len(tokens) > 1 and tokens[1][:1].isupper()
+            if capital and (i > 0 or first):
                 run.append(tok)
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""

@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterable
 
 from deepresearch.offline.asking import opens_asking, written_words
-from deepresearch.offline.coordination import COORDINATION, PREPOSITIONS
+from deepresearch.offline.coordination import APART, COORDINATION, PREPOSITIONS
 from deepresearch.offline.scenes import ASKER_SUBJECTS, asks, opens_condition
 from deepresearch.text import (
+    AUXILIARY_OR_MODAL,
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
     content_terms,
@@ -32,10 +33,9 @@ from deepresearch.text import (
 # makes such pinning safe, for how long …"): the question before ends there.
 _WH = rf"(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|did|do|can|(?:(?:{PREPOSITIONS})(?:\s+[a-z]+ly)?|[a-z]+ly)\s+(?:which|what|whom|how|when|where))"
 # ... or one setting its thing apart ("…, and apart from embossed paper, on what can …")
-_APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
 # (a phrase with a pronoun of its own, "…, and in the city where it stands, which river …",
 # asks of what an earlier part names and stays with the question before it)
-_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{_APART})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
+_WITHIN = rf"(?!to\b)(?:{PREPOSITIONS}|{APART})\s+(?:(?!\b(?:it|its|they|them|their|he|him|his|she|her)\b)[^,?.;])*,\s*{_WH}"
 # "…, and the city it is named after: how does it rank": a new question, asked of the
 # thing named before its colon
 _NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
@@ -62,6 +62,11 @@ _SUBJECT_OPENERS = (
 _CLOSED_BY_DASH_QUESTION = re.compile(
     rf",\s*(?:and|but)\s+(?=(?:{_SUBJECT_OPENERS})\s[^,;?]*{_DASH_QUESTION})", re.I
 )
+# "which river does that city stand on", "that country's capital": the noun a part points
+# back with
+POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b(?!['’]t\b)")  # not "isn't"
+# A thing a story brings in as new, which "that city" may then point back to.
+BROUGHT_IN = re.compile(r"\b(?:a|an|one|another|some)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
 _DIRECT_QUESTION = re.compile(
     rf"^(?:(?:and|but|so|also),?\s+)?(?:what|how|why|when|where|who|which)(?:\s+\w+)?"
     rf"\s+(?:am|{AUXILIARY_VERBS})\b",
@@ -272,9 +277,29 @@ def _split_clauses(text: str) -> list[str]:
         if leads and not asks(piece) and len(_unmannered_terms(piece)) <= 1:
             lead = piece + ", "
             continue
+        if leads and _AUXILIARY.match(text[start:]) and _awaits_verb(piece):
+            lead = piece + ", "  # "how much of a dried leaf, by weight, is nicotine"
+            continue
         pieces.append(piece)
     pieces.append(lead + text[start:])
     return [q for piece in pieces for q in _dash_questions(piece)]
+
+
+# "how much of", "what share of": a question asking for an amount of a thing, whose verb
+# may come after a comma
+_AMOUNT_OF = re.compile(
+    r"\b(?:how\s+(?:much|many)|what\s+(?:share|percentage|proportion|fraction|part))\s+of\b",
+    re.IGNORECASE,
+)
+_AUXILIARY = re.compile(rf"(?:{AUXILIARY_OR_MODAL})\b", re.IGNORECASE)
+
+
+def _awaits_verb(piece: str) -> bool:
+    """Whether ``piece`` asks for an amount of a thing but has no verb yet, so that the
+    auxiliary after its comma is its own ("how much of a dried leaf, by weight, is
+    nicotine"), not another question's ("how many of them survived, and was it …")."""
+    amount = _AMOUNT_OF.search(piece)
+    return amount is not None and not _AUXILIARY.search(piece, amount.end())
 
 
 def _unmannered_terms(piece: str) -> list[str]:
@@ -286,10 +311,20 @@ def _unmannered_terms(piece: str) -> list[str]:
 
 
 def _dash_questions(piece: str) -> list[str]:
-    """``piece`` cut where a dash opens another question (see ``_DASH_QUESTION``)."""
+    """``piece`` cut where a dash opens another question (see ``_DASH_QUESTION``): after
+    a direct question, or after a clause bringing in the thing the question points back to
+    ("he was Grand Duke of another country — what's that country's capital": which
+    country is the clue's to answer first)."""
     out = []
     for clause in _CLOSED_BY_DASH_QUESTION.split(piece):
         before, *after = re.split(_DASH_QUESTION, clause, maxsplit=1)
         direct = bool(after) and bool(_DIRECT_QUESTION.match(before.strip()))
-        out += [before, *after] if direct else [clause]
+        out += [before, *after] if direct or brings_in_pointed(before, after) else [clause]
     return out
+
+
+def brings_in_pointed(before: str, after: list[str]) -> bool:
+    """Whether a question after a clause (``after``) points back with a noun ("that
+    country") that the clause ``before`` it brings in as a new thing ("another country")."""
+    pointed = set(content_terms(" ".join(n for q in after for n in POINTED_NOUN.findall(q))))
+    return bool(pointed & set(content_terms(" ".join(BROUGHT_IN.findall(before)))))

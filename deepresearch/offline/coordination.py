@@ -19,8 +19,14 @@ from deepresearch.text import (
 # English prepositions (those that can open a "which" clause: "…, and under which dynasty").
 PREPOSITIONS = "about|until|since|in|to|into|from|at|by|for|of|on|under|with|during|after|before|through|against|over|within|between|among|across|along|near"
 PREPOSITION_WORDS = frozenset(PREPOSITIONS.split("|"))
+# "apart from Syria", "besides Syria": a phrase setting a thing aside
+APART = r"(?:apart|aside)\s+from|besides|except(?:\s+for)?|other\s+than|unlike"
+# A sentence opening with a phrase of place, time or exception ("Besides Syria, Saladin
+# was …"): the comma closing that phrase closes a name in it too.
+OPENING_PHRASE = re.compile(rf"^\W*(?:{PREPOSITIONS}|{APART})\b", re.IGNORECASE)
 COORDINATION = re.compile(r"\s+(?:and|or|versus|vs\.?)\s+", re.IGNORECASE)
 BETWEEN = "between"  # "between A and B" joins its two ends into one relation
+_SHARED_TAIL = 3  # words of a phrase closing a clause that both its conjuncts share
 # Words that end the noun phrase "between" may open before the first end: a question
 # word, a verb of a question's order.
 _NOT_OF_A_NOUN = frozenset(["which", "what", "who", "whom", "whose", *AUXILIARY_VERBS.split("|")])
@@ -52,6 +58,13 @@ def split_coordination(clause: str) -> list[str]:
     m = matches[0]
     right = clause[m.end() :].split()
     left_all = clause[: m.start()].split()
+    joined = m.group().strip().lower() == "and"  # "grains or fruit": either, one question
+    if joined and 2 < len(right) <= _SHARED_TAIL + 1 and right[1].lower() in PREPOSITION_WORDS:
+        # "does it do go-to-definition and autocomplete by itself": the short phrase after
+        # the one word joined goes with both, which are one word each
+        pair = split_coordination(clause[: m.end()] + right[0])
+        if len(pair) == 2:
+            return [f"{piece} {' '.join(right[1:])}" for piece in pair]
     if series := _things_done(left_all, right):
         return series
     if pair := _two_things_done(left_all, right):

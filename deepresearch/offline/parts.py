@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import takewhile
 
 from deepresearch.offline.alternatives import alternatives, asks_of_each
 from deepresearch.offline.asking import (
@@ -24,11 +25,15 @@ from deepresearch.offline.asking import (
     asks_for_entity,
     counted_as,
     pointing_before,
+    question_word,
     without_connective,
     written_words,
 )
 from deepresearch.offline.clauses import (
+    BROUGHT_IN,
     INCLUDING,
+    POINTED_NOUN,
+    brings_in_pointed,
     join_titles,
     question_clauses,
     situation,
@@ -50,6 +55,7 @@ from deepresearch.offline.lending import (
 )
 from deepresearch.offline.named_lists import is_name_word, split_names
 from deepresearch.offline.scenes import (
+    asks,
     in_first_person,
     leads_in,
     leads_in_describing,
@@ -197,8 +203,13 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
         query_words = _as_entries_word(
             piece, list(dict.fromkeys(query_words + within)), refers=refers
         )
-        scene = n < len(pieces) - 1 and (_sets_scene_in(piece, text) or piece in scenes)
-        story = _story_asked(piece, pieces[:n], scenes) if own_story and refers else ""
+        # a clue stated, not asked: "he was Grand Duke of another country — what's that
+        # country's capital" asks first which country
+        clue = n < len(pieces) - 1 and brings_in_pointed(piece, pieces[n + 1 : n + 2])
+        scene = n < len(pieces) - 1 and (
+            _sets_scene_in(piece, text) or piece in scenes or (clue and not asks(piece))
+        )
+        story = _story_asked(piece, pieces[:n], scenes, parts) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
     return _each_apart(parts, siblings, copies) or [_whole(text)]
 
@@ -272,25 +283,32 @@ def _each_apart(
     return out
 
 
-def _story_asked(piece: str, told: list[str], scenes: set[str]) -> str:
-    """The words of the asker's own story (``told``: every piece before ``piece``, each a
-    scene of it) when ``piece``, pointing back right after it, asks about that story as a
-    whole: with a few words of its own, naming nothing ("How should this be written",
-    "What is sitting on that port"). What it asks of is what the story tells, not what its
+def _story_asked(piece: str, told: list[str], scenes: set[str], parts: list[Part]) -> str:
+    """The words of the asker's own story (``told``: every piece before ``piece``, the
+    scenes of it first, then only parts asking yes or no of it; ``parts`` theirs) when
+    ``piece``, pointing back after it, asks about that story as a whole: with a few words
+    of its own, naming nothing ("How should this be written", "What is sitting on that
+    port"; "… a few fixes never get applied when I save. Is that intentional? How do I get
+    save to apply those too"). What it asks of is what the story tells, not what its
     first words say. (Not a question of its own, "Which image tag should we use": the
     story's words drew other sections of long files to it.) Else none."""
     own = keywords(asked_text(piece))
+    scene = list(takewhile(lambda p: p in scenes, told))
     about = (
-        bool(told)
+        bool(scene)
         and piece not in scenes
         and not sets_scene(piece)
-        and all(p in scenes for p in told)
+        # after the story only parts asking yes or no of it, no story told anew
+        and all(
+            p not in scenes and part.refers_back and question_word(p) is None
+            for p, part in zip(told[len(scene) :], parts[len(scene) :], strict=True)
+        )
         and len(own) <= SHORT_PART_WORDS
         and not title_phrases(piece)
         and not CODE_NAME.search(piece)
     )
     # its names written as code first
-    story = " ".join(told)
+    story = " ".join(scene)
     return " ".join(dict.fromkeys(code_words(story) + keywords(story))) if about else ""
 
 
@@ -308,12 +326,7 @@ def _points_back(piece: str, *, copied: bool) -> tuple[set[str], bool, bool, boo
     return words, few, instead, pointing or instead or of_the_few
 
 
-# "which river does that city stand on", "that country's capital": the noun a part points
-# back with
-POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b")
 _AROUND_POINTED = 3  # words of the story on each side of the noun pointed back to
-# A thing a story brings in as new, which "that city" may then point back to.
-_BROUGHT_IN = re.compile(r"\b(?:a|an|one|another|some)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
 
 
 def _pointed_in_scene(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
@@ -329,7 +342,7 @@ def _pointed_in_scene(piece: str, earlier: list[str], parts: list[Part]) -> list
     if not nouns or not earlier:
         return []
     for k in range(len(earlier) - 1, -1, -1):
-        brought = _BROUGHT_IN.findall(earlier[k]) if parts[k].scene else []
+        brought = BROUGHT_IN.findall(earlier[k]) if parts[k].scene else []
         if not nouns <= term_set(" ".join(brought)):
             if k == len(earlier) - 1 and nouns <= term_set(earlier[k]):
                 return []  # the piece just before says it: what it says is lent anyway

@@ -8,9 +8,9 @@ from typing import NamedTuple
 
 from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
+from deepresearch.offline.clauses import POINTED_NOUN
 from deepresearch.offline.parts import (
     PERSONAL,
-    POINTED_NOUN,
     Part,
     agent_query,
     follows_names,

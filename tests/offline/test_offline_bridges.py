@@ -37,6 +37,17 @@ def test_a_joining_word_does_not_end_a_name_with_lower_case() -> None:
     assert entities("It was written by Hammurabi of the old city.") == ["Hammurabi"]
 
 
+def test_the_comma_closing_a_question_s_opening_phrase_closes_a_name() -> None:
+    said = "Besides Syria, Saladin was the first sultan of which country?"
+    assert entities(said) == ["Syria", "Saladin"]
+    assert entities("Apart from the Azores, Portugal has one other region.") == [
+        "Azores",
+        "Portugal",
+    ]
+    # no opening phrase: a place and its country stay one name
+    assert entities("What is the capital of Sindh, Pakistan?") == ["Sindh Pakistan"]
+
+
 def test_the_best_sources_answer_sentence_leads_the_bridges() -> None:
     question = "Which emperor was buried with clay soldiers, and how long did his dynasty last?"
     part = question_parts(question)[0]

@@ -12,6 +12,19 @@ def test_two_objects_of_one_verb_share_the_head() -> None:
     ]
 
 
+def test_a_short_phrase_closing_the_clause_goes_with_both_words_joined() -> None:
+    assert split_coordination("does the server do formatting and linting by itself") == [
+        "does the server do formatting by itself",
+        "does the server do linting by itself",
+    ]
+    # a longer phrase is not one both share: the conjunct goes on with a verb of its own
+    went = "which guitarist was thrown out of the band in 1983 and went on to form another"
+    assert split_coordination(went) == [went]
+    # "or" offers either thing to one question
+    either = "what process turns fermented grains or fruit into hard liquor"
+    assert split_coordination(either) == [either]
+
+
 def test_a_long_conjunct_or_a_span_stays_whole() -> None:
     assert split_coordination("the rise and fall of the Roman Empire in the west") == [
         "the rise and fall of the Roman Empire in the west"

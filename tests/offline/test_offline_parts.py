@@ -790,6 +790,28 @@ def test_a_question_after_a_dash_is_cut_from_a_question_or_a_joined_clause() -> 
         assert [p.text for p in question_parts(kept)] == [kept.rstrip("?")]
 
 
+def test_an_amount_asked_before_its_verb_keeps_the_verb_after_the_comma() -> None:
+    question = "Roughly how much of the island, by area, is forest, and is it protected?"
+    assert [p.text for p in question_parts(question)] == [
+        "Roughly how much of the island, by area, is forest",
+        "is it protected",
+    ]
+
+
+def test_a_clue_before_a_dash_bringing_in_what_the_question_points_to_is_told() -> None:
+    question = (
+        "Before the sculptor moved to Paris he taught in another city - what river runs "
+        "through that city?"
+    )
+    clue, river = question_parts(question)
+    assert clue.text == "Before the sculptor moved to Paris he taught in another city"
+    assert clue.scene and not clue.refers_back
+    assert river.refers_back and {"paris", "teach", "city"} <= river.terms
+    # a thing pointed to that the clue does not bring in leaves it one question
+    kept = "The sculptor taught in Paris - what river runs through that city?"
+    assert [p.text for p in question_parts(kept)] == [kept.rstrip("?")]
+
+
 def test_a_later_part_asking_of_a_gathered_title_borrows_nothing() -> None:
     question = (
         "What is cotton fibre mostly made of chemically, and which plant was papyrus made from?"
@@ -964,6 +986,17 @@ def test_a_short_question_pointing_back_to_the_askers_whole_story_carries_that_s
     assert [p.story for p in asked[-2:]] == ["", ""]
     stated = question_parts("Mongolia's capital is extremely cold. Is that true?")[-1]
     assert stated.story == ""
+
+
+def test_a_yes_or_no_part_between_the_story_and_a_part_pointing_back_keeps_the_story() -> None:
+    story = "I run the nightly export job and some rows never reach the warehouse."
+    *_, last = question_parts(f"{story} Is that expected? How do I get the export to send those?")
+    assert {"row", "reach", "warehouse"} <= last.story_terms
+    # a question of its own in between asks something else: the last part goes on from it
+    *_, last = question_parts(
+        f"{story} Why does that happen? How do I get the export to send those?"
+    )
+    assert last.story == ""
 
 
 def test_its_after_a_phrase_leading_in_with_a_thing_described_borrows_that_things_words() -> None:
