@@ -8,6 +8,7 @@ No topic vocabulary here: entities come from capitalisation in what sources say.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
@@ -50,7 +51,9 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
         # a question opening "Besides Syria, Saladin was …" names Syria and Saladin
         opening = not listed and OPENING_PHRASE.match(written) is not None
         if opening:
-            parted |= {next((i for i, gap in enumerate(between, 1) if "," in gap), 0)}
+            parted |= set(itertools.islice((i for i, g in enumerate(between, 1) if "," in g), 1))
+        # a sentence's first word alone is no name, but opens one the next word goes on
+        first = not opening and len(tokens) > 1 and tokens[1][:1].isupper()
         run: list[str] = []
         for i, tok in enumerate([*tokens, ""]):
             capital = bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS
@@ -58,7 +61,6 @@ def entities(text: str, *, listed: bool = False) -> list[str]:
             if capital and run and i in parted:
                 out += [" ".join(run)] if not (len(run) == 1 and len(run[0]) <= 2) else []
                 run = []
-            first = not opening and len(tokens) > 1 and tokens[1][:1].isupper()
             if capital and (i > 0 or first):
                 run.append(tok)
                 continue
