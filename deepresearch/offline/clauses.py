@@ -291,7 +291,7 @@ _AMOUNT_OF = re.compile(
     r"\b(?:how\s+(?:much|many)|what\s+(?:share|percentage|proportion|fraction|part))\s+of\b",
     re.IGNORECASE,
 )
-_AUXILIARY = re.compile(rf"(?:{AUXILIARY_OR_MODAL})\b", re.IGNORECASE)
+_AUXILIARY = re.compile(rf"\b(?:{AUXILIARY_OR_MODAL})\b", re.IGNORECASE)
 
 
 def _awaits_verb(piece: str) -> bool:

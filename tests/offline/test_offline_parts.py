@@ -796,6 +796,9 @@ def test_an_amount_asked_before_its_verb_keeps_the_verb_after_the_comma() -> Non
         "Roughly how much of the island, by area, is forest",
         "is it protected",
     ]
+    # "is" inside "his" is no verb
+    his = question_parts("How much of his estate, by value, is land, and is it taxed?")
+    assert his[0].text == "How much of his estate, by value, is land"
 
 
 def test_a_clue_before_a_dash_bringing_in_what_the_question_points_to_is_told() -> None:
