@@ -74,6 +74,18 @@ _DIRECT_QUESTION = re.compile(
 )
 
 
+# A relative clause set off by commas inside a clause ("The city, whose port district is
+# Muttrah, is a national capital"): the clause goes on after it with its verb, so neither
+# comma ends a clause and its relative word asks nothing. "where" or "when" before a verb
+# asks ("…, where is it, is it far"), and so does a verb before a pronoun after it.
+_EMBEDDED_RELATIVE = re.compile(
+    rf",\s*(?:(?:which|who|whom|whose)\b|(?:where|when)\b(?!\s+(?:{AUXILIARY_OR_MODAL})\b))"
+    rf"[^,;?.]*,\s*(?=(?:{AUXILIARY_VERBS})\b"
+    r"(?!\s+(?:it|he|she|they|there|this|that|i|you|we)\b))",
+    re.IGNORECASE,
+)
+
+
 def stated_scenes(text: str) -> tuple[str, set[str]]:
     """``text`` with each statement before its question ("Hafnium is named after … where
     it was discovered. How many people live in that city?") ending a clause of its own,
@@ -83,7 +95,8 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
     stated = [
         s
         for s in split_sentences(text, cased=not text[:1].islower(), asking=True)[:-1]
-        if s.endswith(".") and (not opens_asking(s) or opens_condition(words(s)))
+        if s.endswith(".")
+        and (not opens_asking(_EMBEDDED_RELATIVE.sub(" ", s)) or opens_condition(words(s)))
     ]
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
@@ -270,7 +283,10 @@ def _split_clauses(text: str) -> list[str]:
     stays a part: its words are what the question is about."""
     pieces: list[str] = []
     start, lead = 0, ""
+    embedded = [r.span() for r in _EMBEDDED_RELATIVE.finditer(text)]
     for m in _CLAUSE_SPLIT.finditer(text):
+        if any(begin <= m.start() < end for begin, end in embedded):
+            continue
         piece = lead + text[start : m.start()]
         start, lead = m.end(), ""
         leads = m.group().strip() == "," and not INCLUDING.match(text[start:])

@@ -1107,3 +1107,18 @@ def test_that_noun_borrows_the_words_around_it_in_the_story_just_before() -> Non
         "flood. What is that shift called?"
     )[-1]
     assert {"shift", "farming", "valley"} <= called.terms
+
+
+def test_a_relative_clause_set_off_by_commas_cuts_no_clause() -> None:
+    # the statement goes on after its relative clause: one scene, then the question
+    told, asked = question_parts(
+        "The harbour town, whose old quarter is Vellamo, is a regional seat. What is its "
+        "population?"
+    )
+    assert told.scene and {"vellamo", "seat"} <= told.terms
+    assert asked.text == "What is its population" and not asked.scene
+    # inside a question the relative clause describes the thing asked for
+    (river,) = question_parts("What river, which rises in the Alps, is the longest here?")
+    assert {"river", "alp", "longest"} <= river.terms
+    # "where" before its verb asks, and so does a verb before its pronoun
+    assert len(question_parts("Who built the fort, where is it, is it still standing?")) == 3
