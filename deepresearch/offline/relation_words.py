@@ -236,6 +236,10 @@ def unstated_relation(
         return None
     if _said_through(lines, behind, asked):
         return None
+    # "By what other name is Hürrem Sultan known": a line giving the thing another name
+    # ("also known as Roxelana") says the name asked for.
+    if asked == ["name"] and any(_KNOWN_AS.search(line) for line in lines):
+        return None
     # "Which ocean is between Africa and Australia": *Indian Ocean* says "It is bounded by
     # … Africa to the west and Australia to the east", its title the kind asked for
     kind = text_roots(" ".join(_kind_words(part.text)))

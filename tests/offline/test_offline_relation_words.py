@@ -144,6 +144,16 @@ def test_the_entry_giving_the_thing_another_name_speaks_of_it() -> None:
 
 
 @needs_vectors
+def test_a_line_giving_another_name_says_the_name_asked_for() -> None:
+    part = _part("By what other name is Queen Elvira Dossa known?")
+    opening = "Queen Elvira Dossa, also known as the Lantern Queen, ruled the river towns."
+    assert unstated_relation(part, [("Elvira Dossa", [opening])]) is None
+    # a line that gives no other name does not say it
+    ruled = "Queen Elvira Dossa ruled the river towns for thirty years."
+    assert unstated_relation(part, [("Elvira Dossa", [ruled])]) is not None
+
+
+@needs_vectors
 def test_parts_pointing_back_or_describing_at_length_are_left_to_the_other_checks() -> None:
     *_, it = question_parts("What is the Torah, and who was married to it?")
     assert it.refers_back and unstated_relation(it, [FARNSWORTH]) is None
