@@ -339,8 +339,16 @@ def _dash_questions(piece: str) -> list[str]:
     return out
 
 
+# After a dash, "the" points back too ("… with his older brother — when did the brother
+# die"), to a thing the clause brings in, or gives as someone's.
+_DASH_POINTED = re.compile(r"\b(?:the|that|this|these|those)\s+([a-z]+)\b(?!['’]t\b)")
+_GIVEN = re.compile(r"\b(?:his|her|its|their)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
+
+
 def brings_in_pointed(before: str, after: list[str]) -> bool:
-    """Whether a question after a clause (``after``) points back with a noun ("that
-    country") that the clause ``before`` it brings in as a new thing ("another country")."""
-    pointed = set(content_terms(" ".join(n for q in after for n in POINTED_NOUN.findall(q))))
-    return bool(pointed & set(content_terms(" ".join(BROUGHT_IN.findall(before)))))
+    """Whether a question after a dash (``after``) points back with a noun ("that
+    country", "the brother") that the clause ``before`` it brings in as a new thing
+    ("another country") or gives as someone's ("his older brother")."""
+    pointed = set(content_terms(" ".join(n for q in after for n in _DASH_POINTED.findall(q))))
+    brought = [*BROUGHT_IN.findall(before), *_GIVEN.findall(before)]
+    return bool(pointed & set(content_terms(" ".join(brought))))

@@ -813,6 +813,11 @@ def test_a_clue_before_a_dash_bringing_in_what_the_question_points_to_is_told() 
     # a thing pointed to that the clue does not bring in leaves it one question
     kept = "The sculptor taught in Paris - what river runs through that city?"
     assert [p.text for p in question_parts(kept)] == [kept.rstrip("?")]
+    # "the" points back after a dash to a thing the clue gives as someone's
+    given = "The sculptor worked with his younger sister Ilse Varga - where was the sister born?"
+    told, born = question_parts(given)
+    assert told.scene and born.text == "where was the sister born"
+    assert {"ilse", "varga", "sister", "born"} <= born.terms
 
 
 def test_a_later_part_asking_of_a_gathered_title_borrows_nothing() -> None:
