@@ -33,7 +33,7 @@ from deepresearch.offline.ranks import (
     of_a_group,
     one_of_several,
 )
-from deepresearch.offline.relations import says_measure
+from deepresearch.offline.relations import gives_measure, says_measure
 from deepresearch.offline.roots import says_all, says_any, text_roots
 from deepresearch.offline.tense import asks_now, says_now
 from deepresearch.text import COPULAS, NUMBER_WORD, STOPWORDS, word_root, words
@@ -152,6 +152,9 @@ def gives(text: str, kind: str, asked: set[str], part: str) -> bool:
         # a compound's last word is what it does: "co-founded" says "founded"
         said = text_roots(text) | text_roots(" ".join(_COMPOUND_HEAD.findall(text)))
         return named and (doer is None or says_any(text_roots(" ".join(doer)), said))
+    # "How long is the river": a measure with its unit, not a count ("six states")
+    if (measured := gives_measure(part, text)) is not None:
+        return measured
     # a count in words with what the part counts ("commonly have four strings"), a
     # measure in words ("a nearly four-degree lean"), or for a share asked, one in words
     # ("three-quarters of"; of a length, "the lower half of the river" is none)

@@ -194,7 +194,12 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
             )
             query_words = list(dict.fromkeys(query_words + lent))
-        elif parts and not within and n not in copies and not _names_own(piece, titles):
+        elif (
+            parts
+            and not within
+            and n not in copies
+            and (not _names_own(piece, titles) or _DEFINITE_SUBJECT.match(piece))
+        ):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
@@ -434,6 +439,13 @@ def _names_own(piece: str, titles: list[str]) -> bool:
     return False
 
 
+# A question whose subject is a thing already spoken of, "the" and a common noun between
+# its auxiliary and its verb ("how far does the city lie from Moscow" after "What was Nizhny Novgorod
+# called"): it asks of the first clause's name, whatever else it names.
+_DEFINITE_SUBJECT = re.compile(
+    r"^(?i:how|what|which|when|where|why|who)\b(?:\s+[a-z]+){0,2}?\s+(?i:do|does|did|can|could"
+    r"|will|would|should)\s+the\s+[a-z]+\s+(?!of\b)[a-z]+\b"
+)
 # Words before a noun that say which one is meant: one already spoken of ("the bird")
 _DETERMINERS = frozenset(["the", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my", "your"])  # fmt: skip
 

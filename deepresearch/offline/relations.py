@@ -75,6 +75,24 @@ def says_measure(text: str) -> bool:
     return _MEASURE.search(text) is not None
 
 
+def gives_measure(part: str, text: str) -> bool | None:
+    """For a part asking how tall, far, long … something is (see ``unmeasured``), whether
+    ``text`` gives such a measure ("981 miles", not "six states"); None for another part."""
+    if (asked := _ASKS_MEASURE.match(part)) is None:
+        return None
+    return _measure_asked(part, asked.group()).search(text) is not None
+
+
+def _measure_asked(part: str, asked: str) -> re.Pattern[str]:
+    """What gives the measure a ``part`` asks for (``asked``: its "how …" words): a length
+    or a time for "how long", one of the unit it names ("in parsecs"), else any measure."""
+    measure = _LENGTH_OR_TIME if "long" in asked.lower() else _MEASURE
+    if unit := _IN_UNIT.search(part):
+        # "how far away is it in parsecs" names its unit: "1.3 parsecs" measures it
+        measure = re.compile(rf"{measure.pattern}|{_NUMBER}{re.escape(unit[1])}\b", re.I)
+    return measure
+
+
 def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str | None:
     """Why the ``findings`` (the titles of each one's sources, its text) drawn for a part
     asking how tall, high, deep, far, wide, narrow, heavy or long something is give no measure, or None
@@ -87,13 +105,16 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     contiguous empire" answer them."""
     if (asked := _ASKS_MEASURE.match(part)) is None:
         return None
-    measure = _LENGTH_OR_TIME if "long" in asked.group().lower() else _MEASURE
-    if unit := _IN_UNIT.search(part):
-        # "how far away is it in parsecs" names its unit: "1.3 parsecs" measures it
-        measure = re.compile(rf"{measure.pattern}|{_NUMBER}{re.escape(unit[1])}\b", re.I)
+    measure = _measure_asked(part, asked.group())
     # "the railway that crosses Siberia" is measured, not Siberia
-    names = [name_words(unpossessed(n)) for n in entities(main_clause(part))]
+    given = entities(main_clause(part))
+    names = [name_words(unpossessed(n)) for n in given]
     named = text_roots(" ".join(w for n in names for w in n))
+    # "how far does the city lie from Moscow": when the only names are those a distance
+    # is taken from ("from" or "to"), a measure from one of them gives it ("420 kilometers
+    # east of Moscow"); "How far is Mars from the Sun" asks of Mars's distance.
+    far = "far" in asked.group().lower()
+    points = given if far and all(_after_from_or_to(part, n) for n in given) else []
     for titles, text in findings:
         # *Olmec colossal heads* is the entry on what "How tall are the Olmec colossal
         # heads" asks of, though capitals read only "Olmec": a title of the part's words
@@ -104,7 +125,7 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
         for line in sentences(text) or [text]:
             # of the thing the part names: from its entry or a sentence about it
             about = not names or entry or _about(TOKEN.findall(line), names)
-            if about and measure.search(line):
+            if (about and measure.search(line)) or _distance_from(line, measure, points):
                 return None
     return "no finding drawn for it gives a measure of what it asks about"
 
@@ -210,6 +231,30 @@ def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
         for i, n in enumerate(parties)
         if n and ({stem(w) for w in n} <= said or n[-1] in capitalised)
     }
+
+
+_TO_POINT = 40  # characters at most between a distance and the name it is taken from
+
+
+def _distance_from(line: str, measure: re.Pattern[str], points: Sequence[str]) -> bool:
+    """Whether ``line`` gives a ``measure`` taken from one of the ``points`` (names): the
+    name after "of", "from" or "to" right after it ("420 kilometers (260 mi) east of
+    Moscow"), not anywhere in the line ("the second-largest country on the Arabian
+    Peninsula")."""
+    return any(
+        re.search(
+            rf"(?:{measure.pattern})[^.;]{{0,{_TO_POINT}}}?\b(?:of|from|to)\s+(?:the\s+)?"
+            rf"{re.escape(point)}\b",
+            line,
+            re.IGNORECASE,
+        )
+        for point in points
+    )
+
+
+def _after_from_or_to(part: str, name: str) -> bool:
+    """Whether the ``part`` gives the ``name`` right after "from" or "to" ("from Moscow")."""
+    return re.search(rf"\b(?i:from|to)\s+(?:the\s+)?{re.escape(name)}\b", part) is not None
 
 
 def _about(tokens: list[str], names: list[list[str]], *, placed: bool = False) -> bool:

@@ -66,6 +66,11 @@ def test_a_statement_gives_a_time_or_a_number_beyond_the_question() -> None:
     lean = "It is known for its nearly four-degree lean."
     assert gives(lean, "number", set(), "how far does it tilt")  # a measure in words
     assert not gives("A tower is a tall structure.", "number", set(), "how far does it tilt")
+    # a part asking a measure is given one with its unit, not a count
+    assert gives("The canal is 193 kilometres long.", "number", set(), "How long is the canal")
+    crossing = "The canal crosses four provinces and has 12 locks."
+    assert not gives(crossing, "number", set(), "How long is the canal")
+    assert gives(crossing, "number", set(), "How many locks does the canal have")
 
 
 def test_a_statement_gives_code_for_a_part_asking_how_to_do_something() -> None:

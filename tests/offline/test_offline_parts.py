@@ -1127,3 +1127,14 @@ def test_a_relative_clause_set_off_by_commas_cuts_no_clause() -> None:
     assert {"river", "alp", "longest"} <= river.terms
     # "where" before its verb asks, and so does a verb before its pronoun
     assert len(question_parts("Who built the fort, where is it, is it still standing?")) == 3
+
+
+def test_the_subject_the_and_a_common_noun_asks_of_the_first_clauses_name() -> None:
+    # "the town" is the one the first part names, though the part names another place
+    _, far = question_parts(
+        "What was Varosha called before 1950, and how far does the town lie from Kestrel?"
+    )
+    assert {"varosha", "kestrel", "far"} <= far.terms
+    # after a form of "be", "the" and a noun are what is asked for, not a subject
+    _, star = question_parts("Where is Orion, and which is the closest star to the Sun?")
+    assert "orion" not in star.terms

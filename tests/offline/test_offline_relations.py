@@ -108,6 +108,7 @@ def test_a_part_asking_for_a_dimension_is_answered_only_by_a_measure() -> None:
     # a measure in words: a number word and its unit
     lean = (["Leaning Tower of Pisa"], "It is known for its nearly four-degree lean.")
     assert unmeasured("how far does the Leaning Tower of Pisa lean", [lean]) is None
+
     degree = (["Leaning Tower of Pisa"], "It was built by a master of the first degree.")
     assert unmeasured("how far does the Leaning Tower of Pisa lean", [degree]) is not None
     assert unmeasured("How long is a day on Mars", [(["Mars"], "A day lasts 24 hours.")]) is None
@@ -228,3 +229,15 @@ def test_a_part_naming_its_unit_is_measured_by_a_number_of_that_unit() -> None:
     assert unmeasured("How far away is Proxima Centauri in parsecs", [star]) is None
     unmeasured_star = (["Proxima Centauri"], "Proxima Centauri is a small red dwarf.")
     assert unmeasured("How far away is Proxima Centauri in parsecs", [unmeasured_star])
+
+
+def test_a_distance_from_the_only_name_given_is_a_measure_from_that_name() -> None:
+    # the thing measured is pointed back to; the line measures from the name given
+    town = (["Varosha"], "The town lies 310 kilometres (190 mi) north of Kestrel.")
+    assert unmeasured("how far does the town lie from Kestrel", [town]) is None
+    # a measure elsewhere in a line naming it is no distance from it
+    area = (["Dravia"], "Dravia covers 45,000 square kilometres and borders Kestrel.")
+    assert unmeasured("how far does the town lie from Kestrel", [area]) is not None
+    # a part naming what it measures asks of that thing, not of another's distance
+    other = (["Venus"], "Venus orbits 108 million km from the Sun.")
+    assert unmeasured("How far is Mars from the Sun", [other]) is not None
