@@ -43,8 +43,10 @@ _NAMED_THEN_ASKED = rf"[^,:;?]+:\s*{_WH}\b"
 # phrase gives, with no comma before the question word
 _WITHIN_NAMED = rf"(?:{PREPOSITIONS})\s+(?:(?-i:[A-Z0-9])[\w.+-]*\s+){{1,3}}(?:what|which|how|who|when|where|why)\b"
 _THEN = r"(?:(?:nowadays|today|now|also|then)\s+)?"
+# ... or, after a comma, a modal before its subject ("…, will they need admin rights")
+_MODAL_ASKS = r"(?:will|would|should|could|has|have|had|may|might|must|shall)\s+(?:i|we|you|they|he|she|it|this|that|there)\b"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*(?:\?\s+|;(?!\S)|,\s*(?:and|or|but)\s+(?={_THEN}(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED}|{_WITHIN_NAMED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b)"
+    rf"\s*(?:\?\s+|;(?!\S)|,\s*(?:and|or|but)\s+(?={_THEN}(?:{_WH}|{_WITHIN}|if|unless|once|since|because)\b|{_NAMED_THEN_ASKED}|{_WITHIN_NAMED})|\s+(?:and|but)\s+(?={_WH}\b)|,\s*(?={_WH}\b|{_MODAL_ASKS})"
     r"|,\s*(?=including\b))",
     re.IGNORECASE,
 )

@@ -63,8 +63,10 @@ from deepresearch.offline.scenes import (
     sets_scene,
 )
 from deepresearch.text import (
+    AUXILIARY_OR_MODAL,
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
+    is_past_form,
     keywords,
     normalize,
     numeral_terms,
@@ -211,9 +213,14 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
         # a clue stated, not asked: "he was Grand Duke of another country — what's that
         # country's capital" asks first which country
         clue = n < len(pieces) - 1 and brings_in_pointed(piece, pieces[n + 1 : n + 2])
-        scene = n < len(pieces) - 1 and (
-            _sets_scene_in(piece, text) or piece in scenes or (clue and not asks(piece))
-        )
+        leading = _sets_scene_in(piece, text)
+        if (
+            n < len(pieces) - 1
+            and not leading
+            and _told_before_question(piece, pieces[n + 1], text)
+        ):
+            scenes.add(piece)  # a sentence of the story, told with a comma
+        scene = n < len(pieces) - 1 and (leading or piece in scenes or (clue and not asks(piece)))
         story = _story_asked(piece, pieces[:n], scenes, parts) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
     return _each_apart(parts, siblings, copies) or [_whole(text)]
@@ -244,6 +251,28 @@ def _elliptic(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
     if len(piece.split()) > 1 or len(earlier) < 2 or not parts[-1].scene:
         return []
     return keywords(asked_text(earlier[-1]))[:NAMED_FEW_WORDS]
+
+
+# A verb in a clause: an auxiliary or a modal, a contraction of one, a past form or a
+# participle, or a present form before its object ("wants to", "keeps the").
+_VERB = re.compile(
+    rf"\b(?:{AUXILIARY_OR_MODAL}|am)\b|n['’]t\b|['’](?:d|ll|re|ve|m)\b|\b[a-z]{{3,}}(?:ed|ing)\b"
+    r"|\b[a-z]{3,}s\s+(?:to|the|a|an|my|our|your|their|its|some|that|this|it|me|us|them)\b",
+    re.IGNORECASE,
+)
+
+
+def _told_before_question(piece: str, after: str, text: str) -> bool:
+    """Whether ``piece`` is a clause that tells, not asks, and a comma joins it to the
+    question ``after`` it in one sentence ("And the company wants to give back, what are
+    the options for that"): a statement, as it would be with a full stop. A phrase with
+    no verb ("The civilian agency among them, when was it set up") names what is asked."""
+    return (
+        not asks(piece)
+        and asks(after)
+        and (_VERB.search(piece) is not None or any(is_past_form(w) for w in words(piece)))
+        and re.search(rf"{re.escape(piece)}\s*,\s*{re.escape(after)}", text) is not None
+    )
 
 
 def _sets_scene_in(piece: str, text: str) -> bool:

@@ -1138,3 +1138,29 @@ def test_the_subject_the_and_a_common_noun_asks_of_the_first_clauses_name() -> N
     # after a form of "be", "the" and a noun are what is asked for, not a subject
     _, star = question_parts("Where is Orion, and which is the closest star to the Sun?")
     assert "orion" not in star.terms
+
+
+def test_a_statement_joined_to_its_question_by_a_comma_is_told() -> None:
+    # "X does Y, what …" tells as "X does Y. What …" would: a scene the question asks of
+    told, options = question_parts(
+        "What does the museum open with? And the city wants to fund a new wing, what "
+        "are the options for that?"
+    )[-2:]
+    assert told.scene and not options.scene
+    assert {"fund", "wing", "option"} <= options.terms
+    # a phrase with no verb names what is asked about: a part, not a scene
+    agency = question_parts(
+        "Two agencies run the port. The older agency among them, when was it set up?"
+    )[1]
+    assert not agency.scene
+
+
+def test_a_modal_before_its_subject_after_a_comma_opens_a_question() -> None:
+    parts = question_parts(
+        "Some interns have no compiler on their laptops, will they need admin rights for it?"
+    )
+    assert [p.text for p in parts] == [
+        "Some interns have no compiler on their laptops",
+        "will they need admin rights for it",
+    ]
+    assert parts[0].scene and "compiler" in parts[1].terms
