@@ -43,6 +43,7 @@ from deepresearch.text import (
     split_sentences,
     term_set,
     with_units,
+    words,
 )
 
 MAX_STATEMENT_CHARS = 320  # one or two sentences
@@ -389,6 +390,10 @@ class _Prose:
                 # one labelled line is no block of fields ("Source code: Lib/csv.py")
                 self.out.extend(_prose_sentences(items[0]))
             else:
+                # the lead-in stated alone says only that a list follows: its items say
+                # it, after the whole lead-in (longer than one item's, then)
+                if self.out and self.out[-1].endswith(":") and _opens_with(self.out[-1], lead):
+                    lead = self.out.pop()
                 self.out.extend(_prose_sentences(_joined(lead, _listed(items))))
             self.run = None
 
@@ -411,6 +416,12 @@ def _caption(line: str, following: list[str]) -> bool:
     table, also in the markup Markdown allows ('<span class="caption">Listing 6-6: …')."""
     alone = not following or not following[0].strip()
     return alone and _CAPTION.match(_TAG.sub("", plain(line.strip()))) is not None
+
+
+def _opens_with(statement: str, lead: str) -> bool:
+    """Whether ``statement`` is the ``lead``-in (as kept: cut, its Markdown marks in)."""
+    said, kept = words(statement), words(lead)
+    return bool(kept) and said[: len(kept)] == kept
 
 
 def _fits(lead: str, items: list[str]) -> bool:

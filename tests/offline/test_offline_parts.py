@@ -1153,6 +1153,25 @@ def test_a_statement_joined_to_its_question_by_a_comma_is_told() -> None:
         "Two agencies run the port. The older agency among them, when was it set up?"
     )[1]
     assert not agency.scene
+    # a semicolon joins too, and a short question right after the clause goes on from it
+    told, limits = question_parts(
+        "Why is the lamp dim? Also, the spare bulbs keep burning out; what are the limits?"
+    )[-2:]
+    assert told.scene and {"bulb", "burning", "limit"} <= limits.terms
+    # a participle opening a phrase leads in: what "its" stands for is not what it sets aside
+    isotope = question_parts(
+        "Two of the gases are inert. Leaving argon aside, how common is the other one, and "
+        "what is the boiling point of its liquid form?"
+    )[-1]
+    assert "argon" not in isotope.terms
+    # a label before a colon is no participle: the asker's clause after it tells
+    bug = question_parts("Is it free? Unrelated: I think I found a bug, should I file it?")[1]
+    assert bug.scene
+    # the clauses of a sentence told already are told as it says them
+    told = question_parts(
+        "A lamp on our shelf shows a blue light, which confused a guest. What does it mean?"
+    )
+    assert told[1].text == "which confused a guest" and "lamp" not in told[1].terms
 
 
 def test_a_modal_before_its_subject_after_a_comma_opens_a_question() -> None:

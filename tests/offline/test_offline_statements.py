@@ -686,3 +686,18 @@ def test_an_item_defining_a_term_states_the_term_with_its_definition() -> None:
     # a short first sentence of several words is no term ("It never exits.")
     item = statements("* It never exits. The runner ends the test when its time is up.")
     assert item and not any(s.startswith("It never exits:") for s in item)
+
+
+def test_a_long_lead_in_is_stated_once_whole_with_its_items() -> None:
+    lead = (
+        "You may propose a new entry for this catalogue, but there are a few rules you "
+        "*must* meet or the proposal will be declined without any further discussion:"
+    )
+    found = statements(f"{lead}\n\n- the entry must be widely used\n- the entry must be free\n")
+    # the lead-in alone says only that a list follows; said whole, before the items
+    assert not any(s.endswith("discussion:") for s in found)
+    assert any(
+        "declined without any further discussion: the entry must be widely used; the "
+        "entry must be free" in s
+        for s in found
+    )
