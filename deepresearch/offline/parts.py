@@ -611,13 +611,16 @@ def _asked_before(
     mountain …") names what a part points back to.
     A lead-in just before the part, not a sentence of the story (``stated``), is what it
     asks about ("Also, when the server hangs up mid-response, what error class is that"),
-    unless the lead-in points back itself or the part to a person (``said``: the part's
-    words; "Apart from DNA, which other materials did her research help explain")."""
+    unless the part points to a person (``said``: the part's words; "Apart from DNA,
+    which other materials did her research help explain"); a lead-in pointing back itself
+    with fewer than two words of its own ("if I pull it") names nothing, "And if I opt into
+    it for formatting" formatting."""
     for k in range(len(earlier) - 1, -1, -1):
         lead_in = k == len(earlier) - 1 and earlier[k] not in stated
-        if parts[k].scene and lead_in and not parts[k].refers_back and not said & PERSONAL:
+        if parts[k].scene and lead_in and not said & PERSONAL:
             lent = keywords(earlier[k])[:NAMED_FEW_WORDS]
-            return lent, lent
+            if not parts[k].refers_back or len(parts[k].own) >= 2:
+                return lent, lent
         if parts[k].scene:
             return [], []
         # "which volcano buried them" asks a kind of thing of its own ("in what year" after

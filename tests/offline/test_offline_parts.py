@@ -1183,3 +1183,13 @@ def test_a_modal_before_its_subject_after_a_comma_opens_a_question() -> None:
         "will they need admin rights for it",
     ]
     assert parts[0].scene and "compiler" in parts[1].terms
+
+
+def test_a_lead_in_pointing_back_lends_its_own_words_to_the_part_after_it() -> None:
+    # "that" is opting into the style: the lead-in's own words, not the story's opening
+    last = question_parts(
+        "We keep long recipe cards and I'd love every step on its own line. Can the printer "
+        "do that layout? And if I opt into it for labels, will that also switch on the "
+        "experimental margins for everyone?"
+    )[-1]
+    assert {"opt", "label", "margin"} <= last.terms and "recipe" not in last.terms
