@@ -61,12 +61,11 @@ from deepresearch.offline.scenes import (
     leads_in_describing,
     opens_condition,
     sets_scene,
+    told_before_question,
 )
 from deepresearch.text import (
-    AUXILIARY_OR_MODAL,
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
-    is_past_form,
     keywords,
     normalize,
     numeral_terms,
@@ -200,12 +199,7 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
                 (not refers and asked) or (refers and not few and not instead and lent) or borrowed
             )
             query_words = list(dict.fromkeys(query_words + lent))
-        elif (
-            parts
-            and not within
-            and n not in copies
-            and (not _names_own(piece, titles) or _DEFINITE_SUBJECT.match(piece))
-        ):
+        elif parts and not within and n not in copies and not _names_own_subject(piece, titles):
             # One sharing the first question's words asks the same of another thing
             # ("who invented the telephone, and who invented the radio").
             alone = len(query_words) <= SHORT_PART_WORDS and not set(query_words) & set(context)
@@ -214,22 +208,7 @@ def _parts_of(text: str, titles: list[str]) -> list[Part]:
         query_words = _as_entries_word(
             piece, list(dict.fromkeys(query_words + within)), refers=refers
         )
-        # a clue stated, not asked: "he was Grand Duke of another country — what's that
-        # country's capital" asks first which country
-        clue = n < len(pieces) - 1 and brings_in_pointed(piece, pieces[n + 1 : n + 2])
-        leading = _sets_scene_in(piece, text)
-        if (
-            n < len(pieces) - 1
-            and not leading
-            and piece not in scenes  # a clause of a sentence told already
-            and _told_before_question(piece, pieces[n + 1], text)
-        ):
-            # a sentence of the story told with a comma: a part pointing back asks of it as
-            # of a new matter, and a short question right after it goes on from it
-            told_with_comma.add(piece)
-        scene = n < len(pieces) - 1 and (
-            leading or piece in scenes | told_with_comma or (clue and not asks(piece))
-        )
+        scene = _sets_scene(n, pieces, text, (scenes, told_with_comma))
         story = _story_asked(piece, pieces[:n], scenes, parts) if own_story and refers else ""
         parts.append(Part(piece, " ".join(query_words) or piece, refers, scene, story))
     return _each_apart(parts, siblings, copies) or [_whole(text)]
@@ -262,32 +241,23 @@ def _elliptic(piece: str, earlier: list[str], parts: list[Part]) -> list[str]:
     return keywords(asked_text(earlier[-1]))[:NAMED_FEW_WORDS]
 
 
-# A verb in a clause: an auxiliary or a modal, a contraction of one, a past form or a
-# participle, or a present form before its object ("wants to", "keeps the").
-_VERB = re.compile(
-    rf"\b(?:{AUXILIARY_OR_MODAL}|am)\b|n['’]t\b|['’](?:d|ll|re|ve|m)\b|\b[a-z]{{3,}}(?:ed|ing)\b"
-    r"|\b[a-z]{3,}s\s+(?:to|the|a|an|my|our|your|their|its|some|that|this|it|me|us|them)\b",
-    re.IGNORECASE,
-)
-# A phrase opening with a participle ("Leaving tennessine aside, …") has no subject: it
-# leads in, it does not tell.
-_PARTICIPLE_FIRST = re.compile(
-    r"^\W*(?:(?:and|also|but|so|then)\s+)?[a-z]{3,}(?:ing|ed)\s+\w", re.IGNORECASE
-)  # (not a label: "Unrelated: I think I found a bug")
-
-
-def _told_before_question(piece: str, after: str, text: str) -> bool:
-    """Whether ``piece`` is a clause that tells, not asks, and a comma joins it to the
-    question ``after`` it in one sentence ("And the company wants to give back, what are
-    the options for that"): a statement, as it would be with a full stop. A phrase with
-    no verb ("The civilian agency among them, when was it set up") names what is asked."""
-    return (
-        not asks(piece)
-        and asks(after)
-        and not _PARTICIPLE_FIRST.match(without_connective(piece))
-        and (_VERB.search(piece) is not None or any(is_past_form(w) for w in words(piece)))
-        and re.search(rf"{re.escape(piece)}\s*[,;]\s*{re.escape(after)}", text) is not None
-    )
+def _sets_scene(n: int, pieces: list[str], text: str, told: tuple[set[str], set[str]]) -> bool:
+    """Whether piece ``n`` of the question ``text`` only sets its scene: a lead-in, a
+    sentence of the story, or a clue told before the question pointing back to what it
+    brings in. ``told``: the story's sentences, and the clauses told with a comma before
+    their question so far, which this piece joins when it is one (a part pointing back
+    asks of it as of a new matter, and a short question right after it goes on from it)."""
+    if n == len(pieces) - 1:
+        return False
+    piece, (stated, with_comma) = pieces[n], told
+    leading = _sets_scene_in(piece, text)
+    # (not a clause of a sentence told already)
+    if not leading and piece not in stated and told_before_question(piece, pieces[n + 1], text):
+        with_comma.add(piece)
+    # a clue stated, not asked: "he was Grand Duke of another country — what's that
+    # country's capital" asks first which country
+    clue = brings_in_pointed(piece, pieces[n + 1 : n + 2])
+    return leading or piece in stated | with_comma or (clue and not asks(piece))
 
 
 def _sets_scene_in(piece: str, text: str) -> bool:
@@ -470,6 +440,12 @@ def _as_entries_word(piece: str, query_words: list[str], *, refers: bool) -> lis
 _ASKED_OF = re.compile(rf"^(?:which|what)\s+(?:[^\W\d_]+\s+){{1,3}}?(?:{AUXILIARY_VERBS})\s+(.+)$", re.IGNORECASE)  # fmt: skip
 
 
+def _names_own_subject(piece: str, titles: list[str]) -> bool:
+    """Whether a part names a thing of its own (``_names_own``) that is not merely beside a
+    subject spoken of before ("how far does the city lie from Moscow")."""
+    return _names_own(piece, titles) and not _DEFINITE_SUBJECT.match(piece)
+
+
 def _names_own(piece: str, titles: list[str]) -> bool:
     """Whether a part names a thing of its own: a capitalised name, or, asking which thing
     (of a kind), a gathered title in lower case without a determiner after its verb:
@@ -490,8 +466,8 @@ def _names_own(piece: str, titles: list[str]) -> bool:
 
 
 # A question whose subject is a thing already spoken of, "the" and a common noun between
-# its auxiliary and its verb ("how far does the city lie from Moscow" after "What was Nizhny Novgorod
-# called"): it asks of the first clause's name, whatever else it names.
+# its auxiliary and its verb ("how far does the city lie from Moscow" after "What was
+# Nizhny Novgorod called"): it asks of the first clause's name, whatever else it names.
 _DEFINITE_SUBJECT = re.compile(
     r"^(?i:how|what|which|when|where|why|who)\b(?:\s+[a-z]+){0,2}?\s+(?i:do|does|did|can|could"
     r"|will|would|should)\s+the\s+[a-z]+\s+(?!of\b)[a-z]+\b"

@@ -234,11 +234,7 @@ def unstated_relation(
     said_text = " ".join(lines).replace("-", " ")  # "co-founded" says "founded"
     if says_any(text_roots(" ".join(asked)), text_roots(said_text)):
         return None
-    if _said_through(lines, behind, asked):
-        return None
-    # "By what other name is Hürrem Sultan known": a line giving the thing another name
-    # ("also known as Roxelana") says the name asked for.
-    if asked == ["name"] and any(_KNOWN_AS.search(line) for line in lines):
+    if _said_through(lines, behind, asked) or _another_name(asked, lines):
         return None
     # "Which ocean is between Africa and Australia": *Indian Ocean* says "It is bounded by
     # … Africa to the west and Australia to the east", its title the kind asked for
@@ -256,6 +252,13 @@ def unstated_relation(
     if close_word(said_text, asked, embedder):
         return None
     return f"what the sources say of it has no word for {' or '.join(map(repr, asked))}"
+
+
+def _another_name(asked: Sequence[str], lines: Sequence[str]) -> bool:
+    """Whether a part asking for a thing's name ("By what other name is Hürrem Sultan
+    known") is answered by a line giving the thing another name ("also known as
+    Roxelana")."""
+    return list(asked) == ["name"] and any(_KNOWN_AS.search(line) for line in lines)
 
 
 def _names_of_kind(

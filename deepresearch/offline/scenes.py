@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.offline.asking import QUESTION_WORDS, SUBJECT_OPENERS, describes, is_question
+from deepresearch.offline.asking import (
+    QUESTION_WORDS,
+    SUBJECT_OPENERS,
+    describes,
+    is_question,
+    without_connective,
+)
 from deepresearch.offline.coordination import PREPOSITIONS
-from deepresearch.text import AUXILIARY_OR_MODAL, STOPWORDS, ends_name, words
+from deepresearch.text import AUXILIARY_OR_MODAL, STOPWORDS, ends_name, is_past_form, words
 
 # Words that open a phrase setting a scene rather than asking: prepositions and
 # subordinating conjunctions ("Besides directing, …", "According to the plan, …", "If I put
@@ -128,3 +134,32 @@ def asks(piece: str) -> bool:
     a thing to identify ("in the sport that the Bambino played": which sport is a part of
     its own)."""
     return is_question(piece) or describes(piece)
+
+
+# A verb in a clause: an auxiliary or a modal, a contraction of one, a past form or a
+# participle, or a present form before its object ("wants to", "keeps the").
+_VERB = re.compile(
+    rf"\b(?:{AUXILIARY_OR_MODAL}|am)\b|n['’]t\b|['’](?:d|ll|re|ve|m)\b|\b[a-z]{{3,}}(?:ed|ing)\b"
+    r"|\b[a-z]{3,}s\s+(?:to|the|a|an|my|our|your|their|its|some|that|this|it|me|us|them)\b",
+    re.IGNORECASE,
+)
+# A phrase opening with a participle ("Leaving tennessine aside, …") has no subject: it
+# leads in, it does not tell.
+_PARTICIPLE_FIRST = re.compile(
+    r"^\W*(?:(?:and|also|but|so|then)\s+)?[a-z]{3,}(?:ing|ed)\s+\w", re.IGNORECASE
+)  # (not a label: "Unrelated: I think I found a bug")
+
+
+def told_before_question(piece: str, after: str, text: str) -> bool:
+    """Whether ``piece`` of the question ``text`` is a clause that tells, not asks, and a
+    comma or a semicolon joins it to the question ``after`` it in one sentence ("And the
+    company wants to give back, what are the options for that"): a statement, as it would
+    be with a full stop. A phrase with no verb ("The civilian agency among them, when was
+    it set up") names what is asked; one opening with a participle leads in."""
+    return (
+        not asks(piece)
+        and asks(after)
+        and not _PARTICIPLE_FIRST.match(without_connective(piece))
+        and (_VERB.search(piece) is not None or any(is_past_form(w) for w in words(piece)))
+        and re.search(rf"{re.escape(piece)}\s*[,;]\s*{re.escape(after)}", text) is not None
+    )
