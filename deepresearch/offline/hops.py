@@ -14,6 +14,7 @@ from deepresearch.offline.asking import (
     question_word,
 )
 from deepresearch.offline.bridges import own_share
+from deepresearch.offline.earlier import PERSONAL
 from deepresearch.offline.mentions import (
     TOKEN,
     is_common_noun,
@@ -22,7 +23,7 @@ from deepresearch.offline.mentions import (
     opens_document,
     title_named,
 )
-from deepresearch.offline.parts import PERSONAL, Part
+from deepresearch.offline.parts import Part
 from deepresearch.offline.referred import pronouns_said
 from deepresearch.offline.statements import statement_terms
 from deepresearch.roles import SourceText

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from deepresearch.offline.apart import asked_kind
 from deepresearch.offline.bridges import bridge_entities, entities, linked_entries
 from deepresearch.offline.clauses import POINTED_NOUN
+from deepresearch.offline.earlier import PERSONAL
 from deepresearch.offline.parts import (
-    PERSONAL,
     Part,
     agent_query,
     follows_names,
