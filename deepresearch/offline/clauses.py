@@ -66,7 +66,8 @@ _CLOSED_BY_DASH_QUESTION = re.compile(
 )
 # "which river does that city stand on", "that country's capital": the noun a part points
 # back with
-POINTED_NOUN = re.compile(r"\b(?:that|this|these|those)\s+([a-z]+)\b(?!['’]t\b)")  # not "isn't"
+_POINTING = r"that|this|these|those"
+POINTED_NOUN = re.compile(rf"\b(?:{_POINTING})\s+([a-z]+)\b(?!['’]t\b)")  # not "isn't"
 # A thing a story brings in as new, which "that city" may then point back to.
 BROUGHT_IN = re.compile(r"\b(?:a|an|one|another|some)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
 _DIRECT_QUESTION = re.compile(
@@ -343,7 +344,7 @@ def _dash_questions(piece: str) -> list[str]:
 
 # After a dash, "the" points back too ("… with his older brother — when did the brother
 # die"), to a thing the clause brings in, or gives as someone's.
-_DASH_POINTED = re.compile(r"\b(?:the|that|this|these|those)\s+([a-z]+)\b(?!['’]t\b)")
+_DASH_POINTED = re.compile(rf"\b(?:the|{_POINTING})\s+([a-z]+)\b(?!['’]t\b)")
 _GIVEN = re.compile(r"\b(?:his|her|its|their)\s+([a-z-]+(?:\s+[a-z]+)?)\b")
 
 

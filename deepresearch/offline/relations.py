@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from deepresearch.offline.asking import asks_when, main_clause
 from deepresearch.offline.bridges import entities
@@ -83,6 +84,7 @@ def gives_measure(part: str, text: str) -> bool | None:
     return _measure_asked(part, asked.group()).search(text) is not None
 
 
+@cache  # read for every statement ranked for a part (``answer_kinds.gives``)
 def _measure_asked(part: str, asked: str) -> re.Pattern[str]:
     """What gives the measure a ``part`` asks for (``asked``: its "how …" words): a length
     or a time for "how long", one of the unit it names ("in parsecs"), else any measure."""
@@ -114,7 +116,8 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
     # is taken from ("from" or "to"), a measure from one of them gives it ("420 kilometers
     # east of Moscow"); "How far is Mars from the Sun" asks of Mars's distance.
     far = "far" in asked.group().lower()
-    points = given if far and all(_after_from_or_to(part, n) for n in given) else []
+    taken_from = far and all(_after_from_or_to(part, n) for n in given)
+    distance = _distance_from(measure, given) if taken_from and given else None
     for titles, text in findings:
         # *Olmec colossal heads* is the entry on what "How tall are the Olmec colossal
         # heads" asks of, though capitals read only "Olmec": a title of the part's words
@@ -125,7 +128,7 @@ def unmeasured(part: str, findings: Sequence[tuple[Sequence[str], str]]) -> str 
         for line in sentences(text) or [text]:
             # of the thing the part names: from its entry or a sentence about it
             about = not names or entry or _about(TOKEN.findall(line), names)
-            if (about and measure.search(line)) or _distance_from(line, measure, points):
+            if (about and measure.search(line)) or (distance and distance.search(line)):
                 return None
     return "no finding drawn for it gives a measure of what it asks about"
 
@@ -236,19 +239,15 @@ def _giving(tokens: list[str], parties: list[list[str]]) -> set[int]:
 _TO_POINT = 40  # characters at most between a distance and the name it is taken from
 
 
-def _distance_from(line: str, measure: re.Pattern[str], points: Sequence[str]) -> bool:
-    """Whether ``line`` gives a ``measure`` taken from one of the ``points`` (names): the
-    name after "of", "from" or "to" right after it ("420 kilometers (260 mi) east of
-    Moscow"), not anywhere in the line ("the second-largest country on the Arabian
-    Peninsula")."""
-    return any(
-        re.search(
-            rf"(?:{measure.pattern})[^.;]{{0,{_TO_POINT}}}?\b(?:of|from|to)\s+(?:the\s+)?"
-            rf"{re.escape(point)}\b",
-            line,
-            re.IGNORECASE,
-        )
-        for point in points
+def _distance_from(measure: re.Pattern[str], points: Sequence[str]) -> re.Pattern[str]:
+    """A ``measure`` taken from one of the ``points`` (names): the name after "of", "from"
+    or "to" right after it ("420 kilometers (260 mi) east of Moscow"), not anywhere in the
+    line ("the second-largest country on the Arabian Peninsula")."""
+    named = "|".join(re.escape(point) for point in points)
+    return re.compile(
+        rf"(?:{measure.pattern})[^.;]{{0,{_TO_POINT}}}?\b(?:of|from|to)\s+(?:the\s+)?"
+        rf"(?:{named})\b",
+        re.IGNORECASE,
     )
 
 
