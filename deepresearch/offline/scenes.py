@@ -146,7 +146,7 @@ _VERB = re.compile(
 # A phrase opening with a participle ("Leaving tennessine aside, …") has no subject: it
 # leads in, it does not tell.
 _PARTICIPLE_FIRST = re.compile(
-    r"^\W*(?:(?:and|also|but|so|then)\s+)?[a-z]{3,}(?:ing|ed)\s+\w", re.IGNORECASE
+    rf"^\W*(?:(?:{'|'.join(sorted(_CONNECTIVES))})\s+)?[a-z]{{3,}}(?:ing|ed)\s+\w", re.IGNORECASE
 )  # (not a label: "Unrelated: I think I found a bug")
 
 
