@@ -94,6 +94,11 @@ _CONTINUATION = re.compile(r"^\s*[^\W\d_A-Z]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # Box drawing and block elements draw diagrams; arrows alone ("5 → 1 → 2") are prose.
 _BOX = re.compile(r"[\u2500-\u259f]")
+# A block that is a diagram's source ("```mermaid", MyST's "```{mermaid}"): its lines
+# ("USER -->|run| PIPX") are drawn, not said.
+_DIAGRAM_FENCE = re.compile(
+    r"^\s*(?:```|~~~)\s*\{?\.?(?:mermaid|graphviz|dot|plantuml|d2)\b", re.IGNORECASE
+)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d+[.)])\s+")  # • ◦ ▪ ‣: bullets of PDFs and plain text
 # A task list's box says whether the item is done: that is part of what the item states.
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+")
@@ -473,8 +478,8 @@ def _layout_block(lines: list[str], start: int) -> tuple[list[str], int]:
         while end < len(lines) and not _FENCE.match(lines[end]):
             end += 1
         body = lines[start + 1 : end]
-        if any(_BOX.search(line) for line in body):
-            return [], end + 1  # a diagram drawn in a code block
+        if _DIAGRAM_FENCE.match(lines[start]) or any(_BOX.search(line) for line in body):
+            return [], end + 1  # a diagram, drawn in a code block or as a diagram's source
         shell = _SHELL_FENCE.match(lines[start]) is not None
         return code_quotes(body, comments=not shell), end + 1
     end = start

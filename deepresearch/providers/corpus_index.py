@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "30"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "32"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -42,7 +42,9 @@ SCHEMA_VERSION = "30"  # 3: front-matter titles, table row groups, heading lines
 #     doctest blocks as code (28: a doctest block beside a code block, fences kept paired),
 #     Markdown footnotes as their text; 29: reST interpreted text with no role as the
 #     default role shows it ("`pre_load <marshmallow.decorators.pre_load>`" reads pre_load);
-#     30: text on an untitled admonition's line ('.. warning::  Setting …') as its content
+#     30: text on an untitled admonition's line ('.. warning::  Setting …') as its content;
+#     31: reST list tables as Markdown tables, reST diagrams fenced with their language;
+#     32: reST simple and grid tables as Markdown tables
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

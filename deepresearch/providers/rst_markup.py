@@ -10,6 +10,8 @@ import re
 import textwrap
 import warnings
 
+from deepresearch.providers.rst_tables import with_tables
+
 FENCE_RUN = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence, all its characters
 
 # Directives whose content Sphinx renders as navigation (the pages' or sections' titles),
@@ -30,6 +32,7 @@ CODE_DIRECTIVE = re.compile(
     r"code|code-block|code-cell|code-tab|sourcecode|doctest|testcode|testoutput|literalinclude"
     r"|math|mermaid|graphviz"
 )
+DIAGRAMS = frozenset(["mermaid", "graphviz"])  # code directives drawing a diagram
 # The version notes as Sphinx renders them ('Changed in version 20.0: pip now caches …').
 VERSION_NOTES = {
     "versionadded": "New in version",
@@ -106,12 +109,13 @@ def rst_rendered(text: str) -> str:
     options) blanked, a directive's content kept; a role reads as its text (':mod:`email`'
     reads email, ':class:`~email.message.Message`' Message, ':pep:`8`' PEP 8); an object's
     directive ('.. py:method:: load()') reads as its signature in code; a literal
-    block, a doctest block and a code directive's content are fenced code. A footnote
-    ('.. [1] …') is text.
+    block, a doctest block and a code directive's content are fenced code; a table is a
+    Markdown table (``rst_tables``). A footnote ('.. [1] …') is text.
     Every line stays where it is, so line numbers still match the file."""
-    lines = text.split("\n")
+    lines = with_tables(text.split("\n"))
     out: list[str] = []
     code: list[int] = []  # lines that introduce a literal block ('Example::', '.. code::')
+    drawn: dict[int, str] = {}  # ... of them, a diagram's ('.. mermaid::'): its language
     body: int | None = None  # blanking a comment's block: lines indented past this
     options = False  # blanking a directive's option lines
     literal: int | None = None  # in a literal block: lines indented past this are as written
@@ -141,6 +145,8 @@ def rst_rendered(text: str) -> str:
         kind, directive, argument = (m[2] or "").partition("::")
         kind = kind.strip() if directive else ""
         if CODE_DIRECTIVE.fullmatch(kind) or (kind and _holds_python(lines, len(out))):
+            if kind in DIAGRAMS:
+                drawn[len(out)] = kind
             code.append(len(out))
             literal = _text_column(line)
         out.append(_directive_shown(line, m[1], kind, argument))
@@ -149,7 +155,7 @@ def rst_rendered(text: str) -> str:
         else:  # a comment, a target or navigation: its block reads as nothing
             body = len(m[1])
     for start in reversed(code):
-        _fence(lines, out, start)
+        _fence(lines, out, start, drawn.get(start, ""))
     for start in doctests:
         _fence_doctest(out, start)
     # Roles and links may wrap to the next line; what they read as keeps its line breaks.
@@ -225,10 +231,11 @@ def _holds_python(lines: list[str], start: int) -> bool:
     )
 
 
-def _fence(lines: list[str], out: list[str], start: int) -> None:
-    """The literal block after ``lines[start]`` fenced as Markdown code in ``out``: the
-    lines indented past it, from the blank line after it (or the directive's own line,
-    which reads as nothing) to the blank line after them, so no line moves."""
+def _fence(lines: list[str], out: list[str], start: int, language: str) -> None:
+    """The literal block after ``lines[start]`` fenced as Markdown code in ``out``, its
+    ``language`` named on the opening fence: the lines indented past it, from the blank
+    line after it (or the directive's own line, which reads as nothing) to the blank line
+    after them, so no line moves."""
     span = _block(lines, start)
     if span is None:
         return  # no block follows
@@ -238,7 +245,7 @@ def _fence(lines: list[str], out: list[str], start: int) -> None:
     closing = last + 1
     if out[opening].strip() or (closing < len(out) and out[closing].strip()):
         return  # no blank line to fence it with, and no line may move
-    out[opening] = "```"
+    out[opening] = "```" + language
     if closing < len(out):
         out[closing] = "```"
     else:

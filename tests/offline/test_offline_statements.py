@@ -701,3 +701,19 @@ def test_a_long_lead_in_is_stated_once_whole_with_its_items() -> None:
         "entry must be free" in s
         for s in found
     )
+
+
+def test_a_diagrams_source_is_no_statement() -> None:
+    """A Mermaid block's lines ("USER -->|run| TOOL") are drawn, not said; the prose
+    around it is."""
+    text = (
+        "The tool runs each app in its own environment.\n\n"
+        '```mermaid\nflowchart LR\nUSER["you"] -->|"install"| TOOL["tool"]\n'
+        'TOOL -->|"creates"| VENV["isolated venvs"]\n```\n\n'
+        "An uninstall leaves nothing behind."
+    )
+    said = statements(text)
+    assert said == [
+        "The tool runs each app in its own environment.",
+        "An uninstall leaves nothing behind.",
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deepresearch.offline.statements import statements
 from deepresearch.providers.corpus import CorpusSearch
 from deepresearch.providers.readers import read_document
 
@@ -666,3 +667,16 @@ def test_a_title_reads_without_code_marks(tmp_path: Path) -> None:
     markdown = tmp_path / "cli.md"
     markdown.write_text("# The `uv auth` CLI\n\nLog in.\n")
     assert read_document(markdown).title == "The uv auth CLI"
+
+
+def test_a_rst_diagram_is_fenced_as_its_language(tmp_path: Path) -> None:
+    """'.. mermaid::' draws a diagram: fenced as Mermaid, its lines are no statements."""
+    path = tmp_path / "how-it-works.rst"
+    path.write_text(
+        "How it works\n============\n\nEach app gets its own environment.\n\n"
+        ".. mermaid::\n\n    flowchart LR\n    USER -->|install| TOOL\n\nThat is all.\n",
+        encoding="utf-8",
+    )
+    text = read_document(path).text
+    assert "```mermaid" in text
+    assert not any("-->" in s for s in statements(text))
