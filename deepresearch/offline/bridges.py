@@ -12,6 +12,7 @@ import itertools
 import re
 
 from deepresearch.offline.asking import NAME_JOINERS, WORD_TOKEN
+from deepresearch.offline.clauses import set_aside_names
 from deepresearch.offline.coordination import OPENING_PHRASE
 from deepresearch.offline.parts import Part
 from deepresearch.offline.quotes import CODE
@@ -98,7 +99,7 @@ def bridge_entities(
     longer names (more specific), then to the earlier one. ``subjects``, when given, are
     the texts' entries ("" for a text whose subject is not to be read so): a sentence
     opening with a pronoun for its entry says its name."""
-    asked = term_set(question)
+    asked, aside = term_set(question), set_aside_names(question)
     known = [term_set(t) for t in known_titles]
     # "the Swedish one of them" asks of one of several an earlier part names: the
     # sentences naming them need not say what sets that one apart (his own entry does),
@@ -120,6 +121,7 @@ def bridge_entities(
                 for name in listed
                 if (terms := term_set(name))
                 and not terms <= asked
+                and not any(a <= terms or terms <= a for a in aside)
                 and not any(terms == k for k in known)
             ]
             # only a sentence giving several names lists items (and one to score)

@@ -19,7 +19,9 @@ from deepresearch.text import (
     AUXILIARY_VERBS,
     TITLE_QUALIFIER,
     content_terms,
+    normalize,
     split_sentences,
+    term_set,
     title_phrases,
     words,
 )
@@ -104,6 +106,39 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
     for sentence in stated:
         text = text.replace(sentence, f"{sentence[:-1]};", 1)
     return text, {unjoin(s[:-1]) for s in stated}
+
+
+# "the one that isn't Sumatra" (of the two islands told before) names a thing only to set
+# it aside: the part asks of the other one, which points back to what was told; the names
+# set aside are neither searched nor a list of things asked about ("The one that isn't
+# Nigeria, Niger or Chad, what is its capital").
+_NOT_ASKING = r"(?!(?:what|which|who|whom|whose|where|when|how|why)\b)[\w'’.\-]+"
+_SET_ASIDE_NAME = rf"(?:the\s+)?{_NOT_ASKING}(?:\s+{_NOT_ASKING}){{0,3}}"
+_SET_ASIDE = re.compile(
+    r"\bthe\s+one\s+(?:that|who|which)\s+(?:(?:is|was|are|were)n['’]t|(?:is|was|are|were)\s+not)\s+"
+    rf"(?P<names>{_SET_ASIDE_NAME}(?:\s*,\s*{_SET_ASIDE_NAME})*(?:,?\s+(?:and|or)\s+{_SET_ASIDE_NAME})?)"
+    r"(?=\s*[,:;—–()]|\s+(?:what|which|who|where|when|how)\b)",
+    re.IGNORECASE,
+)
+
+
+def without_set_aside(text: str) -> tuple[str, list[str]]:
+    """``text`` with each phrase setting a thing aside ("the one that isn't Sumatra") as
+    "the other one" and a SET_ASIDE mark, and the names each set aside, in order: the part
+    that says it searches them still, as what the one it asks of is listed beside."""
+    names = [m["names"] for m in _SET_ASIDE.finditer(text)]
+    return _SET_ASIDE.sub(lambda m: f"{m[0][:1]}he other one{SET_ASIDE}", text), names
+
+
+SET_ASIDE = "\u2064"  # INVISIBLE PLUS: no word, no space, so no pattern reads it
+
+
+def set_aside_names(text: str) -> list[set[str]]:
+    """The words of each name ``text`` sets aside ("the one that isn't Nigeria, Niger or
+    Chad"): no entry of theirs is the next hop."""
+    names = (m["names"] for m in _SET_ASIDE.finditer(normalize(text)))
+    listed = (n for found in names for n in re.split(r",|\b(?:and|or)\b", found))
+    return [terms for name in listed if (terms := term_set(name))]
 
 
 # A question opening with a phrase and a colon before what it asks ("Setting up a new

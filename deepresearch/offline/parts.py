@@ -28,6 +28,7 @@ from deepresearch.offline.asking import (
 )
 from deepresearch.offline.clauses import (
     INCLUDING,
+    SET_ASIDE,
     brings_in_pointed,
     join_titles,
     question_clauses,
@@ -35,6 +36,7 @@ from deepresearch.offline.clauses import (
     stated_scenes,
     told_in,
     unjoin,
+    without_set_aside,
 )
 from deepresearch.offline.coordination import (
     PREPOSITIONS,
@@ -98,6 +100,7 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
             about apart ("Marx and Engels"); one a later part asks of is its own thing.
     """
     text = uncontracted(normalize(question).strip().rstrip("?.!").strip())
+    text, aside = without_set_aside(text)
     # the asker's situation ("Setting up a new box: …") is no part; the first part borrows
     # its words, the asker's circumstances rather than what is asked
     lead, text = situation(text)
@@ -105,7 +108,20 @@ def question_parts(question: str, titles: Iterable[str] = ()) -> list[Part]:
     if lead:
         query = list(dict.fromkeys(parts[0].query.split() + keywords(lead)))
         parts[0] = replace(parts[0], query=" ".join(query))
-    return parts
+    return _with_set_aside(parts, aside) if aside else parts
+
+
+def _with_set_aside(parts: list[Part], aside: list[str]) -> list[Part]:
+    """The ``parts``, each saying "the other one" of things set aside (``aside``: their
+    names, in order) with those names' words in its query: the line that names the one
+    it asks of lists them beside it ("found only in Borneo and Sumatra")."""
+    out = []
+    for part in parts:
+        said = part.text.count(SET_ASIDE)
+        names, aside = aside[:said], aside[said:]
+        query = list(dict.fromkeys(part.query.split() + keywords(" ".join(names))))
+        out.append(replace(part, text=part.text.replace(SET_ASIDE, ""), query=" ".join(query)))
+    return out
 
 
 def _parts_of(text: str, titles: list[str]) -> list[Part]:

@@ -364,10 +364,15 @@ def _hyphen_pieces(terms: set[str]) -> set[str]:
     return {piece for term in terms if "-" in term for piece in term.split("-") if piece}
 
 
+_THE_OTHER_ONE = re.compile(r"\bthe\s+other\s+one\b", re.IGNORECASE)
+
+
 def _told_of(parts: list[Part], part: Part) -> Part | None:
     """The story before ``part`` among the question's ``parts`` (a scene) that describes
     what the part points back to by its own words ("that group": "a later English group
-    of painters"), else the part just before it when the part's "it" stands for the kind of
+    of painters"), else the scene just before a part asking of "the other one" of what it
+    tells of ("Hokusai influenced two European painters. For the other one, …"), else the
+    part just before it when the part's "it" stands for the kind of
     thing that part asks for ("Which dynasty was that, and over which years did it rule":
     the sentences answering "which dynasty" name it), or None."""
     before = parts[: parts.index(part)] if part in parts else []
@@ -375,6 +380,8 @@ def _told_of(parts: list[Part], part: Part) -> Part | None:
     scene = (p for p in reversed(before) if p.scene and part.own and part.own <= p.terms)
     if (told := next(scene, None)) is not None:
         return told
+    if before and before[-1].scene and _THE_OTHER_ONE.search(part.text):
+        return before[-1]  # "the other one" of those the story tells of
     asking = before[-1] if before and not before[-1].scene else None
     # "it", not "he": a person the part before asks for is found by the part's own words
     said = set(re.findall(r"[a-z]+", part.text.lower()))

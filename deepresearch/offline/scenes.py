@@ -12,6 +12,7 @@ from deepresearch.offline.asking import (
     SUBJECT_OPENERS,
     describes,
     is_question,
+    opens_asking,
     without_connective,
 )
 from deepresearch.offline.coordination import PREPOSITIONS
@@ -156,10 +157,14 @@ def told_before_question(piece: str, after: str, text: str) -> bool:
     company wants to give back, what are the options for that"): a statement, as it would
     be with a full stop. A phrase with no verb ("The civilian agency among them, when was
     it set up") names what is asked; one opening with a participle leads in."""
+    joined = re.search(rf"{re.escape(piece)}\s*([,;])\s*{re.escape(after)}", text)
+    # before a semicolon, a clause is read as a sentence before a full stop is: it asks only
+    # if it opens as a question ("…characters where pipx prints its icons; is there …")
+    asking = opens_asking(piece) or describes(piece) if joined and joined[1] == ";" else asks(piece)
     return (
-        not asks(piece)
+        joined is not None
+        and not asking
         and asks(after)
         and not _PARTICIPLE_FIRST.match(without_connective(piece))
         and (_VERB.search(piece) is not None or any(is_past_form(w) for w in words(piece)))
-        and re.search(rf"{re.escape(piece)}\s*[,;]\s*{re.escape(after)}", text) is not None
     )

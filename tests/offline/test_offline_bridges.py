@@ -187,3 +187,17 @@ def test_names_that_are_not_a_list_keep_their_whole_sentences_match() -> None:
         "by Al-Khwarizmi."
     ]
     assert "Al-Khwarizmi" in bridge_entities(part, [text], ["Algebra"], question, limit=3)
+
+
+def test_a_name_the_question_sets_aside_is_no_bridge() -> None:
+    """ "the one who wasn't Ada Lovelace" asks of the other one the story tells of."""
+    question = (
+        "A mathematician corresponded with two famous writers. For the one who wasn't "
+        "Ada Lovelace: which novel made him famous?"
+    )
+    scene, part = question_parts(question)[:2]
+    told = "She corresponded with Augusta Ada Lovelace and Charles Dickens for years."
+    leads = bridge_entities(scene, [sentences(told)], [], question, 3)
+    assert "Charles Dickens" in leads
+    assert not any("Lovelace" in lead for lead in leads)
+    assert "the other one" in part.text and part.refers_back

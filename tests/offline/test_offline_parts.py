@@ -1172,6 +1172,14 @@ def test_a_statement_joined_to_its_question_by_a_comma_is_told() -> None:
         "A lamp on our shelf shows a blue light, which confused a guest. What does it mean?"
     )
     assert told[1].text == "which confused a guest" and "lamp" not in told[1].terms
+    # before a semicolon a clause asks only if it opens as a question, as a sentence would
+    shown, switch = question_parts(
+        "Our log viewer shows boxes where the tool prints its icons; is there a flag to "
+        "turn them off?"
+    )
+    assert shown.scene and not switch.scene
+    (asked, _) = question_parts("Where does the tool print its icons; is there a flag for it?")
+    assert not asked.scene
 
 
 def test_a_modal_before_its_subject_after_a_comma_opens_a_question() -> None:
@@ -1193,3 +1201,22 @@ def test_a_lead_in_pointing_back_lends_its_own_words_to_the_part_after_it() -> N
         "experimental margins for everyone?"
     )[-1]
     assert {"opt", "label", "margin"} <= last.terms and "recipe" not in last.terms
+
+
+def test_the_one_that_is_not_a_name_asks_of_the_other_one() -> None:
+    """The names set aside are no list of things asked about; the part asking of the
+    other one searches them, as the line naming it lists them beside it."""
+    parts = question_parts(
+        "Three rivers meet below the old fort. The one that isn't the Avon, Tamar or Exe, "
+        "where does it rise, and how long is it?"
+    )
+    assert [p.text for p in parts] == [
+        "Three rivers meet below the old fort",
+        "The other one, where does it rise",
+        "how long is it",
+    ]
+    assert parts[1].refers_back and {"avon", "tamar", "exe"} <= parts[1].terms
+    assert not {"avon", "tamar", "exe"} & parts[2].terms
+    # "isn't" in a clause that sets nothing aside is read as written
+    (kept,) = question_parts("Why is the one that isn't broken slower")
+    assert "broken" in kept.query.split()
