@@ -110,8 +110,8 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
 
 # "the one that isn't Sumatra" (of the two islands told before) names a thing only to set
 # it aside: the part asks of the other one, which points back to what was told; the names
-# set aside are neither searched nor a list of things asked about ("The one that isn't
-# Nigeria, Niger or Chad, what is its capital").
+# set aside are no list of things asked about ("The one that isn't Nigeria, Niger or Chad,
+# what is its capital" is one part) and no entry of theirs is the next hop.
 _NOT_ASKING = r"(?!(?:what|which|who|whom|whose|where|when|how|why)\b)[\w'’.\-]+"
 _SET_ASIDE_NAME = rf"(?:the\s+)?{_NOT_ASKING}(?:\s+{_NOT_ASKING}){{0,3}}"
 _SET_ASIDE = re.compile(

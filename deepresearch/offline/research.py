@@ -372,9 +372,9 @@ def _told_of(parts: list[Part], part: Part) -> Part | None:
     what the part points back to by its own words ("that group": "a later English group
     of painters"), else the scene just before a part asking of "the other one" of what it
     tells of ("Hokusai influenced two European painters. For the other one, …"), else the
-    part just before it when the part's "it" stands for the kind of
-    thing that part asks for ("Which dynasty was that, and over which years did it rule":
-    the sentences answering "which dynasty" name it), or None."""
+    part just before it when the part's "it" stands for the kind of thing that part asks
+    for ("Which dynasty was that, and over which years did it rule": the sentences
+    answering "which dynasty" name it), or None."""
     before = parts[: parts.index(part)] if part in parts else []
     # "that country's capital": the story telling of "another country" tells of it
     scene = (p for p in reversed(before) if p.scene and part.own and part.own <= p.terms)
