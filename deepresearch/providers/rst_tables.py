@@ -35,10 +35,7 @@ def with_list_tables(lines: list[str]) -> list[str]:
                 headers = int(found[1])
             first += 1
         rows, end = _rows(out, first, len(opening[1]))
-        table = _markdown(rows, headers)
-        if table and len(table) <= end - first:
-            indent = opening[1]
-            out[first:end] = [indent + row for row in table] + [""] * (end - first - len(table))
+        _put(out, (first, end), _markdown(rows, headers), opening[1])
         n = max(n, end)
     return out
 
@@ -55,12 +52,18 @@ def with_tables(lines: list[str]) -> list[str]:
             continue
         read = _simple_table if border.re is _SIMPLE_BORDER else _grid_table
         rows, headers, end = read(out, n)
-        table = _markdown(rows, headers)
-        if table and len(table) <= end - n:
-            indent = border[1]
-            out[n:end] = [indent + row for row in table] + [""] * (end - n - len(table))
+        _put(out, (n, end), _markdown(rows, headers), border[1])
         n = max(n + 1, end)
     return out
+
+
+def _put(out: list[str], span: tuple[int, int], table: list[str], indent: str) -> None:
+    """The ``table``'s lines written over ``out[start:end]`` (``span``) from its start, at
+    the table's ``indent``, the lines left blank; nothing when there is no table or it does
+    not fit."""
+    start, end = span
+    if table and len(table) <= end - start:
+        out[start:end] = [indent + row for row in table] + [""] * (end - start - len(table))
 
 
 # A simple table's border: runs of '=' (one per column) parted by spaces.
