@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from deepresearch.offline.asking import opens_asking, written_words
+from deepresearch.offline.asking import QUESTION_WORDS, opens_asking, written_words
 from deepresearch.offline.coordination import APART, COORDINATION, PREPOSITIONS
 from deepresearch.offline.scenes import ASKER_SUBJECTS, asks, opens_condition
 from deepresearch.text import (
@@ -112,12 +112,13 @@ def stated_scenes(text: str) -> tuple[str, set[str]]:
 # it aside: the part asks of the other one, which points back to what was told; the names
 # set aside are no list of things asked about ("The one that isn't Nigeria, Niger or Chad,
 # what is its capital" is one part) and no entry of theirs is the next hop.
-_NOT_ASKING = r"(?!(?:what|which|who|whom|whose|where|when|how|why)\b)[\w'’.\-]+"
+_ASKING = "|".join(sorted(QUESTION_WORDS))
+_NOT_ASKING = rf"(?!(?:{_ASKING})\b)[\w'’.\-]+"
 _SET_ASIDE_NAME = rf"(?:the\s+)?{_NOT_ASKING}(?:\s+{_NOT_ASKING}){{0,3}}"
 _SET_ASIDE = re.compile(
     r"\bthe\s+one\s+(?:that|who|which)\s+(?:(?:is|was|are|were)n['’]t|(?:is|was|are|were)\s+not)\s+"
     rf"(?P<names>{_SET_ASIDE_NAME}(?:\s*,\s*{_SET_ASIDE_NAME})*(?:,?\s+(?:and|or)\s+{_SET_ASIDE_NAME})?)"
-    r"(?=\s*[,:;—–()]|\s+(?:what|which|who|where|when|how)\b)",
+    rf"(?=\s*[,:;—–()]|\s+(?:{_ASKING})\b)",
     re.IGNORECASE,
 )
 
