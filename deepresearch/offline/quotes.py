@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from deepresearch.text import sentences
+from deepresearch.text import normalize, sentences
 
 TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
@@ -129,19 +129,60 @@ def table_quotes(rows: list[str]) -> list[str]:
     return out
 
 
-def plain(text: str) -> str:
+def plain(text: str, *, code_marked: bool = False) -> str:
     """``text`` without Markdown's emphasis pairs and code-span backticks. A code span is
-    literal (CommonMark): `__init__()` keeps its underscores, and ``**`x`**`` is bold."""
+    literal (CommonMark): `__init__()` keeps its underscores, and ``**`x`**`` is bold.
+    ``code_marked``: code spans keep their backticks, as a statement quoting the text shows
+    them ("mark it with `is_eager=True`"); a stray backtick goes all the same."""
     spans: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
-        spans.append(m[0])
+        spans.append(m[0] if code_marked else _BACKTICKS.sub("", m[0]))
         return f"\ue000{len(spans) - 1}\ue001"  # private-use marks: no text has them
 
     held = CODE_SPAN.sub(hold, text)
     strong = _STRONG.sub(lambda m: m[1] or m[2], held)
-    plain = _EMPHASIS.sub(lambda m: m[1] or m[2], strong)
-    return _BACKTICKS.sub("", _HELD.sub(lambda m: spans[int(m[1])], plain))
+    plain = _BACKTICKS.sub("", _EMPHASIS.sub(lambda m: m[1] or m[2], strong))
+    return _HELD.sub(lambda m: spans[int(m[1])], plain)
+
+
+def code_marked(said: list[str], clean: str, marked: str) -> list[str]:
+    """The sentences ``said`` of a paragraph's ``clean`` text (``plain``), each with the code
+    spans the same text keeps in ``marked`` (``plain`` with ``code_marked``): split where
+    the clean text splits, shown as the page shows them ("mark it with `is_eager=True`").
+    One not found whole in the text (joined to a term, cut short) is shown as it is."""
+    clean, marked = (" ".join(normalize(t).split()) for t in (clean, marked))
+    at = _aligned(clean, marked)
+    if at is None:
+        return said
+    out: list[str] = []
+    cursor = 0
+    for sentence in said:
+        p = clean.find(sentence, cursor)
+        if p < 0:
+            out.append(sentence)
+            continue
+        cursor = q = p + len(sentence)
+        # an opening backtick sits between the last character before and the first
+        shown = marked[at[p - 1] + 1 if p else 0 : at[q] if q < len(clean) else len(marked)]
+        whole = "`" not in CODE_SPAN.sub("", shown)  # every span within the sentence
+        out.append(shown.strip() if whole else sentence)
+    return out
+
+
+def _aligned(clean: str, marked: str) -> list[int] | None:
+    """Where each character of ``clean`` stands in ``marked``, which is ``clean`` with
+    code spans' backticks put back; None when it is not."""
+    at: list[int] = []
+    j = 0
+    for ch in clean:
+        while j < len(marked) and marked[j] == "`":
+            j += 1
+        if j == len(marked) or marked[j] != ch:
+            return None
+        at.append(j)
+        j += 1
+    return at
 
 
 def clip(text: str, limit: int) -> str:

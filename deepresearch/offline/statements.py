@@ -18,6 +18,7 @@ mid-date; see docs/results.md.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from deepresearch.offline.quotes import (
@@ -29,6 +30,7 @@ from deepresearch.offline.quotes import (
     TABLE_RULE,
     WORDS,
     clip,
+    code_marked,
     code_quote,
     code_quotes,
     looks_like_code,
@@ -147,14 +149,15 @@ _FURNITURE = re.compile(
 )
 
 
-def statements(text: str) -> list[str]:
+def statements(text: str, *, code_marked: bool = False) -> list[str]:
     """Sentences of the prose in ``text`` plus brief quotes of table rows and code lines,
     in document order. Short list items under a lead-in ("Update the prompt to
     include:") are stated together with the lead-in, which is what says what they are,
     as many as fit one statement; a list item of a few sentences is one statement (see
-    ``_prose_sentences``)."""
+    ``_prose_sentences``). ``code_marked``: prose keeps the code spans the page marks
+    (``shown_as_written``); else its words are read as plain text."""
     out: list[str] = []
-    reader = _Prose(out)
+    reader = _Prose(out, marked=code_marked)
     lines = _unquoted(text.splitlines())
     i = 0
     prose = fenced = False  # the last line not blank: a paragraph's; a code block's end
@@ -254,8 +257,9 @@ class _Prose:
     """Collects prose lines into paragraphs and list items, remembering the lead-in a
     list hangs from (a paragraph or item ending with ':', else a nested item's parent)."""
 
-    def __init__(self, out: list[str]) -> None:
+    def __init__(self, out: list[str], *, marked: bool = False) -> None:
         self.out = out
+        self.marked = marked  # prose keeps its code spans' backticks (``code_marked``)
         self.lines: list[str] = []
         self.indent = -1  # the current item's indentation; -1: a paragraph
         self.lead: tuple[int, str] | None = None  # (indentation, text) of the lead-in
@@ -315,6 +319,9 @@ class _Prose:
             self.out.pop(at)
         return f"{said} … {own}"
 
+    def _sentences(self, paragraph: str, *, item: bool = False) -> list[str]:
+        return _prose_sentences(paragraph, item=item, marked=self.marked)
+
     def item(self, line: str) -> None:
         self.flush()
         text = _LIST_MARK.sub("", line).strip()
@@ -340,7 +347,7 @@ class _Prose:
         if paragraph and self.last is not None:
             own, mark = self.last
             said = split_sentences(own) or [own]
-            stated = len(self.out) > mark and self.out[-1:] == _prose_sentences(said[-1])
+            stated = len(self.out) > mark and self.out[-1:] == self._sentences(said[-1])
             self.before_code = (said[-1], len(self.out) - 1 if stated else None)
 
     def flush(self, *, end_lead: bool = False) -> None:
@@ -372,7 +379,7 @@ class _Prose:
                 self._emit_run()
                 if self.term and self.indent < 0 and not _VERSION.match(own):
                     own = f"{self.term}: {own}"
-                self.out.extend(_prose_sentences(_joined(lead, own), item=self.indent >= 0))
+                self.out.extend(self._sentences(_joined(lead, own), item=self.indent >= 0))
             if own.endswith(":") and len(own.split()) >= MIN_WORDS:
                 # The lead-in is the sentence that ends with the colon, not its paragraph.
                 said = sentences(own)
@@ -393,13 +400,13 @@ class _Prose:
             lead, items = self.run
             if self.run_fields and len(items) == 1:
                 # one labelled line is no block of fields ("Source code: Lib/csv.py")
-                self.out.extend(_prose_sentences(items[0]))
+                self.out.extend(self._sentences(items[0]))
             else:
                 # the lead-in stated alone says only that a list follows: its items say
                 # it, after the whole lead-in (longer than one item's, then)
                 if self.out and self.out[-1].endswith(":") and _opens_with(self.out[-1], lead):
                     lead = self.out.pop()
-                self.out.extend(_prose_sentences(_joined(lead, _listed(items))))
+                self.out.extend(self._sentences(_joined(lead, _listed(items))))
             self.run = None
 
     def _lead_of(self, own: str) -> str:
@@ -517,6 +524,17 @@ def _resumes(lines: list[str], start: int) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=256)  # read for each finding a source's text supports
+def shown_as_written(text: str) -> dict[str, str]:
+    """For the statements of ``text`` whose prose holds code spans, each one's words as
+    the page marks them ("mark it with `is_eager=True`"): how a finding stating it is shown,
+    its words having been read as plain text."""
+    plain, shown = statements(text), statements(text, code_marked=True)
+    if len(plain) != len(shown):  # never expected: the same reading, marks kept
+        return {}
+    return {said: marked for said, marked in zip(plain, shown, strict=True) if said != marked}
+
+
 def as_text(units: list[str]) -> str:
     """Statements written as a text that ``statements`` reads back as the same statements:
     one a paragraph, a statement of several sentences (a list item stated whole) as a list
@@ -524,7 +542,7 @@ def as_text(units: list[str]) -> str:
     return "\n\n".join(f"- {u}" if len(sentences(u)) > 1 else u for u in units)
 
 
-def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
+def _prose_sentences(paragraph: str, *, item: bool = False, marked: bool = False) -> list[str]:
     """The statements of a paragraph, a sentence each; of a list ``item``, the whole item
     when it fits one statement: an item's sentences make one point ("FnMut applies to
     closures that … These closures can be called more than once.": the second alone says
@@ -543,7 +561,11 @@ def _prose_sentences(paragraph: str, *, item: bool = False) -> list[str]:
             # A lead-in stated with its code is longer (``_introduced``): read back from
             # ``as_text``, it stays whole.
             found.append(clip(sent, MAX_STATEMENT_CHARS + MAX_QUOTE_CHARS))
-    return found
+    if not marked:
+        return found
+    return code_marked(
+        found, clean, LINKISH.sub(lambda m: m[1], plain(paragraph, code_marked=True))
+    )
 
 
 # An item's lead naming what it defines ("`DEFAULT_VERSION`. The value that …"): one word

@@ -9,10 +9,12 @@ from deepresearch.offline.analysis import NO_SOURCE
 from deepresearch.offline.commonness import everyday_share
 from deepresearch.offline.coverage import PART_GAP
 from deepresearch.offline.parts import question_parts
+from deepresearch.offline.statements import shown_as_written
 from deepresearch.phases.agents import ANALYZER
 from deepresearch.phases.common import PhaseReport, source_text
 from deepresearch.phases.coverage import check_parts, filed_part
 from deepresearch.phases.gather import compress_pending_topics
+from deepresearch.providers.readers import family
 from deepresearch.providers.registry import OFFLINE
 from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, TopicDigest
 from deepresearch.state import (
@@ -165,7 +167,7 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[
         state.findings.append(
             Finding(
                 id=state.next_id("f"),
-                content=draft.content.strip(),
+                content=_as_written(draft.content.strip(), state, ids),
                 confidence=Confidence(draft.confidence),
                 source_ids=ids,
                 category=_filed_under(draft.category, parts),
@@ -174,6 +176,20 @@ def _add_findings(state: ResearchState, out: AnalysisOutput) -> tuple[int, list[
         )
         added += 1
     return added, unplaced
+
+
+def _as_written(content: str, state: ResearchState, ids: list[str]) -> str:
+    """A finding stating a sentence of one of its sources (``ids``) as that source writes
+    it, with the code spans a text file (Markdown, reStructuredText) marks: the analyzer
+    read its words as plain text. An HTML page or a PDF shows its words without marks, which
+    only its reading into text added."""
+    for sid in ids:
+        src = state.source(sid)
+        if src is None or family(src.url.split("#", 1)[0]) != "text":
+            continue
+        if content in (shown := shown_as_written(src.raw_content or src.content)):
+            return shown[content]
+    return content
 
 
 def _filed_under(category: str | None, parts: list[str]) -> str | None:

@@ -9,6 +9,7 @@ from deepresearch.offline.quotes import MAX_QUOTE_CHARS
 from deepresearch.offline.statements import (
     MAX_STATEMENT_CHARS,
     as_text,
+    shown_as_written,
     signposts,
     statement_terms,
     statements,
@@ -716,4 +717,30 @@ def test_a_diagrams_source_is_no_statement() -> None:
     assert said == [
         "The tool runs each app in its own environment.",
         "An uninstall leaves nothing behind.",
+    ]
+
+
+def test_a_statement_is_shown_with_the_code_spans_its_page_marks() -> None:
+    text = (
+        "For those cases, mark the *CLI option* with `is_eager=True`. `SSL_CERT_DIR` can\n"
+        "name a folder. Pass ``--invert`` to flip it, or [`typer.Exit`](exit.md) to stop.\n\n"
+        "- `DEFAULT_VERSION`. The value used when no version is given. Defaults to `None`.\n"
+    )
+    plain = statements(text)
+    # read as plain text, split where the plain text splits
+    assert plain[:3] == [
+        "For those cases, mark the CLI option with is_eager=True.",
+        "SSL_CERT_DIR can name a folder.",
+        "Pass --invert to flip it, or typer.Exit to stop.",
+    ]
+    shown = shown_as_written(text)
+    assert [shown.get(p, p) for p in plain[:3]] == [
+        "For those cases, mark the CLI option with `is_eager=True`.",
+        "`SSL_CERT_DIR` can name a folder.",
+        "Pass ``--invert`` to flip it, or `typer.Exit` to stop.",
+    ]
+    # a statement joined from pieces of the text is shown as read
+    assert plain[3].startswith("DEFAULT_VERSION: The value") and plain[3] not in shown
+    assert statements(as_text([shown[p] for p in plain[:3]]), code_marked=True) == [
+        shown[p] for p in plain[:3]
     ]

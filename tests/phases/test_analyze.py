@@ -14,7 +14,7 @@ from deepresearch import RunStatus
 from deepresearch.phases.analyze import analyze
 from deepresearch.providers import vectors
 from deepresearch.providers.base import LLMRequest
-from deepresearch.roles import AnalysisOutput, AnalyzeInputs, GapDraft
+from deepresearch.roles import AnalysisOutput, AnalyzeInputs, FindingDraft, GapDraft
 from deepresearch.state import CHECK, Finding, ResearchState
 from deepresearch.testing import FunctionLLM, StaticSearch
 
@@ -124,3 +124,22 @@ def test_the_offline_analysis_without_wordfreq_says_so(
     assert said == [CHECK + analyze_phase.EVERYDAY_WORDS_UNWEIGHED]  # once a run
     assert session.state.status == RunStatus.COMPLETED_WITH_WARNINGS
     assert "deepresearch-sdk[vectors]" in session.report.markdown
+
+
+async def test_a_finding_of_a_text_file_keeps_the_code_spans_the_file_writes() -> None:
+    # The analyzer reads a statement's words as plain text; a Markdown file writes its code
+    # names in backticks, and so is it quoted; an HTML page shows no backticks.
+    said = "Mark the --version option with is_eager=True so that it runs first."
+    written = "Mark the `--version` option with `is_eager=True` so that it runs first."
+    state = ResearchState(question="How do I make --version run first?")
+    sq = completed(state, "version first")
+    markdown = add_source(state, sq, "/docs/options.md#L3-9", content=written)
+    page = add_source(state, sq, "/docs/options.html", content=written)
+
+    def answer(request: LLMRequest) -> BaseModel:
+        drafts = [FindingDraft(content=said, source_ids=[s.id]) for s in (markdown, page)]
+        return AnalysisOutput(findings=drafts)
+
+    ctx, _ = make_context(FunctionLLM(answer), StaticSearch([]))
+    await analyze(state, ctx)
+    assert [f.content for f in state.findings] == [written, said]
