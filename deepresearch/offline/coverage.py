@@ -167,7 +167,9 @@ def unanswered_reason(
     """
     if not findings:
         return "no finding was drawn for it"
-    if asks_when(part.text) and not any(_TIMED.search(f) for f in findings):
+    if (asks_when(part.text) or asks_year(part.text)) and not any(
+        _TIMED.search(f) for f in findings
+    ):
         return "no finding drawn for it gives a time"
     said = set().union(*(text_roots(s) for s in statements + findings))
     if named := _unnamed(part, said, statements, gathered):

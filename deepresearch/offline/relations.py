@@ -260,16 +260,23 @@ def _about(tokens: list[str], names: list[list[str]], *, placed: bool = False) -
     """Whether a sentence (its ``tokens``) is about one of the ``names``: it gives one whole,
     not after a preposition ("the Eastern Roman Empire persisted until 1453", not "a
     tragedy by William Shakespeare, first performed in 1606"); for names that only place
-    what is asked about (``placed``), after one too."""
+    what is asked about (``placed``), after one too. A name the sentence gives its subject
+    ("Gustavus Adolphus, also known as Gustav II Adolf, was King …") is whom it is about."""
     lower = [bare_word(t) for t in tokens]
     for name in names:
         n = len(name)
         for k in range(len(lower) - n + 1):
             if [stem(w) for w in lower[k : k + n]] == [stem(w) for w in name]:
-                before = [w for w in lower[:k] if w not in ARTICLES][-1:]
-                if placed or not (before and before[0] in _PREPOSITIONS):
+                before = [w for w in lower[:k] if w not in ARTICLES][-2:]
+                if placed or not (before and before[-1] in _PREPOSITIONS) or _named(before):
                     return True
     return False
+
+
+def _named(before: list[str]) -> bool:
+    """Whether the last words ``before`` a name give a thing that name ("known as", "called
+    as", "referred to as"): the "as" is no preposition placing it."""
+    return before[-2:] in (["known", "as"], ["called", "as"], ["to", "as"])
 
 
 def titled_entry(name: tuple[str, ...], title: str) -> bool:

@@ -675,3 +675,14 @@ def test_a_part_pointing_back_finds_its_words_with_the_entry_the_part_before_nam
     # with no part before naming the entry, its words were found apart
     reason = unanswered_reason(parts[1], said, said, titles)
     assert reason is not None and "apart" in reason
+
+
+def test_a_part_asking_which_year_needs_a_finding_giving_a_time() -> None:
+    question = (
+        "Who led the unification of Italy, and what year does it count its independence from?"
+    )
+    asked = part(question)
+    count = "Camillo Benso, Count of Cavour, was a leading figure in the unification of Italy."
+    assert unanswered_reason(asked, [count], [count]) == "no finding drawn for it gives a time"
+    dated = "Italy counts its independence from 1861, when the kingdom was proclaimed."
+    assert unanswered_reason(asked, [dated], [dated]) is None

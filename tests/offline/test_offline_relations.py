@@ -28,6 +28,18 @@ def test_dates_of_other_events_do_not_say_when_the_thing_asked_about_happened() 
     assert untimed_event(_when("When did Vincent van Gogh die?"), [counts]) is not None
 
 
+def test_a_line_giving_its_subject_the_name_asked_for_dates_it() -> None:
+    # "known as" gives the entry's subject another name: no preposition placing it
+    part = question_parts("During which years did Gustav II Adolf rule Sweden, and who wrote?")[0]
+    known = (
+        ["Gustavus Adolphus"],
+        "Gustavus Adolphus, also known as Gustav II Adolf, was King of Sweden from 1611 to 1632.",
+    )
+    assert untimed_event(part, [known]) is None
+    named_by = (["Riksdag"], "A law of 1611 was signed by Gustav II Adolf in Sweden.")
+    assert untimed_event(part, [named_by]) is not None
+
+
 def test_a_part_naming_nothing_is_dated_of_what_its_pronoun_stands_for() -> None:
     part = _when("when did he die?")
     assert untimed_event(part, [MACBETH]) is None  # of nothing named: not checked
