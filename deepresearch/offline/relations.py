@@ -62,7 +62,7 @@ _LENGTH_OR_TIME = re.compile(
 # not date an award).
 PARTIES_DATED = 3
 # Words after which a name says where a thing is ("the bridge between Kobe and Awaji").
-PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among")
+PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among", "around")  # fmt: skip
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
 

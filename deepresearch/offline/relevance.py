@@ -34,6 +34,7 @@ from deepresearch.offline.mentions import (
 from deepresearch.offline.parts import Part
 from deepresearch.offline.quotes import CODE
 from deepresearch.offline.referents import expletive
+from deepresearch.offline.relations import party_names
 from deepresearch.offline.statements import signposts, statement_terms
 from deepresearch.offline.wording import Wording
 from deepresearch.providers import vectors
@@ -42,6 +43,7 @@ from deepresearch.text import stem, term_set, title_phrases, words
 
 SOURCES_PER_PART = 5  # sources kept per part; also a part's answerers while scoring
 FULL_NAME_SHARE = 0.7  # a title that is a longer form of a name the part gives, or an alias
+PLACING_SHARE = 0.5  # a title a part gives only to place what it asks about
 OPENING_WEIGHT = 0.3  # an entry whose opening statement fits what an entity part describes
 # Of its match, for a lead-in ("Let's see what's inside the build script:"): it says what
 # follows, not the thing itself, and what follows is stated with it or after it.
@@ -439,6 +441,13 @@ def _named_by_parts(
         for i, part in enumerate(parts):
             if named[(s.id, i)] == 1.0:
                 named[(s.id, i)] = 1 / max(len(part.terms), 1)
+    # A name that only places what a part asks about ("how tall do the Scandes get around
+    # the Arctic Circle") names its entry less than the name of the thing asked about.
+    for i, part in enumerate(parts):
+        placing = _placing_names(part.text)
+        for s in sources:
+            if named[(s.id, i)] == 1.0 and any(term_set(s.title) == p for p in placing):
+                named[(s.id, i)] = PLACING_SHARE
     # A story the asker opens with names what the question is about ("I put
     # GZipMiddleware in front of the app …. Will the event feed get compressed").
     told = term_set(" ".join(n for p in parts if p.scene for n in title_phrases(p.text)))
@@ -455,6 +464,16 @@ def _named_by_parts(
         for sid in _aliased(part, sources, said):
             named[(sid, i)] = max(named[(sid, i)], FULL_NAME_SHARE)
     return named
+
+
+def _placing_names(part: str) -> list[set[str]]:
+    """The terms of each name ``part`` gives only to place what it asks about (see
+    ``relations.party_names``), when it names that thing too; else none."""
+    given = entities(part)
+    parties = party_names(part, given)
+    if not parties or len(parties) == len(given):
+        return []
+    return [term_set(n) for n in given if n not in parties]
 
 
 def _named_sections(
@@ -492,21 +511,39 @@ def _named_documents(
 
 
 def _aliased(part: Part, sources: list[SourceText], said: dict[str, list[str]]) -> list[str]:
-    """Entity linking by another name: the part gives a name of two words or more that no
-    gathered title holds ("El Libertador"); the sources titled with a name whose statements
-    use it as a name ("known as El Libertador") are the entries it stands for. A topic's
-    page that mentions a product ("GitHub Actions") is not."""
+    """Entity linking by another name: the part gives a name that no gathered title holds;
+    the sources titled with a name whose statements use it as a name ("known as El
+    Libertador") are the entries it stands for, of two words or more. A topic's page that
+    mentions a product ("GitHub Actions") is not. A name of one word ("Scandes") is so
+    common a mention that only an entry opening with it as its subject's other name is."""
     titles = [term_set(s.title) for s in sources]
     out: list[str] = []
     for phrase in entities(part.text):
         words = [w.lower().strip("'") for w in TOKEN.findall(phrase)]
-        terms = term_set(phrase)
-        if len(words) < 2 or any(terms <= t for t in titles):
+        if not words or any(term_set(phrase) <= t for t in titles):
             continue
         for s in sources:
-            if is_name(s.title) and mentions_name(said.get(s.id, []), words):
+            tokens = said.get(s.id, [])
+            if not is_name(s.title):
+                continue
+            if mentions_name(tokens, words) if len(words) > 1 else _opens_as(tokens, words[0], s):
                 out.append(s.id)
     return out
+
+
+_OPENING_VERBS = frozenset({"is", "was", "are", "were"})
+_OPENING_SUBJECT = 12  # the most words an entry's opening names its subject in
+
+
+def _opens_as(tokens: list[str], name: str, source: SourceText) -> bool:
+    """Whether an entry's opening (``tokens``: its statements' words) names its subject
+    by its title and by ``name`` too, before its verb: "The Scandinavian Mountains or the
+    Scandes is a mountain range", "Asmara, or Asmera, is the capital"."""
+    lower = [t.lower() for t in tokens[:_OPENING_SUBJECT]]
+    verb = next((k for k, t in enumerate(lower) if t in _OPENING_VERBS), None)
+    if verb is None or name not in lower[:verb]:
+        return False
+    return term_set(source.title) <= term_set(" ".join(lower[:verb]))
 
 
 def _opening_match(

@@ -61,6 +61,36 @@ def test_a_name_no_title_holds_links_the_sources_that_use_it(titled: Titled) -> 
     assert relevance._aliased(part, srcs, said_tokens(srcs)) == ["src-1"]
 
 
+def test_a_one_word_name_links_only_the_entry_opening_with_it_as_another_name(
+    titled: Titled,
+) -> None:
+    srcs = titled(
+        {
+            "Scandinavian Mountains": "The Scandinavian Mountains or the Scandes is a range.",
+            "Norway": "Norway is a country. The Scandes run along its west coast.",
+            "Arctic": "The Arctic is a polar region.",
+        }
+    )
+    part = question_parts("How tall do the Scandes get around the Arctic Circle?")[0]
+    assert relevance._aliased(part, srcs, said_tokens(srcs)) == ["src-1"]
+
+
+def test_a_name_that_only_places_what_a_part_asks_about_names_its_entry_less(
+    titled: Titled,
+) -> None:
+    srcs = titled({"Eiffel Tower": "It is a tower.", "Paris": "Paris is a city."})
+    names = [term_set("Eiffel Tower"), term_set("Paris")]
+    for question, place in [
+        ("How tall is the Eiffel Tower in Paris?", 0.5),
+        ("Where is Paris?", 1),
+    ]:
+        parts = question_parts(question)
+        stated = _scored(parts, srcs)[1]
+        named = relevance._named_by_parts(parts, srcs, names, said_tokens(srcs), stated)
+        assert named[("src-2", 0)] == place
+    assert named[("src-1", 0)] == 0.0
+
+
 def test_a_common_noun_names_a_one_word_entry_by_its_share_of_the_part(titled: Titled) -> None:
     texts = {"Gas": "A gas is a state of matter.", "Mars": "Mars is a planet."}
     srcs = titled(texts)
