@@ -18,7 +18,7 @@ from deepresearch.providers.passages import TARGET_CHARS, Passage, split_passage
 from deepresearch.providers.readers import clip
 from deepresearch.text import TITLE_QUALIFIER
 
-SCHEMA_VERSION = "32"  # 3: front-matter titles, table row groups, heading lines in passages;
+SCHEMA_VERSION = "33"  # 3: front-matter titles, table row groups, heading lines in passages;
 # 4-6: HTML lists, code and tables as Markdown, chrome blanked (edges: a folder; a PDF's
 # pages), an HTML passage cited by the page's own lines; 7: edge keys by format family,
 # navigation lines and tables of contents, Markdown comments dropped, passage twins;
@@ -44,7 +44,8 @@ SCHEMA_VERSION = "32"  # 3: front-matter titles, table row groups, heading lines
 #     default role shows it ("`pre_load <marshmallow.decorators.pre_load>`" reads pre_load);
 #     30: text on an untitled admonition's line ('.. warning::  Setting …') as its content;
 #     31: reST list tables as Markdown tables, reST diagrams fenced with their language;
-#     32: reST simple and grid tables as Markdown tables
+#     32: reST simple and grid tables as Markdown tables;
+#     33: Markdown's '{* file *}' includes and PyMdown '/// tip' block markers not read
 SNIPPET_CHARS = 300
 EMBED_BATCH = 512
 SCHEMA = """

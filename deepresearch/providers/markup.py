@@ -221,23 +221,25 @@ def mdx_rendered(text: str) -> str:
 
 
 # What a Markdown site's renderer turns into something else or nothing, outside code: a
-# template tag (Liquid/Jinja '{% include … %}', Hugo '{{< note >}}'), an admonition's marker
-# line (MkDocs '!!! note "Title"', Docusaurus and VitePress ':::tip' and ':::', a MyST
-# colon fence ':::{note}' and its ':::' also in a list item), a GitHub
-# alert's '[!NOTE]', and inline HTML tags ('<code>', '<br>', '<details>'), whose text stays.
-_TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{[<%].*?[>%]\}\}", re.DOTALL)
+# template tag (Liquid/Jinja '{% include … %}', Hugo '{{< note >}}', a file included as a
+# code example '{* docs_src/main.py hl[3] *}'), an admonition's marker line (MkDocs '!!! note
+# "Title"', Docusaurus and VitePress ':::tip' and ':::', a MyST colon fence ':::{note}' and
+# its ':::' also in a list item, a PyMdown block '/// tip' and its '///'), a GitHub alert's
+# '[!NOTE]', and inline HTML tags ('<code>', '<br>', '<details>'), whose text stays.
+_TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{[<%].*?[>%]\}\}|\{\*.*?\*\}", re.DOTALL)
 _ADMONITION = re.compile(
-    r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*)$|^[ \t]*:::+(?:\{[\w:-]+\}.*)?$"
-    r"|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
+    r"^ {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+.*|:::.*|/{3,}(?:[ \t]*[\w-]+)?[ \t]*)$"
+    r"|^[ \t]*:::+(?:\{[\w:-]+\}.*)?$|(?<=>)[ \t]*\[![A-Za-z]+\][ \t]*$",
     re.MULTILINE,
 )
 # An admonition's own title (MkDocs '!!! warning "Deprecated in 2.17.0"', Docusaurus
-# ':::tip[Pro tip]' or ':::tip Pro tip', VitePress '::: details Click me') is what the box
-# shows over its content: it reads as a MyST box's label does ('Deprecated in 2.17.0:'); an
-# empty one ('!!! note ""') shows none.
+# ':::tip[Pro tip]' or ':::tip Pro tip', VitePress '::: details Click me', PyMdown '/// note |
+# Technical Details') is what the box shows over its content: it reads as a MyST box's
+# label does ('Deprecated in 2.17.0:'); an empty one ('!!! note ""') shows none.
 _TITLED_BOX = re.compile(
     r'^( {0,3})(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*[ \t]+"([^"\n]*)"'
-    r"|:::+[ \t]*[A-Za-z][\w-]*(?:\[([^\]\n]*)\]|[ \t]+([^\s{][^\n]*?)))[ \t]*$",
+    r"|:::+[ \t]*[A-Za-z][\w-]*(?:\[([^\]\n]*)\]|[ \t]+([^\s{][^\n]*?))"
+    r"|/{3,}[ \t]*[\w-]+[ \t]*\|[ \t]*([^\n]*?))[ \t]*$",
     re.M,
 )
 

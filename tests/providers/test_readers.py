@@ -285,6 +285,22 @@ the <b>APP_CACHE</b> variable.
     :::
 
 Text after the list.
+
+{* docs_src/options/version/tutorial002.py hl[16:19] *}
+
+/// tip
+
+Raise `typer.Exit()` to stop.
+
+///
+
+/// note | Technical Details
+
+The callback runs first.
+
+///
+
+Text after the boxes.
 """
 
 
@@ -305,6 +321,10 @@ def test_markdown_site_dialects_read_as_they_render(tmp_path: Path) -> None:
     assert "Windows:\n\nRun the installer." in doc.text  # ... also nested in another
     # a MyST colon fence inside a list item is a box, its marker lines nothing
     assert "\n\nPickling them needs `__getstate__`.\n\n" in doc.text
+    # a file included as a code example, and PyMdown's block markers, read as nothing
+    assert "docs_src" not in doc.text and "///" not in doc.text
+    assert "\n\nRaise `typer.Exit()` to stop.\n\n" in doc.text
+    assert "Technical Details:\n\nThe callback runs first." in doc.text  # its title
     assert len(doc.outline.splitlines()) == len(SITE_PAGE.rstrip().splitlines())
 
 
