@@ -27,7 +27,7 @@ from deepresearch.offline.mentions import (
     names_doer_by,
 )
 from deepresearch.offline.parts import Part
-from deepresearch.offline.relations import party_names
+from deepresearch.offline.relations import NAMING_VERBS, party_names
 from deepresearch.offline.roots import close_word, says_any, speaks_of_any, text_roots
 from deepresearch.offline.tense import without_now
 from deepresearch.providers import vectors
@@ -318,9 +318,8 @@ def _entry_on(parties: Sequence[set[str]], named: set[str], title: str) -> set[i
 
 # An entry's opening giving the thing another name ("Sun Wukong, also known as the Monkey
 # King, is …"), and how many words of it are read.
-_KNOWN_AS = re.compile(
-    r"\b(?:known|called|referred\s+to)\s+as\s+(?:the\s+)?(?P<name>(?:[\w'-]+\s*){1,4})"
-)
+_NAMING = "|".join(verb.replace(" ", r"\s+") for verb in NAMING_VERBS)
+_KNOWN_AS = re.compile(rf"\b(?:{_NAMING})\s+as\s+(?:the\s+)?(?P<name>(?:[\w'-]+\s*){{1,4}})")
 
 
 def _known_as(parties: Sequence[set[str]], title: str, opening: Sequence[str]) -> set[int]:

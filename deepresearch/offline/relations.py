@@ -63,6 +63,8 @@ _LENGTH_OR_TIME = re.compile(
 PARTIES_DATED = 3
 # Words after which a name says where a thing is ("the bridge between Kobe and Awaji").
 PLACE_PREPOSITIONS = ("in", "on", "at", "between", "near", "within", "across", "along", "among", "around")  # fmt: skip
+# The verbs giving a thing another name before "as" ("also known as the Monkey King").
+NAMING_VERBS = ("known", "called", "referred to")
 # Words after which a name is what a sentence speaks of something else by, not its subject.
 _PREPOSITIONS = frozenset({"about", "above", "after", "against", "among", "around", "as", "at", "before", "behind", "below", "beside", "between", "by", "during", "for", "from", "in", "into", "like", "near", "of", "on", "over", "than", "through", "to", "toward", "under", "with", "within", "without"})  # fmt: skip
 
@@ -267,16 +269,16 @@ def _about(tokens: list[str], names: list[list[str]], *, placed: bool = False) -
         n = len(name)
         for k in range(len(lower) - n + 1):
             if [stem(w) for w in lower[k : k + n]] == [stem(w) for w in name]:
-                before = [w for w in lower[:k] if w not in ARTICLES][-2:]
+                before = [w for w in lower[:k] if w not in ARTICLES]
                 if placed or not (before and before[-1] in _PREPOSITIONS) or _named(before):
                     return True
     return False
 
 
 def _named(before: list[str]) -> bool:
-    """Whether the last words ``before`` a name give a thing that name ("known as", "called
-    as", "referred to as"): the "as" is no preposition placing it."""
-    return before[-2:] in (["known", "as"], ["called", "as"], ["to", "as"])
+    """Whether the words ``before`` a name end by giving a thing that name ("known as",
+    "referred to as": see NAMING_VERBS): the "as" is no preposition placing it."""
+    return any(before[-len(v.split()) - 1 :] == [*v.split(), "as"] for v in NAMING_VERBS)
 
 
 def titled_entry(name: tuple[str, ...], title: str) -> bool:

@@ -526,9 +526,10 @@ def _resumes(lines: list[str], start: int) -> bool:
 
 @functools.lru_cache(maxsize=256)  # read for each finding a source's text supports
 def shown_as_written(text: str) -> dict[str, str]:
-    """For the statements of ``text`` whose prose holds code spans, each one's words as
-    the page marks them ("mark it with `is_eager=True`"): how a finding stating it is shown,
-    its words having been read as plain text."""
+    """For the statements of ``text`` whose prose holds code spans, each one as the page
+    marks it ("mark it with `is_eager=True`"): how a finding read as plain text is shown."""
+    if "`" not in text:  # no code span: most texts, which need no second reading
+        return {}
     plain, shown = statements(text), statements(text, code_marked=True)
     if len(plain) != len(shown):  # never expected: the same reading, marks kept
         return {}

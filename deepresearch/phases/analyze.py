@@ -185,7 +185,7 @@ def _as_written(content: str, state: ResearchState, ids: list[str]) -> str:
     only its reading into text added."""
     for sid in ids:
         src = state.source(sid)
-        if src is None or family(src.url.split("#", 1)[0]) != "text":
+        if src is None or family(src.document) != "text":
             continue
         if content in (shown := shown_as_written(src.raw_content or src.content)):
             return shown[content]
